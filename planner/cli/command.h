@@ -1,0 +1,44 @@
+// The perfplan command table. Each subcommand lives in its own file and registers its flags and
+// handler on the CLI11 app; main.cpp only walks the table. CLI11 is included through the target's
+// precompiled header, so this header stays cheap.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "models/status.h"
+
+namespace perfplan::cli {
+
+// Where a command writes and what it returns. Commands never call exit().
+struct CliContext {
+  std::ostream* out = nullptr;  // answers (human tables or one JSON document)
+  std::ostream* err = nullptr;  // errors and warnings for people
+  int exit_code = 0;            // 0 ok, 1 the operation failed, 2 bad usage or bad input
+};
+
+struct CommandSpec {
+  const char* name;
+  const char* summary;
+  void (*add)(CLI::App& app, CliContext& ctx);
+};
+
+// Every subcommand, in the order `perfplan --help` lists them.
+const std::vector<CommandSpec>& Commands();
+
+// Reports a failed Status on stderr ("perfplan NAME: error: ...", plus a JSON error document on
+// stdout when json is set) and sets the exit code: 2 for bad input, 1 for a failed operation.
+void ReportError(CliContext& ctx, const std::string& command, const Status& status, bool json);
+
+// The exit code for a Status: 0 ok, 2 invalid argument / not found, 1 failed.
+int ExitCodeFor(const Status& status);
+
+// Registers the commands defined in each command file.
+void AddPredictCommand(CLI::App& app, CliContext& ctx);
+void AddSelectCommand(CLI::App& app, CliContext& ctx);
+void AddValidateCommand(CLI::App& app, CliContext& ctx);
+void AddDemoCommand(CLI::App& app, CliContext& ctx);
+
+}  // namespace perfplan::cli

@@ -1,0 +1,35 @@
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/json_output.h"
+
+namespace perfplan::cli {
+
+const std::vector<CommandSpec>& Commands() {
+  static const std::vector<CommandSpec> kCommands = {
+      {"predict", "Predict a job's runtime on a configuration from its profile",
+       AddPredictCommand},
+      {"select", "Rank replica and compute-node choices for a dataset", AddSelectCommand},
+      {"validate", "Check profile and topology files; list every problem", AddValidateCommand},
+      {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
+  };
+  return kCommands;
+}
+
+int ExitCodeFor(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk: return 0;
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kNotFound: return 2;
+    case StatusCode::kFailed: return 1;
+  }
+  return 1;
+}
+
+void ReportError(CliContext& ctx, const std::string& command, const Status& status, bool json) {
+  ctx.exit_code = ExitCodeFor(status);
+  if (json) *ctx.out << planner::ErrorToJson(status);
+  *ctx.err << "perfplan " << command << ": error: " << status.message() << "\n";
+}
+
+}  // namespace perfplan::cli

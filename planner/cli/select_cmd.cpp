@@ -1,0 +1,86 @@
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/json_output.h"
+#include "planner/planner.h"
+
+namespace perfplan::cli {
+namespace {
+
+struct SelectFlags {
+  planner::SelectRequest request;
+  std::string objective = "time";
+  std::string model = "auto";
+  bool json = false;
+};
+
+}  // namespace
+
+void PrintSelection(std::ostream& out, const planner::SelectAnswer& a, std::size_t limit) {
+  const planner::Selection& s = a.selection;
+  out << "dataset " << s.dataset << " (" << Bytes(s.dataset_bytes) << "), application "
+      << a.model.application << ", objective " << planner::ToString(s.objective) << ": "
+      << s.evaluated << " alternatives evaluated";
+  if (s.over_deadline) out << ", " << s.over_deadline << " over the deadline";
+  out << "\n\n";
+  Table table({"rank", "replica", "compute site", "nodes", "bandwidth", "runtime_s", "node_s",
+               "disk_s", "network_s", "compute_s", "reduction_s", "global_s"});
+  for (std::size_t i = 0; i < s.alternatives.size() && i < limit; ++i) {
+    const planner::Alternative& alt = s.alternatives[i];
+    table.AddRow({std::to_string(i + 1), alt.replica_site, alt.compute_site,
+                  std::to_string(alt.compute_nodes), Bandwidth(alt.bandwidth_bytes_per_second),
+                  Fixed(alt.runtime_seconds, 1), Fixed(alt.node_seconds, 0),
+                  Fixed(alt.breakdown.disk_seconds, 1), Fixed(alt.breakdown.network_seconds, 1),
+                  Fixed(alt.breakdown.compute_seconds, 1),
+                  Fixed(alt.breakdown.reduction_seconds, 1),
+                  Fixed(alt.breakdown.global_reduction_seconds, 1)});
+  }
+  table.Print(out);
+  if (!s.alternatives.empty()) {
+    for (const std::string& w : s.alternatives.front().warnings) out << "warning: " << w << "\n";
+  }
+}
+
+void AddSelectCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<SelectFlags>();
+  CLI::App* cmd = app.add_subcommand("select", "Rank replica and compute-node choices");
+  cmd->footer(
+      "Example:\n  perfplan select --profile examples/profiles/kmeans.yaml "
+      "--topology examples/topology.yaml --dataset sky-survey --objective node-seconds");
+  cmd->add_option("--profile", flags->request.profile_file, "Profile summary (YAML or JSON)")
+      ->required();
+  cmd->add_option("--topology", flags->request.topology_file, "Cluster topology (YAML)")
+      ->required();
+  cmd->add_option("--dataset", flags->request.options.dataset, "Dataset name in the topology")
+      ->required();
+  cmd->add_option("--objective", flags->objective, "time (fastest) or node-seconds (cheapest)")
+      ->check(CLI::IsMember({"time", "node-seconds"}));
+  cmd->add_option("--max-compute-nodes", flags->request.options.max_compute_nodes,
+                  "Node budget per alternative (0 = none)")
+      ->check(CLI::Range(0, 1 << 30));
+  cmd->add_option("--deadline-seconds", flags->request.options.deadline_seconds,
+                  "Drop alternatives predicted to take longer (0 = none)")
+      ->check(CLI::Range(0.0, 1e300));
+  cmd->add_option("--top", flags->request.options.top,
+                  "How many alternatives to list, best first (0 = all)")
+      ->check(CLI::Range(0, 1 << 30));
+  cmd->add_option("--profiled-site", flags->request.options.profiled_site,
+                  "Site whose hardware the profile measured (default: the profile's)");
+  cmd->add_option("--model", flags->model, "Model variant: auto, simple or reductions")
+      ->check(CLI::IsMember({"auto", "simple", "reductions"}));
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of a table");
+  cmd->callback([flags, &ctx] {
+    planner::Parse(flags->objective, &flags->request.options.objective);
+    models::Parse(flags->model, &flags->request.variant);
+    Result<planner::SelectAnswer> answer = planner::AnswerSelect(flags->request);
+    if (!answer.ok()) return ReportError(ctx, "select", answer.status(), flags->json);
+    if (flags->json) {
+      *ctx.out << planner::ToJson(answer.value());
+    } else {
+      PrintSelection(*ctx.out, answer.value(), answer.value().selection.alternatives.size());
+    }
+  });
+}
+
+}  // namespace perfplan::cli

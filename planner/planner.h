@@ -1,0 +1,64 @@
+// The query facade: the one place where the CLI and the HTTP service turn requests into answers.
+//
+// Each function loads and validates its input files, calls the models, and returns a plain answer
+// struct (or a Status whose message lists every problem, one per line, as "file:line: field:
+// message"). InvalidArgument/NotFound mean bad input (exit 2), Failed means the question has no
+// answer (exit 1). No globals; safe to call concurrently.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/runtime_model.h"
+#include "models/status.h"
+#include "planner/selection.h"
+#include "profiles/validate.h"
+
+namespace perfplan::planner {
+
+struct PredictRequest {
+  std::string profile_file;
+  double dataset_bytes = 0;
+  double storage_nodes = 0;
+  double compute_nodes = 0;
+  double bandwidth_bytes_per_second = 0;
+  std::string cluster_file;  // heterogeneity: a topology file …
+  std::string site;          // … and the target site in it (both or neither)
+  models::ModelVariant variant = models::ModelVariant::kAuto;
+};
+
+struct PredictAnswer {
+  std::string profile_file;
+  std::string profiled_site;
+  std::string site;  // target site, when heterogeneity factors were applied
+  models::ResolvedModel model;
+  models::Target target;
+  models::Prediction prediction;
+};
+
+Result<PredictAnswer> AnswerPredict(const PredictRequest& request);
+
+struct SelectRequest {
+  std::string profile_file;
+  std::string topology_file;
+  SelectOptions options;  // options.profiled_site defaults to the profile's profiled_site
+  models::ModelVariant variant = models::ModelVariant::kAuto;
+};
+
+struct SelectAnswer {
+  std::string profile_file;
+  std::string topology_file;
+  models::ResolvedModel model;
+  Selection selection;
+};
+
+Result<SelectAnswer> AnswerSelect(const SelectRequest& request);
+
+struct ValidateAnswer {
+  std::vector<profiles::FileValidation> files;
+  std::size_t ProblemCount() const;
+};
+
+ValidateAnswer AnswerValidate(const std::vector<std::string>& files);
+
+}  // namespace perfplan::planner

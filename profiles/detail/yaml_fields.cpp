@@ -1,0 +1,210 @@
+#include "profiles/detail/yaml_fields.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace perfplan::profiles::detail {
+namespace {
+
+int LineOf(const YAML::Node& node) {
+  const YAML::Mark mark = node.Mark();
+  return mark.line >= 0 ? mark.line + 1 : 0;
+}
+
+std::string Quote(const std::string& s) { return "\"" + s + "\""; }
+
+std::string JoinChoices(const std::vector<std::string_view>& choices) {
+  std::string out;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (i) out += i + 1 == choices.size() ? " or " : ", ";
+    out += choices[i];
+  }
+  return out;
+}
+
+std::string KindName(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Null: return "nothing";
+    default: return Quote(n.Scalar());
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> ReadWholeFile(const std::string& path, std::vector<Problem>* problems) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    problems->push_back({path, 0, "", std::string("cannot read: ") + std::strerror(errno)});
+    return std::nullopt;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::optional<YAML::Node> FieldReader::Parse(const std::string& text) {
+  try {
+    YAML::Node root = YAML::Load(text);
+    if (!root.IsMap()) {
+      problems_->push_back({file_, LineOf(root), "", "expected a mapping at the top level, got " +
+                                                         KindName(root)});
+      return std::nullopt;
+    }
+    return root;
+  } catch (const YAML::Exception& e) {
+    problems_->push_back(
+        {file_, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "not valid YAML or JSON: " + e.msg});
+    return std::nullopt;
+  }
+}
+
+void FieldReader::Report(const YAML::Node& at, const std::string& field,
+                         const std::string& message) {
+  problems_->push_back({file_, LineOf(at), field, message});
+}
+
+bool FieldReader::ExpectMap(const YAML::Node& node, const std::string& path,
+                            const std::vector<std::string_view>& allowed) {
+  if (!node.IsMap()) {
+    Report(node, path, "expected a mapping, got " + KindName(node));
+    return false;
+  }
+  for (const auto& kv : node) {
+    const std::string key = kv.first.Scalar();
+    bool known = false;
+    for (std::string_view a : allowed) known |= a == key;
+    if (known) continue;
+    std::string message = "unknown key";
+    const std::string suggestion = SuggestClosest(key, allowed);
+    if (!suggestion.empty()) message += "; did you mean \"" + suggestion + "\"?";
+    Report(kv.first, Join(path, key), message);
+  }
+  return true;
+}
+
+std::optional<YAML::Node> FieldReader::Sequence(const YAML::Node& map, const std::string& path,
+                                                const char* key, bool required) {
+  const YAML::Node node = map[key];
+  if (!node) {
+    if (required) Report(map, Join(path, key), "missing; expected a list");
+    return std::nullopt;
+  }
+  if (!node.IsSequence()) {
+    Report(node, Join(path, key), "expected a list, got " + KindName(node));
+    return std::nullopt;
+  }
+  return node;
+}
+
+std::optional<YAML::Node> FieldReader::Scalar(const YAML::Node& map, const std::string& path,
+                                              const char* key, bool required) {
+  const YAML::Node node = map[key];
+  if (!node) {
+    if (required) Report(map, Join(path, key), "missing");
+    return std::nullopt;
+  }
+  if (!node.IsScalar()) {
+    Report(node, Join(path, key), "expected a single value, got " + KindName(node));
+    return std::nullopt;
+  }
+  return node;
+}
+
+std::optional<double> FieldReader::Number(const YAML::Node& map, const std::string& path,
+                                          const char* key, Range range, bool required) {
+  std::optional<YAML::Node> node = Scalar(map, path, key, required);
+  if (!node) return std::nullopt;
+  const std::string& text = node->Scalar();
+  const std::string field = Join(path, key);
+  double v = 0;
+  std::size_t used = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(v)) {
+    Report(*node, field, "expected a finite number, got " + Quote(text));
+    return std::nullopt;
+  }
+  if (range == Range::kPositive && v <= 0) {
+    Report(*node, field, "must be > 0, got " + text);
+    return std::nullopt;
+  }
+  if (range == Range::kNonNegative && v < 0) {
+    Report(*node, field, "must be >= 0, got " + text);
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<long long> FieldReader::Integer(const YAML::Node& map, const std::string& path,
+                                              const char* key, long long min_value,
+                                              bool required) {
+  std::optional<YAML::Node> node = Scalar(map, path, key, required);
+  if (!node) return std::nullopt;
+  const std::string& text = node->Scalar();
+  long long v = 0;
+  std::size_t used = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) {
+    Report(*node, Join(path, key), "expected a whole number, got " + Quote(text));
+    return std::nullopt;
+  }
+  if (v < min_value) {
+    Report(*node, Join(path, key),
+           "must be >= " + std::to_string(min_value) + ", got " + text);
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<std::string> FieldReader::String(const YAML::Node& map, const std::string& path,
+                                               const char* key, bool required) {
+  std::optional<YAML::Node> node = Scalar(map, path, key, required);
+  if (!node) return std::nullopt;
+  if (node->Scalar().empty()) {
+    Report(*node, Join(path, key), "must not be empty");
+    return std::nullopt;
+  }
+  return node->Scalar();
+}
+
+std::optional<bool> FieldReader::Bool(const YAML::Node& map, const std::string& path,
+                                      const char* key) {
+  std::optional<YAML::Node> node = Scalar(map, path, key, false);
+  if (!node) return std::nullopt;
+  const std::string& t = node->Scalar();
+  if (t == "true") return true;
+  if (t == "false") return false;
+  Report(*node, Join(path, key), "expected true or false, got " + Quote(t));
+  return std::nullopt;
+}
+
+std::optional<std::string> FieldReader::Choice(const YAML::Node& map, const std::string& path,
+                                               const char* key,
+                                               const std::vector<std::string_view>& choices,
+                                               bool required) {
+  std::optional<YAML::Node> node = Scalar(map, path, key, required);
+  if (!node) return std::nullopt;
+  const std::string& t = node->Scalar();
+  for (std::string_view c : choices) {
+    if (t == c) return t;
+  }
+  std::string message = "expected " + JoinChoices(choices) + ", got " + Quote(t);
+  const std::string suggestion = SuggestClosest(t, choices);
+  if (!suggestion.empty()) message += "; did you mean \"" + suggestion + "\"?";
+  Report(*node, Join(path, key), message);
+  return std::nullopt;
+}
+
+}  // namespace perfplan::profiles::detail

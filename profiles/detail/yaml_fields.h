@@ -1,0 +1,69 @@
+// Internal to profiles/: reads typed, range-checked fields out of a YAML (or JSON) document,
+// recording every problem with file, line and dotted field path. yaml-cpp types stay in profiles/.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profiles/problem.h"
+
+namespace perfplan::profiles::detail {
+
+enum class Range { kAny, kPositive, kNonNegative };
+
+class FieldReader {
+ public:
+  FieldReader(std::string file, std::vector<Problem>* problems)
+      : file_(std::move(file)), problems_(problems) {}
+
+  // Parses `text`; on a syntax error records it (with line) and returns nullopt.
+  std::optional<YAML::Node> Parse(const std::string& text);
+
+  // Records a problem at the node's line.
+  void Report(const YAML::Node& at, const std::string& field, const std::string& message);
+
+  // Checks that `node` is a mapping and that every key is in `allowed`; unknown keys are
+  // reported with a "did you mean" suggestion. Returns false when `node` is not a mapping.
+  bool ExpectMap(const YAML::Node& node, const std::string& path,
+                 const std::vector<std::string_view>& allowed);
+  // Returns the sequence under `key` (reporting when it is missing and required, or not a list).
+  std::optional<YAML::Node> Sequence(const YAML::Node& map, const std::string& path,
+                                     const char* key, bool required);
+
+  std::optional<double> Number(const YAML::Node& map, const std::string& path, const char* key,
+                               Range range, bool required);
+  std::optional<long long> Integer(const YAML::Node& map, const std::string& path,
+                                   const char* key, long long min_value, bool required);
+  std::optional<std::string> String(const YAML::Node& map, const std::string& path,
+                                    const char* key, bool required);
+  std::optional<bool> Bool(const YAML::Node& map, const std::string& path, const char* key);
+
+  // A string that must be one of `choices`; reports the choices when it is not.
+  std::optional<std::string> Choice(const YAML::Node& map, const std::string& path,
+                                    const char* key, const std::vector<std::string_view>& choices,
+                                    bool required);
+
+  static std::string Join(const std::string& path, std::string_view key) {
+    return path.empty() ? std::string(key) : path + "." + std::string(key);
+  }
+  static std::string Index(const std::string& path, std::size_t i) {
+    return path + "[" + std::to_string(i) + "]";
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::optional<YAML::Node> Scalar(const YAML::Node& map, const std::string& path,
+                                   const char* key, bool required);
+  std::string file_;
+  std::vector<Problem>* problems_;
+};
+
+// Reads a whole file; on failure records "cannot read: <reason>" and returns nullopt.
+std::optional<std::string> ReadWholeFile(const std::string& path, std::vector<Problem>* problems);
+
+}  // namespace perfplan::profiles::detail
