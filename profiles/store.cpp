@@ -1,0 +1,172 @@
+#include "profiles/store.h"
+
+#include <sqlite3.h>
+
+namespace perfplan::profiles {
+namespace {
+
+constexpr const char* kMigrationsTable =
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    " component TEXT PRIMARY KEY, version INTEGER NOT NULL)";
+
+}  // namespace
+
+Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
+                                           const std::vector<Migrations>& components) {
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &db,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                                 nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close(db);
+    return Status::Failed(path + ": cannot open the store: " + message);
+  }
+  std::unique_ptr<Store> store(new Store(db, path));
+  sqlite3_busy_timeout(db, 5000);
+  // WAL keeps readers going while an ingester writes; synchronous=NORMAL is durable in WAL mode
+  // against process crashes (the failure the ingesters are tested for).
+  if (path != ":memory:") store->Exec("PRAGMA journal_mode=WAL");
+  if (Status s = store->Exec("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL"); !s.ok()) {
+    return Status::Failed(path + ": " + s.message());
+  }
+  if (Status s = store->Exec(kMigrationsTable); !s.ok()) {
+    return Status::Failed(path + ": not a perfplan store: " + s.message());
+  }
+  for (const Migrations& m : components) {
+    if (Status s = store->Migrate(m); !s.ok()) return s;
+  }
+  return store;
+}
+
+Store::~Store() { sqlite3_close_v2(db_); }
+
+Status Store::Exec(const std::string& sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string message = err ? err : sqlite3_errmsg(db_);
+    sqlite3_free(err);
+    return Status::Failed("SQLite: " + message);
+  }
+  return Status::Ok();
+}
+
+Result<Statement> Store::Prepare(const std::string& sql) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
+    return Status::Failed("SQLite: " + std::string(sqlite3_errmsg(db_)) + " in: " + sql);
+  }
+  return Statement(stmt, sql);
+}
+
+Status Store::Begin() { return Exec("BEGIN IMMEDIATE"); }
+Status Store::Commit() { return Exec("COMMIT"); }
+Status Store::Rollback() { return Exec("ROLLBACK"); }
+
+int Store::SchemaVersion(const std::string& component) {
+  Result<Statement> st = Prepare("SELECT version FROM schema_migrations WHERE component = ?");
+  if (!st.ok()) return 0;
+  st.value().Bind(1, component);
+  return st.value().Step() ? static_cast<int>(st.value().ColumnInt(0)) : 0;
+}
+
+std::int64_t Store::LastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
+int Store::Changes() const { return sqlite3_changes(db_); }
+
+Status Store::Migrate(const Migrations& m) {
+  const int known = static_cast<int>(m.steps.size());
+  const int have = SchemaVersion(m.component);
+  if (have > known) {
+    return Status::Failed(path_ + ": the " + m.component + " schema is at version " +
+                          std::to_string(have) + ", newer than this perfplan knows (" +
+                          std::to_string(known) + "); use a newer perfplan");
+  }
+  for (int v = have; v < known; ++v) {
+    if (Status s = Begin(); !s.ok()) return s;
+    Status s = Exec(m.steps[v]);
+    if (s.ok()) {
+      Result<Statement> st = Prepare(
+          "INSERT INTO schema_migrations(component, version) VALUES(?, ?) "
+          "ON CONFLICT(component) DO UPDATE SET version = excluded.version");
+      s = st.ok() ? st.value().Bind(1, m.component).Bind(2, std::int64_t{v + 1}).Run()
+                  : st.status();
+    }
+    if (!s.ok()) {
+      Rollback();
+      return Status::Failed(path_ + ": migrating " + m.component + " to version " +
+                            std::to_string(v + 1) + " failed: " + s.message());
+    }
+    if (Status c = Commit(); !c.ok()) return c;
+  }
+  return Status::Ok();
+}
+
+Statement::Statement(Statement&& o) noexcept
+    : stmt_(o.stmt_), sql_(std::move(o.sql_)), error_(std::move(o.error_)) {
+  o.stmt_ = nullptr;
+}
+Statement& Statement::operator=(Statement&& o) noexcept {
+  if (this != &o) {
+    sqlite3_finalize(stmt_);
+    stmt_ = o.stmt_;
+    sql_ = std::move(o.sql_);
+    error_ = std::move(o.error_);
+    o.stmt_ = nullptr;
+  }
+  return *this;
+}
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement& Statement::Bind(int i, std::int64_t v) {
+  sqlite3_bind_int64(stmt_, i, v);
+  return *this;
+}
+Statement& Statement::Bind(int i, double v) {
+  sqlite3_bind_double(stmt_, i, v);
+  return *this;
+}
+Statement& Statement::Bind(int i, const std::string& v) {
+  sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+Statement& Statement::BindNull(int i) {
+  sqlite3_bind_null(stmt_, i);
+  return *this;
+}
+Statement& Statement::Bind(int i, std::optional<double> v) {
+  return v ? Bind(i, *v) : BindNull(i);
+}
+
+bool Statement::Step() {
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc != SQLITE_DONE) {
+    error_ = Status::Failed("SQLite: " + std::string(sqlite3_errmsg(sqlite3_db_handle(stmt_))) +
+                            " in: " + sql_);
+  }
+  return false;
+}
+
+Status Statement::Run() {
+  while (Step()) {
+  }
+  Status s = error_;
+  sqlite3_reset(stmt_);
+  return s;
+}
+
+void Statement::Reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+  error_ = Status::Ok();
+}
+
+std::int64_t Statement::ColumnInt(int i) const { return sqlite3_column_int64(stmt_, i); }
+double Statement::ColumnDouble(int i) const { return sqlite3_column_double(stmt_, i); }
+std::string Statement::ColumnText(int i) const {
+  const unsigned char* t = sqlite3_column_text(stmt_, i);
+  return t ? std::string(reinterpret_cast<const char*>(t), sqlite3_column_bytes(stmt_, i)) : "";
+}
+bool Statement::ColumnIsNull(int i) const { return sqlite3_column_type(stmt_, i) == SQLITE_NULL; }
+
+}  // namespace perfplan::profiles

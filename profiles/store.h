@@ -1,0 +1,103 @@
+// The profile store: one SQLite database (a file, or ":memory:" in tests) shared by every ingester.
+//
+// Schema is versioned per component ("spark", "hdfs", "ganglia", …): each component owns an
+// ordered list of migrations, and the table schema_migrations records which have run. Opening a
+// store applies the pending migrations of the components asked for, each in its own transaction,
+// so a store is never left half-migrated. A store written by a newer perfplan (a component version
+// above what this build knows) is refused rather than guessed at.
+//
+// Thread-safety: one Store per thread (SQLite connection semantics). sqlite3 types stay in
+// store.cpp; callers use Statement.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/status.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace perfplan::profiles {
+
+// One component's migrations: migration i (0-based) brings the component to version i + 1.
+struct Migrations {
+  std::string component;            // e.g. "spark"
+  std::vector<std::string> steps;   // SQL scripts, applied in order
+};
+
+class Statement;
+
+class Store {
+ public:
+  // Opens (creating if needed) the database at `path` and applies pending migrations of
+  // `components`. Fails with the SQLite message and the path when the file cannot be opened, is
+  // not a database, or is newer than this build.
+  static Result<std::unique_ptr<Store>> Open(const std::string& path,
+                                             const std::vector<Migrations>& components);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // Runs SQL with no results (may be several statements).
+  Status Exec(const std::string& sql);
+  // Prepares one statement; fails with SQLite's message and the SQL.
+  Result<Statement> Prepare(const std::string& sql);
+
+  // BEGIN IMMEDIATE / COMMIT / ROLLBACK. Nesting is not supported.
+  Status Begin();
+  Status Commit();
+  Status Rollback();
+
+  // Version of `component` recorded in the store (0 if never migrated).
+  int SchemaVersion(const std::string& component);
+  std::int64_t LastInsertRowId() const;
+  int Changes() const;  // rows changed by the last statement
+  const std::string& path() const { return path_; }
+
+ private:
+  Store(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  Status Migrate(const Migrations& m);
+  sqlite3* db_;
+  std::string path_;
+};
+
+// A prepared statement bound to a Store. Movable, not copyable; finalized on destruction.
+class Statement {
+ public:
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept;
+  ~Statement();
+
+  // Bind by 1-based index. Return *this for chaining.
+  Statement& Bind(int index, std::int64_t value);
+  Statement& Bind(int index, double value);
+  Statement& Bind(int index, const std::string& value);
+  Statement& BindNull(int index);
+  Statement& Bind(int index, std::optional<double> value);
+
+  // Steps once: true when a row is available, false when done. An SQLite error is returned as a
+  // non-ok status by Error() (Step() then returns false).
+  bool Step();
+  Status Error() const { return error_; }
+  // Steps to completion for statements without results.
+  Status Run();
+  void Reset();  // resets and clears bindings for reuse
+
+  std::int64_t ColumnInt(int index) const;
+  double ColumnDouble(int index) const;
+  std::string ColumnText(int index) const;
+  bool ColumnIsNull(int index) const;
+
+ private:
+  friend class Store;
+  Statement(sqlite3_stmt* stmt, std::string sql) : stmt_(stmt), sql_(std::move(sql)) {}
+  sqlite3_stmt* stmt_ = nullptr;
+  std::string sql_;
+  Status error_;
+};
+
+}  // namespace perfplan::profiles
