@@ -17,21 +17,15 @@ const std::vector<std::string_view> kRunKeys = {
     "disk_seconds",    "network_seconds", "compute_seconds",        "reduction_object_bytes",
     "reduction_seconds", "global_reduction_seconds", "note"};
 
+// Reads one run; problems go to the reader, fields with problems keep their defaults.
 void ReadRun(FieldReader& r, const YAML::Node& node, const std::string& path,
-             models::ProfileRun* run, bool* ok) {
-  if (!r.ExpectMap(node, path, kRunKeys)) {
-    *ok = false;
-    return;
-  }
+             models::ProfileRun* run) {
+  if (!r.ExpectMap(node, path, kRunKeys)) return;
   auto positive = [&](const char* key, double* out) {
-    if (auto v = r.Number(node, path, key, Range::kPositive, true)) *out = *v; else *ok = false;
+    if (auto v = r.Number(node, path, key, Range::kPositive, true)) *out = *v;
   };
   auto non_negative = [&](const char* key, double* out, bool required) {
-    if (auto v = r.Number(node, path, key, Range::kNonNegative, required)) {
-      *out = *v;
-    } else if (required || node[key]) {
-      *ok = false;
-    }
+    if (auto v = r.Number(node, path, key, Range::kNonNegative, required)) *out = *v;
   };
   positive("dataset_bytes", &run->dataset_bytes);
   positive("storage_nodes", &run->storage_nodes);
@@ -43,13 +37,26 @@ void ReadRun(FieldReader& r, const YAML::Node& node, const std::string& path,
   non_negative("reduction_object_bytes", &run->reduction_object_bytes, false);
   non_negative("reduction_seconds", &run->reduction_seconds, false);
   non_negative("global_reduction_seconds", &run->global_reduction_seconds, false);
-  if (*ok && run->reduction_seconds + run->global_reduction_seconds > run->compute_seconds) {
-    r.Report(node["compute_seconds"], FieldReader::Join(path, "compute_seconds"),
-             "must include reduction_seconds + global_reduction_seconds (" +
-                 std::to_string(run->reduction_seconds + run->global_reduction_seconds) +
-                 " s), got " + node["compute_seconds"].Scalar());
-    *ok = false;
+}
+
+// The model reports "runs[I].FIELD: message" or "FIELD: message"; point at that node.
+Problem LocateModelProblem(const Status& status, const YAML::Node& root, const std::string& file) {
+  const std::string& text = status.message();
+  Problem problem{file, root.Mark().line + 1, "", text};
+  const std::size_t colon = text.find(": ");
+  if (colon == std::string::npos) return problem;
+  const std::string field = text.substr(0, colon);
+  YAML::Node node;
+  if (field.rfind("runs[", 0) == 0) {
+    const std::size_t close = field.find("].");
+    if (close == std::string::npos) return problem;
+    const std::size_t index = std::stoul(field.substr(5, close - 5));
+    node = root["runs"][index][field.substr(close + 2)];
+  } else {
+    node = root[field];
   }
+  if (!node) return problem;
+  return {file, node.Mark().line + 1, field, text.substr(colon + 2)};
 }
 
 }  // namespace
@@ -99,17 +106,15 @@ Loaded<ProfileDocument> ParseProfile(const std::string& text, const std::string&
     if (runs->size() == 0) r.Report(*runs, "runs", "expected at least 1 profile run, got 0");
     for (std::size_t i = 0; i < runs->size(); ++i) {
       models::ProfileRun run;
-      bool ok = true;
-      ReadRun(r, (*runs)[i], FieldReader::Index("runs", i), &run, &ok);
+      ReadRun(r, (*runs)[i], FieldReader::Index("runs", i), &run);
       p.runs.push_back(run);
     }
   }
   if (out.ok()) {
-    // Cross-field checks the model makes (class inference needs varied runs, …).
+    // Cross-field checks belong to the model (compute time includes the reductions, class
+    // inference needs varied runs, …); locate its message in the document when it names a run.
     Result<models::ResolvedModel> resolved = models::ResolveModel(p);
-    if (!resolved.ok()) {
-      out.problems.push_back({file, root->Mark().line + 1, "", resolved.status().message()});
-    }
+    if (!resolved.ok()) out.problems.push_back(LocateModelProblem(resolved.status(), *root, file));
   }
   return out;
 }
