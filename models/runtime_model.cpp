@@ -2,7 +2,7 @@
 
 #include <cmath>
 #include <limits>
-#include <sstream>
+#include <cstdio>
 
 namespace perfplan::models {
 namespace {
@@ -10,11 +10,11 @@ namespace {
 // Two log-ratios closer than this are "the same change" when telling classes apart.
 constexpr double kLogTolerance = 1e-9;
 
+// Six significant digits, as a default-formatted stream prints: "0.001", "1e+10".
 std::string FormatNumber(double v) {
-  std::ostringstream os;
-  os.precision(6);
-  os << v;
-  return os.str();
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
 }
 
 Status CheckPositive(const std::string& where, const char* field, double v) {
