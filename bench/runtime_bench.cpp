@@ -4,8 +4,8 @@
 //   nodes within 50 ms).
 // Usage: runtime_bench [--quick]   (prints a table; docs/performance.md records the figures)
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -123,8 +123,7 @@ int main(int argc, char** argv) {
               PredictionsPerSecond(full, min_seconds, 64));
 
   std::printf("\nselect over generated topologies (5 replicas, all node counts, top 20)\n");
-  std::printf("  %8s %8s %12s %12s %12s\n", "nodes", "sites", "evaluated", "median_ms",
-              "max_ms");
+  std::printf("  %8s %8s %12s %12s %12s\n", "nodes", "sites", "evaluated", "median_ms", "max_ms");
   for (int nodes : {100, 1000, 10000}) {
     const perfplan::profiles::Topology t = MakeTopology(nodes, 7);
     perfplan::planner::SelectOptions options;

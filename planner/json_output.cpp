@@ -58,25 +58,24 @@ std::string Dump(const json& j) { return j.dump(2) + "\n"; }
 
 std::string ToJson(const PredictAnswer& a) {
   const models::Target& t = a.target;
-  json j = {
-      {"application", a.model.application},
-      {"runtime_seconds", a.prediction.runtime_seconds},
-      {"breakdown", BreakdownJson(a.prediction.breakdown)},
-      {"model", ModelJson(a.model)},
-      {"reduction_object_bytes", a.prediction.reduction_object_bytes},
-      {"inputs",
-       {{"profile", a.profile_file},
-        {"reference_run", a.prediction.reference_run},
-        {"reference", RunJson(a.model.runs[a.prediction.reference_run])},
-        {"target",
-         {{"dataset_bytes", t.dataset_bytes},
-          {"storage_nodes", t.storage_nodes},
-          {"compute_nodes", t.compute_nodes},
-          {"bandwidth_bytes_per_second", t.bandwidth_bytes_per_second}}},
-        {"scaling", ScalingJson(t.scaling)},
-        {"profiled_site", a.profiled_site.empty() ? json(nullptr) : json(a.profiled_site)},
-        {"site", a.site.empty() ? json(nullptr) : json(a.site)}}},
-      {"warnings", a.prediction.warnings}};
+  json j = {{"application", a.model.application},
+            {"runtime_seconds", a.prediction.runtime_seconds},
+            {"breakdown", BreakdownJson(a.prediction.breakdown)},
+            {"model", ModelJson(a.model)},
+            {"reduction_object_bytes", a.prediction.reduction_object_bytes},
+            {"inputs",
+             {{"profile", a.profile_file},
+              {"reference_run", a.prediction.reference_run},
+              {"reference", RunJson(a.model.runs[a.prediction.reference_run])},
+              {"target",
+               {{"dataset_bytes", t.dataset_bytes},
+                {"storage_nodes", t.storage_nodes},
+                {"compute_nodes", t.compute_nodes},
+                {"bandwidth_bytes_per_second", t.bandwidth_bytes_per_second}}},
+              {"scaling", ScalingJson(t.scaling)},
+              {"profiled_site", a.profiled_site.empty() ? json(nullptr) : json(a.profiled_site)},
+              {"site", a.site.empty() ? json(nullptr) : json(a.site)}}},
+            {"warnings", a.prediction.warnings}};
   return Dump(j);
 }
 
@@ -110,14 +109,11 @@ std::string ToJson(const ValidateAnswer& a) {
   json files = json::array();
   json problems = json::array();
   for (const profiles::FileValidation& f : a.files) {
-    files.push_back({{"file", f.file},
-                     {"kind", profiles::ToString(f.kind)},
-                     {"problems", f.problems.size()}});
+    files.push_back(
+        {{"file", f.file}, {"kind", profiles::ToString(f.kind)}, {"problems", f.problems.size()}});
     for (const profiles::Problem& p : f.problems) {
-      problems.push_back({{"file", p.file},
-                          {"line", p.line},
-                          {"field", p.field},
-                          {"message", p.message}});
+      problems.push_back(
+          {{"file", p.file}, {"line", p.line}, {"field", p.field}, {"message", p.message}});
     }
   }
   return Dump({{"files", files}, {"problems", problems}});

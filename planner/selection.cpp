@@ -71,8 +71,8 @@ std::vector<double> WidestPathBandwidths(const profiles::Topology& t, std::size_
   for (const profiles::Link& l : t.links) {
     auto a = index.find(l.from), b = index.find(l.to);
     if (a == index.end() || b == index.end() || a->second == b->second) continue;
-    boost::add_edge(a->second, b->second, EdgeProps{l.bandwidth_bytes_per_second, l.latency_seconds},
-                    g);
+    boost::add_edge(a->second, b->second,
+                    EdgeProps{l.bandwidth_bytes_per_second, l.latency_seconds}, g);
   }
   std::vector<double> width(n, 0);
   std::vector<Graph::vertex_descriptor> pred(n);
@@ -126,8 +126,10 @@ Result<Selection> Select(const models::ResolvedModel& model, const profiles::Top
       speeds[s].insert(speeds[s].end(), g.count, g.speed);
     }
     std::sort(speeds[s].begin(), speeds[s].end(), std::greater<double>());
-    Result<models::ScalingFactors> f = profiles::SiteScaling(t, options.profiled_site, t.sites[s].name);
-    if (!f.ok()) return Status::InvalidArgument("site \"" + t.sites[s].name + "\": " + f.status().message());
+    Result<models::ScalingFactors> f =
+        profiles::SiteScaling(t, options.profiled_site, t.sites[s].name);
+    if (!f.ok())
+      return Status::InvalidArgument("site \"" + t.sites[s].name + "\": " + f.status().message());
     site_scaling[s] = f.value();
   }
 
@@ -142,7 +144,8 @@ Result<Selection> Select(const models::ResolvedModel& model, const profiles::Top
     const profiles::Replica& rep = dataset->replicas[r];
     std::size_t from = 0;
     while (from < n_sites && t.sites[from].name != rep.site) ++from;
-    if (from == n_sites) return Status::NotFound("replica site \"" + rep.site + "\" is not in " + t.file);
+    if (from == n_sites)
+      return Status::NotFound("replica site \"" + rep.site + "\" is not in " + t.file);
     replica_site.push_back(from);
     latencies.emplace_back();
     widths.push_back(WidestPathBandwidths(t, from, &latencies.back()));
@@ -193,9 +196,8 @@ Result<Selection> Select(const models::ResolvedModel& model, const profiles::Top
     if (a.compute_site != b.compute_site) return a.compute_site < b.compute_site;
     return a.nodes < b.nodes;
   };
-  const std::size_t keep = options.top > 0
-                               ? std::min<std::size_t>(options.top, candidates.size())
-                               : candidates.size();
+  const std::size_t keep =
+      options.top > 0 ? std::min<std::size_t>(options.top, candidates.size()) : candidates.size();
   std::partial_sort(candidates.begin(), candidates.begin() + keep, candidates.end(), better);
   candidates.resize(keep);
 

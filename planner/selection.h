@@ -27,12 +27,12 @@ std::string_view ToString(Objective value);
 bool Parse(std::string_view text, Objective* out);  // "time" | "node-seconds"
 
 struct SelectOptions {
-  std::string dataset;                  // name of a topology dataset (required)
+  std::string dataset;  // name of a topology dataset (required)
   Objective objective = Objective::kTime;
-  int max_compute_nodes = 0;            // node budget per alternative; 0 = no budget
-  double deadline_seconds = 0;          // drop alternatives slower than this; 0 = no deadline
-  int top = 20;                         // alternatives returned, best first; 0 = all
-  std::string profiled_site;            // site whose hardware the profile measured ("" = reference)
+  int max_compute_nodes = 0;    // node budget per alternative; 0 = no budget
+  double deadline_seconds = 0;  // drop alternatives slower than this; 0 = no deadline
+  int top = 20;                 // alternatives returned, best first; 0 = all
+  std::string profiled_site;    // site whose hardware the profile measured ("" = reference)
 
   Status Validate() const;
 };
@@ -45,9 +45,9 @@ struct Alternative {
   double bandwidth_bytes_per_second = 0;  // bottleneck bandwidth replica → compute site
   double latency_seconds = 0;             // summed along the widest path
   double runtime_seconds = 0;
-  double node_seconds = 0;                // runtime_seconds × compute_nodes
-  models::Breakdown breakdown;            // adds up to runtime_seconds
-  models::ScalingFactors scaling;         // hardware factors applied
+  double node_seconds = 0;         // runtime_seconds × compute_nodes
+  models::Breakdown breakdown;     // adds up to runtime_seconds
+  models::ScalingFactors scaling;  // hardware factors applied
   std::vector<std::string> warnings;
 };
 
@@ -64,8 +64,7 @@ struct Selection {
 // (Boost.Graph Dijkstra with (max, min) in place of (min, +)). 0 where unreachable; the source
 // itself gets its local bandwidth. `latency_seconds` (optional) receives the summed latency of
 // each chosen path.
-std::vector<double> WidestPathBandwidths(const profiles::Topology& topology,
-                                         std::size_t from_site,
+std::vector<double> WidestPathBandwidths(const profiles::Topology& topology, std::size_t from_site,
                                          std::vector<double>* latency_seconds = nullptr);
 
 // Ranks the alternatives. Fails (NotFound) for an unknown dataset, (InvalidArgument) for bad

@@ -8,14 +8,27 @@ namespace {
 using detail::FieldReader;
 using detail::Range;
 
-const std::vector<std::string_view> kTopKeys = {
-    "schema_version", "application", "description", "profiled_site", "reduction_object_class",
-    "reduction_object_scaling", "global_reduction_class", "retrieval_scales_with_storage_nodes",
-    "reduction_communication", "runs"};
-const std::vector<std::string_view> kRunKeys = {
-    "dataset_bytes",   "storage_nodes",   "compute_nodes",          "bandwidth_bytes_per_second",
-    "disk_seconds",    "network_seconds", "compute_seconds",        "reduction_object_bytes",
-    "reduction_seconds", "global_reduction_seconds", "note"};
+const std::vector<std::string_view> kTopKeys = {"schema_version",
+                                                "application",
+                                                "description",
+                                                "profiled_site",
+                                                "reduction_object_class",
+                                                "reduction_object_scaling",
+                                                "global_reduction_class",
+                                                "retrieval_scales_with_storage_nodes",
+                                                "reduction_communication",
+                                                "runs"};
+const std::vector<std::string_view> kRunKeys = {"dataset_bytes",
+                                                "storage_nodes",
+                                                "compute_nodes",
+                                                "bandwidth_bytes_per_second",
+                                                "disk_seconds",
+                                                "network_seconds",
+                                                "compute_seconds",
+                                                "reduction_object_bytes",
+                                                "reduction_seconds",
+                                                "global_reduction_seconds",
+                                                "note"};
 
 // Reads one run; problems go to the reader, fields with problems keep their defaults.
 void ReadRun(FieldReader& r, const YAML::Node& node, const std::string& path,
@@ -77,13 +90,13 @@ Loaded<ProfileDocument> ParseProfile(const std::string& text, const std::string&
   models::RuntimeProfile& p = out.value.profile;
   if (auto v = r.String(*root, "", "application", true)) p.application = *v;
   if (auto v = r.String(*root, "", "profiled_site", false)) out.value.profiled_site = *v;
-  if (auto v = r.Choice(*root, "", "reduction_object_class", {"constant", "linear", "auto"},
-                        false)) {
+  if (auto v =
+          r.Choice(*root, "", "reduction_object_class", {"constant", "linear", "auto"}, false)) {
     models::ReductionObjectClass c;
     if (models::Parse(*v, &c)) p.reduction_object_class = c;  // "auto" leaves it open
   }
-  if (auto v = r.Choice(*root, "", "reduction_object_scaling", {"dataset", "compute-nodes"},
-                        false)) {
+  if (auto v =
+          r.Choice(*root, "", "reduction_object_scaling", {"dataset", "compute-nodes"}, false)) {
     models::Parse(*v, &p.reduction_object_scaling);
   }
   if (auto v = r.Choice(*root, "", "global_reduction_class",
@@ -96,8 +109,8 @@ Loaded<ProfileDocument> ParseProfile(const std::string& text, const std::string&
   }
   if (const YAML::Node rc = (*root)["reduction_communication"]) {
     if (r.ExpectMap(rc, "reduction_communication", {"seconds_per_byte", "fixed_seconds"})) {
-      auto a = r.Number(rc, "reduction_communication", "seconds_per_byte", Range::kNonNegative,
-                        true);
+      auto a =
+          r.Number(rc, "reduction_communication", "seconds_per_byte", Range::kNonNegative, true);
       auto b = r.Number(rc, "reduction_communication", "fixed_seconds", Range::kNonNegative, true);
       if (a && b) p.reduction_communication = models::ReductionCommunication{*a, *b};
     }

@@ -17,7 +17,7 @@ namespace perfplan::profiles {
 inline constexpr int kProfileSchemaVersion = 1;
 
 struct ProfileDocument {
-  std::string file;           // path it was read from
+  std::string file;  // path it was read from
   models::RuntimeProfile profile;
   std::string profiled_site;  // optional: topology site whose hardware the runs measured
 };

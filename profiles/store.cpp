@@ -14,9 +14,8 @@ constexpr const char* kMigrationsTable =
 Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
                                            const std::vector<Migrations>& components) {
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &db,
-                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                                 nullptr);
+  const int rc = sqlite3_open_v2(
+      path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close(db);
@@ -133,9 +132,7 @@ Statement& Statement::BindNull(int i) {
   sqlite3_bind_null(stmt_, i);
   return *this;
 }
-Statement& Statement::Bind(int i, std::optional<double> v) {
-  return v ? Bind(i, *v) : BindNull(i);
-}
+Statement& Statement::Bind(int i, std::optional<double> v) { return v ? Bind(i, *v) : BindNull(i); }
 
 bool Statement::Step() {
   const int rc = sqlite3_step(stmt_);

@@ -25,8 +25,8 @@ namespace perfplan::profiles {
 
 // One component's migrations: migration i (0-based) brings the component to version i + 1.
 struct Migrations {
-  std::string component;            // e.g. "spark"
-  std::vector<std::string> steps;   // SQL scripts, applied in order
+  std::string component;           // e.g. "spark"
+  std::vector<std::string> steps;  // SQL scripts, applied in order
 };
 
 class Statement;

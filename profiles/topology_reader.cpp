@@ -10,11 +10,10 @@ namespace {
 using detail::FieldReader;
 using detail::Range;
 
-const std::vector<std::string_view> kTopKeys = {"schema_version", "description", "sites", "links",
-                                                "datasets", "reference_runs"};
-const std::vector<std::string_view> kSiteKeys = {"name", "description",
-                                                 "local_bandwidth_bytes_per_second", "scaling",
-                                                 "nodes"};
+const std::vector<std::string_view> kTopKeys = {"schema_version", "description", "sites",
+                                                "links",          "datasets",    "reference_runs"};
+const std::vector<std::string_view> kSiteKeys = {
+    "name", "description", "local_bandwidth_bytes_per_second", "scaling", "nodes"};
 const std::vector<std::string_view> kScalingKeys = {"disk", "network", "compute"};
 const std::vector<std::string_view> kNodeKeys = {"name", "count", "cores", "speed"};
 const std::vector<std::string_view> kLinkKeys = {"from", "to", "bandwidth_bytes_per_second",
@@ -43,8 +42,8 @@ void ReadSites(FieldReader& r, const YAML::Node& root, Topology* t) {
                  "duplicate site name \"" + site.name + "\"");
       }
     }
-    if (auto v = r.Number(node, path, "local_bandwidth_bytes_per_second", Range::kNonNegative,
-                          false)) {
+    if (auto v =
+            r.Number(node, path, "local_bandwidth_bytes_per_second", Range::kNonNegative, false)) {
       site.local_bandwidth_bytes_per_second = *v;
     }
     if (const YAML::Node sc = node["scaling"]) {
@@ -52,8 +51,10 @@ void ReadSites(FieldReader& r, const YAML::Node& root, Topology* t) {
       if (r.ExpectMap(sc, sp, kScalingKeys)) {
         site.has_scaling = true;
         if (auto v = r.Number(sc, sp, "disk", Range::kPositive, false)) site.scaling.disk = *v;
-        if (auto v = r.Number(sc, sp, "network", Range::kPositive, false)) site.scaling.network = *v;
-        if (auto v = r.Number(sc, sp, "compute", Range::kPositive, false)) site.scaling.compute = *v;
+        if (auto v = r.Number(sc, sp, "network", Range::kPositive, false))
+          site.scaling.network = *v;
+        if (auto v = r.Number(sc, sp, "compute", Range::kPositive, false))
+          site.scaling.compute = *v;
       }
     }
     if (std::optional<YAML::Node> nodes = r.Sequence(node, path, "nodes", false)) {
@@ -167,7 +168,8 @@ void ReadReferenceRuns(FieldReader& r, const YAML::Node& root, Topology* t) {
         r.Report(node["site"], FieldReader::Join(path, "site"), "unknown site \"" + site + "\"");
       }
     }
-    if (auto v = r.Number(node, path, "disk_seconds", Range::kNonNegative, true)) m.disk_seconds = *v;
+    if (auto v = r.Number(node, path, "disk_seconds", Range::kNonNegative, true))
+      m.disk_seconds = *v;
     if (auto v = r.Number(node, path, "network_seconds", Range::kNonNegative, true)) {
       m.network_seconds = *v;
     }
@@ -191,8 +193,8 @@ void CheckReachability(FieldReader& r, const YAML::Node& root, const Topology& t
       const std::string& start = t.datasets[i].replicas[j].site;
       const Site* start_site = t.FindSite(start);
       if (!start_site) continue;  // already reported
-      bool reachable = start_site->ComputeNodeCount() > 0 &&
-                       start_site->local_bandwidth_bytes_per_second > 0;
+      bool reachable =
+          start_site->ComputeNodeCount() > 0 && start_site->local_bandwidth_bytes_per_second > 0;
       std::set<std::string> seen = {start};
       std::deque<std::string> queue = {start};
       while (!queue.empty() && !reachable) {
@@ -238,8 +240,7 @@ Loaded<Topology> ParseTopology(const std::string& text, const std::string& file)
   std::optional<YAML::Node> root = r.Parse(text);
   if (!root) return out;
   r.ExpectMap(*root, "", kTopKeys);
-  if (auto v = r.Integer(*root, "", "schema_version", 1, true);
-      v && *v != kTopologySchemaVersion) {
+  if (auto v = r.Integer(*root, "", "schema_version", 1, true); v && *v != kTopologySchemaVersion) {
     r.Report((*root)["schema_version"], "schema_version",
              "this perfplan reads version " + std::to_string(kTopologySchemaVersion) + ", got " +
                  std::to_string(*v));

@@ -8,9 +8,12 @@ namespace perfplan::profiles {
 
 std::string_view ToString(DocumentKind kind) {
   switch (kind) {
-    case DocumentKind::kProfile: return "profile";
-    case DocumentKind::kTopology: return "topology";
-    case DocumentKind::kUnknown: return "unknown";
+    case DocumentKind::kProfile:
+      return "profile";
+    case DocumentKind::kTopology:
+      return "topology";
+    case DocumentKind::kUnknown:
+      return "unknown";
   }
   return "unknown";
 }

@@ -18,10 +18,8 @@ struct DemoJob {
   const char* dataset;
 };
 constexpr DemoJob kJobs[] = {
-    {"profiles/kmeans.yaml", "sky-survey"},
-    {"profiles/em.yaml", "sky-survey"},
-    {"profiles/knn.yaml", "sensor-archive"},
-    {"profiles/vortex.yaml", "cfd-turbulence"},
+    {"profiles/kmeans.yaml", "sky-survey"},  {"profiles/em.yaml", "sky-survey"},
+    {"profiles/knn.yaml", "sensor-archive"}, {"profiles/vortex.yaml", "cfd-turbulence"},
     {"profiles/defect.yaml", "md-lattice"},
 };
 
@@ -54,7 +52,8 @@ void AddDemoCommand(CLI::App& app, CliContext& ctx) {
     planner::ValidateAnswer validation = planner::AnswerValidate(files);
     for (const profiles::FileValidation& f : validation.files) {
       out << (f.problems.empty() ? "ok       " : "PROBLEM  ") << f.file << "\n";
-      for (const profiles::Problem& p : f.problems) out << "  " << profiles::FormatProblem(p) << "\n";
+      for (const profiles::Problem& p : f.problems)
+        out << "  " << profiles::FormatProblem(p) << "\n";
     }
     if (validation.ProblemCount()) {
       ctx.exit_code = 2;
@@ -62,8 +61,8 @@ void AddDemoCommand(CLI::App& app, CliContext& ctx) {
     }
 
     Section(out, "2. Scale each profile run: twice the data on twice the nodes");
-    Table predictions({"application", "model", "profiled_s", "predicted_s", "disk_s",
-                       "network_s", "compute_s", "reduction_s", "global_s"});
+    Table predictions({"application", "model", "profiled_s", "predicted_s", "disk_s", "network_s",
+                       "compute_s", "reduction_s", "global_s"});
     for (const DemoJob& job : kJobs) {
       planner::PredictRequest request;
       request.profile_file = flags->examples + "/" + job.profile;

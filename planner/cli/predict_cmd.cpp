@@ -52,10 +52,8 @@ void AddPredictCommand(CLI::App& app, CliContext& ctx) {
       ->required();
   cmd->add_option("--dataset-bytes", flags->request.dataset_bytes, "Dataset size s_x in bytes")
       ->required();
-  cmd->add_option("--storage-nodes", flags->request.storage_nodes, "Storage nodes n_x")
-      ->required();
-  cmd->add_option("--compute-nodes", flags->request.compute_nodes, "Compute nodes c_x")
-      ->required();
+  cmd->add_option("--storage-nodes", flags->request.storage_nodes, "Storage nodes n_x")->required();
+  cmd->add_option("--compute-nodes", flags->request.compute_nodes, "Compute nodes c_x")->required();
   cmd->add_option("--bandwidth-bytes-per-second", flags->request.bandwidth_bytes_per_second,
                   "Bandwidth b_x between storage and compute nodes")
       ->required();

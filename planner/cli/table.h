@@ -23,8 +23,9 @@ class Table {
     for (const auto& row : rows_) {
       std::string line;
       for (std::size_t i = 0; i < row.size(); ++i) {
-        const bool numeric = !row[i].empty() && (std::isdigit(static_cast<unsigned char>(row[i][0])) ||
-                                                 row[i][0] == '-');
+        const bool numeric =
+            !row[i].empty() &&
+            (std::isdigit(static_cast<unsigned char>(row[i][0])) || row[i][0] == '-');
         const std::string pad(width[i] - row[i].size(), ' ');
         line += i ? "  " : "";
         line += numeric ? pad + row[i] : row[i] + pad;

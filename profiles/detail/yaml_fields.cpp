@@ -27,10 +27,14 @@ std::string JoinChoices(const std::vector<std::string_view>& choices) {
 
 std::string KindName(const YAML::Node& n) {
   switch (n.Type()) {
-    case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Null: return "nothing";
-    default: return Quote(n.Scalar());
+    case YAML::NodeType::Map:
+      return "a mapping";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Null:
+      return "nothing";
+    default:
+      return Quote(n.Scalar());
   }
 }
 
@@ -51,8 +55,8 @@ std::optional<YAML::Node> FieldReader::Parse(const std::string& text) {
   try {
     YAML::Node root = YAML::Load(text);
     if (!root.IsMap()) {
-      problems_->push_back({file_, LineOf(root), "", "expected a mapping at the top level, got " +
-                                                         KindName(root)});
+      problems_->push_back(
+          {file_, LineOf(root), "", "expected a mapping at the top level, got " + KindName(root)});
       return std::nullopt;
     }
     return root;
@@ -144,8 +148,7 @@ std::optional<double> FieldReader::Number(const YAML::Node& map, const std::stri
 }
 
 std::optional<long long> FieldReader::Integer(const YAML::Node& map, const std::string& path,
-                                              const char* key, long long min_value,
-                                              bool required) {
+                                              const char* key, long long min_value, bool required) {
   std::optional<YAML::Node> node = Scalar(map, path, key, required);
   if (!node) return std::nullopt;
   const std::string& text = node->Scalar();
@@ -161,8 +164,7 @@ std::optional<long long> FieldReader::Integer(const YAML::Node& map, const std::
     return std::nullopt;
   }
   if (v < min_value) {
-    Report(*node, Join(path, key),
-           "must be >= " + std::to_string(min_value) + ", got " + text);
+    Report(*node, Join(path, key), "must be >= " + std::to_string(min_value) + ", got " + text);
     return std::nullopt;
   }
   return v;

@@ -36,16 +36,15 @@ class FieldReader {
 
   std::optional<double> Number(const YAML::Node& map, const std::string& path, const char* key,
                                Range range, bool required);
-  std::optional<long long> Integer(const YAML::Node& map, const std::string& path,
-                                   const char* key, long long min_value, bool required);
-  std::optional<std::string> String(const YAML::Node& map, const std::string& path,
-                                    const char* key, bool required);
+  std::optional<long long> Integer(const YAML::Node& map, const std::string& path, const char* key,
+                                   long long min_value, bool required);
+  std::optional<std::string> String(const YAML::Node& map, const std::string& path, const char* key,
+                                    bool required);
   std::optional<bool> Bool(const YAML::Node& map, const std::string& path, const char* key);
 
   // A string that must be one of `choices`; reports the choices when it is not.
-  std::optional<std::string> Choice(const YAML::Node& map, const std::string& path,
-                                    const char* key, const std::vector<std::string_view>& choices,
-                                    bool required);
+  std::optional<std::string> Choice(const YAML::Node& map, const std::string& path, const char* key,
+                                    const std::vector<std::string_view>& choices, bool required);
 
   static std::string Join(const std::string& path, std::string_view key) {
     return path.empty() ? std::string(key) : path + "." + std::string(key);
@@ -57,8 +56,8 @@ class FieldReader {
   const std::string& file() const { return file_; }
 
  private:
-  std::optional<YAML::Node> Scalar(const YAML::Node& map, const std::string& path,
-                                   const char* key, bool required);
+  std::optional<YAML::Node> Scalar(const YAML::Node& map, const std::string& path, const char* key,
+                                   bool required);
   std::string file_;
   std::vector<Problem>* problems_;
 };

@@ -122,8 +122,8 @@ TEST_CASE("reduction model separates local compute, reduction and global reducti
 }
 
 TEST_CASE("forcing the simple model scales the whole measured compute time") {
-  RuntimeProfile p = ReductionProfile(ReductionObjectClass::kConstant,
-                                      GlobalReductionClass::kLinearConstant);
+  RuntimeProfile p =
+      ReductionProfile(ReductionObjectClass::kConstant, GlobalReductionClass::kLinearConstant);
   ResolveOptions options;
   options.variant = ModelVariant::kSimple;
   const Prediction pred = Predict(MustResolve(p, options), MakeTarget(3e9, 2, 8, 1e7));
@@ -135,15 +135,15 @@ TEST_CASE("forcing the simple model scales the whole measured compute time") {
 }
 
 TEST_CASE("predicting the profiled configuration reproduces the profile run") {
-  RuntimeProfile p = ReductionProfile(ReductionObjectClass::kConstant,
-                                      GlobalReductionClass::kLinearConstant);
+  RuntimeProfile p =
+      ReductionProfile(ReductionObjectClass::kConstant, GlobalReductionClass::kLinearConstant);
   const Prediction pred = Predict(MustResolve(p), MakeTarget(1e9, 2, 4, 1e7));
   CHECK(pred.runtime_seconds == doctest::Approx(10 + 20 + 40).epsilon(kExact));
 }
 
 TEST_CASE("heterogeneity factors multiply disk, network and compute components") {
-  RuntimeProfile p = ReductionProfile(ReductionObjectClass::kConstant,
-                                      GlobalReductionClass::kLinearConstant);
+  RuntimeProfile p =
+      ReductionProfile(ReductionObjectClass::kConstant, GlobalReductionClass::kLinearConstant);
   Target t = MakeTarget(1e9, 2, 4, 1e7);
   t.scaling = {2, 0.5, 1.5};
   const Prediction pred = Predict(MustResolve(p), t);
@@ -213,9 +213,9 @@ TEST_CASE("classes are inferred from runs that vary data size and nodes separate
       if (object_linear) {
         CHECK(inf.value().reduction_object_scaling == ReductionObjectScaling::kDataset);
       }
-      CHECK(inf.value().global_reduction_class ==
-            (global_nodes ? GlobalReductionClass::kLinearConstant
-                          : GlobalReductionClass::kConstantLinear));
+      CHECK(inf.value().global_reduction_class == (global_nodes
+                                                       ? GlobalReductionClass::kLinearConstant
+                                                       : GlobalReductionClass::kConstantLinear));
     }
   }
 }
@@ -284,8 +284,8 @@ TEST_CASE("invalid runs are rejected with the run and field") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.message);
-    RuntimeProfile p = ReductionProfile(ReductionObjectClass::kConstant,
-                                        GlobalReductionClass::kLinearConstant);
+    RuntimeProfile p =
+        ReductionProfile(ReductionObjectClass::kConstant, GlobalReductionClass::kLinearConstant);
     c.mutate(p.runs[0]);
     Result<ResolvedModel> m = ResolveModel(p);
     REQUIRE_FALSE(m.ok());

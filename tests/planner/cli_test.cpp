@@ -89,8 +89,8 @@ TEST_CASE("the first selected alternative's breakdown adds up to its runtime") {
   REQUIRE(!j["alternatives"].empty());
   const nlohmann::json& best = j["alternatives"][0];
   double sum = 0;
-  for (const char* key : {"disk_seconds", "network_seconds", "compute_seconds",
-                          "reduction_seconds", "global_reduction_seconds"}) {
+  for (const char* key : {"disk_seconds", "network_seconds", "compute_seconds", "reduction_seconds",
+                          "global_reduction_seconds"}) {
     sum += best["breakdown"][key].get<double>();
   }
   CHECK(sum == doctest::Approx(best["runtime_seconds"].get<double>()).epsilon(1e-12));
@@ -116,12 +116,14 @@ TEST_CASE("bad input exits 2 with file, line and field; a failed plan exits 1") 
   };
   const Case cases[] = {
       {"validate " + dir + "/bad.yaml", 2,
-       dir + "/bad.yaml:3: reduction_object_class: expected constant, linear or auto, got "
-             "\"linar\"; did you mean \"linear\"?\n" +
+       dir +
+           "/bad.yaml:3: reduction_object_class: expected constant, linear or auto, got "
+           "\"linar\"; did you mean \"linear\"?\n" +
            dir + "/bad.yaml:5: runs[0].dataset_bytes: must be > 0, got 0\n",
        "perfplan validate: 2 problem(s) found\n"},
-      {"predict --profile " + dir + "/bad.yaml --dataset-bytes 1 --storage-nodes 1 "
-       "--compute-nodes 1 --bandwidth-bytes-per-second 1",
+      {"predict --profile " + dir +
+           "/bad.yaml --dataset-bytes 1 --storage-nodes 1 "
+           "--compute-nodes 1 --bandwidth-bytes-per-second 1",
        2, "",
        "perfplan predict: error: " + dir +
            "/bad.yaml:3: reduction_object_class: expected constant, linear or auto, got "

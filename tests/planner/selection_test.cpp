@@ -27,7 +27,8 @@ datasets:
   - name: d
     dataset_bytes: 1e9
     replicas: [{site: store, storage_nodes: 1}]
-)", "small.yaml");
+)",
+                                                                   "small.yaml");
   REQUIRE(t.ok());
   return t.value;
 }
@@ -81,7 +82,8 @@ TEST_CASE("the time objective ranks the fastest node set first") {
   CHECK(s.value().alternatives[1].compute_nodes == 1);
   CHECK(s.value().alternatives[1].runtime_seconds == doctest::Approx(70).epsilon(kExact));
   for (std::size_t i = 1; i < s.value().alternatives.size(); ++i) {
-    CHECK(s.value().alternatives[i - 1].runtime_seconds <= s.value().alternatives[i].runtime_seconds);
+    CHECK(s.value().alternatives[i - 1].runtime_seconds <=
+          s.value().alternatives[i].runtime_seconds);
   }
 }
 

@@ -35,8 +35,9 @@ TEST_CASE("A store newer than this build is refused") {
   auto store = Store::Open(path, {older});
   REQUIRE_FALSE(store.ok());
   CHECK(store.status().message() ==
-        path + ": the demo schema is at version 2, newer than this perfplan knows (1); use a "
-               "newer perfplan");
+        path +
+            ": the demo schema is at version 2, newer than this perfplan knows (1); use a "
+            "newer perfplan");
 }
 
 TEST_CASE("A failing migration leaves the previous version intact") {
