@@ -1,8 +1,5 @@
 #include "planner/planner.h"
 
-#include "profiles/profile_reader.h"
-#include "profiles/topology.h"
-
 namespace perfplan::planner {
 namespace {
 
@@ -33,29 +30,39 @@ Result<PredictAnswer> AnswerPredict(const PredictRequest& request) {
   }
   profiles::Loaded<profiles::ProfileDocument> doc = profiles::LoadProfile(request.profile_file);
   if (!doc.ok()) return ProblemsToStatus(doc.problems);
+  if (request.cluster_file.empty()) return AnswerPredict(doc.value, nullptr, request);
+  profiles::Loaded<profiles::Topology> cluster = profiles::LoadTopology(request.cluster_file);
+  if (!cluster.ok()) return ProblemsToStatus(cluster.problems);
+  return AnswerPredict(doc.value, &cluster.value, request);
+}
 
+Result<PredictAnswer> AnswerPredict(const profiles::ProfileDocument& profile,
+                                    const profiles::Topology* cluster,
+                                    const PredictRequest& request) {
   PredictAnswer answer;
-  answer.profile_file = request.profile_file;
-  answer.profiled_site = doc.value.profiled_site;
+  answer.profile_file = profile.file;
+  answer.profiled_site = profile.profiled_site;
   models::Target& target = answer.target;
   target.dataset_bytes = request.dataset_bytes;
   target.storage_nodes = request.storage_nodes;
   target.compute_nodes = request.compute_nodes;
   target.bandwidth_bytes_per_second = request.bandwidth_bytes_per_second;
-  if (!request.cluster_file.empty()) {
-    profiles::Loaded<profiles::Topology> topology = profiles::LoadTopology(request.cluster_file);
-    if (!topology.ok()) return ProblemsToStatus(topology.problems);
+  if (!request.site.empty()) {
+    if (cluster == nullptr) {
+      return Status::InvalidArgument("site \"" + request.site +
+                                     "\": no cluster topology to read its hardware from");
+    }
     Result<models::ScalingFactors> scaling =
-        profiles::SiteScaling(topology.value, doc.value.profiled_site, request.site);
+        profiles::SiteScaling(*cluster, profile.profiled_site, request.site);
     if (!scaling.ok()) {
-      return Status::InvalidArgument(request.cluster_file + ": " + scaling.status().message());
+      return Status::InvalidArgument(cluster->file + ": " + scaling.status().message());
     }
     target.scaling = scaling.value();
     answer.site = request.site;
   }
   if (Status s = models::ValidateTarget(target); !s.ok()) return s;
 
-  Result<models::ResolvedModel> model = Resolve(doc.value, request.variant);
+  Result<models::ResolvedModel> model = Resolve(profile, request.variant);
   if (!model.ok()) return model.status();
   answer.model = std::move(model).value();
   answer.prediction = models::Predict(answer.model, target);
@@ -70,16 +77,22 @@ Result<SelectAnswer> AnswerSelect(const SelectRequest& request) {
     all.insert(all.end(), topology.problems.begin(), topology.problems.end());
     return ProblemsToStatus(all);
   }
+  return AnswerSelect(doc.value, topology.value, request);
+}
+
+Result<SelectAnswer> AnswerSelect(const profiles::ProfileDocument& profile,
+                                  const profiles::Topology& topology,
+                                  const SelectRequest& request) {
   SelectAnswer answer;
-  answer.profile_file = request.profile_file;
-  answer.topology_file = request.topology_file;
-  Result<models::ResolvedModel> model = Resolve(doc.value, request.variant);
+  answer.profile_file = profile.file;
+  answer.topology_file = topology.file;
+  Result<models::ResolvedModel> model = Resolve(profile, request.variant);
   if (!model.ok()) return model.status();
   answer.model = std::move(model).value();
 
   SelectOptions options = request.options;
-  if (options.profiled_site.empty()) options.profiled_site = doc.value.profiled_site;
-  Result<Selection> selection = Select(answer.model, topology.value, options);
+  if (options.profiled_site.empty()) options.profiled_site = profile.profiled_site;
+  Result<Selection> selection = Select(answer.model, topology, options);
   if (!selection.ok()) return selection.status();
   answer.selection = std::move(selection).value();
   return answer;

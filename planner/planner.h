@@ -12,6 +12,8 @@
 #include "models/runtime_model.h"
 #include "models/status.h"
 #include "planner/selection.h"
+#include "profiles/profile_reader.h"
+#include "profiles/topology.h"
 #include "profiles/validate.h"
 
 namespace perfplan::planner {
@@ -36,7 +38,13 @@ struct PredictAnswer {
   models::Prediction prediction;
 };
 
+// Loads request.profile_file (and request.cluster_file) and answers.
 Result<PredictAnswer> AnswerPredict(const PredictRequest& request);
+// Answers over an already-loaded profile; `cluster` (may be null) supplies the heterogeneity
+// factors of request.site. The request's file fields are ignored.
+Result<PredictAnswer> AnswerPredict(const profiles::ProfileDocument& profile,
+                                    const profiles::Topology* cluster,
+                                    const PredictRequest& request);
 
 struct SelectRequest {
   std::string profile_file;
@@ -52,7 +60,11 @@ struct SelectAnswer {
   Selection selection;
 };
 
+// Loads request.profile_file and request.topology_file and answers.
 Result<SelectAnswer> AnswerSelect(const SelectRequest& request);
+// Answers over already-loaded documents. The request's file fields are ignored.
+Result<SelectAnswer> AnswerSelect(const profiles::ProfileDocument& profile,
+                                  const profiles::Topology& topology, const SelectRequest& request);
 
 struct ValidateAnswer {
   std::vector<profiles::FileValidation> files;

@@ -11,6 +11,7 @@ const std::vector<CommandSpec>& Commands() {
       {"select", "Rank replica and compute-node choices for a dataset", AddSelectCommand},
       {"validate", "Check profile and topology files; list every problem", AddValidateCommand},
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
+      {"serve", "Serve predictions and selections over HTTP JSON", AddServeCommand},
   };
   return kCommands;
 }

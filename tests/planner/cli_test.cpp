@@ -52,7 +52,7 @@ TEST_CASE("every example command prints its checked-in expectation") {
       {"predict --profile examples/profiles/kmeans.yaml --dataset-bytes 8e9 --storage-nodes 4 "
        "--compute-nodes 16 --bandwidth-bytes-per-second 125e6 --json",
        "predict-kmeans.json"},
-      {"predict --profile examples/profiles/em.json --dataset-bytes 8e9 --storage-nodes 4 "
+      {"predict --profile examples/em-profile.json --dataset-bytes 8e9 --storage-nodes 4 "
        "--compute-nodes 16 --bandwidth-bytes-per-second 125e6 --cluster examples/topology.yaml "
        "--site anl-cluster --json",
        "predict-em-anl.json"},
@@ -66,7 +66,7 @@ TEST_CASE("every example command prints its checked-in expectation") {
        "--dataset cfd-turbulence --objective node-seconds --max-compute-nodes 16 --top 5",
        "select-vortex.txt"},
       {"validate examples/profiles/kmeans.yaml examples/profiles/em.yaml "
-       "examples/profiles/em.json examples/profiles/knn.yaml examples/profiles/vortex.yaml "
+       "examples/em-profile.json examples/profiles/knn.yaml examples/profiles/vortex.yaml "
        "examples/profiles/defect.yaml examples/topology.yaml --json",
        "validate.json"},
       {"demo --examples examples", "demo.txt"},

@@ -1,0 +1,49 @@
+// Decoding of HTTP JSON request bodies into facade requests, and of failures into HTTP errors.
+//
+// Strict: a body must be one JSON object; every field must have the documented type; unknown
+// fields are errors with a "did you mean". Every error names the field. nlohmann::json stays in
+// the .cpp. Pure functions; thread-safe. The libFuzzer target fuzzes DecodePredictCall and
+// DecodeSelectCall.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "models/status.h"
+#include "planner/planner.h"
+
+namespace perfplan::planner {
+
+// What the service sends back on failure: {"error": error, "message": message, "field": field}.
+struct ApiError {
+  int http_status = 400;
+  std::string error;    // invalid_json | invalid_field | unknown_field | missing_field |
+                        // not_found | payload_too_large | unauthorized | method_not_allowed |
+                        // failed | internal
+  std::string message;  // for people
+  std::string field;    // the offending request field, "" when none
+};
+std::string ToJson(const ApiError& error);
+
+// A prediction request: a profile named by application (from the service's catalog) or given
+// inline (same schema as a profile file, as a JSON object), and the target.
+struct PredictCall {
+  std::string application;
+  std::optional<std::string> inline_profile;  // JSON text of the "profile" object
+  PredictRequest request;                     // file fields unused
+};
+std::optional<ApiError> DecodePredictCall(std::string_view body, PredictCall* out);
+
+struct SelectCall {
+  std::string application;
+  std::optional<std::string> inline_profile;
+  SelectRequest request;  // file fields unused
+};
+std::optional<ApiError> DecodeSelectCall(std::string_view body, SelectCall* out);
+
+// Maps a facade Status to an HTTP error: InvalidArgument → 400 (field taken from a leading
+// "field: " in the message), NotFound → 404, Failed → 422.
+ApiError ApiErrorFromStatus(const Status& status);
+
+}  // namespace perfplan::planner

@@ -1,0 +1,79 @@
+// Keeps docs/openapi.json true: every documented operation is called over a real socket with its
+// x-perfplan-example request, and the answer must have the documented status and every key the
+// documented response schema requires (following $ref, one level into objects and arrays).
+#include <doctest/doctest.h>
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+
+#include "planner/service.h"
+#include "tests/support/test_support.h"
+
+namespace perfplan::planner {
+namespace {
+
+using nlohmann::json;
+
+const json& Deref(const json& doc, const json& schema) {
+  if (!schema.contains("$ref")) return schema;
+  std::string ref = schema["$ref"].get<std::string>();  // "#/components/schemas/Name"
+  return doc["components"]["schemas"][ref.substr(ref.rfind('/') + 1)];
+}
+
+void CheckRequired(const json& doc, const json& schema_in, const json& value,
+                   const std::string& where, int depth) {
+  const json& schema = Deref(doc, schema_in);
+  if (schema.contains("required")) {
+    REQUIRE_MESSAGE(value.is_object(), where << " is not an object");
+    for (const json& key : schema["required"]) {
+      CHECK_MESSAGE(value.contains(key.get<std::string>()), where << " lacks " << key);
+    }
+  }
+  if (depth == 0 || !schema.contains("properties") || !value.is_object()) return;
+  for (const auto& [key, sub] : schema["properties"].items()) {
+    if (!value.contains(key)) continue;
+    const json& v = value[key];
+    if (Deref(doc, sub).contains("items") && v.is_array() && !v.empty()) {
+      CheckRequired(doc, Deref(doc, sub)["items"], v[0], where + "." + key + "[0]", depth - 1);
+    } else {
+      CheckRequired(doc, sub, v, where + "." + key, depth - 1);
+    }
+  }
+}
+
+TEST_CASE("every documented endpoint answers as documented over a real socket") {
+  const json doc = json::parse(testing::ReadFile(testing::SourceDir() + "/docs/openapi.json"));
+  const std::string examples = testing::SourceDir() + "/examples";
+  Result<Catalog> catalog = Catalog::Load({examples + "/profiles"}, examples + "/topology.yaml");
+  REQUIRE(catalog.ok());
+  ServiceOptions options;
+  options.port = 0;
+  Service service(std::move(catalog).value(), options, nullptr);
+  REQUIRE(service.Start().ok());
+  httplib::Client client("127.0.0.1", service.port());
+
+  int operations = 0;
+  for (const auto& [path, item] : doc["paths"].items()) {
+    for (const auto& [method, op] : item.items()) {
+      CAPTURE(path);
+      CAPTURE(method);
+      ++operations;
+      REQUIRE_MESSAGE(op.contains("x-perfplan-example"), "undocumented example");
+      const json& example = op["x-perfplan-example"];
+      httplib::Result r =
+          method == "get" ? client.Get(path.c_str())
+                          : client.Post(path.c_str(), example["body"].dump(), "application/json");
+      REQUIRE(r);
+      const int status = example["status"].get<int>();
+      CHECK(r->status == status);
+      const json& response = op["responses"][std::to_string(status)];
+      const json body = json::parse(r->body);
+      CheckRequired(doc, response["content"]["application/json"]["schema"], body, "response", 2);
+    }
+  }
+  CHECK(operations == 3);
+  service.Stop();
+}
+
+}  // namespace
+}  // namespace perfplan::planner

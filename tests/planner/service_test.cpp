@@ -1,0 +1,252 @@
+// Specification of planner/service.h: routing and errors without a socket, then the real server
+// over loopback (token, body limit, concurrency) and `perfplan serve` stopping on SIGTERM.
+#include "planner/service.h"
+
+#include <doctest/doctest.h>
+#include <httplib.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "tests/support/test_support.h"
+
+namespace perfplan::planner {
+namespace {
+
+Catalog ExampleCatalog() {
+  const std::string examples = testing::SourceDir() + "/examples";
+  Result<Catalog> c = Catalog::Load({examples + "/profiles"}, examples + "/topology.yaml");
+  REQUIRE_MESSAGE(c.ok(), c.status().message());
+  return std::move(c).value();
+}
+
+const char* kPredictBody =
+    R"({"application": "kmeans", "dataset_bytes": 8e9, "storage_nodes": 4,
+        "compute_nodes": 16, "bandwidth_bytes_per_second": 1.25e8})";
+
+TEST_CASE("requests are routed and bad ones get the right 4xx with the field") {
+  const Catalog catalog = ExampleCatalog();
+  const ServiceOptions options;
+  struct Case {
+    std::string method, path, body;
+    int status;
+    std::string reply;  // exact body, or "" to check only the status
+  };
+  const Case cases[] = {
+      {"GET", "/v1/health", "", 200,
+       R"({"status": "ok", "applications": ["defect", "em", "kmeans", "knn", "vortex"], "topology": true})"
+       "\n"},
+      {"POST", "/v1/predict", kPredictBody, 200, ""},
+      {"POST", "/v1/predict", "{bad", 400,
+       R"({"error":"invalid_json","field":null,"message":"the request body is not valid JSON"})"
+       "\n"},
+      {"POST", "/v1/predict", "[1]", 400,
+       R"({"error":"invalid_json","field":null,"message":"the request body must be a JSON object, got an array"})"
+       "\n"},
+      {"POST", "/v1/predict", R"({"aplication": "kmeans"})", 400,
+       R"({"error":"unknown_field","field":"aplication","message":"aplication: unknown field; did you mean \"application\"?"})"
+       "\n"},
+      {"POST", "/v1/predict", R"({"application": "kmeans", "dataset_bytes": "8e9"})", 400,
+       R"({"error":"invalid_field","field":"dataset_bytes","message":"dataset_bytes: expected a number, got a string"})"
+       "\n"},
+      {"POST", "/v1/predict", R"({"dataset_bytes": 1})", 400,
+       R"J({"error":"missing_field","field":"application","message":"application: required (or an inline \"profile\" object)"})J"
+       "\n"},
+      {"POST", "/v1/predict",
+       R"({"application": "kmean", "dataset_bytes": 1, "storage_nodes": 1, "compute_nodes": 1, "bandwidth_bytes_per_second": 1})",
+       404,
+       R"({"error":"not_found","field":"application","message":"application: no profile named \"kmean\"; did you mean \"kmeans\"?"})"
+       "\n"},
+      {"POST", "/v1/predict",
+       R"({"application": "kmeans", "dataset_bytes": 0, "storage_nodes": 1, "compute_nodes": 1, "bandwidth_bytes_per_second": 1})",
+       400,
+       R"({"error":"invalid_field","field":"dataset_bytes","message":"dataset_bytes: must be > 0, got 0"})"
+       "\n"},
+      {"POST", "/v1/predict",
+       R"({"profile": {"schema_version": 1, "application": "x", "runs": []}, "dataset_bytes": 1, "storage_nodes": 1, "compute_nodes": 1, "bandwidth_bytes_per_second": 1})",
+       400,
+       R"({"error":"invalid_field","field":"profile.runs","message":"request.profile:1: runs: expected at least 1 profile run, got 0"})"
+       "\n"},
+      {"POST", "/v1/select", R"({"application": "kmeans", "dataset": "sky-survey", "top": 1.5})",
+       400,
+       R"({"error":"invalid_field","field":"top","message":"top: expected a whole number, got 1.5"})"
+       "\n"},
+      {"POST", "/v1/select", R"({"application": "kmeans", "dataset": "sky", "objective": "cost"})",
+       400,
+       R"({"error":"invalid_field","field":"objective","message":"objective: expected time or node-seconds, got \"cost\""})"
+       "\n"},
+      {"POST", "/v1/select", R"({"application": "kmeans", "dataset": "sky"})", 404,
+       R"({"error":"not_found","field":null,"message":"dataset \"sky\" is not in )" +
+           testing::SourceDir() + R"(/examples/topology.yaml"})" + "\n"},
+      {"POST", "/v1/select",
+       R"({"application": "kmeans", "dataset": "sky-survey", "deadline_seconds": 1})", 422,
+       R"J({"error":"failed","field":null,"message":"no alternative meets the deadline of 1 s (188 evaluated)"})J"
+       "\n"},
+      {"GET", "/v1/predict", "", 405,
+       R"({"error":"method_not_allowed","field":null,"message":"/v1/predict accepts POST, not GET"})"
+       "\n"},
+      {"GET", "/v2", "", 404,
+       R"({"error":"not_found","field":null,"message":"no endpoint /v2; see docs/openapi.json"})"
+       "\n"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.method);
+    CAPTURE(c.path);
+    CAPTURE(c.body);
+    HttpReply reply = HandleRequest(catalog, options, c.method, c.path, "", c.body);
+    CHECK(reply.status == c.status);
+    if (!c.reply.empty()) CHECK(reply.body == c.reply);
+  }
+}
+
+TEST_CASE("an inline profile is answered like a loaded one") {
+  const Catalog catalog = ExampleCatalog();
+  const std::string inline_body =
+      R"({"profile": {"schema_version": 1, "application": "scan", "runs": [{"dataset_bytes": 1e9,
+          "storage_nodes": 1, "compute_nodes": 1, "bandwidth_bytes_per_second": 1e8,
+          "disk_seconds": 10, "network_seconds": 10, "compute_seconds": 100}]},
+          "dataset_bytes": 1e9, "storage_nodes": 1, "compute_nodes": 4,
+          "bandwidth_bytes_per_second": 1e8})";
+  HttpReply reply = HandleRequest(catalog, {}, "POST", "/v1/predict", "", inline_body);
+  REQUIRE(reply.status == 200);
+  CHECK(nlohmann::json::parse(reply.body)["runtime_seconds"].get<double>() ==
+        doctest::Approx(45).epsilon(1e-12));
+}
+
+TEST_CASE("a token guards every endpoint but health, compared in constant time") {
+  const Catalog catalog = ExampleCatalog();
+  ServiceOptions options;
+  options.token = "s3cret";
+  CHECK(HandleRequest(catalog, options, "GET", "/v1/health", "", "").status == 200);
+  HttpReply missing = HandleRequest(catalog, options, "POST", "/v1/predict", "", kPredictBody);
+  CHECK(missing.status == 401);
+  CHECK(
+      missing.body ==
+      R"({"error":"unauthorized","field":null,"message":"missing \"Authorization: Bearer <token>\" header"})"
+      "\n");
+  CHECK(HandleRequest(catalog, options, "POST", "/v1/predict", "Bearer s3cre", kPredictBody).body ==
+        R"({"error":"unauthorized","field":null,"message":"wrong bearer token"})"
+        "\n");
+  CHECK(
+      HandleRequest(catalog, options, "POST", "/v1/predict", "Basic s3cret", kPredictBody).status ==
+      401);
+  CHECK(HandleRequest(catalog, options, "POST", "/v1/predict", "Bearer s3cret", kPredictBody)
+            .status == 200);
+  CHECK(ConstantTimeEquals("abc", "abc"));
+  CHECK_FALSE(ConstantTimeEquals("abc", "abd"));
+  CHECK_FALSE(ConstantTimeEquals("abc", "abcd"));
+  CHECK_FALSE(ConstantTimeEquals("", "a"));
+}
+
+TEST_CASE("the server answers over loopback, limits bodies and serves concurrent clients") {
+  std::ostringstream log;
+  ServiceOptions options;
+  options.port = 0;
+  options.max_body_bytes = 4096;
+  options.threads = 4;
+  Service service(ExampleCatalog(), options, &log);
+  REQUIRE(service.Start().ok());
+  const int port = service.port();
+  REQUIRE(port > 0);
+
+  httplib::Client client("127.0.0.1", port);
+  auto health = client.Get("/v1/health");
+  REQUIRE(health);
+  CHECK(health->status == 200);
+  CHECK(health->get_header_value("Content-Type") == "application/json");
+
+  auto big = client.Post("/v1/predict", std::string(5000, ' '), "application/json");
+  REQUIRE(big);
+  CHECK(big->status == 413);
+  CHECK(
+      big->body ==
+      R"({"error":"payload_too_large","field":null,"message":"the request body is larger than 4096 bytes"})"
+      "\n");
+
+  auto expected = client.Post("/v1/predict", kPredictBody, "application/json");
+  REQUIRE(expected);
+  REQUIRE(expected->status == 200);
+  std::vector<std::thread> threads;
+  std::atomic<int> same{0};
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&] {
+      httplib::Client c("127.0.0.1", port);
+      for (int i = 0; i < 25; ++i) {
+        auto r = c.Post("/v1/predict", kPredictBody, "application/json");
+        if (r && r->status == 200 && r->body == expected->body) ++same;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  CHECK(same == 200);
+  service.Stop();
+  // One access-log line per request: 3 above plus 200 concurrent ones.
+  const std::string lines = log.str();
+  CHECK(std::count(lines.begin(), lines.end(), '\n') == 203);
+  CHECK(lines.rfind("127.0.0.1 \"GET /v1/health\" 200 ", 0) == 0);
+}
+
+TEST_CASE("a port in use is a clear failure") {
+  Service first(
+      ExampleCatalog(),
+      [] {
+        ServiceOptions o;
+        o.port = 0;
+        return o;
+      }(),
+      nullptr);
+  REQUIRE(first.Start().ok());
+  ServiceOptions taken;
+  taken.port = first.port();
+  Service second(ExampleCatalog(), taken, nullptr);
+  Status s = second.Start();
+  CHECK(s.code() == StatusCode::kFailed);
+  CHECK(s.message() == "cannot listen on 127.0.0.1:" + std::to_string(first.port()) +
+                           " (address in use, or not an address of this machine)");
+}
+
+TEST_CASE("perfplan serve stops cleanly on SIGTERM") {
+  const std::string err_file = testing::MakeTempDir() + "/serve.err";
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    freopen(err_file.c_str(), "w", stderr);
+    chdir(testing::SourceDir().c_str());
+    execl((testing::BinaryDir() + "/perfplan").c_str(), "perfplan", "serve", "--listen",
+          "127.0.0.1:0", "--profiles", "examples/profiles", "--topology", "examples/topology.yaml",
+          nullptr);
+    _exit(127);
+  }
+  // Wait for "listening on http://127.0.0.1:PORT".
+  int port = 0;
+  for (int i = 0; i < 500 && port == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const std::string err = testing::ReadFile(err_file);
+    const std::size_t at = err.find("http://127.0.0.1:");
+    if (at != std::string::npos && err.find('\n', at) != std::string::npos) {
+      port = std::stoi(err.substr(at + 17));
+    }
+  }
+  REQUIRE(port > 0);
+  httplib::Client client("127.0.0.1", port);
+  auto r = client.Post("/v1/predict", kPredictBody, "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  const std::string err = testing::ReadFile(err_file);
+  CHECK(err.find("\"POST /v1/predict\" 200") != std::string::npos);
+  CHECK(err.find("perfplan serve: SIGTERM, stopping after in-flight requests\n") !=
+        std::string::npos);
+}
+
+}  // namespace
+}  // namespace perfplan::planner
