@@ -96,7 +96,8 @@ int main(int argc, char** argv) {
             start + std::chrono::duration_cast<Clock::duration>(interval * static_cast<double>(i));
         std::this_thread::sleep_until(scheduled);
         auto r = client.Post("/v1/predict", kBody, "application/json");
-        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - scheduled).count();
+        const double ms =
+            std::chrono::duration<double, std::milli>(Clock::now() - scheduled).count();
         if (!r || r->status != 200) ++errors;
         latencies[c].push_back(ms);
       }
@@ -114,8 +115,8 @@ int main(int argc, char** argv) {
   auto pct = [&](double p) { return all[std::min(all.size() - 1, std::size_t(p * all.size()))]; };
   std::printf("requests %zu in %.1f s (%.0f/s offered, %.0f/s achieved) over %d connections\n",
               all.size(), wall, rate, all.size() / wall, connections);
-  std::printf("latency ms: p50 %.3f  p90 %.3f  p99 %.3f  max %.3f\n", pct(0.5), pct(0.9),
-              pct(0.99), all.back());
+  std::printf("latency ms: p50 %.3f  p90 %.3f  p99 %.3f  max %.3f\n", pct(0.5), pct(0.9), pct(0.99),
+              all.back());
   std::printf("errors %lld; server exit %s\n", errors.load(),
               WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "clean (SIGTERM)" : "NOT clean");
   return errors.load() == 0 ? 0 : 1;

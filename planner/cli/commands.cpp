@@ -12,6 +12,7 @@ const std::vector<CommandSpec>& Commands() {
       {"validate", "Check profile and topology files; list every problem", AddValidateCommand},
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
       {"serve", "Serve predictions and selections over HTTP JSON", AddServeCommand},
+      {"export", "Write answers as CSV or JSON tables for spreadsheets", AddExportCommand},
   };
   return kCommands;
 }

@@ -3,6 +3,7 @@
 // rewrite the expectations after an intended change (then review the diff).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -70,6 +71,12 @@ TEST_CASE("every example command prints its checked-in expectation") {
        "examples/profiles/defect.yaml examples/topology.yaml --json",
        "validate.json"},
       {"demo --examples examples", "demo.txt"},
+      {"export --what predictions --profile examples/profiles/kmeans.yaml --dataset-bytes 2e9,8e9 "
+       "--storage-nodes 4 --compute-nodes 4,8,16 --bandwidth-bytes-per-second 1.25e8 --format csv",
+       "export-predictions.csv"},
+      {"export --what selection --profile examples/profiles/knn.yaml --topology "
+       "examples/topology.yaml --dataset sensor-archive --top 3 --format json",
+       "export-selection.json"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.args);
@@ -161,12 +168,32 @@ TEST_CASE("bad input exits 2 with file, line and field; a failed plan exits 1") 
   }
 }
 
+TEST_CASE("export --out replaces the file whole, and an incomplete sweep is a usage error") {
+  const std::string out = testing::MakeTempDir() + "/sel.csv";
+  testing::WriteFile(out, "old contents");
+  CliResult r = RunCli(
+      "export --what selection --profile examples/profiles/knn.yaml --topology "
+      "examples/topology.yaml --dataset sensor-archive --top 2 --out " +
+      out);
+  CHECK(r.exit_code == 0);
+  const std::string csv = testing::ReadFile(out);
+  CHECK(csv.rfind("rank,application,dataset,replica_site,", 0) == 0);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);
+
+  CliResult missing =
+      RunCli("export --what predictions --profile examples/profiles/knn.yaml --dataset-bytes 1e9");
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err ==
+        "perfplan export: error: --what predictions needs --dataset-bytes, --storage-nodes, "
+        "--compute-nodes and --bandwidth-bytes-per-second (each a comma-separated list)\n");
+}
+
 TEST_CASE("every command has --help") {
-  for (const char* command : {"predict", "select", "validate", "demo"}) {
+  for (std::string command : {"predict", "select", "validate", "demo", "serve", "export"}) {
     CAPTURE(command);
-    CliResult r = RunCli(std::string(command) + " --help");
+    CliResult r = RunCli(command + " --help");
     CHECK(r.exit_code == 0);
-    CHECK(r.out.find("Example:") != std::string::npos);
+    CHECK(r.out.find("Example") != std::string::npos);
   }
   CliResult top = RunCli("--help");
   CHECK(top.exit_code == 0);

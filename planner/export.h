@@ -1,0 +1,39 @@
+// Export: answers as tables for spreadsheets (CSV) and scripts (JSON) — `perfplan export`.
+//
+// Every export builds one ExportTable (named columns with units in their names, typed cells) and
+// serializes it one of two ways, so CSV and JSON never disagree:
+//   CSV  — RFC 4180: header row, CRLF line ends, fields with comma, quote, CR or LF quoted with
+//          doubled quotes; text cells starting with = + - @ get a leading ' so a spreadsheet
+//          shows them instead of evaluating them (formula injection).
+//   JSON — {"schema_version": 1, "what": ..., "columns": [...], "rows": [{column: value}, ...]}
+// docs/export.md documents the columns of each export. Pure; thread-safe.
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "planner/planner.h"
+
+namespace perfplan::planner {
+
+inline constexpr int kExportSchemaVersion = 1;
+
+using ExportCell =
+    std::variant<std::monostate, double, long long, std::string>;  // monostate: empty
+
+struct ExportTable {
+  std::string what;                  // e.g. "predictions"
+  std::vector<std::string> columns;  // units in names: runtime_seconds, dataset_bytes, …
+  std::vector<std::vector<ExportCell>> rows;
+};
+
+std::string ToCsv(const ExportTable& table);
+std::string ToJson(const ExportTable& table);
+
+// One row per prediction, with the target, the breakdown and the warnings ("; "-joined).
+ExportTable PredictionsTable(const std::vector<PredictAnswer>& answers);
+// One row per alternative, best first, with its rank.
+ExportTable SelectionTable(const SelectAnswer& answer);
+
+}  // namespace perfplan::planner
