@@ -162,7 +162,7 @@ HillEstimate HillByRule(std::span<const double> sorted, const HIndexResult& r, H
   const std::size_t n = sorted.size();
   std::string fallback;
   if (rule == HillRule::kAfterChangePoint) {
-    const std::size_t k = r.has_change_point ? n - r.change_point : 0;
+    const std::size_t k = r.has_change_point ? n - r.change_point - 1 : 0;
     if (k >= 2) {
       HillEstimate h = HillTailIndex(sorted, k);
       h.rule = HillRule::kAfterChangePoint;

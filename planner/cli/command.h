@@ -40,5 +40,11 @@ void AddPredictCommand(CLI::App& app, CliContext& ctx);
 void AddSelectCommand(CLI::App& app, CliContext& ctx);
 void AddValidateCommand(CLI::App& app, CliContext& ctx);
 void AddDemoCommand(CLI::App& app, CliContext& ctx);
+void AddHIndexCommand(CLI::App& app, CliContext& ctx);
+void AddSimulateHIndexCommand(CLI::App& app, CliContext& ctx);
+
+// The `simulate` parent command: returns it when another command file already created it, else
+// creates it (requiring one verb). Verbs attach with SimulateGroup(app)->add_subcommand(...).
+CLI::App* SimulateGroup(CLI::App& app);
 
 }  // namespace perfplan::cli

@@ -7,21 +7,27 @@ namespace perfplan::cli {
 
 const std::vector<CommandSpec>& Commands() {
   static const std::vector<CommandSpec> kCommands = {
-      {"predict", "Predict a job's runtime on a configuration from its profile",
-       AddPredictCommand},
+      {"predict", "Predict a job's runtime on a configuration from its profile", AddPredictCommand},
       {"select", "Rank replica and compute-node choices for a dataset", AddSelectCommand},
       {"validate", "Check profile and topology files; list every problem", AddValidateCommand},
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
+      {"hindex", "Straggler overhead (Lorenz curve, change point, H-index) of bucket or task times",
+       AddHIndexCommand},
+      {"simulate", "Monte Carlo check of the H-index on a mixture (simulate hindex)",
+       AddSimulateHIndexCommand},
   };
   return kCommands;
 }
 
 int ExitCodeFor(const Status& status) {
   switch (status.code()) {
-    case StatusCode::kOk: return 0;
+    case StatusCode::kOk:
+      return 0;
     case StatusCode::kInvalidArgument:
-    case StatusCode::kNotFound: return 2;
-    case StatusCode::kFailed: return 1;
+    case StatusCode::kNotFound:
+      return 2;
+    case StatusCode::kFailed:
+      return 1;
   }
   return 1;
 }

@@ -216,13 +216,13 @@ TEST_CASE("Hill's estimator recovers the tail index of Pareto quantiles") {
   CHECK(HillTailIndex(v, 100).alpha == doctest::Approx(1.7).epsilon(0.01));
 }
 
-TEST_CASE("Hill's k is the number of values after the change point, else the square root of n") {
+TEST_CASE("Hill's tail starts at the first value after the change point, else k = sqrt(n)") {
   std::vector<double> v(90, 1.0);
   for (int j = 1; j <= 10; ++j) v.push_back(10.0 * j);
   Result<HIndexResult> r = ComputeHIndex(v, {});
   REQUIRE(r.ok());
   CHECK(r.value().hill.rule == HillRule::kAfterChangePoint);
-  CHECK(r.value().hill.k == 100 - r.value().change_point);
+  CHECK(r.value().hill.k == 100 - r.value().change_point - 1);
   HIndexOptions sqrt_rule;
   sqrt_rule.hill_rule = HillRule::kSqrtN;
   r = ComputeHIndex(v, sqrt_rule);
