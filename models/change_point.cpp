@@ -16,15 +16,19 @@ double SequentialPolynomialFit::Add(double t, double y) {
   for (int j = 1; j < columns_; ++j) row[j] = row[j - 1] * t;
   double rhs = y;
   // Rotate the new row into the triangular factor; what is left of rhs is the part of y the
-  // current fit cannot explain, and its square is the increase of the SSE.
+  // current fit cannot explain, and its square is the increase of the SSE. The squared diagonal
+  // d_j = r_jj² is carried as well, so the square root is not on the dependency chain from one
+  // point to the next (the loop-carried updates are all multiply-adds).
   for (int j = 0; j < columns_; ++j) {
     const double a = row[j];
     if (a == 0) continue;
     const double r = r_[j][j];
-    const double h = std::sqrt(r * r + a * a);
-    const double c = r / h;
-    const double s = a / h;
-    r_[j][j] = h;
+    const double d = d_[j] + a * a;
+    const double inv_h = 1 / std::sqrt(d);
+    const double c = r * inv_h;
+    const double s = a * inv_h;
+    d_[j] = d;
+    r_[j][j] = d * inv_h;
     for (int l = j + 1; l < columns_; ++l) {
       const double rl = r_[j][l];
       r_[j][l] = c * rl + s * row[l];

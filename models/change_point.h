@@ -39,6 +39,7 @@ class SequentialPolynomialFit {
  private:
   int columns_;
   double r_[kMaxChangePointDegree + 1][kMaxChangePointDegree + 1] = {};
+  double d_[kMaxChangePointDegree + 1] = {};  // r_jj², carried separately (see Add)
   double z_[kMaxChangePointDegree + 1] = {};
   double sse_ = 0;
 };

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "models/radix_sort.h"
+
 namespace perfplan::models {
 namespace {
 
@@ -195,7 +197,7 @@ Result<HIndexResult> ComputeHIndex(std::vector<double> values, const HIndexOptio
   const int check_degree = options.choose_degree ? 1 : options.degree;
   if (Status s = CheckChangePointArguments(n, check_degree, omega); !s.ok()) return s;
 
-  std::sort(values.begin(), values.end());
+  SortAscending(values);
   CompensatedSum total;
   for (double v : values) total.Add(v);
   HIndexResult r;
