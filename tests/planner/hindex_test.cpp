@@ -180,5 +180,45 @@ TEST_CASE("perfplan simulate hindex prints the DESIGN §6 keys") {
         "perfplan simulate hindex: error: --mixture: weights sum to 0.9; they must sum to 1\n");
 }
 
+// The checked-in examples run through the real CLI and match their expectations. Values are
+// compared to 1e-9 relative: the same formulas, but libm may differ in the last bits elsewhere.
+constexpr double kExampleTolerance = 1e-9;
+
+void CheckSame(const nlohmann::json& expected, const nlohmann::json& actual, const std::string& at) {
+  for (const auto& [key, value] : expected.items()) {
+    const std::string where = at + "." + key;
+    CAPTURE(where);
+    REQUIRE(actual.contains(key));
+    if (value.is_array()) {
+      REQUIRE(actual[key].size() == value.size());
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        CheckSame(value[i], actual[key][i], where + "[" + std::to_string(i) + "]");
+      }
+    } else if (value.is_number_float()) {
+      CHECK(actual[key].get<double>() ==
+            doctest::Approx(value.get<double>()).epsilon(kExampleTolerance));
+    } else {
+      CHECK(actual[key] == value);
+    }
+  }
+}
+
+TEST_CASE("the examples in examples/hindex reproduce their expected answers") {
+  for (const char* stem : {"buckets", "stage_tasks"}) {
+    CAPTURE(stem);
+    const nlohmann::json spec = nlohmann::json::parse(
+        testing::ReadFile(testing::SourceDir() + "/examples/hindex/" + stem + ".expected.json"));
+    std::string command = spec["command"];
+    REQUIRE(command.rfind("perfplan ", 0) == 0);
+    command = command.substr(9);
+    const std::string examples = "examples/hindex/";
+    command.replace(command.find(examples), examples.size(),
+                    testing::SourceDir() + "/" + examples);
+    const Run r = RunPerfplan(command);
+    REQUIRE(r.exit_code == 0);
+    CheckSame(spec["expected"], nlohmann::json::parse(r.out), stem);
+  }
+}
+
 }  // namespace
 }  // namespace perfplan::planner
