@@ -1,8 +1,10 @@
 #include "profiles/bucket_times.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <string_view>
 #include <unordered_map>
 
@@ -25,8 +27,8 @@ std::string_view Unquote(std::string_view s) {
   return s;
 }
 
-std::vector<std::string_view> SplitCommas(std::string_view line) {
-  std::vector<std::string_view> out;
+void SplitCommas(std::string_view line, std::vector<std::string_view>& out) {
+  out.clear();
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = line.find(',', start);
@@ -35,7 +37,6 @@ std::vector<std::string_view> SplitCommas(std::string_view line) {
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
-  return out;
 }
 
 // Parses a time in seconds: a finite number ≥ 0. Returns "" or what is wrong with it.
@@ -88,6 +89,7 @@ class Reader {
         CsvRow(line, number);
       }
     }
+    if (out_.value.format == BucketTimesFormat::kBucketCsv) CheckDuplicates();
     if (out_.value.values == 0 && out_.problems.empty()) {
       Add(0, "", "no values; expected a column of numbers or task_id,bucket,seconds rows");
     }
@@ -127,7 +129,8 @@ class Reader {
   }
 
   bool ReadHeader(std::string_view line, int number) {
-    const std::vector<std::string_view> names = SplitCommas(line);
+    std::vector<std::string_view> names;
+    SplitCommas(line, names);
     columns_ = names.size();
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (names[i] == "task_id") task_column_ = i;
@@ -151,7 +154,8 @@ class Reader {
   }
 
   void CsvRow(std::string_view line, int number) {
-    const std::vector<std::string_view> cells = SplitCommas(line);
+    std::vector<std::string_view>& cells = cells_;
+    SplitCommas(line, cells);
     if (cells.size() != columns_) {
       return Add(number, "",
                  "expected " + std::to_string(columns_) + " fields as in the header, found " +
@@ -164,19 +168,48 @@ class Reader {
     double v = 0;
     const std::string error = ParseSeconds(cells[seconds_column_], &v);
     if (!error.empty()) return Add(number, "seconds", error);
-    std::string key = std::string(task) + '\x1f' + std::string(bucket);
-    const auto [it, inserted] = seen_.emplace(std::move(key), number);
-    if (!inserted) {
-      return Add(number, "bucket",
-                 "task '" + std::string(task) + "' bucket '" + std::string(bucket) +
-                     "' already appeared on line " + std::to_string(it->second));
+    // Rows of one task are usually contiguous: look the task up only when it changes.
+    if (last_task_ == out_.value.tasks.size() || out_.value.tasks[last_task_].task_id != task) {
+      const auto [it, inserted] = task_index_.emplace(std::string(task), out_.value.tasks.size());
+      if (inserted) out_.value.tasks.push_back({std::string(task), number, {}});
+      last_task_ = it->second;
     }
-    const auto [task_it, new_task] =
-        task_index_.emplace(std::string(task), out_.value.tasks.size());
-    if (new_task) out_.value.tasks.push_back({std::string(task), number, {}});
-    out_.value.tasks[task_it->second].seconds.push_back(v);
+    out_.value.tasks[last_task_].seconds.push_back(v);
     ++out_.value.values;
+    buckets_.push_back({bucket, static_cast<std::uint32_t>(last_task_), number});
   }
+
+  // Duplicate (task, bucket) pairs, found by sorting instead of a hash set of strings: 24 bytes a
+  // row, so a job of 10^7 buckets stays practical. Problems are then put back in line order.
+  void CheckDuplicates() {
+    std::sort(buckets_.begin(), buckets_.end(), [](const BucketRow& a, const BucketRow& b) {
+      if (a.task != b.task) return a.task < b.task;
+      if (a.bucket != b.bucket) return a.bucket < b.bucket;
+      return a.line < b.line;
+    });
+    for (std::size_t i = 1; i < buckets_.size(); ++i) {
+      const BucketRow& a = buckets_[i - 1];
+      const BucketRow& b = buckets_[i];
+      if (a.task != b.task || a.bucket != b.bucket) continue;
+      // Report each repeat against the first appearance of the pair.
+      std::size_t first = i - 1;
+      while (first > 0 && buckets_[first - 1].task == b.task &&
+             buckets_[first - 1].bucket == b.bucket) {
+        --first;
+      }
+      Add(b.line, "bucket",
+          "task '" + out_.value.tasks[b.task].task_id + "' bucket '" + std::string(b.bucket) +
+              "' already appeared on line " + std::to_string(buckets_[first].line));
+    }
+    std::stable_sort(out_.problems.begin(), out_.problems.end(),
+                     [](const Problem& a, const Problem& b) { return a.line < b.line; });
+  }
+
+  struct BucketRow {
+    std::string_view bucket;  // into text_
+    std::uint32_t task;
+    int line;
+  };
 
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   const std::string& text_;
@@ -185,8 +218,10 @@ class Reader {
   int line_ = 0;
   std::size_t columns_ = 0;
   std::size_t task_column_ = kNone, bucket_column_ = kNone, seconds_column_ = kNone;
-  std::unordered_map<std::string, int> seen_;
   std::unordered_map<std::string, std::size_t> task_index_;
+  std::size_t last_task_ = 0;  // index into tasks, or tasks.size() before the first row
+  std::vector<std::string_view> cells_;
+  std::vector<BucketRow> buckets_;
   std::size_t problem_count_ = 0;
   Loaded<BucketTimes> out_;
 };
