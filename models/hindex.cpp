@@ -17,6 +17,9 @@ constexpr double kNoChangeRelativeSse = 1e-24;
 // BIC needs ln(SSE); an exact fit would give −∞. SSE is floored at this fraction of Σ L².
 constexpr double kBicSseFloor = 1e-30;
 constexpr std::size_t kDefaultMinSegment = 10;
+// spark.speculation.multiplier and spark.sql.adaptive.skewJoin.skewedPartitionFactor defaults.
+constexpr double kSparkSpeculationMultiplier = 1.5;
+constexpr double kSparkSkewFactor = 5.0;
 
 std::string Num(double v) {
   char buf[64];
@@ -221,7 +224,15 @@ Result<HIndexResult> ComputeHIndex(std::vector<double> values, const HIndexOptio
   r.gini = 1 - 2 * r.area_l;
   r.gini_trapezoid = 1 - 2 * r.area_l_trapezoid;
   const double median = Median(values);
-  if (median > 0) r.max_over_median = values.back() / median;
+  if (median > 0) {
+    r.max_over_median = values.back() / median;
+    const auto above = [&](double threshold) {
+      return static_cast<std::size_t>(values.end() -
+                                      std::upper_bound(values.begin(), values.end(), threshold));
+    };
+    r.above_speculation_threshold = above(kSparkSpeculationMultiplier * median);
+    r.above_skew_threshold = above(kSparkSkewFactor * median);
+  }
 
   r.change_point = n;
   r.change_point_fraction = 1;

@@ -92,6 +92,11 @@ struct HIndexResult {
   double efficiency = 1;
   double speedup = 1;
   std::optional<double> max_over_median;  // Y_n / median; empty when the median is 0
+  // How many values exceed 1.5× and 5× the median — Spark's speculation multiplier and its
+  // adaptive-execution skew factor — so H can be related to rules users know. 0 when the median
+  // is ≤ 0.
+  std::size_t above_speculation_threshold = 0;  // > 1.5·median
+  std::size_t above_skew_threshold = 0;         // > 5·median
   HillEstimate hill;
   // BIC = n·ln(SSE/n) + (2(p+1) + 1)·ln n for p = 1, 2, 3 (element p − 1), when choose_degree.
   std::vector<double> bic;

@@ -35,6 +35,8 @@ json ResultJson(const models::HIndexResult& r) {
             {"sse", r.sse},
             {"total", r.total},
             {"max_over_median", r.max_over_median ? json(*r.max_over_median) : json(nullptr)},
+            {"above_1_5x_median", r.above_speculation_threshold},
+            {"above_5x_median", r.above_skew_threshold},
             {"hill", HillJson(r.hill)},
             {"warnings", r.warnings}};
   if (!r.bic.empty()) j["bic"] = r.bic;

@@ -35,7 +35,11 @@ void PrintResult(std::ostream& out, const models::HIndexResult& r) {
   out << "A(L), A(L*)       " << Fixed(r.area_l, 4) << ", " << Fixed(r.area_lstar, 4) << "\n";
   out << "H-index           " << Fixed(r.h_index, 4) << ": efficiency " << Percent(r.efficiency)
       << ", attainable speed-up " << Fixed(r.speedup, 3) << "x\n";
-  if (r.max_over_median) out << "max/median        " << Fixed(*r.max_over_median, 2) << "\n";
+  if (r.max_over_median) {
+    out << "max/median        " << Fixed(*r.max_over_median, 2) << "; "
+        << r.above_speculation_threshold << " above 1.5x the median (Spark speculation), "
+        << r.above_skew_threshold << " above 5x (adaptive skew)\n";
+  }
   if (r.hill.available) {
     out << "Hill tail index   " << Fixed(r.hill.alpha, 3) << " (k = " << r.hill.k << ", "
         << models::ToString(r.hill.rule) << ")\n";

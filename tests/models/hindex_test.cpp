@@ -75,6 +75,8 @@ TEST_CASE("a step from 90 equal values to 10 slow ones: change point 90 and H in
   CHECK(std::abs(h.h_index - (1 - area_l / area_lstar)) < kExact);
   CHECK(std::abs(h.speedup - area_lstar / area_l) < kExact);
   CHECK(h.max_over_median.value() == 20.0);
+  CHECK(h.above_speculation_threshold == 10);  // 20 > 1.5·1
+  CHECK(h.above_skew_threshold == 10);         // 20 > 5·1
   CHECK(h.warnings.empty());
 }
 
