@@ -13,6 +13,10 @@ const std::vector<CommandSpec>& Commands() {
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
       {"serve", "Serve predictions and selections over HTTP JSON", AddServeCommand},
       {"export", "Write answers as CSV or JSON tables for spreadsheets", AddExportCommand},
+      {"hindex", "Straggler overhead (Lorenz curve, change point, H-index) of bucket or task times",
+       AddHIndexCommand},
+      {"simulate", "Monte Carlo check of the H-index on a mixture (simulate hindex)",
+       AddSimulateHIndexCommand},
   };
   return kCommands;
 }

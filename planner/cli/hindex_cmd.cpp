@@ -1,0 +1,131 @@
+#include <fstream>
+#include <iostream>
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/hindex.h"
+#include "planner/hindex_json.h"
+
+namespace perfplan::cli {
+namespace {
+
+struct HIndexFlags {
+  std::string file;
+  std::string degree = "1";
+  std::size_t omega = 0;
+  std::string hill_rule = "after-change-point";
+  std::string svg_file;
+  bool json = false;
+};
+
+std::string Percent(double v) { return Fixed(100 * v, 2) + "%"; }
+
+void PrintResult(std::ostream& out, const models::HIndexResult& r) {
+  out << "values            " << r.n << " (total " << Fixed(r.total, 3) << ")\n";
+  out << "Gini              " << Fixed(r.gini, 4) << " (trapezoid " << Fixed(r.gini_trapezoid, 4)
+      << ")\n";
+  if (r.has_change_point) {
+    out << "change point m̂    " << r.change_point << " of " << r.n << " ("
+        << Fixed(r.change_point_fraction, 3) << "), degree " << r.degree
+        << ", ω = " << r.min_segment << "\n";
+  } else {
+    out << "change point m̂    none (degree " << r.degree << ", ω = " << r.min_segment << ")\n";
+  }
+  out << "A(L), A(L*)       " << Fixed(r.area_l, 4) << ", " << Fixed(r.area_lstar, 4) << "\n";
+  out << "H-index           " << Fixed(r.h_index, 4) << ": efficiency " << Percent(r.efficiency)
+      << ", attainable speed-up " << Fixed(r.speedup, 3) << "x\n";
+  if (r.max_over_median) {
+    out << "max/median        " << Fixed(*r.max_over_median, 2) << "; "
+        << r.above_speculation_threshold << " above 1.5x the median (Spark speculation), "
+        << r.above_skew_threshold << " above 5x (adaptive skew)\n";
+  }
+  if (r.hill.available) {
+    out << "Hill tail index   " << Fixed(r.hill.alpha, 3) << " (k = " << r.hill.k << ", "
+        << models::ToString(r.hill.rule) << ")\n";
+  } else {
+    out << "Hill tail index   not available: " << r.hill.note << "\n";
+  }
+  for (const std::string& w : r.warnings) out << "warning: " << w << "\n";
+}
+
+void PrintAnswer(std::ostream& out, const planner::HIndexAnswer& a) {
+  if (a.tasks.empty()) {
+    out << a.file << ": one column of values\n\n";
+    PrintResult(out, a.pooled);
+    return;
+  }
+  out << a.file << ": " << a.tasks.size() << " tasks, " << a.pooled.n << " buckets\n\n";
+  Table table(
+      {"task", "buckets", "seconds", "weight", "gini", "m_hat", "m_hat/n", "H", "speed-up"});
+  for (const planner::TaskHIndexAnswer& t : a.tasks) {
+    const models::HIndexResult& r = t.result;
+    table.AddRow({t.task_id, std::to_string(r.n), Fixed(t.task_seconds, 3), Fixed(t.weight, 4),
+                  Fixed(r.gini, 4), r.has_change_point ? std::to_string(r.change_point) : "none",
+                  Fixed(r.change_point_fraction, 3), Fixed(r.h_index, 4), Fixed(r.speedup, 3)});
+  }
+  table.Print(out);
+  out << "\nH_job (weighted by task time) = " << Fixed(*a.h_job, 4) << "\n";
+  out << "\nall buckets pooled:\n";
+  PrintResult(out, a.pooled);
+  for (const planner::TaskHIndexAnswer& t : a.tasks) {
+    for (const std::string& w : t.result.warnings) {
+      out << "warning: task " << t.task_id << ": " << w << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+void AddHIndexCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<HIndexFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "hindex", "Straggler overhead of bucket or task times: Lorenz curve, change point, H-index");
+  cmd->footer(
+      "Input: a CSV with the columns task_id,bucket,seconds (one H per task plus H_job weighted "
+      "by task time), or one number per line. '-' reads stdin.\n"
+      "Examples:\n  perfplan hindex buckets.csv --json\n"
+      "  printf '1\\n1.1\\n...' | perfplan hindex - --degree 2");
+  cmd->add_option("file", flags->file, "Bucket-time CSV or a column of numbers; '-' for stdin")
+      ->required();
+  cmd->add_option("--degree", flags->degree,
+                  "Degree p of the change-point fit: 1, 2, 3, or auto (BIC over 1..3)")
+      ->check(CLI::IsMember({"1", "2", "3", "auto"}));
+  cmd->add_option("--omega", flags->omega,
+                  "Minimum segment ω on each side of the change point (default max(10, n/100))")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  cmd->add_option("--hill-rule", flags->hill_rule,
+                  "How Hill's estimator picks k: after-change-point (k = n − m̂ − 1) or sqrt-n")
+      ->check(CLI::IsMember({"after-change-point", "sqrt-n"}));
+  cmd->add_option("--svg", flags->svg_file, "Also draw L, L*, y = x and the change point to FILE");
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  cmd->callback([flags, &ctx] {
+    planner::HIndexRequest request;
+    request.file = flags->file;
+    request.input = &std::cin;
+    request.svg = !flags->svg_file.empty();
+    models::HIndexOptions& o = request.options;
+    o.choose_degree = flags->degree == "auto";
+    if (!o.choose_degree) o.degree = std::stoi(flags->degree);
+    o.min_segment = flags->omega;
+    models::Parse(flags->hill_rule, &o.hill_rule);
+    Result<planner::HIndexAnswer> answer = planner::AnswerHIndex(request);
+    if (!answer.ok()) return ReportError(ctx, "hindex", answer.status(), flags->json);
+    if (request.svg) {
+      std::ofstream svg(flags->svg_file, std::ios::binary);
+      svg << answer.value().svg;
+      if (!svg.flush()) {
+        return ReportError(ctx, "hindex",
+                           Status::Failed("cannot write the figure to " + flags->svg_file),
+                           flags->json);
+      }
+    }
+    if (flags->json) {
+      *ctx.out << planner::ToJson(answer.value());
+    } else {
+      PrintAnswer(*ctx.out, answer.value());
+    }
+  });
+}
+
+}  // namespace perfplan::cli

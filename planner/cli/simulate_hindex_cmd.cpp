@@ -1,0 +1,74 @@
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/hindex.h"
+#include "planner/hindex_json.h"
+
+namespace perfplan::cli {
+namespace {
+
+struct SimulateHIndexFlags {
+  planner::SimulateHIndexRequest request;
+  std::string degree = "1";
+  std::size_t omega = 0;
+  bool json = false;
+};
+
+void PrintAnswer(std::ostream& out, const planner::SimulateHIndexAnswer& a) {
+  const models::HIndexSimulationResult& r = a.result;
+  out << a.mixture << ": " << r.reps << " repetitions of n = " << a.options.n << ", seed " << a.seed
+      << "\n\n";
+  Table table({"quantity", "value"});
+  table.AddRow({"true H (numerical integration)", Fixed(r.truth.h_index, 4)});
+  table.AddRow({"  A(L) of the mixture", Fixed(r.truth.area_l, 4)});
+  table.AddRow({"  A(L*) of the first term", Fixed(r.truth.area_baseline, 4)});
+  table.AddRow({"mean change point m̂", Fixed(r.mean_change_point, 2)});
+  table.AddRow({"mean H", Fixed(r.mean_h_index, 4)});
+  table.AddRow({"median H", Fixed(r.median_h_index, 4)});
+  table.AddRow({"sd of H", Fixed(r.sd_h_index, 4)});
+  table.Print(out);
+  for (const std::string& w : r.warnings) out << "warning: " << w << "\n";
+}
+
+}  // namespace
+
+void AddSimulateHIndexCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<SimulateHIndexFlags>();
+  CLI::App* cmd = SimulateGroup(app)->add_subcommand(
+      "hindex", "Monte Carlo check of the H-index estimator on a mixture of bucket times");
+  cmd->footer(
+      "Components: pareto(alpha,c) with CDF 1-(x/c)^-alpha for x >= c, and normal(mean,sd). The "
+      "first term is the straggler-free baseline.\nExample:\n"
+      "  perfplan simulate hindex --mixture \"0.9*pareto(4,0.1)+0.1*pareto(1.7,1)\" --n 1000 "
+      "--reps 1000 --seed 7");
+  cmd->add_option("--mixture", flags->request.mixture,
+                  "Mixture of bucket times, e.g. \"0.9*pareto(4,0.1)+0.1*pareto(1.7,1)\"")
+      ->required();
+  cmd->add_option("--n", flags->request.options.n, "Values per repetition (default 1000)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  cmd->add_option("--reps", flags->request.options.reps, "Repetitions (default 1000)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  cmd->add_option("--seed", flags->request.seed, "Random seed (default 1); reported back");
+  cmd->add_option("--degree", flags->degree,
+                  "Degree p of the change-point fit: 1, 2, 3, or auto (BIC over 1..3)")
+      ->check(CLI::IsMember({"1", "2", "3", "auto"}));
+  cmd->add_option("--omega", flags->omega, "Minimum segment ω (default max(10, n/100))")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of a table");
+  cmd->callback([flags, &ctx] {
+    models::HIndexOptions& o = flags->request.options.hindex;
+    o.choose_degree = flags->degree == "auto";
+    if (!o.choose_degree) o.degree = std::stoi(flags->degree);
+    o.min_segment = flags->omega;
+    Result<planner::SimulateHIndexAnswer> answer = planner::AnswerSimulateHIndex(flags->request);
+    if (!answer.ok()) return ReportError(ctx, "simulate hindex", answer.status(), flags->json);
+    if (flags->json) {
+      *ctx.out << planner::ToJson(answer.value());
+    } else {
+      PrintAnswer(*ctx.out, answer.value());
+    }
+  });
+}
+
+}  // namespace perfplan::cli
