@@ -40,5 +40,6 @@ void AddPredictCommand(CLI::App& app, CliContext& ctx);
 void AddSelectCommand(CLI::App& app, CliContext& ctx);
 void AddValidateCommand(CLI::App& app, CliContext& ctx);
 void AddDemoCommand(CLI::App& app, CliContext& ctx);
+void AddTuneCommand(CLI::App& app, CliContext& ctx);
 
 }  // namespace perfplan::cli

@@ -11,6 +11,7 @@ const std::vector<CommandSpec>& Commands() {
        AddPredictCommand},
       {"select", "Rank replica and compute-node choices for a dataset", AddSelectCommand},
       {"validate", "Check profile and topology files; list every problem", AddValidateCommand},
+      {"tune", "Config-sensitivity models: cv, train, sensitivity, recommend", AddTuneCommand},
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
   };
   return kCommands;
