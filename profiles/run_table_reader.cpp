@@ -283,6 +283,74 @@ Loaded<models::RunTable> ParseArffRuns(const std::string& text, const std::strin
   return out;
 }
 
+Loaded<models::RunTable> ParseLibsvmRuns(const std::string& text, const std::string& file) {
+  Loaded<models::RunTable> out;
+  out.value.source = file;
+  std::vector<std::vector<std::pair<int, std::string>>> sparse;
+  int max_index = 0;
+  int line_no = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string line = Trim(std::string_view(text).substr(pos, nl - pos));
+    pos = nl + 1;
+    ++line_no;
+    if (const auto hash = line.find('#'); hash != std::string::npos)
+      line = Trim(line.substr(0, hash));
+    if (line.empty()) continue;
+    std::vector<std::string> tokens;
+    std::size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+      std::size_t b = i;
+      while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+      if (i > b) tokens.push_back(line.substr(b, i - b));
+    }
+    models::RunRow row;
+    row.line = line_no;
+    row.cells.push_back(tokens[0]);
+    std::vector<std::pair<int, std::string>> features;
+    int last = 0;
+    bool ok = true;
+    for (std::size_t t = 1; t < tokens.size() && ok; ++t) {
+      const auto colon = tokens[t].find(':');
+      int index = 0;
+      try {
+        index = colon == std::string::npos ? 0 : std::stoi(tokens[t].substr(0, colon));
+      } catch (const std::exception&) {
+        index = 0;
+      }
+      if (index <= last) {
+        out.problems.push_back(
+            {file, line_no, "",
+             "\"" + tokens[t] + "\": expected INDEX:VALUE with indices >= 1 and increasing"});
+        ok = false;
+        break;
+      }
+      last = index;
+      max_index = std::max(max_index, index);
+      features.emplace_back(index, tokens[t].substr(colon + 1));
+    }
+    if (!ok) continue;
+    sparse.push_back(std::move(features));
+    out.value.rows.push_back(std::move(row));
+  }
+  out.value.columns.push_back({"label", models::DeclaredType::kNumeric, {}});
+  for (int j = 1; j <= max_index; ++j) {
+    out.value.columns.push_back({"f" + std::to_string(j), models::DeclaredType::kNumeric, {}});
+  }
+  for (std::size_t r = 0; r < out.value.rows.size(); ++r) {
+    auto& cells = out.value.rows[r].cells;
+    cells.resize(static_cast<std::size_t>(max_index) + 1, "0");
+    for (const auto& [index, value] : sparse[r]) cells[index] = value;
+  }
+  if (out.value.rows.empty() && out.problems.empty()) {
+    out.problems.push_back({file, 0, "", "no rows: expected LABEL INDEX:VALUE ... lines"});
+  }
+  return out;
+}
+
 Loaded<models::RunTable> ReadRunTable(const std::string& path) {
   Loaded<models::RunTable> out;
   const std::string lower = Lower(path);
@@ -292,14 +360,19 @@ Loaded<models::RunTable> ReadRunTable(const std::string& path) {
   };
   const bool csv = ends_with(".csv");
   const bool arff = ends_with(".arff");
-  if (!csv && !arff) {
-    out.problems.push_back(
-        {path, 0, "", "unknown run-table format; expected a .csv or .arff file"});
+  const std::string base = lower.substr(lower.find_last_of('/') + 1);
+  const bool libsvm = ends_with(".libsvm") || ends_with(".svm") || ends_with(".txt") ||
+                      base.find('.') == std::string::npos;
+  if (!csv && !arff && !libsvm) {
+    out.problems.push_back({path, 0, "",
+                            "unknown run-table format; expected a .csv, .arff or libsvm "
+                            "(.libsvm, .svm, .txt, no extension) file"});
     return out;
   }
   std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
   if (!text) return out;
-  return csv ? ParseCsvRuns(*text, path) : ParseArffRuns(*text, path);
+  if (csv) return ParseCsvRuns(*text, path);
+  return arff ? ParseArffRuns(*text, path) : ParseLibsvmRuns(*text, path);
 }
 
 }  // namespace perfplan::profiles

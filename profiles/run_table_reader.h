@@ -26,8 +26,14 @@ Loaded<models::RunTable> ParseCsvRuns(const std::string& text, const std::string
 // unsupported problems.
 Loaded<models::RunTable> ParseArffRuns(const std::string& text, const std::string& file);
 
-// Reads `path` and dispatches on its extension (.csv or .arff, case-insensitive). An unreadable
-// file or another extension is a problem naming the path and the accepted extensions.
+// Parses libsvm/svmlight text: "LABEL INDEX:VALUE ..." per line, indices >= 1 and increasing,
+// '#' starts a comment. Columns are "label" then "f1" .. "fN" (N = largest index seen); absent
+// features are "0" (the format is sparse).
+Loaded<models::RunTable> ParseLibsvmRuns(const std::string& text, const std::string& file);
+
+// Reads `path` and dispatches on its extension (case-insensitive): .csv, .arff, or libsvm format
+// for .libsvm, .svm, .txt and names without an extension. An unreadable file or another extension
+// is a problem naming the path and the accepted extensions.
 Loaded<models::RunTable> ReadRunTable(const std::string& path);
 
 }  // namespace perfplan::profiles

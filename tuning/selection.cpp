@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 namespace perfplan::tuning {
 namespace {
@@ -181,7 +182,9 @@ Result<Selection> SelectModel(const Dataset& data, const SearchSettings& setting
     }
   }
   if (sel.budget_exhausted) {
-    sel.warnings.push_back("the time budget of " + std::to_string(settings.budget_seconds) +
+    char budget[32];
+    std::snprintf(budget, sizeof budget, "%g", settings.budget_seconds);
+    sel.warnings.push_back("the time budget of " + std::string(budget) +
                            " s ended the hyper-parameter search early; results depend on "
                            "machine speed (raise --budget-seconds for a complete, repeatable "
                            "search)");

@@ -81,6 +81,18 @@ TEST_CASE("ARFF reader rejects sparse rows, unknown types and short rows") {
         "t.arff:6: expected 2 values (one per @attribute), saw 1\n");
 }
 
+TEST_CASE("libsvm rows become dense columns label, f1..fN with zeros for absent features") {
+  auto t = ParseLibsvmRuns("+1 1:0.5 3:-1\n# comment\n-1 2:2  # tail\n", "h");
+  REQUIRE_MESSAGE(t.ok(), Problems(t));
+  REQUIRE(t.value.columns.size() == 4);
+  CHECK(t.value.columns[3].name == "f3");
+  CHECK(t.value.rows[0].cells == std::vector<std::string>{"+1", "0.5", "0", "-1"});
+  CHECK(t.value.rows[1].line == 3);
+  CHECK(t.value.rows[1].cells == std::vector<std::string>{"-1", "0", "2", "0"});
+  CHECK(Problems(ParseLibsvmRuns("1 2:1 1:3\n", "h")) ==
+        "h:1: \"1:3\": expected INDEX:VALUE with indices >= 1 and increasing\n");
+}
+
 TEST_CASE("ReadRunTable dispatches on the extension and names unknown ones") {
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/r.CSV", "a,b\n1,2\n");
@@ -88,8 +100,9 @@ TEST_CASE("ReadRunTable dispatches on the extension and names unknown ones") {
   CHECK(t.ok());
   CHECK(t.value.rows.size() == 1);
   auto bad = ReadRunTable(dir + "/r.json");
-  CHECK(Problems(bad) ==
-        dir + "/r.json: unknown run-table format; expected a .csv or .arff file\n");
+  CHECK(Problems(bad) == dir +
+                             "/r.json: unknown run-table format; expected a .csv, .arff or libsvm "
+                             "(.libsvm, .svm, .txt, no extension) file\n");
 }
 
 }  // namespace
