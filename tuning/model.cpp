@@ -3,6 +3,7 @@
 #include <svm.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cassert>
 #include <cinttypes>
 #include <cmath>
@@ -100,6 +101,7 @@ struct Model::State {
   std::size_t runs = 0;
   std::vector<double> x_mean, x_sd;
   double y_mean = 0, y_sd = 1;
+  double y_min = 0, y_max = 0;
   // SVR: dense support vectors over standardized features, their coefficients and rho.
   std::vector<std::vector<double>> sv;
   std::vector<double> sv_coef;
@@ -260,6 +262,11 @@ Result<Model> Model::Fit(const Dataset& data, ModelKind kind, const HyperParams&
   state->y_sd = std::sqrt(y_var / static_cast<double>(n));
   if (state->y_sd == 0) state->y_sd = 1;
 
+  state->y_min = state->y_max = data.y[rows[0]];
+  for (std::size_t r : rows) {
+    state->y_min = std::min(state->y_min, data.y[r]);
+    state->y_max = std::max(state->y_max, data.y[r]);
+  }
   std::vector<std::vector<double>> z(n);
   std::vector<double> t(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -337,6 +344,8 @@ const std::string& Model::target() const { return state_->target; }
 const std::vector<Feature>& Model::features() const { return state_->features; }
 std::size_t Model::support_vectors() const { return state_->sv.size(); }
 std::size_t Model::training_runs() const { return state_->runs; }
+double Model::target_min() const { return state_->y_min; }
+double Model::target_max() const { return state_->y_max; }
 double Model::cv_mre() const { return cv_mre_; }
 void Model::set_cv_mre(double mre) { cv_mre_ = mre; }
 const std::vector<double>& Model::baseline() const { return baseline_; }
@@ -394,6 +403,8 @@ Status Model::Save(const std::string& path) const {
   m["x_sd"] = s.x_sd;
   m["y_mean"] = s.y_mean;
   m["y_sd"] = s.y_sd;
+  m["y_min"] = s.y_min;
+  m["y_max"] = s.y_max;
   m["baseline"] = baseline_;
   m["support_vectors"] = s.sv;
   m["sv_coef"] = s.sv_coef;
@@ -475,6 +486,8 @@ Result<Model> Model::Load(const std::string& path) {
     state->x_sd = m.at("x_sd").get<std::vector<double>>();
     state->y_mean = m.at("y_mean").get<double>();
     state->y_sd = m.at("y_sd").get<double>();
+    state->y_min = m.at("y_min").get<double>();
+    state->y_max = m.at("y_max").get<double>();
     state->sv = m.at("support_vectors").get<std::vector<std::vector<double>>>();
     state->sv_coef = m.at("sv_coef").get<std::vector<double>>();
     state->rho = m.at("rho").get<double>();

@@ -79,6 +79,9 @@ class Model {
   const std::vector<Feature>& features() const;
   std::size_t support_vectors() const;  // 0 for non-SVR kinds
   std::size_t training_runs() const;
+  // Smallest and largest measured target among the training runs.
+  double target_min() const;
+  double target_max() const;
 
   // Set by the caller after cross-validation and kept in the saved file.
   double cv_mre() const;

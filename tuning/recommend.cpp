@@ -235,11 +235,14 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
     }
     return true;
   };
+  auto clipped = [&](const std::vector<double>& x) {
+    return std::clamp(model.Predict(x), model.target_min(), model.target_max());
+  };
   auto score = [&](const std::vector<double>& x) {
     ++out.evaluated;
-    return sense * model.Predict(x);
+    return sense * clipped(x);
   };
-  out.baseline_predicted = model.Predict(baseline);
+  out.baseline_predicted = clipped(baseline);
   const bool baseline_feasible = feasible(baseline);
   if (!baseline_feasible) {
     out.warnings.push_back("the baseline configuration violates the constraints");
@@ -351,7 +354,16 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
     if (cur.score < winner.score) winner = cur;
   }
 
-  out.predicted = model.Predict(winner.x);
+  out.predicted = clipped(winner.x);
+  const double raw = model.Predict(winner.x);
+  if (raw != out.predicted) {
+    out.warnings.push_back(
+        "the model predicts " + FormatSparkValue(raw, Unit::kNone) +
+        " here, beyond the measured range of " + model.target() +
+        "; the prediction is clipped "
+        "to the best measured value and the gain is an extrapolation: try the configuration and "
+        "retrain");
+  }
   const double denom = std::fabs(out.baseline_predicted);
   out.predicted_gain = denom > 0 ? sense * (out.baseline_predicted - out.predicted) / denom : 0.0;
   for (const Dim& dim : dims) {

@@ -6,7 +6,10 @@
 // Search: a Latin-hypercube sample over each parameter's training range (categorical parameters
 // pick one of their categories), then pattern-search refinement from the best feasible points
 // (and the baseline). Deterministic for a seed. Bounds are the training ranges: the model is not
-// trusted outside them. Pure function of the model; thread-safe.
+// trusted outside them. Predictions are clipped to the measured target range during the search
+// (an SVR far from its support vectors can predict a negative time); when the winner reaches the
+// clip the answer warns that the gain is an extrapolation. Pure function of the model;
+// thread-safe.
 #pragma once
 
 #include <cstdint>
