@@ -116,8 +116,20 @@ struct Model::State {
   std::vector<double*> coef_rows;
   svm_model view{};
 
+  // Dense copies for PredictBatch.
+  Eigen::MatrixXd sv_dense;
+  Eigen::VectorXd sv_sq_norm;
+  Eigen::VectorXd coef_dense;
+
   void BuildView() {
     const std::size_t d = features.size();
+    sv_dense.resize(static_cast<Eigen::Index>(sv.size()), static_cast<Eigen::Index>(d));
+    for (std::size_t i = 0; i < sv.size(); ++i) {
+      for (std::size_t j = 0; j < d; ++j) sv_dense(i, j) = sv[i][j];
+    }
+    sv_sq_norm = sv_dense.rowwise().squaredNorm();
+    coef_dense = Eigen::Map<const Eigen::VectorXd>(sv_coef.data(),
+                                                   static_cast<Eigen::Index>(sv_coef.size()));
     nodes.assign(sv.size() * (d + 1), svm_node{});
     sv_rows.assign(sv.size(), nullptr);
     for (std::size_t i = 0; i < sv.size(); ++i) {
@@ -336,6 +348,36 @@ double Model::Predict(const std::vector<double>& x) const {
   std::vector<double> z;
   state_->Standardize(x, &z);
   return state_->y_mean + state_->y_sd * state_->PredictStandardized(z);
+}
+
+void Model::PredictBatch(const std::vector<std::vector<double>>& xs,
+                         std::vector<double>* out) const {
+  const State& s = *state_;
+  out->resize(xs.size());
+  if (!IsSvr(s.kind) || xs.empty() || s.sv.empty()) {
+    for (std::size_t i = 0; i < xs.size(); ++i) (*out)[i] = Predict(xs[i]);
+    return;
+  }
+  const Eigen::Index m = static_cast<Eigen::Index>(xs.size());
+  const Eigen::Index d = static_cast<Eigen::Index>(s.features.size());
+  Eigen::MatrixXd z(m, d);
+  for (Eigen::Index i = 0; i < m; ++i) {
+    assert(xs[i].size() == s.features.size());
+    for (Eigen::Index j = 0; j < d; ++j) z(i, j) = (xs[i][j] - s.x_mean[j]) / s.x_sd[j];
+  }
+  Eigen::MatrixXd k = z * s.sv_dense.transpose();  // m x l dot products
+  if (s.kind == ModelKind::kEpsSvrLinear) {
+  } else if (s.kind == ModelKind::kEpsSvrPoly) {
+    k = ((s.params.gamma * k).array() + s.params.coef0).pow(s.params.degree).matrix();
+  } else {
+    // ||z - v||^2 = ||z||^2 + ||v||^2 - 2 z.v
+    Eigen::ArrayXXd dist = -2.0 * k.array();
+    dist.colwise() += z.rowwise().squaredNorm().array();
+    dist.rowwise() += s.sv_sq_norm.transpose().array();
+    k = (-s.params.gamma * dist.max(0.0)).exp().matrix();
+  }
+  const Eigen::VectorXd f = k * s.coef_dense;
+  for (Eigen::Index i = 0; i < m; ++i) (*out)[i] = s.y_mean + s.y_sd * (f(i) - s.rho);
 }
 
 ModelKind Model::kind() const { return state_->kind; }

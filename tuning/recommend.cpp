@@ -262,6 +262,25 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
   };
   std::vector<Scored> best;  // top refine_starts, ascending score
   const std::size_t keep = static_cast<std::size_t>(std::max(settings.refine_starts, 1));
+  // Candidates are generated and predicted in fixed-size chunks (batch prediction is much faster
+  // than one libsvm call per candidate; the fixed size keeps results repeatable).
+  constexpr std::size_t kChunk = 512;
+  std::vector<std::vector<double>> chunk;
+  std::vector<double> predicted;
+  auto flush = [&] {
+    model.PredictBatch(chunk, &predicted);
+    out.evaluated += chunk.size();
+    for (std::size_t c = 0; c < chunk.size(); ++c) {
+      const double s = sense * std::clamp(predicted[c], model.target_min(), model.target_max());
+      if (best.size() < keep || s < best.back().score) {
+        best.push_back({s, chunk[c]});
+        std::stable_sort(best.begin(), best.end(),
+                         [](const Scored& a, const Scored& b) { return a.score < b.score; });
+        if (best.size() > keep) best.pop_back();
+      }
+    }
+    chunk.clear();
+  };
   std::vector<double> x = baseline;
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t d = 0; d < dims.size(); ++d) {
@@ -278,14 +297,14 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
     }
     if (!feasible(x)) continue;
     ++out.feasible;
-    const double s = score(x);
-    if (best.size() < keep || s < best.back().score) {
-      best.push_back({s, x});
-      std::stable_sort(best.begin(), best.end(),
-                       [](const Scored& a, const Scored& b) { return a.score < b.score; });
-      if (best.size() > keep) best.pop_back();
-    }
+    chunk.push_back(x);
+    if (chunk.size() == kChunk) flush();
   }
+  if (!chunk.empty()) flush();
+  // Re-score the kept candidates with the exact (libsvm) prediction used everywhere else.
+  for (Scored& b : best) b.score = score(b.x);
+  std::stable_sort(best.begin(), best.end(),
+                   [](const Scored& a, const Scored& b) { return a.score < b.score; });
   if (baseline_feasible) best.push_back({score(baseline), baseline});
   if (best.empty()) {
     std::string names;
