@@ -120,3 +120,24 @@ TEST_CASE("MRE is undefined for a zero measurement") {
 
 }  // namespace
 }  // namespace perfplan::tuning
+
+namespace perfplan::tuning {
+namespace {
+
+TEST_CASE("Batch prediction equals one-by-one prediction up to summation order") {
+  const Dataset d = testing::SyntheticDataset(40);
+  constexpr double kSummationOrder = 1e-9;  // dense products vs libsvm's sparse loop
+  for (ModelKind k : AllModelKinds()) {
+    CAPTURE(ToString(k));
+    const Model m = Model::Fit(d, k, {}).value();
+    std::vector<double> batch;
+    m.PredictBatch(d.x, &batch);
+    REQUIRE(batch.size() == d.x.size());
+    for (std::size_t i = 0; i < d.x.size(); ++i) {
+      CHECK(batch[i] == doctest::Approx(m.Predict(d.x[i])).epsilon(kSummationOrder));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace perfplan::tuning
