@@ -36,7 +36,23 @@ struct Dim {
   bool integer = false;
   bool fixed = false;
   double lo = 0, hi = 0;
+  // Values are multiples of this (0 = continuous): 1 for integers, 1 MiB (or 1 KiB for small
+  // ranges) for sizes, 1 ms for durations, so recommendations read like settings people write.
+  double quantum = 0;
+
+  double Snap(double v) const {
+    if (quantum > 0) v = std::round(v / quantum) * quantum;
+    return std::clamp(v, lo, hi);
+  }
 };
+
+double QuantumFor(const Feature& f) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  if (f.integer && f.unit == Unit::kNone) return 1.0;
+  if (f.unit == Unit::kBytes) return f.max - f.min >= 64 * kMiB ? kMiB : 1024.0;
+  if (f.unit == Unit::kSeconds) return 1e-3;
+  return f.integer ? 1.0 : 0.0;
+}
 
 void SetLevel(const Dim& d, std::size_t level, std::vector<double>* x) {
   for (std::size_t k = 0; k < d.features.size(); ++k) (*x)[d.features[k]] = k == level ? 1.0 : 0.0;
@@ -210,7 +226,7 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
       dims.push_back({f.parameter, {j}, true, true, false, 0, 0});
     } else {
       dim_of[f.parameter] = dims.size();
-      dims.push_back({f.parameter, {j}, false, f.integer, false, f.min, f.max});
+      dims.push_back({f.parameter, {j}, false, f.integer, false, f.min, f.max, QuantumFor(f)});
     }
   }
   for (const std::string& name : settings.fixed) {
@@ -291,8 +307,7 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
       } else {
         double v = dim.lo + (static_cast<double>(strata[d][i]) + Uniform01(&rng)) /
                                 static_cast<double>(n) * (dim.hi - dim.lo);
-        if (dim.integer) v = std::clamp(std::round(v), dim.lo, dim.hi);
-        x[dim.features[0]] = v;
+        x[dim.features[0]] = dim.Snap(v);
       }
     }
     if (!feasible(x)) continue;
@@ -320,8 +335,9 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
     Scored cur = best[s];
     std::vector<double> step(dims.size());
     for (std::size_t d = 0; d < dims.size(); ++d) {
-      step[d] = dims[d].integer ? std::max(1.0, std::round((dims[d].hi - dims[d].lo) / 8))
-                                : (dims[d].hi - dims[d].lo) / 8;
+      const double q = dims[d].quantum;
+      step[d] = q > 0 ? std::max(q, std::round((dims[d].hi - dims[d].lo) / 8 / q) * q)
+                      : (dims[d].hi - dims[d].lo) / 8;
     }
     for (int sweep = 0; sweep < settings.refine_sweeps; ++sweep) {
       bool improved = false;
@@ -347,8 +363,7 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
         for (double dir : {1.0, -1.0}) {
           std::vector<double> y = cur.x;
           const std::size_t f = dim.features[0];
-          y[f] = std::clamp(y[f] + dir * step[d], dim.lo, dim.hi);
-          if (dim.integer) y[f] = std::round(y[f]);
+          y[f] = dim.Snap(y[f] + dir * step[d]);
           if (y[f] == cur.x[f] || !feasible(y)) continue;
           const double sc = score(y);
           if (sc < cur.score) {
@@ -361,9 +376,10 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
       if (!improved) {
         bool any = false;
         for (std::size_t d = 0; d < dims.size(); ++d) {
-          const double min_step = dims[d].integer ? 1.0 : (dims[d].hi - dims[d].lo) * 1e-3;
+          const double q = dims[d].quantum;
+          const double min_step = q > 0 ? q : (dims[d].hi - dims[d].lo) * 1e-3;
           if (step[d] > min_step) {
-            step[d] = dims[d].integer ? std::max(1.0, std::floor(step[d] / 2)) : step[d] / 2;
+            step[d] = q > 0 ? std::max(q, std::floor(step[d] / 2 / q) * q) : step[d] / 2;
             any = true;
           }
         }

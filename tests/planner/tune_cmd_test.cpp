@@ -160,3 +160,29 @@ TEST_CASE("Bad input exits 2 with an error document") {
 
 }  // namespace
 }  // namespace perfplan
+
+namespace perfplan {
+namespace {
+
+TEST_CASE("The documented example recommends a configuration within the constraints") {
+  const std::string data = testing::SourceDir() + "/examples/tuning/spark_runs.csv";
+  const Run r = Perfplan("tune recommend --data " + data +
+                         " --target time_seconds --budget-seconds 600 "
+                         "--constraint 'spark.executor.memory * spark.executor.instances <= 24g' "
+                         "--constraint 'spark.executor.cores * spark.executor.instances <= 16' "
+                         "--json");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& c = j["config"];
+  CHECK(c["spark.executor.memory"].get<double>() * c["spark.executor.instances"].get<double>() <=
+        24.0 * 1024 * 1024 * 1024);
+  CHECK(c["spark.executor.cores"].get<double>() * c["spark.executor.instances"].get<double>() <=
+        16);
+  CHECK(j["predicted"].get<double>() < j["baseline_predicted"].get<double>());
+  CHECK(j["predicted_gain"].get<double>() > 0);
+  const std::string codec = j["config_text"]["spark.io.compression.codec"];
+  CHECK((codec == "lz4" || codec == "snappy" || codec == "zstd"));
+}
+
+}  // namespace
+}  // namespace perfplan
