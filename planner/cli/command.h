@@ -48,5 +48,6 @@ void AddSimulateHIndexCommand(CLI::App& app, CliContext& ctx);
 // The `simulate` parent command: returns it when another command file already created it, else
 // creates it (requiring one verb). Verbs attach with SimulateGroup(app)->add_subcommand(...).
 CLI::App* SimulateGroup(CLI::App& app);
+void AddTuneCommand(CLI::App& app, CliContext& ctx);
 
 }  // namespace perfplan::cli

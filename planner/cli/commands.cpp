@@ -10,6 +10,7 @@ const std::vector<CommandSpec>& Commands() {
       {"predict", "Predict a job's runtime on a configuration from its profile", AddPredictCommand},
       {"select", "Rank replica and compute-node choices for a dataset", AddSelectCommand},
       {"validate", "Check profile and topology files; list every problem", AddValidateCommand},
+      {"tune", "Config-sensitivity models: cv, train, sensitivity, recommend", AddTuneCommand},
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
       {"serve", "Serve predictions and selections over HTTP JSON", AddServeCommand},
       {"export", "Write answers as CSV or JSON tables for spreadsheets", AddExportCommand},

@@ -1,0 +1,119 @@
+// Benchmarks of the config-sensitivity models (issue 5, item 9), plain chrono loops:
+//   tune_bench [RUNS=2000] [PARAMETERS=30] [C=1] [CSV_OUT]
+// 1. ε-SVR (RBF) training time on RUNS x PARAMETERS synthetic runs (compare with
+//    bench/tune_sklearn_bench.py on the CSV written to CSV_OUT);
+// 2. sensitivity of all parameters (mean of 100 calls);
+// 3. a recommendation over 10^5 sampled configurations plus refinement.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <string>
+
+#include "tuning/recommend.h"
+#include "tuning/selection.h"
+#include "tuning/sensitivity.h"
+
+namespace {
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+// Process CPU seconds: the machine is shared, so wall time alone overstates the cost.
+double CpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+perfplan::tuning::Dataset Synthetic(int runs, int params) {
+  perfplan::tuning::Dataset d;
+  d.source = "synthetic";
+  d.target = "time_seconds";
+  std::uint64_t s = 12345;
+  auto next = [&s] {  // SplitMix64 → [0, 1)
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return static_cast<double>((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+  };
+  for (int j = 0; j < params; ++j) {
+    perfplan::tuning::Feature f;
+    f.name = f.parameter = "p" + std::to_string(j);
+    f.min = 0;
+    f.max = 1;
+    d.features.push_back(f);
+  }
+  for (int i = 0; i < runs; ++i) {
+    std::vector<double> x(params);
+    double y = 100;
+    for (int j = 0; j < params; ++j) {
+      x[j] = next();
+      y += (j % 3 == 0 ? 40.0 / (x[j] + 0.2) : j % 3 == 1 ? 30 * x[j] * x[j] : 5 * x[j]);
+    }
+    y *= 1 + 0.02 * (next() - 0.5);
+    d.x.push_back(x);
+    d.y.push_back(y);
+    d.lines.push_back(i + 2);
+  }
+  return d;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace perfplan::tuning;
+  using perfplan::Result;
+  const int runs = argc > 1 ? std::atoi(argv[1]) : 2000;
+  const int params = argc > 2 ? std::atoi(argv[2]) : 30;
+  const double c = argc > 3 ? std::atof(argv[3]) : 1.0;
+  const Dataset d = Synthetic(runs, params);
+  if (argc > 4) {
+    std::ofstream out(argv[4]);
+    for (int j = 0; j < params; ++j) out << "p" << j << ",";
+    out << "time_seconds\n";
+    char buf[32];
+    for (std::size_t i = 0; i < d.runs(); ++i) {
+      for (double v : d.x[i]) {
+        std::snprintf(buf, sizeof buf, "%.17g,", v);
+        out << buf;
+      }
+      std::snprintf(buf, sizeof buf, "%.17g\n", d.y[i]);
+      out << buf;
+    }
+  }
+  HyperParams hp;
+  hp.c = c;
+  auto t0 = std::chrono::steady_clock::now();
+  double c0 = CpuSeconds();
+  Result<Model> m = Model::Fit(d, ModelKind::kEpsSvrRbf, hp);
+  const double train_s = Seconds(t0);
+  if (!m.ok()) {
+    std::fprintf(stderr, "%s\n", m.status().message().c_str());
+    return 1;
+  }
+  Model model = std::move(m).value();
+  model.set_baseline(d.x[0]);
+  std::printf(
+      "train eps-svr-rbf: %d runs x %d parameters, C=%g: %.3f s wall, %.3f s CPU, %zu support "
+      "vectors\n",
+      runs, params, c, train_s, CpuSeconds() - c0, model.support_vectors());
+
+  t0 = std::chrono::steady_clock::now();
+  c0 = CpuSeconds();
+  constexpr int kReps = 100;
+  double sink = 0;
+  for (int r = 0; r < kReps; ++r) sink += ComputeSensitivity(model, {}).value().predicted;
+  std::printf("sensitivity of %d parameters: %.3f ms wall, %.3f ms CPU per call\n", params,
+              1e3 * Seconds(t0) / kReps, 1e3 * (CpuSeconds() - c0) / kReps);
+
+  RecommendSettings rs;
+  rs.samples = 100000;
+  t0 = std::chrono::steady_clock::now();
+  c0 = CpuSeconds();
+  const Recommendation rec = Recommend(model, rs).value();
+  std::printf(
+      "recommend over %zu samples (+refinement, %zu model evaluations): %.3f s wall, %.3f s "
+      "CPU\n",
+      rs.samples, rec.evaluated, Seconds(t0), CpuSeconds() - c0);
+  return sink == 42 ? 1 : 0;
+}

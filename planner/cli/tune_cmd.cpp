@@ -1,0 +1,326 @@
+// `perfplan tune train|cv|sensitivity|recommend|classify|predict`: config-sensitivity models.
+#include <memory>
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/json_output.h"
+#include "planner/tune.h"
+#include "planner/tune_json.h"
+
+namespace perfplan::cli {
+namespace {
+
+struct TuneFlags {
+  std::string data_file;
+  std::string target;
+  std::vector<std::string> ignore;
+  std::string categorical = "onehot";
+  bool drop_constant = false;
+  std::vector<double> failed_markers;
+  int folds = 5;
+  std::uint64_t seed = 1;
+  double budget_seconds = 60;
+  std::vector<std::string> kinds;
+  bool json = false;
+  std::string model_file;
+  std::string out_file;
+  std::vector<std::string> at;
+  bool maximize = false;
+  double step_fraction = 0.01;
+  std::size_t samples = 2000;
+  std::vector<std::string> constraints;
+  std::vector<std::string> fixed;
+  double threshold = 60;
+};
+
+// Builds the request structs from the flags; InvalidArgument for an unknown model kind or a
+// malformed --at.
+Status ToSettings(const TuneFlags& f, planner::TuneDataRequest* data,
+                  tuning::SearchSettings* search) {
+  data->data_file = f.data_file;
+  data->dataset.target = f.target;
+  data->dataset.ignore = f.ignore;
+  data->dataset.categorical = f.categorical == "reject" ? tuning::CategoricalPolicy::kReject
+                                                        : tuning::CategoricalPolicy::kOneHot;
+  data->dataset.drop_constant = f.drop_constant;
+  data->dataset.failed_markers = f.failed_markers;
+  search->cv.folds = f.folds;
+  search->cv.seed = f.seed;
+  search->budget_seconds = f.budget_seconds;
+  if (!f.kinds.empty()) {
+    search->kinds.clear();
+    for (const std::string& k : f.kinds) {
+      tuning::ModelKind kind;
+      if (!tuning::Parse(k, &kind)) {
+        std::string all;
+        for (auto known : tuning::AllModelKinds()) {
+          all += (all.empty() ? "" : ", ") + std::string(tuning::ToString(known));
+        }
+        return Status::InvalidArgument("--kinds: unknown model kind \"" + k + "\"; expected " +
+                                       all);
+      }
+      search->kinds.push_back(kind);
+    }
+  }
+  return Status::Ok();
+}
+
+Status SourceFrom(const TuneFlags& f, planner::TuneModelSource* source) {
+  source->model_file = f.model_file;
+  if (f.model_file.empty() && (f.data_file.empty() || f.target.empty())) {
+    return Status::InvalidArgument("give --model FILE, or --data FILE and --target NAME");
+  }
+  return ToSettings(f, &source->data, &source->search);
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> ParseAt(
+    const std::vector<std::string>& at) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& a : at) {
+    const auto eq = a.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return Status::InvalidArgument("--at \"" + a +
+                                     "\": expected NAME=VALUE, e.g. "
+                                     "spark.executor.memory=4g");
+    }
+    out.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+  }
+  return out;
+}
+
+void AddDataFlags(CLI::App* cmd, TuneFlags* f, bool required) {
+  auto* data = cmd->add_option("--data", f->data_file, "Runs: CSV with a header, or ARFF");
+  auto* target = cmd->add_option("--target", f->target, "Metric column to model");
+  if (required) {
+    data->required();
+    target->required();
+  }
+  cmd->add_option("--ignore", f->ignore, "Columns that are neither parameters nor the target")
+      ->delimiter(',');
+  cmd->add_option("--categorical", f->categorical,
+                  "Text parameter columns: onehot (default) or reject")
+      ->check(CLI::IsMember({"onehot", "reject"}));
+  cmd->add_flag("--drop-constant", f->drop_constant,
+                "Drop parameters that never vary instead of failing");
+  cmd->add_option("--failed-marker", f->failed_markers,
+                  "Target value that marks a failed run (e.g. -1 in BestConf); such runs are "
+                  "dropped")
+      ->delimiter(',');
+  cmd->add_option("--folds", f->folds, "Cross-validation folds (default 5)")
+      ->check(CLI::Range(2, 1000));
+  cmd->add_option("--seed", f->seed, "Seed for folds and sampling (default 1)");
+  cmd->add_option("--budget-seconds", f->budget_seconds,
+                  "Time budget of the hyper-parameter search (default 60)")
+      ->check(CLI::Range(1e-3, 1e7));
+  cmd->add_option("--kinds", f->kinds,
+                  "Model kinds to compare (default all): eps-svr-rbf, eps-svr-linear, "
+                  "eps-svr-poly, nu-svr-rbf, ridge, poly-ridge, mean")
+      ->delimiter(',');
+  cmd->add_flag("--json", f->json, "Print one JSON document instead of a table");
+}
+
+std::string Mre(double v) { return std::isfinite(v) ? Fixed(100 * v, 2) + "%" : "-"; }
+
+void PrintCv(std::ostream& out, const planner::TuneCvAnswer& a) {
+  const tuning::Selection& s = a.selection;
+  out << s.target << " from " << a.parameters << " parameters, " << a.runs << " runs of "
+      << a.source << "; " << s.folds << "-fold CV, seed " << s.seed << "\n\n";
+  Table t({"kind", "CV MRE", "candidates tried"});
+  for (const auto& k : s.kinds) {
+    t.AddRow({std::string(tuning::ToString(k.kind)), Mre(k.mre),
+              std::to_string(k.evaluated) + "/" + std::to_string(k.candidates)});
+  }
+  t.Print(out);
+  out << "\nchosen: " << tuning::ToString(s.chosen) << " (CV MRE " << Mre(s.chosen_mre) << ")\n";
+  for (const auto& w : a.warnings) out << "warning: " << w << "\n";
+}
+
+void PrintSensitivity(std::ostream& out, const tuning::Sensitivity& s) {
+  out << "sensitivity of " << s.target << " (" << tuning::ToString(s.kind) << ", CV MRE "
+      << Mre(s.cv_mre) << "), predicted " << Fixed(s.predicted, 3) << " at the configuration\n\n";
+  Table t({"rank", "parameter", "value", "eta", "effect over range", "improve by"});
+  for (const auto& p : s.parameters) {
+    char eta[32];
+    std::snprintf(eta, sizeof eta, "%.4g", p.eta);
+    t.AddRow({std::to_string(p.rank), p.name, tuning::FormatSparkValue(p.value, p.unit), eta,
+              Fixed(p.scaled, 3), p.direction});
+  }
+  t.Print(out);
+  for (const auto& w : s.warnings) out << "warning: " << w << "\n";
+}
+
+void PrintRecommendation(std::ostream& out, const tuning::Recommendation& r) {
+  out << "# perfplan tune recommend: " << r.target << " predicted " << Fixed(r.predicted, 3)
+      << " vs baseline " << Fixed(r.baseline_predicted, 3) << " (gain "
+      << Fixed(100 * r.predicted_gain, 1) << "%; model " << tuning::ToString(r.kind) << ", CV MRE "
+      << Mre(r.cv_mre) << ")\n";
+  for (const auto& line : r.spark_defaults) out << line << "\n";
+  for (const auto& w : r.warnings) out << "# warning: " << w << "\n";
+}
+
+void PrintClassify(std::ostream& out, const planner::TuneClassifyAnswer& a) {
+  out << "classes of " << a.cv.selection.target << " at threshold " << Fixed(a.report.threshold, 1)
+      << " (cross-validated " << tuning::ToString(a.cv.selection.chosen) << ")\n\n";
+  Table t({"class", "precision", "recall", "F1", "support"});
+  for (const auto& c : a.report.classes) {
+    t.AddRow({c.label == 0 ? "0 (>= threshold)" : "1 (< threshold)", Fixed(c.precision, 3),
+              Fixed(c.recall, 3), Fixed(c.f1, 3), std::to_string(c.support)});
+  }
+  t.Print(out);
+  out << "accuracy " << Fixed(a.report.accuracy, 3) << "\n";
+}
+
+}  // namespace
+
+void AddTuneCommand(CLI::App& app, CliContext& ctx) {
+  CLI::App* tune = app.add_subcommand("tune", "Config-sensitivity models of Spark parameters");
+  tune->require_subcommand(1);
+  tune->footer(
+      "Example:\n  perfplan tune cv --data runs.arff --target performance\n"
+      "  perfplan tune recommend --data runs.csv --target time_seconds "
+      "--constraint 'spark.executor.memory * spark.executor.instances <= 48g'");
+
+  {
+    auto f = std::make_shared<TuneFlags>();
+    CLI::App* cmd = tune->add_subcommand("cv", "Cross-validated MRE of every model kind");
+    AddDataFlags(cmd, f.get(), true);
+    cmd->callback([f, &ctx] {
+      planner::TuneDataRequest data;
+      tuning::SearchSettings search;
+      if (Status s = ToSettings(*f, &data, &search); !s.ok()) {
+        return ReportError(ctx, "tune cv", s, f->json);
+      }
+      auto a = planner::AnswerTuneCv(data, search);
+      if (!a.ok()) return ReportError(ctx, "tune cv", a.status(), f->json);
+      if (f->json) {
+        *ctx.out << planner::ToJson(a.value());
+      } else {
+        PrintCv(*ctx.out, a.value());
+      }
+    });
+  }
+  {
+    auto f = std::make_shared<TuneFlags>();
+    CLI::App* cmd = tune->add_subcommand("train", "Choose a model kind by CV and save it");
+    AddDataFlags(cmd, f.get(), true);
+    cmd->add_option("--out", f->out_file, "Model file to write (JSON)")->required();
+    cmd->callback([f, &ctx] {
+      planner::TuneDataRequest data;
+      tuning::SearchSettings search;
+      if (Status s = ToSettings(*f, &data, &search); !s.ok()) {
+        return ReportError(ctx, "tune train", s, f->json);
+      }
+      auto a = planner::AnswerTuneTrain(data, search, f->out_file);
+      if (!a.ok()) return ReportError(ctx, "tune train", a.status(), f->json);
+      if (f->json) {
+        *ctx.out << planner::ToJson(a.value());
+      } else {
+        PrintCv(*ctx.out, a.value().cv);
+        *ctx.out << "saved to " << a.value().model_file << "\n";
+      }
+    });
+  }
+  {
+    auto f = std::make_shared<TuneFlags>();
+    CLI::App* cmd = tune->add_subcommand("sensitivity", "Rank parameters by their effect");
+    AddDataFlags(cmd, f.get(), false);
+    cmd->add_option("--model", f->model_file, "Saved model (instead of --data/--target)");
+    cmd->add_option("--at", f->at, "Configuration NAME=VALUE (default: the baseline run)");
+    cmd->add_flag("--maximize", f->maximize, "Higher is better for the target");
+    cmd->add_option("--step-fraction", f->step_fraction,
+                    "Step as a fraction of each parameter's range (default 0.01)")
+        ->check(CLI::Range(1e-9, 1.0));
+    cmd->callback([f, &ctx] {
+      planner::TuneModelSource source;
+      auto at = ParseAt(f->at);
+      Status s = at.ok() ? SourceFrom(*f, &source) : at.status();
+      if (!s.ok()) return ReportError(ctx, "tune sensitivity", s, f->json);
+      tuning::SensitivitySettings settings;
+      settings.goal = f->maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
+      settings.step_fraction = f->step_fraction;
+      auto a = planner::AnswerTuneSensitivity(source, at.value(), settings);
+      if (!a.ok()) return ReportError(ctx, "tune sensitivity", a.status(), f->json);
+      if (f->json) {
+        *ctx.out << planner::ToJson(a.value());
+      } else {
+        PrintSensitivity(*ctx.out, a.value());
+      }
+    });
+  }
+  {
+    auto f = std::make_shared<TuneFlags>();
+    CLI::App* cmd = tune->add_subcommand("recommend", "Search for a better configuration");
+    AddDataFlags(cmd, f.get(), false);
+    cmd->add_option("--model", f->model_file, "Saved model (instead of --data/--target)");
+    cmd->add_flag("--maximize", f->maximize, "Higher is better for the target");
+    cmd->add_option("--samples", f->samples, "Space-filling candidates (default 2000)")
+        ->check(CLI::Range(1, 10'000'000));
+    cmd->add_option("--constraint", f->constraints,
+                    "e.g. 'spark.executor.memory * spark.executor.instances <= 48g' (repeatable)");
+    cmd->add_option("--fix", f->fixed, "Parameters to keep at the baseline")->delimiter(',');
+    cmd->callback([f, &ctx] {
+      planner::TuneModelSource source;
+      if (Status s = SourceFrom(*f, &source); !s.ok()) {
+        return ReportError(ctx, "tune recommend", s, f->json);
+      }
+      tuning::RecommendSettings settings;
+      settings.goal = f->maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
+      settings.samples = f->samples;
+      settings.seed = f->seed;
+      settings.constraints = f->constraints;
+      settings.fixed = f->fixed;
+      auto a = planner::AnswerTuneRecommend(source, settings);
+      if (!a.ok()) return ReportError(ctx, "tune recommend", a.status(), f->json);
+      if (f->json) {
+        *ctx.out << planner::ToJson(a.value());
+      } else {
+        PrintRecommendation(*ctx.out, a.value());
+      }
+    });
+  }
+  {
+    auto f = std::make_shared<TuneFlags>();
+    CLI::App* cmd = tune->add_subcommand(
+        "classify", "Precision/recall/F1 of cross-validated scores (score >= 60 vs below)");
+    AddDataFlags(cmd, f.get(), true);
+    cmd->add_option("--threshold", f->threshold, "Class boundary on the score (default 60)");
+    cmd->callback([f, &ctx] {
+      planner::TuneDataRequest data;
+      tuning::SearchSettings search;
+      if (Status s = ToSettings(*f, &data, &search); !s.ok()) {
+        return ReportError(ctx, "tune classify", s, f->json);
+      }
+      auto a = planner::AnswerTuneClassify(data, search, f->threshold);
+      if (!a.ok()) return ReportError(ctx, "tune classify", a.status(), f->json);
+      if (f->json) {
+        *ctx.out << planner::ToJson(a.value());
+      } else {
+        PrintClassify(*ctx.out, a.value());
+      }
+    });
+  }
+  {
+    auto f = std::make_shared<TuneFlags>();
+    CLI::App* cmd = tune->add_subcommand("predict", "Predict every run of a table with a model");
+    cmd->add_option("--model", f->model_file, "Saved model")->required();
+    cmd->add_option("--data", f->data_file, "Runs to predict (CSV or ARFF)")->required();
+    cmd->add_flag("--json", f->json, "Print one JSON document instead of a table");
+    cmd->callback([f, &ctx] {
+      auto a = planner::AnswerTunePredict(f->model_file, f->data_file);
+      if (!a.ok()) return ReportError(ctx, "tune predict", a.status(), f->json);
+      if (f->json) {
+        *ctx.out << planner::ToJson(a.value());
+        return;
+      }
+      Table t({"line", "predicted " + a.value().target, "measured"});
+      for (const auto& p : a.value().predictions) {
+        t.AddRow({std::to_string(p.line), Fixed(p.predicted, 4),
+                  p.has_measured ? Fixed(p.measured, 4) : "-"});
+      }
+      t.Print(*ctx.out);
+    });
+  }
+}
+
+}  // namespace perfplan::cli

@@ -1,0 +1,143 @@
+#include "tuning/model.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "tests/support/test_support.h"
+#include "tests/tuning/tuning_fixtures.h"
+
+namespace perfplan::tuning {
+namespace {
+
+TEST_CASE("Model kinds round-trip through their names") {
+  for (ModelKind k : AllModelKinds()) {
+    ModelKind parsed = ModelKind::kMean;
+    CAPTURE(ToString(k));
+    REQUIRE(Parse(ToString(k), &parsed));
+    CHECK(parsed == k);
+  }
+  ModelKind k = ModelKind::kRidge;
+  CHECK_FALSE(Parse("svr", &k));
+}
+
+TEST_CASE("Every kind fits the synthetic workload better than the mean, in sample") {
+  const Dataset d = testing::SyntheticDataset(60);
+  Result<Model> mean = Model::Fit(d, ModelKind::kMean, {});
+  REQUIRE(mean.ok());
+  std::vector<double> mean_pred;
+  for (const auto& x : d.x) mean_pred.push_back(mean.value().Predict(x));
+  const double mean_mre = MeanRelativeError(d.y, mean_pred).value();
+  for (ModelKind k : AllModelKinds()) {
+    if (k == ModelKind::kMean) continue;
+    CAPTURE(ToString(k));
+    Result<Model> m = Model::Fit(d, k, {});
+    REQUIRE_MESSAGE(m.ok(), m.status().message());
+    std::vector<double> pred;
+    for (const auto& x : d.x) pred.push_back(m.value().Predict(x));
+    CHECK(MeanRelativeError(d.y, pred).value() < mean_mre);
+  }
+}
+
+TEST_CASE("Fitting is deterministic") {
+  const Dataset d = testing::SyntheticDataset(40);
+  const Model a = Model::Fit(d, ModelKind::kEpsSvrRbf, {}).value();
+  const Model b = Model::Fit(d, ModelKind::kEpsSvrRbf, {}).value();
+  for (const auto& x : d.x) CHECK(a.Predict(x) == b.Predict(x));
+}
+
+TEST_CASE("A saved model predicts bit-identically after loading") {
+  const Dataset d = testing::SyntheticDataset(40);
+  const std::string dir = perfplan::testing::MakeTempDir();
+  for (ModelKind k : AllModelKinds()) {
+    CAPTURE(ToString(k));
+    Model m = Model::Fit(d, k, {}).value();
+    m.set_cv_mre(0.125);
+    m.set_baseline(d.x[0]);
+    const std::string path = dir + "/m.json";
+    REQUIRE(m.Save(path).ok());
+    Result<Model> back = Model::Load(path);
+    REQUIRE_MESSAGE(back.ok(), back.status().message());
+    CHECK(back.value().kind() == k);
+    CHECK(back.value().cv_mre() == 0.125);
+    CHECK(back.value().baseline() == d.x[0]);
+    for (const auto& x : d.x) CHECK(back.value().Predict(x) == m.Predict(x));
+  }
+}
+
+TEST_CASE("Corrupt, edited and other-version model files are clear errors") {
+  const Dataset d = testing::SyntheticDataset(20);
+  const std::string dir = perfplan::testing::MakeTempDir();
+  const std::string path = dir + "/m.json";
+  REQUIRE(Model::Fit(d, ModelKind::kRidge, {}).value().Save(path).ok());
+  std::string text = perfplan::testing::ReadFile(path);
+
+  perfplan::testing::WriteFile(dir + "/junk.json", "not json");
+  CHECK(Model::Load(dir + "/junk.json").status().message() ==
+        dir +
+            "/junk.json: not a valid perfplan tuning model (not a JSON document); train it "
+            "again with 'perfplan tune train'");
+
+  std::string edited = text;
+  const auto pos = edited.find("\"y_mean\": ");
+  REQUIRE(pos != std::string::npos);
+  edited.insert(pos + 10, "1");
+  perfplan::testing::WriteFile(dir + "/edited.json", edited);
+  CHECK(Model::Load(dir + "/edited.json").status().message() ==
+        dir +
+            "/edited.json: not a valid perfplan tuning model (checksum mismatch: edited or "
+            "damaged); train it again with 'perfplan tune train'");
+
+  std::string other = text;
+  const auto v = other.find("\"format_version\": 1");
+  REQUIRE(v != std::string::npos);
+  other.replace(v, 19, "\"format_version\": 7");
+  perfplan::testing::WriteFile(dir + "/v7.json", other);
+  CHECK(Model::Load(dir + "/v7.json").status().message() ==
+        dir +
+            "/v7.json: model format version 7, this perfplan reads version 1; train the model "
+            "again with this perfplan");
+  CHECK(Model::Load(dir + "/absent.json").status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("Bad hyper-parameters name the field") {
+  const Dataset d = testing::SyntheticDataset(20);
+  HyperParams p;
+  p.c = -1;
+  CHECK(Model::Fit(d, ModelKind::kEpsSvrRbf, p).status().message() ==
+        "C: -1; expected a finite value > 0");
+  p = {};
+  p.nu = 2;
+  CHECK(Model::Fit(d, ModelKind::kNuSvrRbf, p).status().message() ==
+        "nu: 2; expected a value in (0, 1]");
+}
+
+TEST_CASE("MRE is undefined for a zero measurement") {
+  CHECK(MeanRelativeError({1, 0}, {1, 1}).status().message() ==
+        "measured value 2 is 0: relative error is undefined");
+  CHECK(MeanRelativeError({2, 4}, {1, 5}).value() == doctest::Approx(0.375));
+}
+
+}  // namespace
+}  // namespace perfplan::tuning
+
+namespace perfplan::tuning {
+namespace {
+
+TEST_CASE("Batch prediction equals one-by-one prediction up to summation order") {
+  const Dataset d = testing::SyntheticDataset(40);
+  constexpr double kSummationOrder = 1e-9;  // dense products vs libsvm's sparse loop
+  for (ModelKind k : AllModelKinds()) {
+    CAPTURE(ToString(k));
+    const Model m = Model::Fit(d, k, {}).value();
+    std::vector<double> batch;
+    m.PredictBatch(d.x, &batch);
+    REQUIRE(batch.size() == d.x.size());
+    for (std::size_t i = 0; i < d.x.size(); ++i) {
+      CHECK(batch[i] == doctest::Approx(m.Predict(d.x[i])).epsilon(kSummationOrder));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace perfplan::tuning

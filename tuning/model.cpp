@@ -1,0 +1,588 @@
+#include "tuning/model.h"
+
+#include <svm.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cassert>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace perfplan::tuning {
+
+using Json = nlohmann::json;
+
+namespace {
+
+void SilentPrint(const char*) {}
+
+// libsvm prints its training log to stdout by default; the hook is process-wide.
+void SilenceLibsvm() {
+  static std::once_flag once;
+  std::call_once(once, [] { svm_set_print_string_function(&SilentPrint); });
+}
+
+struct KindName {
+  ModelKind kind;
+  std::string_view name;
+};
+constexpr KindName kKindNames[] = {
+    {ModelKind::kEpsSvrRbf, "eps-svr-rbf"},
+    {ModelKind::kEpsSvrLinear, "eps-svr-linear"},
+    {ModelKind::kEpsSvrPoly, "eps-svr-poly"},
+    {ModelKind::kNuSvrRbf, "nu-svr-rbf"},
+    {ModelKind::kRidge, "ridge"},
+    {ModelKind::kPolyRidge, "poly-ridge"},
+    {ModelKind::kMean, "mean"},
+};
+
+bool IsSvr(ModelKind k) {
+  return k == ModelKind::kEpsSvrRbf || k == ModelKind::kEpsSvrLinear ||
+         k == ModelKind::kEpsSvrPoly || k == ModelKind::kNuSvrRbf;
+}
+
+std::string Num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string_view ToString(ModelKind kind) {
+  for (const auto& k : kKindNames) {
+    if (k.kind == kind) return k.name;
+  }
+  return "?";
+}
+
+bool Parse(std::string_view text, ModelKind* kind) {
+  for (const auto& k : kKindNames) {
+    if (k.name == text) {
+      *kind = k.kind;
+      return true;
+    }
+  }
+  return false;
+}
+
+const std::vector<ModelKind>& AllModelKinds() {
+  static const std::vector<ModelKind> kAll = {
+      ModelKind::kEpsSvrRbf, ModelKind::kEpsSvrLinear, ModelKind::kEpsSvrPoly, ModelKind::kNuSvrRbf,
+      ModelKind::kRidge,     ModelKind::kPolyRidge,    ModelKind::kMean};
+  return kAll;
+}
+
+Status HyperParams::Validate() const {
+  auto bad = [](const char* field, double v, const char* expected) {
+    return Status::InvalidArgument(std::string(field) + ": " + Num(v) + "; expected " + expected);
+  };
+  if (!(c > 0) || !std::isfinite(c)) return bad("C", c, "a finite value > 0");
+  if (!(gamma >= 0) || !std::isfinite(gamma)) return bad("gamma", gamma, ">= 0 (0 = 1/features)");
+  if (!(epsilon >= 0) || !std::isfinite(epsilon)) return bad("epsilon", epsilon, ">= 0");
+  if (!(nu > 0 && nu <= 1)) return bad("nu", nu, "a value in (0, 1]");
+  if (degree < 1 || degree > 10) return bad("degree", degree, "an integer in [1, 10]");
+  if (!std::isfinite(coef0)) return bad("coef0", coef0, "a finite value");
+  if (!(lambda >= 0) || !std::isfinite(lambda)) return bad("lambda", lambda, ">= 0");
+  return Status::Ok();
+}
+
+struct Model::State {
+  ModelKind kind = ModelKind::kMean;
+  HyperParams params;
+  SolverSettings solver;
+  std::string target;
+  std::vector<Feature> features;
+  std::size_t runs = 0;
+  std::vector<double> x_mean, x_sd;
+  double y_mean = 0, y_sd = 1;
+  double y_min = 0, y_max = 0;
+  // SVR: dense support vectors over standardized features, their coefficients and rho.
+  std::vector<std::vector<double>> sv;
+  std::vector<double> sv_coef;
+  double rho = 0;
+  // Ridge: weights over standardized (and, for poly-ridge, expanded and centered) features.
+  std::vector<double> weights;
+  std::vector<double> poly_mean;
+
+  // A libsvm view over sv/sv_coef/rho for svm_predict. Built once; State is never copied after.
+  std::vector<svm_node> nodes;
+  std::vector<svm_node*> sv_rows;
+  std::vector<double*> coef_rows;
+  svm_model view{};
+
+  // Dense copies for PredictBatch.
+  Eigen::MatrixXd sv_dense;
+  Eigen::VectorXd sv_sq_norm;
+  Eigen::VectorXd coef_dense;
+
+  void BuildView() {
+    const std::size_t d = features.size();
+    sv_dense.resize(static_cast<Eigen::Index>(sv.size()), static_cast<Eigen::Index>(d));
+    for (std::size_t i = 0; i < sv.size(); ++i) {
+      for (std::size_t j = 0; j < d; ++j) sv_dense(i, j) = sv[i][j];
+    }
+    sv_sq_norm = sv_dense.rowwise().squaredNorm();
+    coef_dense = Eigen::Map<const Eigen::VectorXd>(sv_coef.data(),
+                                                   static_cast<Eigen::Index>(sv_coef.size()));
+    nodes.assign(sv.size() * (d + 1), svm_node{});
+    sv_rows.assign(sv.size(), nullptr);
+    for (std::size_t i = 0; i < sv.size(); ++i) {
+      svm_node* row = &nodes[i * (d + 1)];
+      for (std::size_t j = 0; j < d; ++j) row[j] = {static_cast<int>(j + 1), sv[i][j]};
+      row[d] = {-1, 0.0};
+      sv_rows[i] = row;
+    }
+    coef_rows = {sv_coef.data()};
+    view = svm_model{};
+    view.param = LibsvmParam();
+    view.nr_class = 2;
+    view.l = static_cast<int>(sv.size());
+    view.SV = sv_rows.data();
+    view.sv_coef = coef_rows.data();
+    view.rho = &rho;
+    view.free_sv = 0;
+  }
+
+  svm_parameter LibsvmParam() const {
+    svm_parameter p{};
+    p.svm_type = kind == ModelKind::kNuSvrRbf ? NU_SVR : EPSILON_SVR;
+    p.kernel_type = kind == ModelKind::kEpsSvrLinear ? LINEAR
+                    : kind == ModelKind::kEpsSvrPoly ? POLY
+                                                     : RBF;
+    p.degree = params.degree;
+    p.gamma = params.gamma;
+    p.coef0 = params.coef0;
+    p.cache_size = solver.cache_mb;
+    p.eps = solver.tolerance;
+    p.C = params.c;
+    p.nr_weight = 0;
+    p.weight_label = nullptr;
+    p.weight = nullptr;
+    p.nu = params.nu;
+    p.p = params.epsilon;
+    p.shrinking = solver.shrinking ? 1 : 0;
+    p.probability = 0;
+    return p;
+  }
+
+  // Standardized features (and the degree-2 expansion for poly-ridge).
+  void Standardize(const std::vector<double>& x, std::vector<double>* out) const {
+    out->resize(x.size());
+    for (std::size_t j = 0; j < x.size(); ++j) (*out)[j] = (x[j] - x_mean[j]) / x_sd[j];
+  }
+  static void Expand(const std::vector<double>& z, std::vector<double>* out) {
+    out->assign(z.begin(), z.end());
+    for (std::size_t i = 0; i < z.size(); ++i) {
+      for (std::size_t j = i; j < z.size(); ++j) out->push_back(z[i] * z[j]);
+    }
+  }
+
+  double PredictStandardized(const std::vector<double>& z) const {
+    switch (kind) {
+      case ModelKind::kMean:
+        return 0.0;
+      case ModelKind::kRidge: {
+        double s = 0;
+        for (std::size_t j = 0; j < z.size(); ++j) s += weights[j] * z[j];
+        return s;
+      }
+      case ModelKind::kPolyRidge: {
+        std::vector<double> phi;
+        Expand(z, &phi);
+        double s = 0;
+        for (std::size_t j = 0; j < phi.size(); ++j) s += weights[j] * (phi[j] - poly_mean[j]);
+        return s;
+      }
+      default: {
+        std::vector<svm_node> q(z.size() + 1);
+        for (std::size_t j = 0; j < z.size(); ++j) q[j] = {static_cast<int>(j + 1), z[j]};
+        q[z.size()] = {-1, 0.0};
+        return svm_predict(&view, q.data());
+      }
+    }
+  }
+};
+
+namespace {
+
+// Ridge on rows of `a` (n x p) against centered target t: primal when p <= n, dual otherwise.
+std::vector<double> SolveRidge(const Eigen::MatrixXd& a, const Eigen::VectorXd& t, double lambda) {
+  const Eigen::Index n = a.rows(), p = a.cols();
+  // A tiny floor keeps the system solvable when lambda = 0 and columns are collinear.
+  const double reg = std::max(lambda, 1e-10);
+  Eigen::VectorXd w;
+  if (p <= n) {
+    Eigen::MatrixXd m = a.transpose() * a;
+    m.diagonal().array() += reg;
+    w = m.ldlt().solve(a.transpose() * t);
+  } else {
+    Eigen::MatrixXd k = a * a.transpose();
+    k.diagonal().array() += reg;
+    w = a.transpose() * k.ldlt().solve(t);
+  }
+  return std::vector<double>(w.data(), w.data() + w.size());
+}
+
+}  // namespace
+
+Result<Model> Model::Fit(const Dataset& data, ModelKind kind, const HyperParams& params_in,
+                         const SolverSettings& solver, const std::vector<std::size_t>& rows_in) {
+  if (Status s = params_in.Validate(); !s.ok()) return s;
+  std::vector<std::size_t> rows = rows_in;
+  if (rows.empty()) {
+    for (std::size_t i = 0; i < data.runs(); ++i) rows.push_back(i);
+  }
+  const std::size_t n = rows.size(), d = data.features.size();
+  if (n < 2) return Status::InvalidArgument("a model needs at least 2 training runs");
+  auto state = std::make_shared<State>();
+  state->kind = kind;
+  state->params = params_in;
+  state->solver = solver;
+  state->target = data.target;
+  state->features = data.features;
+  state->runs = n;
+  if (state->params.gamma == 0) state->params.gamma = 1.0 / static_cast<double>(d);
+
+  // Training statistics: mean and population standard deviation (ddof = 0).
+  state->x_mean.assign(d, 0.0);
+  state->x_sd.assign(d, 0.0);
+  for (std::size_t r : rows) {
+    for (std::size_t j = 0; j < d; ++j) state->x_mean[j] += data.x[r][j];
+    state->y_mean += data.y[r];
+  }
+  for (std::size_t j = 0; j < d; ++j) state->x_mean[j] /= static_cast<double>(n);
+  state->y_mean /= static_cast<double>(n);
+  double y_var = 0;
+  for (std::size_t r : rows) {
+    for (std::size_t j = 0; j < d; ++j) {
+      const double dx = data.x[r][j] - state->x_mean[j];
+      state->x_sd[j] += dx * dx;
+    }
+    y_var += (data.y[r] - state->y_mean) * (data.y[r] - state->y_mean);
+  }
+  // A feature constant within this subset (possible inside a CV fold) standardizes to 0.
+  for (double& s : state->x_sd) {
+    s = std::sqrt(s / static_cast<double>(n));
+    if (s == 0) s = 1;
+  }
+  state->y_sd = std::sqrt(y_var / static_cast<double>(n));
+  if (state->y_sd == 0) state->y_sd = 1;
+
+  state->y_min = state->y_max = data.y[rows[0]];
+  for (std::size_t r : rows) {
+    state->y_min = std::min(state->y_min, data.y[r]);
+    state->y_max = std::max(state->y_max, data.y[r]);
+  }
+  std::vector<std::vector<double>> z(n);
+  std::vector<double> t(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    state->Standardize(data.x[rows[i]], &z[i]);
+    t[i] = (data.y[rows[i]] - state->y_mean) / state->y_sd;
+  }
+
+  if (IsSvr(kind)) {
+    SilenceLibsvm();
+    std::vector<svm_node> nodes(n * (d + 1));
+    std::vector<svm_node*> x_rows(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      svm_node* row = &nodes[i * (d + 1)];
+      for (std::size_t j = 0; j < d; ++j) row[j] = {static_cast<int>(j + 1), z[i][j]};
+      row[d] = {-1, 0.0};
+      x_rows[i] = row;
+    }
+    svm_problem prob{};
+    prob.l = static_cast<int>(n);
+    prob.y = t.data();
+    prob.x = x_rows.data();
+    const svm_parameter param = state->LibsvmParam();
+    if (const char* err = svm_check_parameter(&prob, &param)) {
+      return Status::InvalidArgument(std::string("libsvm rejected the parameters: ") + err);
+    }
+    svm_model* trained = svm_train(&prob, &param);
+    if (trained == nullptr) return Status::Failed("libsvm training failed");
+    state->rho = trained->rho[0];
+    state->sv.resize(trained->l);
+    state->sv_coef.resize(trained->l);
+    for (int i = 0; i < trained->l; ++i) {
+      state->sv_coef[i] = trained->sv_coef[0][i];
+      std::vector<double> dense(d, 0.0);
+      for (const svm_node* p = trained->SV[i]; p->index != -1; ++p) dense[p->index - 1] = p->value;
+      state->sv[i] = std::move(dense);
+    }
+    svm_free_and_destroy_model(&trained);  // free_sv = 0: our nodes are not touched
+    state->BuildView();
+  } else if (kind == ModelKind::kRidge || kind == ModelKind::kPolyRidge) {
+    std::vector<std::vector<double>> phi(n);
+    if (kind == ModelKind::kPolyRidge) {
+      for (std::size_t i = 0; i < n; ++i) State::Expand(z[i], &phi[i]);
+      state->poly_mean.assign(phi[0].size(), 0.0);
+      for (const auto& row : phi) {
+        for (std::size_t j = 0; j < row.size(); ++j) state->poly_mean[j] += row[j];
+      }
+      for (double& m : state->poly_mean) m /= static_cast<double>(n);
+    } else {
+      phi = z;
+    }
+    const std::size_t p = phi[0].size();
+    Eigen::MatrixXd a(n, p);
+    Eigen::VectorXd tv(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < p; ++j) {
+        a(i, j) = phi[i][j] - (state->poly_mean.empty() ? 0.0 : state->poly_mean[j]);
+      }
+      tv(i) = t[i];
+    }
+    state->weights = SolveRidge(a, tv, state->params.lambda);
+  }
+  return Model(std::move(state));
+}
+
+double Model::Predict(const std::vector<double>& x) const {
+  assert(x.size() == state_->features.size());
+  std::vector<double> z;
+  state_->Standardize(x, &z);
+  return state_->y_mean + state_->y_sd * state_->PredictStandardized(z);
+}
+
+void Model::PredictBatch(const std::vector<std::vector<double>>& xs,
+                         std::vector<double>* out) const {
+  const State& s = *state_;
+  out->resize(xs.size());
+  if (!IsSvr(s.kind) || xs.empty() || s.sv.empty()) {
+    for (std::size_t i = 0; i < xs.size(); ++i) (*out)[i] = Predict(xs[i]);
+    return;
+  }
+  const Eigen::Index m = static_cast<Eigen::Index>(xs.size());
+  const Eigen::Index d = static_cast<Eigen::Index>(s.features.size());
+  Eigen::MatrixXd z(m, d);
+  for (Eigen::Index i = 0; i < m; ++i) {
+    assert(xs[i].size() == s.features.size());
+    for (Eigen::Index j = 0; j < d; ++j) z(i, j) = (xs[i][j] - s.x_mean[j]) / s.x_sd[j];
+  }
+  Eigen::MatrixXd k = z * s.sv_dense.transpose();  // m x l dot products
+  if (s.kind == ModelKind::kEpsSvrLinear) {
+  } else if (s.kind == ModelKind::kEpsSvrPoly) {
+    k = ((s.params.gamma * k).array() + s.params.coef0).pow(s.params.degree).matrix();
+  } else {
+    // ||z - v||^2 = ||z||^2 + ||v||^2 - 2 z.v
+    Eigen::ArrayXXd dist = -2.0 * k.array();
+    dist.colwise() += z.rowwise().squaredNorm().array();
+    dist.rowwise() += s.sv_sq_norm.transpose().array();
+    k = (-s.params.gamma * dist.max(0.0)).exp().matrix();
+  }
+  const Eigen::VectorXd f = k * s.coef_dense;
+  for (Eigen::Index i = 0; i < m; ++i) (*out)[i] = s.y_mean + s.y_sd * (f(i) - s.rho);
+}
+
+ModelKind Model::kind() const { return state_->kind; }
+const HyperParams& Model::params() const { return state_->params; }
+const std::string& Model::target() const { return state_->target; }
+const std::vector<Feature>& Model::features() const { return state_->features; }
+std::size_t Model::support_vectors() const { return state_->sv.size(); }
+std::size_t Model::training_runs() const { return state_->runs; }
+double Model::target_min() const { return state_->y_min; }
+double Model::target_max() const { return state_->y_max; }
+double Model::cv_mre() const { return cv_mre_; }
+void Model::set_cv_mre(double mre) { cv_mre_ = mre; }
+const std::vector<double>& Model::baseline() const { return baseline_; }
+void Model::set_baseline(std::vector<double> x) { baseline_ = std::move(x); }
+
+namespace {
+
+constexpr const char* kFormatName = "perfplan-tuning-model";
+
+std::string Checksum(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a 64
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "fnv1a64:%016" PRIx64, h);
+  return buf;
+}
+
+Unit UnitFromString(const std::string& s) {
+  if (s == "bytes") return Unit::kBytes;
+  if (s == "seconds") return Unit::kSeconds;
+  return Unit::kNone;
+}
+
+}  // namespace
+
+Status Model::Save(const std::string& path) const {
+  const State& s = *state_;
+  Json m;
+  m["kind"] = std::string(ToString(s.kind));
+  m["target"] = s.target;
+  m["training_runs"] = s.runs;
+  m["cv_mre"] = cv_mre_;
+  m["params"] = {
+      {"c", s.params.c},          {"gamma", s.params.gamma},   {"epsilon", s.params.epsilon},
+      {"nu", s.params.nu},        {"degree", s.params.degree}, {"coef0", s.params.coef0},
+      {"lambda", s.params.lambda}};
+  m["solver"] = {{"tolerance", s.solver.tolerance},
+                 {"cache_mb", s.solver.cache_mb},
+                 {"shrinking", s.solver.shrinking}};
+  Json features = Json::array();
+  for (const Feature& f : s.features) {
+    features.push_back({{"name", f.name},
+                        {"parameter", f.parameter},
+                        {"category", f.category},
+                        {"unit", std::string(ToString(f.unit))},
+                        {"integer", f.integer},
+                        {"min", f.min},
+                        {"max", f.max}});
+  }
+  m["features"] = features;
+  m["x_mean"] = s.x_mean;
+  m["x_sd"] = s.x_sd;
+  m["y_mean"] = s.y_mean;
+  m["y_sd"] = s.y_sd;
+  m["y_min"] = s.y_min;
+  m["y_max"] = s.y_max;
+  m["baseline"] = baseline_;
+  m["support_vectors"] = s.sv;
+  m["sv_coef"] = s.sv_coef;
+  m["rho"] = s.rho;
+  m["weights"] = s.weights;
+  m["poly_mean"] = s.poly_mean;
+  const std::string body = m.dump();
+  Json doc;
+  doc["format"] = kFormatName;
+  doc["format_version"] = kFormatVersion;
+  doc["checksum"] = Checksum(body);
+  doc["model"] = m;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Status::Failed(path + ": cannot write the model file");
+  out << doc.dump(1) << "\n";
+  out.close();
+  if (!out) return Status::Failed(path + ": writing the model file failed");
+  return Status::Ok();
+}
+
+Result<Model> Model::Load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::InvalidArgument(path + ": cannot read the model file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto corrupt = [&](const std::string& why) {
+    return Status::InvalidArgument(path + ": not a valid perfplan tuning model (" + why +
+                                   "); train it again with 'perfplan tune train'");
+  };
+  Json doc = Json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) return corrupt("not a JSON document");
+  if (!doc.contains("format") || doc["format"] != kFormatName) {
+    return corrupt("the \"format\" field is not \"" + std::string(kFormatName) + "\"");
+  }
+  if (!doc.contains("format_version") || !doc["format_version"].is_number_integer()) {
+    return corrupt("no integer \"format_version\"");
+  }
+  const int version = doc["format_version"].get<int>();
+  if (version != kFormatVersion) {
+    return Status::InvalidArgument(path + ": model format version " + std::to_string(version) +
+                                   ", this perfplan reads version " +
+                                   std::to_string(kFormatVersion) +
+                                   "; train the model again with this perfplan");
+  }
+  if (!doc.contains("model") || !doc["model"].is_object() || !doc.contains("checksum")) {
+    return corrupt("missing \"model\" or \"checksum\"");
+  }
+  const Json& m = doc["model"];
+  if (doc["checksum"] != Checksum(m.dump())) return corrupt("checksum mismatch: edited or damaged");
+  try {
+    auto state = std::make_shared<State>();
+    if (!Parse(m.at("kind").get<std::string>(), &state->kind)) return corrupt("unknown kind");
+    state->target = m.at("target").get<std::string>();
+    state->runs = m.at("training_runs").get<std::size_t>();
+    const Json& p = m.at("params");
+    state->params.c = p.at("c").get<double>();
+    state->params.gamma = p.at("gamma").get<double>();
+    state->params.epsilon = p.at("epsilon").get<double>();
+    state->params.nu = p.at("nu").get<double>();
+    state->params.degree = p.at("degree").get<int>();
+    state->params.coef0 = p.at("coef0").get<double>();
+    state->params.lambda = p.at("lambda").get<double>();
+    const Json& so = m.at("solver");
+    state->solver.tolerance = so.at("tolerance").get<double>();
+    state->solver.cache_mb = so.at("cache_mb").get<double>();
+    state->solver.shrinking = so.at("shrinking").get<bool>();
+    for (const Json& f : m.at("features")) {
+      Feature feat;
+      feat.name = f.at("name").get<std::string>();
+      feat.parameter = f.at("parameter").get<std::string>();
+      feat.category = f.at("category").get<std::string>();
+      feat.unit = UnitFromString(f.at("unit").get<std::string>());
+      feat.integer = f.at("integer").get<bool>();
+      feat.min = f.at("min").get<double>();
+      feat.max = f.at("max").get<double>();
+      state->features.push_back(feat);
+    }
+    state->x_mean = m.at("x_mean").get<std::vector<double>>();
+    state->x_sd = m.at("x_sd").get<std::vector<double>>();
+    state->y_mean = m.at("y_mean").get<double>();
+    state->y_sd = m.at("y_sd").get<double>();
+    state->y_min = m.at("y_min").get<double>();
+    state->y_max = m.at("y_max").get<double>();
+    state->sv = m.at("support_vectors").get<std::vector<std::vector<double>>>();
+    state->sv_coef = m.at("sv_coef").get<std::vector<double>>();
+    state->rho = m.at("rho").get<double>();
+    state->weights = m.at("weights").get<std::vector<double>>();
+    state->poly_mean = m.at("poly_mean").get<std::vector<double>>();
+    std::vector<double> baseline = m.at("baseline").get<std::vector<double>>();
+    const double cv = m.at("cv_mre").get<double>();
+    const std::size_t d = state->features.size();
+    if (d == 0 || state->x_mean.size() != d || state->x_sd.size() != d) {
+      return corrupt("feature statistics do not match the features");
+    }
+    for (double s : state->x_sd) {
+      if (!(s > 0)) return corrupt("a feature standard deviation is not positive");
+    }
+    if (!baseline.empty() && baseline.size() != d) return corrupt("baseline size mismatch");
+    if (Status s = state->params.Validate(); !s.ok()) return corrupt(s.message());
+    if (IsSvr(state->kind)) {
+      if (state->sv.size() != state->sv_coef.size())
+        return corrupt("support vector count mismatch");
+      for (const auto& v : state->sv) {
+        if (v.size() != d) return corrupt("support vector size mismatch");
+      }
+      state->BuildView();
+    } else if (state->kind == ModelKind::kRidge) {
+      if (state->weights.size() != d) return corrupt("ridge weight count mismatch");
+    } else if (state->kind == ModelKind::kPolyRidge) {
+      const std::size_t p = d + d * (d + 1) / 2;
+      if (state->weights.size() != p || state->poly_mean.size() != p) {
+        return corrupt("poly-ridge weight count mismatch");
+      }
+    }
+    Model model(std::move(state));
+    model.cv_mre_ = cv;
+    model.baseline_ = std::move(baseline);
+    return model;
+  } catch (const Json::exception& e) {
+    return corrupt(std::string("missing or mistyped field: ") + e.what());
+  }
+}
+
+Result<double> MeanRelativeError(const std::vector<double>& y, const std::vector<double>& y_hat) {
+  if (y.empty() || y.size() != y_hat.size()) {
+    return Status::InvalidArgument("MRE needs equally many measured and predicted values (> 0)");
+  }
+  double sum = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (y[i] == 0) {
+      return Status::InvalidArgument("measured value " + std::to_string(i + 1) +
+                                     " is 0: relative error is undefined");
+    }
+    sum += std::fabs(y[i] - y_hat[i]) / std::fabs(y[i]);
+  }
+  return sum / static_cast<double>(y.size());
+}
+
+}  // namespace perfplan::tuning

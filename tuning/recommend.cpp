@@ -1,0 +1,432 @@
+#include "tuning/recommend.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+
+namespace perfplan::tuning {
+namespace {
+
+std::uint64_t SplitMix64(std::uint64_t* state) {
+  std::uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+double Uniform01(std::uint64_t* state) {
+  return static_cast<double>(SplitMix64(state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+std::string KnownParameters(const Model& model) {
+  std::string known, last;
+  for (const Feature& f : model.features()) {
+    if (f.parameter == last) continue;
+    last = f.parameter;
+    known += (known.empty() ? "" : ", ") + f.parameter;
+  }
+  return known;
+}
+
+// One searched dimension: a numeric feature, or a categorical parameter's one-hot group.
+struct Dim {
+  std::string parameter;
+  std::vector<std::size_t> features;  // one for numeric; the group for categorical
+  bool categorical = false;
+  bool integer = false;
+  bool fixed = false;
+  double lo = 0, hi = 0;
+  // Values are multiples of this (0 = continuous): 1 for integers, 1 MiB (or 1 KiB for small
+  // ranges) for sizes, 1 ms for durations, so recommendations read like settings people write.
+  double quantum = 0;
+
+  double Snap(double v) const {
+    if (quantum > 0) v = std::round(v / quantum) * quantum;
+    return std::clamp(v, lo, hi);
+  }
+};
+
+double QuantumFor(const Feature& f) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  if (f.integer && f.unit == Unit::kNone) return 1.0;
+  if (f.unit == Unit::kBytes) return f.max - f.min >= 64 * kMiB ? kMiB : 1024.0;
+  if (f.unit == Unit::kSeconds) return 1e-3;
+  return f.integer ? 1.0 : 0.0;
+}
+
+void SetLevel(const Dim& d, std::size_t level, std::vector<double>* x) {
+  for (std::size_t k = 0; k < d.features.size(); ++k) (*x)[d.features[k]] = k == level ? 1.0 : 0.0;
+}
+std::size_t LevelOf(const Dim& d, const std::vector<double>& x) {
+  for (std::size_t k = 0; k < d.features.size(); ++k) {
+    if (x[d.features[k]] == 1.0) return k;
+  }
+  return 0;
+}
+
+bool StartsWith(const std::string& s, std::string_view p) { return s.rfind(p, 0) == 0; }
+
+}  // namespace
+
+Result<Constraint> Constraint::Parse(std::string_view text, const Model& model) {
+  Constraint c;
+  c.text_ = std::string(text);
+  auto fail = [&](std::size_t pos, const std::string& what) {
+    return Status::InvalidArgument("constraint \"" + c.text_ + "\" at character " +
+                                   std::to_string(pos + 1) + ": " + what);
+  };
+  std::size_t i = 0;
+  double side = 1;  // +1 left of the comparison, -1 right of it
+  bool have_op = false;
+  double sign = 1;
+  Term term;
+  bool expect_factor = true;
+  auto flush = [&] {
+    term.sign = sign * side;
+    c.terms_.push_back(term);
+    term = Term{};
+    sign = 1;
+  };
+  while (i < text.size()) {
+    const char ch = text[i];
+    if (std::isspace(static_cast<unsigned char>(ch))) {
+      ++i;
+      continue;
+    }
+    if (ch == '<' || ch == '>') {
+      if (expect_factor) return fail(i, "expected a parameter or a number before the comparison");
+      if (have_op) return fail(i, "more than one comparison");
+      flush();
+      const bool eq = i + 1 < text.size() && text[i + 1] == '=';
+      c.op_ = ch == '<' ? (eq ? 0 : 1) : (eq ? 2 : 3);
+      i += eq ? 2 : 1;
+      have_op = true;
+      side = -1;
+      expect_factor = true;
+      continue;
+    }
+    if (ch == '*' || ch == '+' || (ch == '-' && !expect_factor)) {
+      if (expect_factor) return fail(i, "expected a parameter or a number");
+      if (ch != '*') {
+        flush();
+        sign = ch == '-' ? -1 : 1;
+      }
+      ++i;
+      expect_factor = true;
+      continue;
+    }
+    if (!expect_factor) return fail(i, "expected *, +, - or a comparison");
+    std::size_t j = i;
+    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])) &&
+           std::string_view("*+<>").find(text[j]) == std::string_view::npos &&
+           !(text[j] == '-' && j > i)) {
+      ++j;
+    }
+    const std::string token(text.substr(i, j - i));
+    bool matched = false;
+    for (std::size_t f = 0; f < model.features().size(); ++f) {
+      const Feature& feat = model.features()[f];
+      if (feat.category.empty() && feat.parameter == token) {
+        term.features.push_back(f);
+        matched = true;
+      }
+    }
+    if (!matched) {
+      Result<Quantity> q = ParseSparkQuantity(token, UnitHint::kAuto);
+      if (!q.ok()) {
+        return fail(i, "unknown parameter \"" + token +
+                           "\"; the model's numeric parameters are: " + KnownParameters(model));
+      }
+      term.constant *= q.value().value;
+    }
+    i = j;
+    expect_factor = false;
+  }
+  if (expect_factor) return fail(text.size(), "expected a parameter or a number at the end");
+  if (!have_op) return fail(0, "no comparison; expected one of <=, <, >=, >");
+  flush();
+  return c;
+}
+
+bool Constraint::Holds(const std::vector<double>& x) const {
+  double s = 0;
+  for (const Term& t : terms_) {
+    double v = t.sign * t.constant;
+    for (std::size_t f : t.features) v *= x[f];
+    s += v;
+  }
+  switch (op_) {
+    case 0:
+      return s <= 0;
+    case 1:
+      return s < 0;
+    case 2:
+      return s >= 0;
+    default:
+      return s > 0;
+  }
+}
+
+Status RecommendSettings::Validate() const {
+  if (samples < 1 || samples > 10'000'000) {
+    return Status::InvalidArgument("samples: " + std::to_string(samples) +
+                                   "; expected 1 to 10,000,000");
+  }
+  if (refine_starts < 0) {
+    return Status::InvalidArgument("refine_starts: " + std::to_string(refine_starts) +
+                                   "; expected >= 0");
+  }
+  if (refine_sweeps < 0) {
+    return Status::InvalidArgument("refine_sweeps: " + std::to_string(refine_sweeps) +
+                                   "; expected >= 0");
+  }
+  return Status::Ok();
+}
+
+std::string SparkValueText(const std::string& parameter, double value, Unit unit, bool integer) {
+  if (StartsWith(parameter, "Size."))
+    return FormatSparkValue(std::round(value) * 1024.0, Unit::kBytes);
+  if (StartsWith(parameter, "Time."))
+    return FormatSparkValue(std::round(value) / 1000.0, Unit::kSeconds);
+  if (unit == Unit::kNone && integer) return FormatSparkValue(std::round(value), unit);
+  return FormatSparkValue(value, unit);
+}
+
+std::string SparkDefaultsLine(const std::string& parameter, const std::string& text) {
+  std::string name = parameter;
+  if (StartsWith(name, "Size.") || StartsWith(name, "Time.")) name = name.substr(5);
+  if (StartsWith(name, "spark.")) return name + " " + text;
+  return "# " + name + " = " + text + " (not a Spark property)";
+}
+
+Result<Recommendation> Recommend(const Model& model, const RecommendSettings& settings) {
+  if (Status s = settings.Validate(); !s.ok()) return s;
+  const std::vector<Feature>& features = model.features();
+  std::vector<Constraint> constraints;
+  for (const std::string& text : settings.constraints) {
+    Result<Constraint> c = Constraint::Parse(text, model);
+    if (!c.ok()) return c.status();
+    constraints.push_back(std::move(c).value());
+  }
+  Result<std::vector<double>> base_r = ResolveConfiguration(model, {});
+  if (!base_r.ok()) return base_r.status();
+  const std::vector<double> baseline = base_r.value();
+
+  std::vector<Dim> dims;
+  std::map<std::string, std::size_t> dim_of;
+  for (std::size_t j = 0; j < features.size(); ++j) {
+    const Feature& f = features[j];
+    if (!f.category.empty()) {
+      auto it = dim_of.find(f.parameter);
+      if (it != dim_of.end()) {
+        dims[it->second].features.push_back(j);
+        continue;
+      }
+      dim_of[f.parameter] = dims.size();
+      dims.push_back({f.parameter, {j}, true, true, false, 0, 0});
+    } else {
+      dim_of[f.parameter] = dims.size();
+      dims.push_back({f.parameter, {j}, false, f.integer, false, f.min, f.max, QuantumFor(f)});
+    }
+  }
+  for (const std::string& name : settings.fixed) {
+    auto it = dim_of.find(name);
+    if (it == dim_of.end()) {
+      return Status::InvalidArgument(
+          "unknown parameter \"" + name +
+          "\" to hold fixed; the model's parameters are: " + KnownParameters(model));
+    }
+    dims[it->second].fixed = true;
+  }
+
+  const double sense = settings.goal == Goal::kMinimize ? 1.0 : -1.0;
+  Recommendation out;
+  out.target = model.target();
+  out.kind = model.kind();
+  out.cv_mre = model.cv_mre();
+  out.seed = settings.seed;
+  auto feasible = [&](const std::vector<double>& x) {
+    for (const Constraint& c : constraints) {
+      if (!c.Holds(x)) return false;
+    }
+    return true;
+  };
+  auto clipped = [&](const std::vector<double>& x) {
+    return std::clamp(model.Predict(x), model.target_min(), model.target_max());
+  };
+  auto score = [&](const std::vector<double>& x) {
+    ++out.evaluated;
+    return sense * clipped(x);
+  };
+  out.baseline_predicted = clipped(baseline);
+  const bool baseline_feasible = feasible(baseline);
+  if (!baseline_feasible) {
+    out.warnings.push_back("the baseline configuration violates the constraints");
+  }
+
+  // Latin hypercube: each dimension's N strata in a seeded random order.
+  const std::size_t n = settings.samples;
+  std::uint64_t rng = settings.seed;
+  std::vector<std::vector<std::size_t>> strata(dims.size(), std::vector<std::size_t>(n));
+  for (auto& s : strata) {
+    for (std::size_t i = 0; i < n; ++i) s[i] = i;
+    for (std::size_t i = n; i > 1; --i) std::swap(s[i - 1], s[SplitMix64(&rng) % i]);
+  }
+  struct Scored {
+    double score;
+    std::vector<double> x;
+  };
+  std::vector<Scored> best;  // top refine_starts, ascending score
+  const std::size_t keep = static_cast<std::size_t>(std::max(settings.refine_starts, 1));
+  // Candidates are generated and predicted in fixed-size chunks (batch prediction is much faster
+  // than one libsvm call per candidate; the fixed size keeps results repeatable).
+  constexpr std::size_t kChunk = 512;
+  std::vector<std::vector<double>> chunk;
+  std::vector<double> predicted;
+  auto flush = [&] {
+    model.PredictBatch(chunk, &predicted);
+    out.evaluated += chunk.size();
+    for (std::size_t c = 0; c < chunk.size(); ++c) {
+      const double s = sense * std::clamp(predicted[c], model.target_min(), model.target_max());
+      if (best.size() < keep || s < best.back().score) {
+        best.push_back({s, chunk[c]});
+        std::stable_sort(best.begin(), best.end(),
+                         [](const Scored& a, const Scored& b) { return a.score < b.score; });
+        if (best.size() > keep) best.pop_back();
+      }
+    }
+    chunk.clear();
+  };
+  std::vector<double> x = baseline;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      const Dim& dim = dims[d];
+      if (dim.fixed) continue;
+      if (dim.categorical) {
+        SetLevel(dim, strata[d][i] % dim.features.size(), &x);
+      } else {
+        double v = dim.lo + (static_cast<double>(strata[d][i]) + Uniform01(&rng)) /
+                                static_cast<double>(n) * (dim.hi - dim.lo);
+        x[dim.features[0]] = dim.Snap(v);
+      }
+    }
+    if (!feasible(x)) continue;
+    ++out.feasible;
+    chunk.push_back(x);
+    if (chunk.size() == kChunk) flush();
+  }
+  if (!chunk.empty()) flush();
+  // Re-score the kept candidates with the exact (libsvm) prediction used everywhere else.
+  for (Scored& b : best) b.score = score(b.x);
+  std::stable_sort(best.begin(), best.end(),
+                   [](const Scored& a, const Scored& b) { return a.score < b.score; });
+  if (baseline_feasible) best.push_back({score(baseline), baseline});
+  if (best.empty()) {
+    std::string names;
+    for (const auto& c : constraints) names += (names.empty() ? "" : "; ") + c.text();
+    return Status::InvalidArgument("no sampled configuration satisfies the constraints (" + names +
+                                   "); relax them or raise the sample count");
+  }
+
+  // Pattern search from each start: try ±step per dimension, halve steps when a sweep fails.
+  Scored winner = best.front();
+  const std::size_t starts = std::min<std::size_t>(best.size(), keep + 1);
+  for (std::size_t s = 0; s < starts && settings.refine_sweeps > 0; ++s) {
+    Scored cur = best[s];
+    std::vector<double> step(dims.size());
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      const double q = dims[d].quantum;
+      step[d] = q > 0 ? std::max(q, std::round((dims[d].hi - dims[d].lo) / 8 / q) * q)
+                      : (dims[d].hi - dims[d].lo) / 8;
+    }
+    for (int sweep = 0; sweep < settings.refine_sweeps; ++sweep) {
+      bool improved = false;
+      for (std::size_t d = 0; d < dims.size(); ++d) {
+        const Dim& dim = dims[d];
+        if (dim.fixed) continue;
+        if (dim.categorical) {
+          const std::size_t now = LevelOf(dim, cur.x);
+          for (std::size_t level = 0; level < dim.features.size(); ++level) {
+            if (level == now) continue;
+            std::vector<double> y = cur.x;
+            SetLevel(dim, level, &y);
+            if (!feasible(y)) continue;
+            const double sc = score(y);
+            if (sc < cur.score) {
+              cur = {sc, y};
+              improved = true;
+              break;
+            }
+          }
+          continue;
+        }
+        for (double dir : {1.0, -1.0}) {
+          std::vector<double> y = cur.x;
+          const std::size_t f = dim.features[0];
+          y[f] = dim.Snap(y[f] + dir * step[d]);
+          if (y[f] == cur.x[f] || !feasible(y)) continue;
+          const double sc = score(y);
+          if (sc < cur.score) {
+            cur = {sc, y};
+            improved = true;
+            break;
+          }
+        }
+      }
+      if (!improved) {
+        bool any = false;
+        for (std::size_t d = 0; d < dims.size(); ++d) {
+          const double q = dims[d].quantum;
+          const double min_step = q > 0 ? q : (dims[d].hi - dims[d].lo) * 1e-3;
+          if (step[d] > min_step) {
+            step[d] = q > 0 ? std::max(q, std::floor(step[d] / 2 / q) * q) : step[d] / 2;
+            any = true;
+          }
+        }
+        if (!any) break;
+      }
+    }
+    if (cur.score < winner.score) winner = cur;
+  }
+
+  out.predicted = clipped(winner.x);
+  const double raw = model.Predict(winner.x);
+  if (raw != out.predicted) {
+    out.warnings.push_back(
+        "the model predicts " + FormatSparkValue(raw, Unit::kNone) +
+        " here, beyond the measured range of " + model.target() +
+        "; the prediction is clipped "
+        "to the best measured value and the gain is an extrapolation: try the configuration and "
+        "retrain");
+  }
+  const double denom = std::fabs(out.baseline_predicted);
+  out.predicted_gain = denom > 0 ? sense * (out.baseline_predicted - out.predicted) / denom : 0.0;
+  for (const Dim& dim : dims) {
+    RecommendedValue rv;
+    rv.parameter = dim.parameter;
+    if (dim.categorical) {
+      const std::size_t level = LevelOf(dim, winner.x);
+      rv.value = static_cast<double>(level);
+      rv.baseline = static_cast<double>(LevelOf(dim, baseline));
+      rv.text = features[dim.features[level]].category;
+      rv.baseline_text = features[dim.features[LevelOf(dim, baseline)]].category;
+    } else {
+      const Feature& f = features[dim.features[0]];
+      rv.unit = f.unit;
+      rv.value = winner.x[dim.features[0]];
+      rv.baseline = baseline[dim.features[0]];
+      rv.text = SparkValueText(f.parameter, rv.value, f.unit, f.integer);
+      rv.baseline_text = SparkValueText(f.parameter, rv.baseline, f.unit, f.integer);
+    }
+    out.spark_defaults.push_back(SparkDefaultsLine(rv.parameter, rv.text));
+    out.config.push_back(std::move(rv));
+  }
+  if (model.cv_mre() >= 0 && out.predicted_gain > 0 && out.predicted_gain < model.cv_mre()) {
+    out.warnings.push_back(
+        "the predicted gain is smaller than the model's CV error; it may not "
+        "be real");
+  }
+  return out;
+}
+
+}  // namespace perfplan::tuning
