@@ -40,5 +40,13 @@ void AddPredictCommand(CLI::App& app, CliContext& ctx);
 void AddSelectCommand(CLI::App& app, CliContext& ctx);
 void AddValidateCommand(CLI::App& app, CliContext& ctx);
 void AddDemoCommand(CLI::App& app, CliContext& ctx);
+void AddIngestHdfsCommand(CLI::App& app, CliContext& ctx);
+void AddWorkloadCommand(CLI::App& app, CliContext& ctx);
+void AddSimulateHdfsCommand(CLI::App& app, CliContext& ctx);
+
+// Parent commands shared by several command files: return the existing subcommand of `app`, or
+// create it (with require_subcommand(1)) on first use.
+CLI::App* IngestGroup(CLI::App& app);
+CLI::App* SimulateGroup(CLI::App& app);
 
 }  // namespace perfplan::cli

@@ -12,6 +12,9 @@ const std::vector<CommandSpec>& Commands() {
       {"select", "Rank replica and compute-node choices for a dataset", AddSelectCommand},
       {"validate", "Check profile and topology files; list every problem", AddValidateCommand},
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
+      {"ingest", "Collect HDFS logs into the store (ingest hdfs)", AddIngestHdfsCommand},
+      {"workload", "Characterize the HDFS workload: clients, users, DataNodes", AddWorkloadCommand},
+      {"simulate", "Generate HDFS logs with known answers (simulate hdfs)", AddSimulateHdfsCommand},
   };
   return kCommands;
 }
