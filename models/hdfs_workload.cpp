@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -135,9 +136,13 @@ std::string ShellQuote(const std::string& text) {
 
 HdfsWorkload AnalyzeHdfsWorkload(const std::vector<HdfsAuditRecord>& audits,
                                  const std::vector<HdfsTransferRecord>& transfers,
-                                 const std::vector<HdfsBlockRecord>& blocks,
+                                 const std::vector<HdfsBlockRecord>& unsorted_blocks,
                                  const HdfsWorkloadOptions& options) {
   HdfsWorkload w;
+  std::vector<HdfsBlockRecord> blocks = unsorted_blocks;
+  std::sort(blocks.begin(), blocks.end(), [](const HdfsBlockRecord& x, const HdfsBlockRecord& y) {
+    return std::tie(x.time_ms, x.block, x.path) < std::tie(y.time_ms, y.block, y.path);
+  });
   const std::int64_t from = options.from_ms >= 0 ? options.from_ms : INT64_MIN;
   const std::int64_t to = options.to_ms >= 0 ? options.to_ms : INT64_MAX;
   auto in_window = [&](std::int64_t t) { return t >= from && t < to; };
@@ -242,10 +247,9 @@ HdfsWorkload AnalyzeHdfsWorkload(const std::vector<HdfsAuditRecord>& audits,
         break;
     }
   }
-  for (auto& [key, list] : access) {
-    std::stable_sort(list.begin(), list.end(),
-                     [](const auto& x, const auto& y) { return x.first < y.first; });
-  }
+  // Sorted by (time, user) so the result depends on the records, not on their order (the
+  // map/reduce path delivers them sorted differently from the store).
+  for (auto& [key, list] : access) std::sort(list.begin(), list.end());
 
   std::map<std::string, HdfsDataNodeStats> nodes;
   std::int64_t unknown_blocks = 0;
@@ -386,7 +390,16 @@ HdfsWorkload AnalyzeHdfsWorkload(const std::vector<HdfsAuditRecord>& audits,
              " in all)" +
              (size != file_bytes.end() ? "; " + std::to_string(size->second) + " bytes" : "")});
   }
-  for (auto& [client, s] : streams) w.streams.push_back(std::move(s));
+  for (auto& [client, s] : streams) {
+    std::sort(s.files.begin(), s.files.end(), [](const HdfsFileRead& x, const HdfsFileRead& y) {
+      return std::tie(x.time_ms, x.path) < std::tie(y.time_ms, y.path);
+    });
+    std::sort(s.blocks.begin(), s.blocks.end(), [](const HdfsBlockRead& x, const HdfsBlockRead& y) {
+      return std::tie(x.time_ms, x.datanode, x.block, x.bytes) <
+             std::tie(y.time_ms, y.datanode, y.block, y.bytes);
+    });
+    w.streams.push_back(std::move(s));
+  }
   return w;
 }
 

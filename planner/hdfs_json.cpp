@@ -96,8 +96,7 @@ std::string ToJson(const WorkloadAnswer& answer) {
     recs.push_back({{"kind", r.kind}, {"command", r.command}, {"reason", r.reason}});
   }
   const auto& c = w.cluster;
-  json doc = {{"store", answer.store_path},
-              {"clients", clients},
+  json doc = {{"clients", clients},
               {"users", users},
               {"datanodes", datanodes},
               {"cluster",
@@ -128,6 +127,7 @@ std::string ToJson(const WorkloadAnswer& answer) {
                 {"datanode_max_over_mean", c.datanode_max_over_mean}}},
               {"recommendations", recs},
               {"warnings", w.warnings}};
+  if (!answer.store_path.empty()) doc["store"] = answer.store_path;
   if (!w.streams.empty()) {
     json streams = json::array();
     for (const auto& s : w.streams) {

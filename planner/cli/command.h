@@ -43,6 +43,7 @@ void AddDemoCommand(CLI::App& app, CliContext& ctx);
 void AddIngestHdfsCommand(CLI::App& app, CliContext& ctx);
 void AddWorkloadCommand(CLI::App& app, CliContext& ctx);
 void AddSimulateHdfsCommand(CLI::App& app, CliContext& ctx);
+void AddHdfsCommand(CLI::App& app, CliContext& ctx);
 
 // Parent commands shared by several command files: return the existing subcommand of `app`, or
 // create it (with require_subcommand(1)) on first use.

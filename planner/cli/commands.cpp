@@ -15,6 +15,7 @@ const std::vector<CommandSpec>& Commands() {
       {"ingest", "Collect HDFS logs into the store (ingest hdfs)", AddIngestHdfsCommand},
       {"workload", "Characterize the HDFS workload: clients, users, DataNodes", AddWorkloadCommand},
       {"simulate", "Generate HDFS logs with known answers (simulate hdfs)", AddSimulateHdfsCommand},
+      {"hdfs", "HDFS log mining as Hadoop Streaming map and reduce steps", AddHdfsCommand},
   };
   return kCommands;
 }

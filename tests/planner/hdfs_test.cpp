@@ -202,5 +202,53 @@ TEST_CASE("CLI: simulate hdfs → ingest hdfs → workload --json has the DESIGN
   CHECK(rc == 2);
 }
 
+TEST_CASE("map | sort | reduce gives the single-process statistics, however the input is split") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string bin = testing::BinaryDir() + "/perfplan";
+  int rc = -1;
+  const auto sim = nlohmann::json::parse(
+      Run("simulate hdfs --files 6 --file-size 3000000 --clients 3 --datanodes 4 --block-size "
+          "1048576 --out " +
+              dir + "/logs --json",
+          &rc));
+  REQUIRE(rc == 0);
+  std::string nodes, files;
+  for (const auto& n : sim["ingest_nodes"]) {
+    const std::string spec = n.get<std::string>();
+    nodes += " --node " + spec;
+    files += " " + spec.substr(spec.find('=') + 1);
+  }
+  Run("ingest hdfs" + nodes + " --store " + dir + "/s.db", &rc);
+  REQUIRE(rc == 0);
+  auto single =
+      nlohmann::json::parse(Run("workload --streams --store " + dir + "/s.db --json", &rc));
+  REQUIRE(rc == 0);
+  single.erase("store");
+  // One map over everything, and one map per file (as Hadoop splits), merged by sort.
+  const std::string one = dir + "/one.json", split = dir + "/split.json";
+  REQUIRE(std::system(("cat" + files + " | " + bin + " hdfs map | LC_ALL=C sort | " + bin +
+                       " hdfs reduce --streams > " + one)
+                          .c_str()) == 0);
+  std::string per_file = "(";
+  for (std::size_t at = 1; at < files.size();) {
+    const std::size_t next = files.find(' ', at);
+    per_file += bin + " hdfs map < " + files.substr(at, next - at) + "; ";
+    if (next == std::string::npos) break;
+    at = next + 1;
+  }
+  per_file += ")";
+  REQUIRE(std::system((per_file + " | LC_ALL=C sort | " + bin + " hdfs reduce --streams > " + split)
+                          .c_str()) == 0);
+  const auto from_one = nlohmann::json::parse(testing::ReadFile(one));
+  const auto from_split = nlohmann::json::parse(testing::ReadFile(split));
+  CHECK(from_one == single);
+  CHECK(from_split == single);
+  CHECK(from_one["cluster"]["write_bytes"] == sim["truth"]["write_bytes"]);
+  // A malformed mapped line is bad input, named by line.
+  testing::WriteFile(dir + "/bad.tsv", "A\t1\n");
+  Run("hdfs reduce < " + dir + "/bad.tsv", &rc);
+  CHECK(rc == 2);
+}
+
 }  // namespace
 }  // namespace perfplan::planner
