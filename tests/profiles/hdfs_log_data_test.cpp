@@ -3,11 +3,13 @@
 // std::regex over the raw bytes, and LogPAI's ground-truth event ids).
 #include <doctest/doctest.h>
 
+#include <array>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "models/hdfs_workload.h"
 #include "profiles/hdfs_log.h"
 #include "tests/support/test_support.h"
 
@@ -65,6 +67,48 @@ TEST_CASE("eagle audit log: 1,920 audit lines, per-command counts match a plain 
   bool rename_with_dst = false;
   for (const auto& a : sink.audits) rename_with_dst |= a.cmd == "rename" && !a.dst.empty();
   CHECK(rename_with_dst);
+}
+
+TEST_CASE("eagle audit log: workload statistics equal counts taken with plain string scans") {
+  Collect sink;
+  REQUIRE(ParseHdfsLogFile(Data("eagle/hdfs-audit.log"), &sink).ok());
+  const models::HdfsWorkload w = models::AnalyzeHdfsWorkload(sink.audits, {}, {}, {});
+  // Independent counts over the raw lines.
+  std::map<std::string, std::array<std::int64_t, 3>> by_user;  // read, write, metadata
+  std::int64_t denied = 0;
+  std::string first, last;
+  for (const std::string& l : Lines(Data("eagle/hdfs-audit.log"))) {
+    if (first.empty()) first = l.substr(0, 23);
+    last = l.substr(0, 23);
+    if (l.find("allowed=false") != std::string::npos) {
+      ++denied;
+      continue;
+    }
+    const auto u = l.find("\tugi=") + 5;
+    const std::string user = l.substr(u, l.find_first_of(" \t", u) - u);
+    const bool read = l.find("\tcmd=open\t") != std::string::npos;
+    const bool write = l.find("\tcmd=create\t") != std::string::npos ||
+                       l.find("\tcmd=append\t") != std::string::npos;
+    by_user[user][read ? 0 : write ? 1 : 2]++;
+  }
+  CHECK(w.cluster.denied_ops == denied);
+  REQUIRE(w.users.size() == by_user.size());
+  std::int64_t ops = 0;
+  for (const auto& u : w.users) {
+    CAPTURE(u.key);
+    const auto& expected = by_user[u.key];
+    CHECK(u.read_ops == expected[0]);
+    CHECK(u.write_ops == expected[1]);
+    CHECK(u.metadata_ops == expected[2]);
+    ops += u.read_ops + u.write_ops + u.metadata_ops;
+  }
+  CHECK(w.cluster.read_ops + w.cluster.write_ops + w.cluster.metadata_ops == ops);
+  // Window: first to last timestamp of the file.
+  std::size_t n = 0;
+  const double span_seconds =
+      static_cast<double>(ParseLog4jTime(last, &n) - ParseLog4jTime(first, &n)) / 1000.0;
+  CHECK(w.cluster.window_seconds == doctest::Approx(std::max(1.0, span_seconds)));
+  CHECK(w.cluster.clients == 2);
 }
 
 TEST_CASE("ambari audit log with callerContext: 4 audit lines, nothing skipped") {
