@@ -178,20 +178,25 @@ void ParseAudit(string_view msg, HdfsLine* out) {
   unsigned seen = 0;
   std::string reason;
   if (FindChar(msg, '\t') != string_view::npos) {
-    while (!msg.empty()) {
-      const std::size_t tab = FindChar(msg, '\t');
-      const string_view field = msg.substr(0, tab);
-      msg = tab == string_view::npos ? string_view() : msg.substr(tab + 1);
-      const std::size_t eq = FindChar(field, '=');
-      if (eq == string_view::npos) {
-        Garbled(out,
-                "audit field \"" + std::string(field.substr(0, 40)) + "\": expected key=value");
+    // One pass: the key runs to '=', the value to the next tab.
+    const std::size_t n = msg.size();
+    std::size_t i = 0;
+    while (i < n) {
+      std::size_t k = i;
+      while (k < n && msg[k] != '=' && msg[k] != '\t') ++k;
+      if (k == n || msg[k] == '\t') {
+        Garbled(out, "audit field \"" +
+                         std::string(msg.substr(i, std::min<std::size_t>(k - i, 40))) +
+                         "\": expected key=value");
         return;
       }
-      if (!AuditField(field.substr(0, eq), field.substr(eq + 1), &a, &seen, &reason)) {
+      std::size_t e = k + 1;
+      while (e < n && msg[e] != '\t') ++e;
+      if (!AuditField(msg.substr(i, k - i), msg.substr(k + 1, e - k - 1), &a, &seen, &reason)) {
         Garbled(out, reason);
         return;
       }
+      i = e + 1;
     }
   } else {
     // Tabs turned into spaces by a log shipper: find the fixed keys in their order.
@@ -238,25 +243,27 @@ void ParseAudit(string_view msg, HdfsLine* out) {
 void ParseClientTrace(string_view msg, HdfsLine* out) {
   string_view src, dest, bytes, op, cli, block, duration;
   bool has_src = false, has_dest = false, has_bytes = false, has_op = false;
-  while (!msg.empty()) {
-    std::size_t comma = FindStr(msg, ", ");
-    string_view field = msg.substr(0, comma);
-    msg = comma == string_view::npos ? string_view() : msg.substr(comma + 2);
-    const std::size_t colon = FindStr(field, ": ");
-    string_view key, value;
-    if (colon == string_view::npos) {
-      // An empty value ("volume: ") loses its space when it ends the field.
-      if (!field.empty() && field.back() == ':') {
-        key = field.substr(0, field.size() - 1);
-      } else {
-        Garbled(out, "clienttrace field \"" + std::string(field.substr(0, 40)) +
-                         "\": expected \"key: value\"");
-        return;
-      }
-    } else {
-      key = field.substr(0, colon);
-      value = field.substr(colon + 2);
+  // One pass: the key runs to ':', the value from after ": " to the next ", ".
+  const std::size_t len = msg.size();
+  std::size_t i = 0;
+  while (i < len) {
+    std::size_t k = i;
+    while (k < len && msg[k] != ':' && msg[k] != ',') ++k;
+    if (k == len || msg[k] == ',') {
+      std::size_t end = k;
+      while (end < len && !(msg[end] == ',' && end + 1 < len && msg[end + 1] == ' ')) ++end;
+      Garbled(out, "clienttrace field \"" +
+                       std::string(msg.substr(i, std::min<std::size_t>(end - i, 40))) +
+                       "\": expected \"key: value\"");
+      return;
     }
+    const string_view key = msg.substr(i, k - i);
+    std::size_t v = k + 1;
+    if (v < len && msg[v] == ' ') ++v;
+    std::size_t e = v;
+    while (e < len && !(msg[e] == ',' && e + 1 < len && msg[e + 1] == ' ')) ++e;
+    const string_view value = msg.substr(v, e - v);
+    i = e < len ? e + 2 : len;
     if (Eq(key, "src"))
       src = value, has_src = true;
     else if (Eq(key, "dest"))
