@@ -9,6 +9,7 @@ namespace {
 struct HdfsReduceFlags {
   models::HdfsWorkloadOptions options;
   std::string from, to;
+  bool json = true;  // accepted for uniformity; the reduce output is always JSON
 };
 }  // namespace
 
@@ -33,6 +34,7 @@ void AddHdfsCommand(CLI::App& app, CliContext& ctx) {
   reduce->add_option("--from", flags->from, "Window start (2024-01-01[ HH:MM:SS] or epoch ms)");
   reduce->add_option("--to", flags->to, "Window end, exclusive");
   reduce->add_flag("--streams", flags->options.streams, "Include per-client read streams");
+  reduce->add_flag("--json", flags->json, "Accepted for uniformity: the output is always JSON");
   reduce->callback([flags, &ctx] {
     models::HdfsWorkloadOptions options = flags->options;
     for (auto [text, slot, name] : {std::tuple{&flags->from, &options.from_ms, "--from"},
