@@ -72,6 +72,7 @@ std::string ToJson(const profiles::HdfsIngestReport& r) {
                 {"garbled", n.garbled},
                 {"time_backwards", n.time_backwards}}},
               {"skipped", ProblemsJson(r.skipped)},
+              {"skipped_total", r.skipped_total},
               {"warnings", ProblemsJson(r.warnings)},
               {"checkpoints", checkpoints}};
   return doc.dump(2) + "\n";

@@ -142,11 +142,13 @@ class FileIngester {
              std::vector<StoredCheckpoint>& checkpoints) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
+      ++report_.skipped_total;
       report_.skipped.push_back({path, 0, "file", "disappeared before it could be read"});
       return Status::Ok();
     }
     auto opened = HdfsLogReader::Open(path);
     if (!opened.ok()) {
+      ++report_.skipped_total;
       report_.skipped.push_back({path, 0, "file", opened.status().message()});
       return Status::Ok();
     }
@@ -155,6 +157,7 @@ class FileIngester {
     // Raw bytes, so the prefix of an append-only file never changes as it grows.
     auto peeked = reader.Peek(options_.fingerprint_bytes);
     if (!peeked.ok()) {
+      ++report_.skipped_total;
       report_.skipped.push_back({path, 0, "file", peeked.status().message()});
       return Status::Ok();
     }
@@ -189,6 +192,7 @@ class FileIngester {
     StoredCheckpoint& cp = *match;
     Status seek = reader.Seek(cp.cp.offset_bytes);
     if (!seek.ok()) {
+      ++report_.skipped_total;
       report_.skipped.push_back(
           {path, 0, "file",
            "shorter than its checkpoint (" + std::to_string(cp.cp.offset_bytes) +
@@ -225,7 +229,12 @@ class FileIngester {
       }
       report_.records += batch_records;
       report_.counts.Merge(batch_counts);
-      for (auto& p : batch_skipped) report_.skipped.push_back(std::move(p));
+      for (auto& p : batch_skipped) {
+        ++report_.skipped_total;
+        if (report_.skipped.size() < HdfsParseCounts::kMaxProblems) {
+          report_.skipped.push_back(std::move(p));
+        }
+      }
       for (auto& p : batch_warnings) {
         if (report_.warnings.size() < HdfsParseCounts::kMaxProblems) {
           report_.warnings.push_back(std::move(p));
@@ -425,6 +434,7 @@ Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>&
     if (!checkpoints.ok()) return checkpoints.status();
     const std::vector<std::string> family = RotatedFamily(source.path);
     if (family.empty()) {
+      ++report.skipped_total;
       report.skipped.push_back(
           {source.path, 0, "file", "no such file (nor rotated copies " + source.path + ".N[.gz])"});
       continue;

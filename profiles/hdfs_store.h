@@ -67,12 +67,13 @@ struct HdfsCheckpoint {
 };
 
 struct HdfsIngestReport {
-  std::int64_t records = 0;                 // audit + transfer + block records stored by this run
-  std::int64_t files_read = 0;              // files with new lines
-  std::int64_t files_unchanged = 0;         // files already read to their end
-  HdfsParseCounts counts;                   // lines of this run by kind
-  std::vector<Problem> skipped;             // garbled lines and unreadable/missing files
-  std::vector<Problem> warnings;            // timestamps going backwards, held-back partial lines
+  std::int64_t records = 0;          // audit + transfer + block records stored by this run
+  std::int64_t files_read = 0;       // files with new lines
+  std::int64_t files_unchanged = 0;  // files already read to their end
+  HdfsParseCounts counts;            // lines of this run by kind
+  std::vector<Problem> skipped;      // garbled lines and unreadable/missing files (first 1,000)
+  std::int64_t skipped_total = 0;    // all of them (garbled lines are also kept in hdfs_skipped)
+  std::vector<Problem> warnings;     // timestamps going backwards, held-back partial lines
   std::vector<HdfsCheckpoint> checkpoints;  // every checkpoint of the nodes ingested
 };
 

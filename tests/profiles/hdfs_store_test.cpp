@@ -188,6 +188,7 @@ TEST_CASE("a missing file and garbled lines are reported with file and line") {
         dir + "/dn.log:2: garbled: no log4j timestamp at the start of the line");
   CHECK(FormatProblem(report.value().skipped[1]) ==
         dir + "/gone.log: file: no such file (nor rotated copies " + dir + "/gone.log.N[.gz])");
+  CHECK(report.value().skipped_total == 2);
   CHECK(Count(*store, "hdfs_skipped") == 1);
   // Reported once: a second run neither re-reads nor re-reports the garbled line.
   auto again = IngestHdfs(*store, {{"dn1", dir + "/dn.log"}}, {});
