@@ -425,6 +425,23 @@ std::vector<std::string> RotatedFamily(const std::string& path) {
 Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>& sources,
                                     const HdfsIngestOptions& options) {
   if (Status s = options.Validate(); !s.ok()) return s;
+  // The same file under two node names would get two checkpoints and be counted twice.
+  {
+    std::vector<std::pair<std::string, std::string>> seen;  // (canonical path, node)
+    for (const HdfsSource& source : sources) {
+      std::error_code ec;
+      const fs::path canonical = fs::weakly_canonical(source.path, ec);
+      const std::string key = ec ? source.path : canonical.string();
+      for (const auto& [path, node] : seen) {
+        if (path == key && node != source.node) {
+          return Status::InvalidArgument("--node " + source.node + "=" + source.path +
+                                         ": the same file is already given for node " + node +
+                                         "; a file belongs to one node");
+        }
+      }
+      seen.emplace_back(key, source.node);
+    }
+  }
   auto writer = PrepareWriter(store);
   if (!writer.ok()) return writer.status();
   HdfsIngestReport report;

@@ -105,6 +105,17 @@ TEST_CASE("NAME=PATH parsing and option validation") {
   CHECK(bad.Validate().message() == "batch_lines = 0: must be at least 1");
 }
 
+TEST_CASE("one file under two node names is refused (it would be counted twice)") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/a.log", AuditLine(1));
+  auto store = OpenStore(dir + "/s.db");
+  auto report = IngestHdfs(*store, {{"n1", dir + "/a.log"}, {"n2", dir + "/./a.log"}}, {});
+  REQUIRE_FALSE(report.ok());
+  CHECK(report.status().message() == "--node n2=" + dir +
+                                         "/./a.log: the same file is already given for node n1; "
+                                         "a file belongs to one node");
+}
+
 TEST_CASE("rotated family is listed oldest first") {
   const std::string dir = testing::MakeTempDir();
   for (const char* f : {"a.log", "a.log.1", "a.log.2.gz", "a.log.10", "a.log.2023-12-31",
