@@ -45,6 +45,25 @@ inline std::size_t RFindChar(string_view s, char c) {
   }
   return string_view::npos;
 }
+// First position at or after `from` of byte `c` in `s` (s.size() when absent), 8 bytes at a
+// time: values run to a ',' or a tab, and most are tens of bytes long.
+inline std::size_t ScanTo(string_view s, std::size_t from, char c) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
+  const std::uint64_t pattern = kOnes * static_cast<unsigned char>(c);
+  std::size_t i = from;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    const std::uint64_t x = w ^ pattern;
+    const std::uint64_t hit = (x - kOnes) & ~x & kHighs;
+    if (hit != 0) return i + static_cast<std::size_t>(__builtin_ctzll(hit)) / 8;
+  }
+  for (; i < s.size(); ++i) {
+    if (s[i] == c) return i;
+  }
+  return s.size();
+}
+
 // First position of `p` in `s` (naive; patterns here are a few bytes).
 inline std::size_t FindStr(string_view s, string_view p) {
   if (p.size() > s.size()) return string_view::npos;
@@ -116,19 +135,19 @@ void Garbled(HdfsLine* out, std::string reason) {
   out->reason = std::move(reason);
 }
 
-void SetUgi(string_view ugi, models::HdfsAuditRecord* a) {
+void SetUgi(string_view ugi, HdfsAuditView* a) {
   const std::size_t sp = FindChar(ugi, ' ');
-  a->user.assign(ugi.substr(0, sp));
-  a->real_user.clear();
+  a->user = ugi.substr(0, sp);
+  a->real_user = {};
   const std::size_t via = FindStr(ugi, " via ");
   if (via != string_view::npos) {
     string_view rest = ugi.substr(via + 5);
-    a->real_user.assign(rest.substr(0, rest.find(' ')));
+    a->real_user = rest.substr(0, rest.find(' '));
   }
 }
 
 // One "key=value" audit field.
-bool AuditField(string_view key, string_view value, models::HdfsAuditRecord* a, unsigned* seen,
+bool AuditField(string_view key, string_view value, HdfsAuditView* a, unsigned* seen,
                 std::string* reason) {
   if (Eq(key, "allowed")) {
     if (value != "true" && value != "false") {
@@ -147,22 +166,22 @@ bool AuditField(string_view key, string_view value, models::HdfsAuditRecord* a, 
   } else if (Eq(key, "ip")) {
     value = NullToEmpty(value);
     const std::size_t slash = RFindChar(value, '/');
-    a->ip.assign(slash == string_view::npos ? value : value.substr(slash + 1));
+    a->ip = slash == string_view::npos ? value : value.substr(slash + 1);
     *seen |= 4;
   } else if (Eq(key, "cmd")) {
     if (value.empty()) {
       *reason = "audit field cmd: empty";
       return false;
     }
-    a->cmd.assign(value);
+    a->cmd = value;
     *seen |= 8;
   } else if (Eq(key, "src")) {
-    a->src.assign(NullToEmpty(value));
+    a->src = NullToEmpty(value);
     *seen |= 16;
   } else if (Eq(key, "dst")) {
-    a->dst.assign(NullToEmpty(value));
+    a->dst = NullToEmpty(value);
   } else if (Eq(key, "proto")) {
-    a->proto.assign(value);
+    a->proto = value;
   }
   // perm, trackingId, callerContext and future keys carry nothing the analysis needs.
   return true;
@@ -171,10 +190,10 @@ bool AuditField(string_view key, string_view value, models::HdfsAuditRecord* a, 
 constexpr unsigned kAuditRequired = 1 | 2 | 4 | 8 | 16;
 
 void ParseAudit(string_view msg, HdfsLine* out) {
-  models::HdfsAuditRecord& a = out->audit;
+  HdfsAuditView& a = out->audit;
   a.time_ms = out->time_ms;
-  a.dst.clear();
-  a.proto.clear();
+  a.dst = {};
+  a.proto = {};
   unsigned seen = 0;
   std::string reason;
   if (FindChar(msg, '\t') != string_view::npos) {
@@ -190,8 +209,7 @@ void ParseAudit(string_view msg, HdfsLine* out) {
                          "\": expected key=value");
         return;
       }
-      std::size_t e = k + 1;
-      while (e < n && msg[e] != '\t') ++e;
+      const std::size_t e = ScanTo(msg, k + 1, '\t');
       if (!AuditField(msg.substr(i, k - i), msg.substr(k + 1, e - k - 1), &a, &seen, &reason)) {
         Garbled(out, reason);
         return;
@@ -260,8 +278,8 @@ void ParseClientTrace(string_view msg, HdfsLine* out) {
     const string_view key = msg.substr(i, k - i);
     std::size_t v = k + 1;
     if (v < len && msg[v] == ' ') ++v;
-    std::size_t e = v;
-    while (e < len && !(msg[e] == ',' && e + 1 < len && msg[e + 1] == ' ')) ++e;
+    std::size_t e = ScanTo(msg, v, ',');
+    while (e < len && !(e + 1 < len && msg[e + 1] == ' ')) e = ScanTo(msg, e + 1, ',');
     const string_view value = msg.substr(v, e - v);
     i = e < len ? e + 2 : len;
     if (Eq(key, "src"))
@@ -298,7 +316,7 @@ void ParseClientTrace(string_view msg, HdfsLine* out) {
   const bool is_read = Eq(op, "HDFS_READ");
   if (!is_read && !Eq(op, "HDFS_WRITE")) {
     out->kind = HdfsLineKind::kOtherTrace;
-    out->other_op.assign(op);
+    out->other_op = op;
     return;
   }
   const string_view blk = NormalizeBlockId(block);
@@ -307,14 +325,14 @@ void ParseClientTrace(string_view msg, HdfsLine* out) {
                      std::string(block.substr(0, 60)) + "\"");
     return;
   }
-  models::HdfsTransferRecord& t = out->transfer;
+  HdfsTransferView& t = out->transfer;
   t.time_ms = out->time_ms;
   t.is_read = is_read;
   t.bytes = n;
-  t.datanode.assign(AddressIp(is_read ? src : dest));
-  t.peer.assign(AddressIp(is_read ? dest : src));
-  t.block.assign(blk);
-  t.client_id.assign(cli);
+  t.datanode = AddressIp(is_read ? src : dest);
+  t.peer = AddressIp(is_read ? dest : src);
+  t.block = blk;
+  t.client_id = cli;
   t.duration_ns = -1;
   if (!duration.empty()) {
     std::int64_t d = 0;
@@ -337,8 +355,8 @@ void ParseAllocate(string_view msg, HdfsLine* out) {
     return;
   }
   out->block.time_ms = out->time_ms;
-  out->block.block.assign(blk);
-  out->block.path.assign(msg.substr(for_pos + 5));
+  out->block.block = blk;
+  out->block.path = msg.substr(for_pos + 5);
   out->kind = HdfsLineKind::kBlock;
 }
 
@@ -350,8 +368,8 @@ void ParseOldAllocate(string_view msg, HdfsLine* out) {
     return;
   }
   out->block.time_ms = out->time_ms;
-  out->block.block.assign(NormalizeBlockId(msg.substr(sep + 2)));
-  out->block.path.assign(msg.substr(0, sep));
+  out->block.block = NormalizeBlockId(msg.substr(sep + 2));
+  out->block.path = msg.substr(0, sep);
   out->kind = HdfsLineKind::kBlock;
 }
 
@@ -371,6 +389,37 @@ bool LooksLikeContinuation(string_view line) {
 }
 
 }  // namespace
+
+models::HdfsAuditRecord HdfsAuditView::ToRecord() const {
+  models::HdfsAuditRecord r;
+  r.time_ms = time_ms;
+  r.allowed = allowed;
+  r.user = user;
+  r.real_user = real_user;
+  r.ip = ip;
+  r.cmd = cmd;
+  r.src = src;
+  r.dst = dst;
+  r.proto = proto;
+  return r;
+}
+
+models::HdfsTransferRecord HdfsTransferView::ToRecord() const {
+  models::HdfsTransferRecord r;
+  r.time_ms = time_ms;
+  r.is_read = is_read;
+  r.datanode = datanode;
+  r.peer = peer;
+  r.bytes = bytes;
+  r.block = block;
+  r.client_id = client_id;
+  r.duration_ns = duration_ns;
+  return r;
+}
+
+models::HdfsBlockRecord HdfsBlockView::ToRecord() const {
+  return {time_ms, std::string(block), std::string(path)};
+}
 
 const char* ToString(HdfsLineKind kind) {
   switch (kind) {
@@ -497,10 +546,7 @@ void ParseHdfsLine(string_view line, HdfsLine* out) {
     rest.remove_prefix(close + 2);
     skip_spaces();
   }
-  std::size_t logger_end = 0;
-  while (logger_end < rest.size() && rest[logger_end] != ':' && rest[logger_end] != ' ') {
-    ++logger_end;
-  }
+  std::size_t logger_end = std::min(ScanTo(rest, 0, ':'), ScanTo(rest, 0, ' '));
   if (logger_end == rest.size()) logger_end = string_view::npos;
   string_view logger = rest.substr(0, logger_end);
   string_view msg;

@@ -41,16 +41,38 @@ enum class HdfsLineKind {
 };
 const char* ToString(HdfsLineKind kind);
 
-// The parse of one line. Only the record matching `kind` is filled; strings reuse their capacity
-// when one HdfsLine is reused across calls (the fast path of ingestion).
+// Views of one line's fields: they point into the line passed to ParseHdfsLine and stay valid
+// as long as it does (a reader's line until its next Next()). ToRecord() copies them out.
+struct HdfsAuditView {
+  std::int64_t time_ms = 0;
+  bool allowed = true;
+  std::string_view user, real_user, ip, cmd, src, dst, proto;  // as in models::HdfsAuditRecord
+  models::HdfsAuditRecord ToRecord() const;
+};
+struct HdfsTransferView {
+  std::int64_t time_ms = 0;
+  bool is_read = true;
+  std::string_view datanode, peer, block, client_id;  // as in models::HdfsTransferRecord
+  std::int64_t bytes = 0;
+  std::int64_t duration_ns = -1;
+  models::HdfsTransferRecord ToRecord() const;
+};
+struct HdfsBlockView {
+  std::int64_t time_ms = 0;
+  std::string_view block, path;
+  models::HdfsBlockRecord ToRecord() const;
+};
+
+// The parse of one line. Only the view matching `kind` is filled. Parsing copies nothing but a
+// garbled line's reason, which keeps the hot path free of allocations.
 struct HdfsLine {
   HdfsLineKind kind = HdfsLineKind::kBlank;
   std::int64_t time_ms = -1;  // -1 when the line has no timestamp
-  models::HdfsAuditRecord audit;
-  models::HdfsTransferRecord transfer;
-  models::HdfsBlockRecord block;
-  std::string other_op;  // kOtherTrace: the op
-  std::string reason;    // kGarbled: what was wrong
+  HdfsAuditView audit;
+  HdfsTransferView transfer;
+  HdfsBlockView block;
+  std::string_view other_op;  // kOtherTrace: the op
+  std::string reason;         // kGarbled: what was wrong
 };
 
 // Parses one line without its '\n' (a trailing '\r' is ignored). Never fails: bad input gives

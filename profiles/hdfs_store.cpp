@@ -329,8 +329,9 @@ class FileIngester {
         const auto& a = l.audit;
         Statement& s = w_.audit;
         s.Bind(1, node).Bind(2, a.time_ms).Bind(3, static_cast<std::int64_t>(a.allowed));
-        s.Bind(4, a.user).Bind(5, a.real_user).Bind(6, a.ip).Bind(7, a.cmd).Bind(8, a.src);
-        s.Bind(9, a.dst).Bind(10, a.proto);
+        s.Bind(4, std::string(a.user)).Bind(5, std::string(a.real_user));
+        s.Bind(6, std::string(a.ip)).Bind(7, std::string(a.cmd)).Bind(8, std::string(a.src));
+        s.Bind(9, std::string(a.dst)).Bind(10, std::string(a.proto));
         ++*records;
         return Check(s);
       }
@@ -338,14 +339,15 @@ class FileIngester {
         const auto& t = l.transfer;
         Statement& s = w_.transfer;
         s.Bind(1, node).Bind(2, t.time_ms).Bind(3, static_cast<std::int64_t>(t.is_read));
-        s.Bind(4, t.datanode).Bind(5, t.peer).Bind(6, t.bytes).Bind(7, t.block);
-        s.Bind(8, t.client_id).Bind(9, t.duration_ns);
+        s.Bind(4, std::string(t.datanode)).Bind(5, std::string(t.peer)).Bind(6, t.bytes);
+        s.Bind(7, std::string(t.block)).Bind(8, std::string(t.client_id)).Bind(9, t.duration_ns);
         ++*records;
         return Check(s);
       }
       case HdfsLineKind::kBlock: {
         Statement& s = w_.block;
-        s.Bind(1, node).Bind(2, l.block.time_ms).Bind(3, l.block.block).Bind(4, l.block.path);
+        s.Bind(1, node).Bind(2, l.block.time_ms).Bind(3, std::string(l.block.block));
+        s.Bind(4, std::string(l.block.path));
         ++*records;
         return Check(s);
       }

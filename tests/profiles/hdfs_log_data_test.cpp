@@ -27,9 +27,9 @@ struct Collect : HdfsRecordSink {
   std::vector<models::HdfsTransferRecord> transfers;
   std::vector<models::HdfsBlockRecord> blocks;
   void OnLine(const HdfsLine& line) override {
-    if (line.kind == HdfsLineKind::kAudit) audits.push_back(line.audit);
-    if (line.kind == HdfsLineKind::kTransfer) transfers.push_back(line.transfer);
-    if (line.kind == HdfsLineKind::kBlock) blocks.push_back(line.block);
+    if (line.kind == HdfsLineKind::kAudit) audits.push_back(line.audit.ToRecord());
+    if (line.kind == HdfsLineKind::kTransfer) transfers.push_back(line.transfer.ToRecord());
+    if (line.kind == HdfsLineKind::kBlock) blocks.push_back(line.block.ToRecord());
   }
 };
 
