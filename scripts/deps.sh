@@ -9,6 +9,7 @@ PERFPLAN_PACKAGES=(
   libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev libboost-graph-dev libcli11-dev
   libsqlite3-dev doctest-dev libcpp-httplib-dev
   libsvm-dev python3-sklearn
+  zlib1g-dev  # gzip-compressed rotated HDFS logs (profiles/hdfs_log)
 )
 
 perfplan_ensure_packages() {

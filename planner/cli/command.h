@@ -48,6 +48,15 @@ void AddSimulateHIndexCommand(CLI::App& app, CliContext& ctx);
 // The `simulate` parent command: returns it when another command file already created it, else
 // creates it (requiring one verb). Verbs attach with SimulateGroup(app)->add_subcommand(...).
 CLI::App* SimulateGroup(CLI::App& app);
+// Every `simulate` verb (simulate_group.cpp): one row of the command table.
+void AddSimulateCommands(CLI::App& app, CliContext& ctx);
 void AddTuneCommand(CLI::App& app, CliContext& ctx);
+void AddIngestHdfsCommand(CLI::App& app, CliContext& ctx);
+void AddWorkloadCommand(CLI::App& app, CliContext& ctx);
+void AddSimulateHdfsCommand(CLI::App& app, CliContext& ctx);
+void AddHdfsCommand(CLI::App& app, CliContext& ctx);
+
+// The `ingest` parent: returns the existing subcommand of `app`, or creates it on first use.
+CLI::App* IngestGroup(CLI::App& app);
 
 }  // namespace perfplan::cli

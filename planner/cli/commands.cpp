@@ -16,8 +16,11 @@ const std::vector<CommandSpec>& Commands() {
       {"export", "Write answers as CSV or JSON tables for spreadsheets", AddExportCommand},
       {"hindex", "Straggler overhead (Lorenz curve, change point, H-index) of bucket or task times",
        AddHIndexCommand},
-      {"simulate", "Monte Carlo check of the H-index on a mixture (simulate hindex)",
-       AddSimulateHIndexCommand},
+      {"simulate", "Synthetic inputs with known answers (simulate hindex, simulate hdfs)",
+       AddSimulateCommands},
+      {"ingest", "Collect HDFS logs into the store (ingest hdfs)", AddIngestHdfsCommand},
+      {"workload", "Characterize the HDFS workload: clients, users, DataNodes", AddWorkloadCommand},
+      {"hdfs", "HDFS log mining as Hadoop Streaming map and reduce steps", AddHdfsCommand},
   };
   return kCommands;
 }

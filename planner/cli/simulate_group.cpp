@@ -10,9 +10,14 @@ CLI::App* SimulateGroup(CLI::App& app) {
       app.get_subcommands([](CLI::App* sub) { return sub->get_name() == "simulate"; });
   if (!found.empty()) return found.front();
   CLI::App* group = app.add_subcommand(
-      "simulate", "Monte Carlo checks of the models on synthetic data (simulate hindex, …)");
+      "simulate", "Synthetic inputs with known answers (simulate hindex, simulate hdfs)");
   group->require_subcommand(1);
   return group;
+}
+
+void AddSimulateCommands(CLI::App& app, CliContext& ctx) {
+  AddSimulateHIndexCommand(app, ctx);
+  AddSimulateHdfsCommand(app, ctx);
 }
 
 }  // namespace perfplan::cli

@@ -1,0 +1,171 @@
+// Throughput of HDFS log parsing and ingestion (docs/performance.md, section "HDFS").
+//
+//   perfplan_hdfs_bench generate FILE BYTES   write a mixed NameNode/DataNode log of ~BYTES
+//   perfplan_hdfs_bench parse FILE            parse every line (no store): lines/s, MB/s
+//   perfplan_hdfs_bench ingest FILE DB        parse + store in SQLite with checkpoints
+//
+// Plain chrono timing of one run on one core; peak memory from getrusage. Prints one line of
+// key=value pairs so the figures can be pasted into the docs.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <string>
+
+#include "profiles/hdfs_log.h"
+#include "profiles/hdfs_store.h"
+
+namespace {
+
+using perfplan::profiles::HdfsLine;
+using perfplan::profiles::HdfsLineKind;
+
+std::string Stamp(std::int64_t ms) {
+  const std::int64_t s = ms / 1000;
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "2024-01-%02d %02d:%02d:%02d,%03d",
+                static_cast<int>(1 + s / 86400 % 28), static_cast<int>(s / 3600 % 24),
+                static_cast<int>(s / 60 % 60), static_cast<int>(s % 60),
+                static_cast<int>(ms % 1000));
+  return buf;
+}
+
+int Generate(const std::string& path, std::int64_t bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  std::mt19937_64 rng(7);
+  std::int64_t written = 0, ms = 0, lines = 0;
+  std::string line;
+  static const char* kCmds[] = {"open",       "open",   "open",   "create", "getfileinfo",
+                                "listStatus", "delete", "rename", "mkdirs", "append"};
+  while (written < bytes) {
+    ms += static_cast<std::int64_t>(rng() % 7);
+    const unsigned kind = static_cast<unsigned>(rng() % 100);
+    const unsigned a = static_cast<unsigned>(rng() % 200), b = static_cast<unsigned>(rng() % 50);
+    const unsigned long long blk = 1073741825ULL + rng() % 5000000;
+    line = Stamp(ms);
+    if (kind < 40) {
+      line += " INFO FSNamesystem.audit: allowed=true\tugi=user" + std::to_string(a % 40) +
+              " (auth:SIMPLE)\tip=/10.1." + std::to_string(b) + "." + std::to_string(a) +
+              "\tcmd=" + kCmds[rng() % 10] + "\tsrc=/warehouse/db" + std::to_string(b) + "/table" +
+              std::to_string(a) + "/part-" + std::to_string(rng() % 1000) +
+              "\tdst=null\tperm=null\tproto=rpc";
+    } else if (kind < 80) {
+      const bool read = kind < 65;
+      const std::string dn = "10.2.0." + std::to_string(b),
+                        client = "10.1." + std::to_string(b) + "." + std::to_string(a);
+      line += " INFO org.apache.hadoop.hdfs.server.datanode.DataNode.clienttrace: src: /" +
+              (read ? dn + ":9866" : client + ":41234") + ", dest: /" +
+              (read ? client + ":52110" : dn + ":9866") + ", volume: /data/" +
+              std::to_string(a % 12) + "/dfs/dn, bytes: " + std::to_string(rng() % 134217728) +
+              ", op: " + (read ? "HDFS_READ" : "HDFS_WRITE") + ", cliID: DFSClient_NONMAPREDUCE_-" +
+              std::to_string(rng() % 100000) + "_1, offset: 0, srvID: 4c1d2e3f-aaaa-bbbb-cccc-" +
+              std::to_string(100000000000 + b) +
+              ", blockid: BP-1473286386-10.0.0.1-1704067200000:blk_" + std::to_string(blk) + "_" +
+              std::to_string(blk - 1073740000) +
+              ", duration(ns): " + std::to_string(rng() % 900000000);
+    } else if (kind < 85) {
+      line += " INFO org.apache.hadoop.hdfs.StateChange: BLOCK* allocate blk_" +
+              std::to_string(blk) + "_" + std::to_string(blk - 1073740000) + ", replicas=10.2.0." +
+              std::to_string(b) + ":9866, 10.2.0." + std::to_string((b + 1) % 50) +
+              ":9866 for /warehouse/db" + std::to_string(b) + "/table" + std::to_string(a) +
+              "/part-" + std::to_string(rng() % 1000);
+    } else {
+      line +=
+          " INFO org.apache.hadoop.hdfs.server.datanode.DataNode: Receiving "
+          "BP-1473286386-10.0.0.1-1704067200000:blk_" +
+          std::to_string(blk) + "_1001 src: /10.2.0." + std::to_string(b) +
+          ":40012 dest: /10.2.0." + std::to_string(a % 50) + ":9866";
+    }
+    line += '\n';
+    out.write(line.data(), static_cast<std::streamsize>(line.size()));
+    written += static_cast<std::int64_t>(line.size());
+    ++lines;
+  }
+  std::printf("generated=%s bytes=%lld lines=%lld\n", path.c_str(), static_cast<long long>(written),
+              static_cast<long long>(lines));
+  return out ? 0 : 1;
+}
+
+double CpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+double PeakMiB() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+struct Sum : perfplan::profiles::HdfsRecordSink {
+  std::int64_t bytes = 0, records = 0;
+  void OnLine(const HdfsLine& l) override {
+    ++records;
+    if (l.kind == HdfsLineKind::kTransfer) bytes += l.transfer.bytes;
+  }
+};
+
+int Parse(const std::string& path) {
+  const double size = static_cast<double>(std::filesystem::file_size(path));
+  Sum sum;
+  const double cpu0 = CpuSeconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto counts = perfplan::profiles::ParseHdfsLogFile(path, &sum);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!counts.ok()) {
+    std::fprintf(stderr, "%s\n", counts.status().message().c_str());
+    return 1;
+  }
+  const auto& c = counts.value();
+  std::printf(
+      "mode=parse seconds=%.3f cpu_seconds=%.3f lines=%lld lines_per_second=%.0f "
+      "lines_per_cpu_second=%.0f mb_per_second=%.1f records=%lld transfer_bytes=%lld garbled=%lld "
+      "peak_rss_mib=%.1f\n",
+      s, CpuSeconds() - cpu0, static_cast<long long>(c.lines), static_cast<double>(c.lines) / s,
+      static_cast<double>(c.lines) / (CpuSeconds() - cpu0), size / 1e6 / s,
+      static_cast<long long>(sum.records), static_cast<long long>(sum.bytes),
+      static_cast<long long>(c.garbled), PeakMiB());
+  return 0;
+}
+
+int Ingest(const std::string& path, const std::string& db) {
+  std::filesystem::remove(db);
+  auto store = perfplan::profiles::Store::Open(db, {perfplan::profiles::HdfsMigrations()});
+  if (!store.ok()) return 1;
+  const double size = static_cast<double>(std::filesystem::file_size(path));
+  perfplan::profiles::HdfsIngestOptions options;
+  options.complete_files = true;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto report = perfplan::profiles::IngestHdfs(*store.value(), {{"bench", path}}, options);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!report.ok()) {
+    std::fprintf(stderr, "%s\n", report.status().message().c_str());
+    return 1;
+  }
+  std::printf(
+      "mode=ingest seconds=%.3f lines=%lld lines_per_second=%.0f mb_per_second=%.1f "
+      "records=%lld peak_rss_mib=%.1f\n",
+      s, static_cast<long long>(report.value().counts.lines),
+      static_cast<double>(report.value().counts.lines) / s, size / 1e6 / s,
+      static_cast<long long>(report.value().records), PeakMiB());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "generate" && argc == 4) return Generate(argv[2], std::atoll(argv[3]));
+  if (mode == "parse" && argc == 3) return Parse(argv[2]);
+  if (mode == "ingest" && argc == 4) return Ingest(argv[2], argv[3]);
+  std::fprintf(stderr,
+               "usage: perfplan_hdfs_bench generate FILE BYTES | parse FILE | ingest FILE DB\n");
+  return 2;
+}

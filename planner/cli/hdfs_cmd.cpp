@@ -1,0 +1,61 @@
+#include <cstdlib>
+#include <iostream>
+
+#include "planner/cli/command.h"
+#include "planner/hdfs_streaming.h"
+
+namespace perfplan::cli {
+namespace {
+struct HdfsReduceFlags {
+  models::HdfsWorkloadOptions options;
+  std::string from, to;
+  bool json = true;  // accepted for uniformity; the reduce output is always JSON
+};
+}  // namespace
+
+void AddHdfsCommand(CLI::App& app, CliContext& ctx) {
+  CLI::App* group = app.add_subcommand(
+      "hdfs", "HDFS log mining as Hadoop Streaming steps: map (logs → records), reduce");
+  group->require_subcommand(1);
+  group->footer(
+      "Example (one machine):\n  cat hdfs-audit.log datanode.log | perfplan hdfs map | sort | "
+      "perfplan hdfs reduce\nOn a cluster, see docs/hdfs.md for the hadoop-streaming.jar line.");
+  CLI::App* map = group->add_subcommand(
+      "map", "Read log lines on stdin; write tab-separated records on stdout");
+  map->callback([&ctx] {
+    const char* name = std::getenv("mapreduce_map_input_file");  // set by Hadoop Streaming
+    std::ios::sync_with_stdio(false);
+    Status s = planner::HdfsMap(std::cin, *ctx.out, *ctx.err, name ? name : "stdin");
+    if (!s.ok()) ReportError(ctx, "hdfs map", s, false);
+  });
+  auto flags = std::make_shared<HdfsReduceFlags>();
+  CLI::App* reduce = group->add_subcommand(
+      "reduce", "Read sorted records on stdin; print the workload JSON (as `workload --json`)");
+  reduce->add_option("--from", flags->from, "Window start (2024-01-01[ HH:MM:SS] or epoch ms)");
+  reduce->add_option("--to", flags->to, "Window end, exclusive");
+  reduce->add_flag("--streams", flags->options.streams, "Include per-client read streams");
+  reduce->add_flag("--json", flags->json, "Accepted for uniformity: the output is always JSON");
+  reduce->callback([flags, &ctx] {
+    models::HdfsWorkloadOptions options = flags->options;
+    for (auto [text, slot, name] : {std::tuple{&flags->from, &options.from_ms, "--from"},
+                                    std::tuple{&flags->to, &options.to_ms, "--to"}}) {
+      if (text->empty()) continue;
+      auto t = planner::ParseTimeArgument(name, *text);
+      if (!t.ok()) {
+        ReportError(ctx, "hdfs reduce", t.status(), true);
+        return;
+      }
+      *slot = t.value();
+    }
+    std::ios::sync_with_stdio(false);
+    auto answer = planner::HdfsReduce(std::cin, options, nullptr);
+    if (!answer.ok()) {
+      ReportError(ctx, "hdfs reduce", answer.status(), true);
+      return;
+    }
+    ctx.exit_code = 0;
+    *ctx.out << planner::ToJson(answer.value());
+  });
+}
+
+}  // namespace perfplan::cli

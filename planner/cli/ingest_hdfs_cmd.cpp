@@ -1,0 +1,61 @@
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/hdfs.h"
+
+namespace perfplan::cli {
+namespace {
+struct IngestHdfsFlags {
+  planner::IngestHdfsRequest request;
+  bool json = false;
+};
+}  // namespace
+
+void AddIngestHdfsCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<IngestHdfsFlags>();
+  CLI::App* cmd = IngestGroup(app)->add_subcommand(
+      "hdfs", "Collect NameNode audit/state-change and DataNode clienttrace logs incrementally");
+  cmd->footer(
+      "Each PATH is a node's live log file; its rotated copies (PATH.1, PATH.2.gz, "
+      "PATH.2024-01-01) are read too.\nRe-running reads only what is new.\n\nExample:\n"
+      "  perfplan ingest hdfs --node nn1=/var/log/hadoop/hdfs/hdfs-audit.log \\\n"
+      "      --node dn1=/var/log/hadoop/hdfs/hadoop-hdfs-datanode-dn1.log --store perfplan.db");
+  cmd->add_option("--node", flags->request.nodes, "NAME=PATH of a node's log (repeatable)")
+      ->required();
+  cmd->add_option("--store", flags->request.store_path, "Profile store (SQLite file)")
+      ->capture_default_str();
+  cmd->add_option("--batch-lines", flags->request.options.batch_lines,
+                  "Lines per transaction (checkpoint interval)")
+      ->capture_default_str();
+  cmd->add_flag("--complete", flags->request.options.complete_files,
+                "Also read a last line without a line break (files no longer written)");
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  cmd->callback([flags, &ctx] {
+    auto report = planner::AnswerIngestHdfs(flags->request);
+    if (!report.ok()) {
+      ReportError(ctx, "ingest hdfs", report.status(), flags->json);
+      return;
+    }
+    const profiles::HdfsIngestReport& r = report.value();
+    ctx.exit_code = 0;
+    for (const auto& p : r.skipped)
+      *ctx.err << "perfplan ingest hdfs: skipped " << profiles::FormatProblem(p) << "\n";
+    if (flags->json) {
+      *ctx.out << planner::ToJson(r);
+      return;
+    }
+    *ctx.out << "records stored: " << r.records << " (audit " << r.counts.audit << ", transfer "
+             << r.counts.transfer << ", block " << r.counts.block << ") from " << r.counts.lines
+             << " new lines; files read " << r.files_read << ", unchanged " << r.files_unchanged
+             << "; skipped " << r.skipped.size() << "\n";
+    Table table({"node", "path", "lines", "offset_bytes", "last_time"});
+    for (const auto& c : r.checkpoints) {
+      table.AddRow({c.node, c.path, std::to_string(c.lines), std::to_string(c.offset_bytes),
+                    std::to_string(c.last_time_ms)});
+    }
+    table.Print(*ctx.out);
+  });
+}
+
+}  // namespace perfplan::cli

@@ -1,0 +1,92 @@
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/hdfs.h"
+
+namespace perfplan::cli {
+namespace {
+struct WorkloadFlags {
+  planner::WorkloadRequest request;
+  bool json = false;
+};
+
+void PrintStats(std::ostream& out, const char* key,
+                const std::vector<models::HdfsClientStats>& stats) {
+  Table t({key, "read_ops", "write_ops", "metadata_ops", "read_bytes", "write_bytes", "iops",
+           "files_read", "files_written", "datanodes"});
+  for (const auto& s : stats) {
+    t.AddRow({s.key.empty() ? "(none)" : s.key, std::to_string(s.read_ops),
+              std::to_string(s.write_ops), std::to_string(s.metadata_ops),
+              std::to_string(s.read_bytes), std::to_string(s.write_bytes), Fixed(s.iops, 3),
+              std::to_string(s.files_read), std::to_string(s.files_written),
+              std::to_string(s.datanodes_touched)});
+  }
+  t.Print(out);
+}
+}  // namespace
+
+void AddWorkloadCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<WorkloadFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "workload", "Characterize the HDFS workload in the store: clients, users, DataNodes");
+  cmd->footer(
+      "Example:\n  perfplan workload --store perfplan.db --from 2024-01-01 --to "
+      "\"2024-01-02 00:00:00\" --json");
+  auto& r = flags->request;
+  cmd->add_option("--store", r.store_path, "Profile store (SQLite file)")->capture_default_str();
+  cmd->add_option("--from", r.from, "Window start (2024-01-01[ HH:MM:SS] or epoch ms)");
+  cmd->add_option("--to", r.to, "Window end, exclusive");
+  cmd->add_option("--balancer-gini", r.options.balancer_gini_threshold,
+                  "Recommend the balancer above this Gini of DataNode load")
+      ->capture_default_str();
+  cmd->add_option("--cache-min-reads", r.options.cache_min_reads,
+                  "Opens within the window that make a file hot")
+      ->capture_default_str();
+  cmd->add_option("--cache-window-seconds", r.options.cache_window_seconds,
+                  "Re-read window for cache directives")
+      ->capture_default_str();
+  cmd->add_option("--cache-pool", r.options.cache_pool, "Pool named in cache directives")
+      ->capture_default_str();
+  cmd->add_flag("--streams", r.options.streams,
+                "Include per-client file- and block-read streams (JSON only)");
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  cmd->callback([flags, &ctx] {
+    auto answer = planner::AnswerWorkload(flags->request);
+    if (!answer.ok()) {
+      ReportError(ctx, "workload", answer.status(), flags->json);
+      return;
+    }
+    ctx.exit_code = 0;
+    if (flags->json) {
+      *ctx.out << planner::ToJson(answer.value());
+      return;
+    }
+    const models::HdfsWorkload& w = answer.value().workload;
+    const auto& c = w.cluster;
+    *ctx.out << "window: " << Fixed(c.window_seconds, 3) << " s; read " << Bytes(c.read_bytes)
+             << " (" << Bytes(c.read_bytes_per_second) << "/s), written " << Bytes(c.write_bytes)
+             << " (+" << Bytes(c.replication_write_bytes) << " replicas); ops read " << c.read_ops
+             << ", write " << c.write_ops << ", metadata " << c.metadata_ops
+             << "; DataNode load Gini " << Fixed(c.datanode_load_gini, 3) << "\n\nclients\n";
+    PrintStats(*ctx.out, "client", w.clients);
+    *ctx.out << "\nusers\n";
+    PrintStats(*ctx.out, "user", w.users);
+    *ctx.out << "\ndatanodes\n";
+    Table t({"datanode", "read_bytes", "write_bytes", "read_ops", "write_ops", "share"});
+    for (const auto& d : w.datanodes) {
+      t.AddRow({d.datanode, std::to_string(d.read_bytes), std::to_string(d.write_bytes),
+                std::to_string(d.read_ops), std::to_string(d.write_ops),
+                Fixed(100 * d.share_of_bytes, 1) + "%"});
+    }
+    t.Print(*ctx.out);
+    if (!w.recommendations.empty()) *ctx.out << "\nrecommendations\n";
+    for (const auto& rec : w.recommendations) {
+      *ctx.out << "  " << rec.command << "    # " << rec.reason << "\n";
+    }
+    for (const auto& warning : w.warnings)
+      *ctx.err << "perfplan workload: warning: " << warning << "\n";
+  });
+}
+
+}  // namespace perfplan::cli

@@ -1,0 +1,156 @@
+#include "models/hdfs_workload.h"
+
+#include <doctest/doctest.h>
+
+namespace perfplan::models {
+namespace {
+
+// Relative tolerance for ratios of exact integer sums (only rounding of one division).
+constexpr double kExact = 1e-12;
+
+HdfsAuditRecord Audit(std::int64_t t, const std::string& user, const std::string& ip,
+                      const std::string& cmd, const std::string& src, bool allowed = true) {
+  HdfsAuditRecord a;
+  a.time_ms = t;
+  a.user = user;
+  a.ip = ip;
+  a.cmd = cmd;
+  a.src = src;
+  a.allowed = allowed;
+  return a;
+}
+
+HdfsTransferRecord Transfer(std::int64_t t, bool read, const std::string& dn,
+                            const std::string& peer, std::int64_t bytes, const std::string& blk) {
+  HdfsTransferRecord r;
+  r.time_ms = t;
+  r.is_read = read;
+  r.datanode = dn;
+  r.peer = peer;
+  r.bytes = bytes;
+  r.block = blk;
+  return r;
+}
+
+const HdfsClientStats* Find(const std::vector<HdfsClientStats>& v, const std::string& key) {
+  for (const auto& s : v) {
+    if (s.key == key) return &s;
+  }
+  return nullptr;
+}
+
+TEST_CASE("Gini: equal loads 0, one node holding everything (n-1)/n") {
+  CHECK(Gini({}) == 0);
+  CHECK(Gini({5}) == 0);
+  CHECK(Gini({3, 3, 3}) == doctest::Approx(0).epsilon(kExact));
+  CHECK(Gini({0, 0, 0, 8}) == doctest::Approx(0.75).epsilon(kExact));
+  CHECK(Gini({0, 0}) == 0);
+}
+
+TEST_CASE("shell quoting of cache paths") {
+  CHECK(ShellQuote("/data/a-b_c.1") == "/data/a-b_c.1");
+  CHECK(ShellQuote("/data/a b") == "'/data/a b'");
+  CHECK(ShellQuote("/it's") == "'/it'\\''s'");
+}
+
+TEST_CASE("write pipeline hops count toward DataNodes, not clients; users get bytes by path") {
+  // Client 10.0.0.9 (alice) writes /f (one block, replicated 10.1 → 10.2), then bob reads it
+  // from 10.0.0.8 twice within a minute.
+  const std::vector<HdfsAuditRecord> audits = {
+      Audit(0, "alice", "10.0.0.9", "create", "/f"),
+      Audit(1000, "bob", "10.0.0.8", "open", "/f"),
+      Audit(20000, "bob", "10.0.0.8", "open", "/f"),
+      Audit(30000, "bob", "10.0.0.8", "listStatus", "/"),
+      Audit(31000, "eve", "10.0.0.7", "open", "/secret", false),
+  };
+  const std::vector<HdfsBlockRecord> blocks = {{0, "blk_1", "/f"}};
+  const std::vector<HdfsTransferRecord> transfers = {
+      Transfer(500, false, "10.0.1.1", "10.0.0.9", 1000, "blk_1"),
+      Transfer(600, false, "10.0.1.2", "10.0.1.1", 1000, "blk_1"),
+      Transfer(1500, true, "10.0.1.1", "10.0.0.8", 1008, "blk_1"),
+      Transfer(21000, true, "10.0.1.2", "10.0.0.8", 1008, "blk_1"),
+  };
+  HdfsWorkloadOptions options;
+  options.streams = true;
+  const HdfsWorkload w = AnalyzeHdfsWorkload(audits, transfers, blocks, options);
+  const HdfsClusterStats& c = w.cluster;
+  CHECK(c.window_seconds == doctest::Approx(31.0));
+  CHECK(c.write_bytes == 1000);
+  CHECK(c.replication_write_bytes == 1000);
+  CHECK(c.read_bytes == 2016);
+  CHECK(c.read_ops == 2);
+  CHECK(c.write_ops == 1);
+  CHECK(c.metadata_ops == 1);
+  CHECK(c.denied_ops == 1);
+  CHECK(c.mean_read_file_bytes == 1000);
+  CHECK(c.datanodes == 2);
+  CHECK(c.datanode_load_gini == doctest::Approx(0).epsilon(kExact));  // 2008 bytes each
+
+  const HdfsClientStats* writer = Find(w.clients, "10.0.0.9");
+  REQUIRE(writer != nullptr);
+  CHECK(writer->write_bytes == 1000);
+  CHECK(writer->files_written == 1);
+  CHECK(writer->mean_write_file_bytes == 1000);
+  CHECK(Find(w.clients, "10.0.1.1") == nullptr);  // a DataNode forwarding is not a client
+  const HdfsClientStats* reader = Find(w.clients, "10.0.0.8");
+  REQUIRE(reader != nullptr);
+  CHECK(reader->read_bytes == 2016);
+  CHECK(reader->read_ops == 2);
+  CHECK(reader->files_read == 1);
+  CHECK(reader->datanodes_touched == 2);
+  CHECK(reader->iops == doctest::Approx(3 / 31.0).epsilon(kExact));
+
+  const HdfsClientStats* bob = Find(w.users, "bob");
+  REQUIRE(bob != nullptr);
+  CHECK(bob->read_bytes == 2016);
+  const HdfsClientStats* alice = Find(w.users, "alice");
+  REQUIRE(alice != nullptr);
+  CHECK(alice->write_bytes == 1000);
+  CHECK(Find(w.users, "eve")->denied_ops == 1);
+
+  REQUIRE(w.streams.size() == 1);  // only the reader has read streams
+  const HdfsClientStream& s = w.streams[0];
+  CHECK(s.client == "10.0.0.8");
+  REQUIRE(s.files.size() == 2);
+  REQUIRE(s.blocks.size() == 2);
+  CHECK(s.blocks[1].datanode == "10.0.1.2");
+
+  // /f re-read within the hour → a cache pool line and a directive; 2 equally loaded nodes → no
+  // balancer at the default 0.2 threshold.
+  REQUIRE(w.recommendations.size() == 2);
+  CHECK(w.recommendations[0].command == "hdfs cacheadmin -addPool perfplan-hot");
+  CHECK(w.recommendations[1].command ==
+        "hdfs cacheadmin -addDirective -path /f -pool perfplan-hot");
+  CHECK(w.recommendations[1].reason == "opened 2 times within 3600 s (2 in all); 1000 bytes");
+}
+
+TEST_CASE("imbalance above the threshold recommends the balancer; the window filters records") {
+  std::vector<HdfsTransferRecord> transfers = {Transfer(0, true, "a", "c1", 9000, "blk_1"),
+                                               Transfer(1000, true, "b", "c1", 100, "blk_2"),
+                                               Transfer(5000, true, "b", "c1", 100000, "blk_3")};
+  HdfsWorkloadOptions options;
+  options.to_ms = 2000;
+  options.from_ms = 0;
+  const HdfsWorkload w = AnalyzeHdfsWorkload({}, transfers, {}, options);
+  CHECK(w.cluster.read_bytes == 9100);
+  CHECK(w.cluster.window_seconds == 2.0);
+  REQUIRE(w.recommendations.size() == 1);
+  CHECK(w.recommendations[0].kind == "balancer");
+  CHECK(w.recommendations[0].command == "hdfs balancer -threshold 10");
+  CHECK(w.recommendations[0].reason ==
+        "DataNode load Gini 0.489 exceeds 0.200; a carries 98.9% of the bytes (1.98x the mean)");
+  REQUIRE(w.warnings.size() == 1);
+}
+
+TEST_CASE("options are validated with the field and the value") {
+  HdfsWorkloadOptions o;
+  o.cache_min_reads = 1;
+  CHECK(o.Validate().message() ==
+        "cache_min_reads = 1: a file must be read at least 2 times to be re-read");
+  o = {};
+  o.balancer_gini_threshold = 2;
+  CHECK(o.Validate().message() == "balancer_gini_threshold = 2.000: expected a value in [0, 1]");
+}
+
+}  // namespace
+}  // namespace perfplan::models
