@@ -11,7 +11,8 @@ using detail::Range;
 const std::vector<std::string_view> kTopKeys = {
     "schema_version", "application", "description", "profiled_site", "reduction_object_class",
     "reduction_object_scaling", "global_reduction_class", "retrieval_scales_with_storage_nodes",
-    "reduction_communication", "runs"};
+    "reduction_communication", "runs",
+    "fit"};  // "fit": written by `perfplan fit --json` (residuals, runs used); informational only
 const std::vector<std::string_view> kRunKeys = {
     "dataset_bytes",   "storage_nodes",   "compute_nodes",          "bandwidth_bytes_per_second",
     "disk_seconds",    "network_seconds", "compute_seconds",        "reduction_object_bytes",

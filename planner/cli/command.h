@@ -40,5 +40,11 @@ void AddPredictCommand(CLI::App& app, CliContext& ctx);
 void AddSelectCommand(CLI::App& app, CliContext& ctx);
 void AddValidateCommand(CLI::App& app, CliContext& ctx);
 void AddDemoCommand(CLI::App& app, CliContext& ctx);
+void AddFitCommand(CLI::App& app, CliContext& ctx);
+void AddEvaluateCommand(CLI::App& app, CliContext& ctx);
+void AddImportScoutCommand(CLI::App& app, CliContext& ctx);
+
+// The `import` parent command (shared by every importer): the existing one, or a new one.
+CLI::App* ImportGroup(CLI::App& app);
 
 }  // namespace perfplan::cli

@@ -12,6 +12,10 @@ const std::vector<CommandSpec>& Commands() {
       {"select", "Rank replica and compute-node choices for a dataset", AddSelectCommand},
       {"validate", "Check profile and topology files; list every problem", AddValidateCommand},
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
+      {"fit", "Fit a runtime profile from measured runs (runs CSV)", AddFitCommand},
+      {"evaluate", "Measure prediction error on held-out runs vs Ernest and Amdahl",
+       AddEvaluateCommand},
+      {"import", "Convert Scout report.json folders to a runs CSV", AddImportScoutCommand},
   };
   return kCommands;
 }

@@ -1,0 +1,208 @@
+// Fitting the FREERIDE-G runtime model from end-to-end runs, and measuring its error (DESIGN §3.2).
+//
+// Input: measured runs (one per row of a runs CSV): workload, instance type, dataset size s,
+// storage nodes n, compute nodes c, bandwidth b, runtime, and whether the run completed. A run that
+// did not complete (timeout or failure) carries a lower bound on the runtime, never a value.
+//
+// FitRuntime() decomposes the runtime of one workload on one instance type into the non-negative
+// components of §3.1 by weighted non-negative least squares (models/nnls.h):
+//
+//   T = θ_d·s/n                      disk (retrieval)
+//     + θ_n·s/(n·b)                  network ((n) dropped when retrieval does not scale)
+//     + θ_c·s/c                      local compute
+//     + θ_0 + θ_r·x_r                reduction-object communication T_ro = A_ro·r' + B_ro,
+//                                    x_r = none (constant class), s (linear, dataset) or c (linear,
+//                                    compute nodes)
+//     + θ_g·x_g                      global reduction, x_g = c (linear-constant) or s
+//                                    (constant-linear)
+//
+// with every θ ≥ 0, residuals weighted by 1/runtime (relative error), and the reduction and
+// global-reduction classes chosen by the smallest weighted residual. Censored runs are lower
+// bounds: a censored run enters the fit, as a row pinned at its bound, only while the current fit
+// predicts below the bound (an iterated hinge; docs/fit.md).
+//
+// The fit converts to a RuntimeProfile (one reference run, explicit classes, A_ro/B_ro) that
+// models::Predict reproduces exactly. Other instance types are reached through the heterogeneity
+// factors of §3.1 learned from reference workloads measured on both types. EvaluateWorkload()
+// trains on a subset of rows, predicts the rest and reports APE for perfplan, Ernest and Amdahl,
+// with residual-bootstrap prediction intervals.
+//
+// Pure functions over plain structs; randomness only through the seed in the options. Thread-safe.
+// Units: bytes, seconds, bytes per second.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/runtime_model.h"
+#include "models/status.h"
+
+namespace perfplan::models {
+
+// One measured run (one row of the runs CSV of DESIGN §3.2).
+struct MeasuredRun {
+  std::string workload;
+  std::string instance_type;
+  double dataset_bytes = 0;               // s, > 0
+  double storage_nodes = 0;               // n, > 0
+  double compute_nodes = 0;               // c, > 0
+  double bandwidth_bytes_per_second = 0;  // b, > 0
+  double runtime_seconds = 0;             // > 0; a lower bound when !completed
+  bool completed = true;                  // false: timeout/failure, runtime is censored
+};
+
+// A configuration to predict (the runtime columns are ignored).
+struct RunConfig {
+  double dataset_bytes = 0;
+  double storage_nodes = 0;
+  double compute_nodes = 0;
+  double bandwidth_bytes_per_second = 0;
+};
+RunConfig ConfigOf(const MeasuredRun& run);
+
+struct FitOptions {
+  // Fewest completed runs a fit accepts. Default 3: three runs fix the parallel, fixed and
+  // node-dependent terms of one instance type. Lower only for tests of degenerate data.
+  std::size_t min_completed_runs = 3;
+  // Classes to use; nullopt: chosen by fit quality (smallest weighted residual; ties go to the
+  // simpler class: constant reduction object, linear-constant global reduction).
+  std::optional<ReductionObjectClass> reduction_object_class;
+  ReductionObjectScaling reduction_object_scaling = ReductionObjectScaling::kDataset;
+  std::optional<GlobalReductionClass> global_reduction_class;
+  // §3.1 flag: false drops n from the network term (retrieval does not scale with storage nodes).
+  bool retrieval_scales_with_storage_nodes = true;
+  // Hinge iterations for censored rows (each adds the censored rows the fit undershoots).
+  int max_censoring_iterations = 10;
+  Status Validate() const;
+};
+
+// One fitted model of one workload on one instance type.
+struct RuntimeFit {
+  std::string workload;
+  std::string instance_type;
+  ReductionObjectClass reduction_object_class = ReductionObjectClass::kConstant;
+  ReductionObjectScaling reduction_object_scaling = ReductionObjectScaling::kDataset;
+  GlobalReductionClass global_reduction_class = GlobalReductionClass::kLinearConstant;
+  bool classes_chosen_by_fit = false;
+  bool retrieval_scales_with_storage_nodes = true;
+  double disk_coefficient = 0;              // θ_d, seconds·nodes/byte
+  double network_coefficient = 0;           // θ_n, dimensionless (s/(n·b) is seconds)
+  double compute_coefficient = 0;           // θ_c, seconds·nodes/byte
+  double fixed_seconds = 0;                 // θ_0 = B_ro
+  double reduction_object_coefficient = 0;  // θ_r (per byte of data or per node, by class)
+  double global_reduction_coefficient = 0;  // θ_g (per node or per byte, by class)
+  RunConfig reference;                      // configuration the profile's run is written at
+  // Runs used, as indices into the vector given to FitRuntime, and each one's residual
+  // (measured − predicted, seconds; for censored runs: bound − predicted, reported only).
+  std::vector<std::size_t> runs_used;
+  std::vector<double> residual_seconds;
+  std::vector<bool> run_censored;
+  std::size_t censored_active = 0;  // censored runs that ended up pinned at their bound
+  double weighted_rms = 0;          // sqrt(mean((measured−predicted)/measured)²) over completed
+  std::vector<std::string> notes;
+};
+
+// Fits the runs (all of one workload and instance type; the caller selects them). Errors
+// (InvalidArgument): fewer than min_completed_runs completed runs ("fit of W on T needs at least 3
+// completed runs, got 1 (2 censored)"), all runs censored, a non-positive or non-finite value
+// (naming the run index and field), runs of more than one workload or instance type.
+Result<RuntimeFit> FitRuntime(const std::vector<MeasuredRun>& runs, const FitOptions& options = {});
+
+// The fitted components at `config` (hardware factors applied to the components; 1 = the fitted
+// type). Pure.
+Breakdown PredictFitted(const RuntimeFit& fit, const RunConfig& config,
+                        const ScalingFactors& scaling = {});
+
+// The fit as a profile `perfplan predict` accepts: one run at fit.reference with explicit classes
+// and A_ro/B_ro, so models::Predict(ResolveModel(profile)) equals PredictFitted at every target.
+RuntimeProfile ToProfile(const RuntimeFit& fit);
+
+// Heterogeneity factors s_d, s_n, s_c of §3.1 for moving from the fits' type a to type b:
+// the mean over reference workloads k (matched by workload name) of component(b,k)/component(a,k),
+// each evaluated at k's reference configuration on a. A component no reference has on a (it is 0
+// in every fit, as happens when the data cannot separate disk, network and compute) takes the
+// ratio of the total runtimes instead; `notes` say which. Fails when no workload is on both.
+struct HeterogeneityFactors {
+  ScalingFactors factors;
+  std::vector<std::string> references;  // workloads used
+  std::vector<std::string> notes;
+};
+Result<HeterogeneityFactors> LearnHeterogeneity(const std::vector<RuntimeFit>& on_a,
+                                                const std::vector<RuntimeFit>& on_b);
+
+// Baselines, fitted on the same training rows (completed only; they have no censoring rule).
+// Ernest (Venkataraman et al., NSDI 2016): NNLS on [1, s/m, m, log m], m = compute nodes, one model
+// per instance type, unweighted as upstream's predictor.py.
+struct ErnestModel {
+  double theta[4] = {0, 0, 0, 0};
+};
+Result<ErnestModel> FitErnest(const std::vector<MeasuredRun>& runs);
+double PredictErnest(const ErnestModel& model, const RunConfig& config);
+// Amdahl: a + b/m by NNLS (unweighted).
+struct AmdahlModel {
+  double serial_seconds = 0;
+  double parallel_seconds = 0;  // at one node
+};
+Result<AmdahlModel> FitAmdahl(const std::vector<MeasuredRun>& runs);
+double PredictAmdahl(const AmdahlModel& model, const RunConfig& config);
+
+struct EvaluateOptions {
+  FitOptions fit;
+  int bootstrap_replicates = 200;  // residual-bootstrap refits per model; 0 disables intervals
+  std::uint64_t seed = 42;         // reported back; same seed, same intervals
+  double interval_level = 0.9;     // central prediction-interval coverage
+  Status Validate() const;
+};
+
+// One predicted row.
+struct EvaluatedRow {
+  std::size_t row = 0;  // index into the rows given to EvaluateWorkload
+  MeasuredRun run;
+  std::optional<double> predicted_seconds;  // nullopt when no model reaches the row
+  std::optional<double> ape;                // completed rows with a prediction
+  std::optional<double> interval_low_seconds, interval_high_seconds;
+  std::optional<bool> inside_interval;
+  std::string method;  // "same-type fit" or "heterogeneity from <type>"
+  std::optional<double> ernest_seconds, ernest_ape;
+  std::optional<double> amdahl_seconds, amdahl_ape;
+  // Censored rows: whether the prediction respects the lower bound.
+  std::optional<bool> respects_bound;
+};
+
+struct ErrorSummary {
+  std::size_t predicted = 0;  // completed rows with a prediction
+  double median_ape = 0;
+  double p90_ape = 0;
+  double mean_ape = 0;
+};
+
+struct Evaluation {
+  std::string workload;
+  std::vector<std::size_t> train_rows;
+  std::vector<EvaluatedRow> rows;  // every non-training row of the workload
+  ErrorSummary perfplan, ernest, amdahl;
+  // perfplan on exactly the rows Ernest could predict (same-rows comparison).
+  ErrorSummary perfplan_on_ernest_rows;
+  double interval_coverage = 0;  // share of completed predicted rows inside their interval
+  std::size_t censored_rows = 0, censored_respected = 0;
+  std::vector<RuntimeFit> fits;  // the workload's fits, one per instance type trained on
+  std::vector<std::string> notes;
+  std::uint64_t seed = 0;
+};
+
+// Trains on rows[i] with train[i] true and workload == `workload`; predicts every other row of the
+// workload. Rows of other workloads are references for heterogeneity (all their rows are used).
+// Per target instance type: a same-type fit when the type has enough training runs, otherwise the
+// fit on the training type with the most runs, scaled by factors learned from the references.
+// Errors: no training row of the workload, too few to fit on any type, sizes disagree.
+Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
+                                    const std::vector<bool>& train, const std::string& workload,
+                                    const EvaluateOptions& options = {});
+
+// Median and nearest-rank P90 of the values (0 for empty input).
+ErrorSummary Summarize(std::vector<double> apes);
+
+}  // namespace perfplan::models
