@@ -7,6 +7,9 @@
 namespace perfplan::models {
 namespace {
 
+// Dual values within this fraction of the largest count as tied (see the column choice below).
+constexpr double kTieFraction = 1e-9;
+
 // Least squares on the passive columns only; the other entries of the result are 0.
 Eigen::VectorXd SolvePassive(const Eigen::MatrixXd& a, const Eigen::VectorXd& b,
                              const std::vector<bool>& passive) {
@@ -66,15 +69,17 @@ Result<NnlsSolution> SolveNnls(const DenseMatrix& dense, const std::vector<doubl
   std::size_t iterations = 0;
   while (true) {
     const Eigen::VectorXd w = a.transpose() * (b - a * x);
-    Eigen::Index best = -1;
-    double best_w = tol;
+    double max_w = tol;
     for (Eigen::Index j = 0; j < n; ++j) {
-      if (!passive[static_cast<std::size_t>(j)] && w(j) > best_w) {
-        best_w = w(j);
-        best = j;
-      }
+      if (!passive[static_cast<std::size_t>(j)]) max_w = std::max(max_w, w(j));
     }
-    if (best < 0) break;
+    if (max_w <= tol) break;
+    // Ties (equal columns up to rounding) go to the lowest index, so which of several collinear
+    // columns carries a shared term is decided by column order, not by rounding noise.
+    Eigen::Index best = -1;
+    for (Eigen::Index j = 0; j < n && best < 0; ++j) {
+      if (!passive[static_cast<std::size_t>(j)] && w(j) >= max_w * (1 - kTieFraction)) best = j;
+    }
     if (++iterations > max_iterations) {
       return Status::Failed("nnls: no convergence within " + std::to_string(max_iterations) +
                             " iterations");

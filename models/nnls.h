@@ -38,9 +38,10 @@ struct NnlsSolution {
   std::size_t iterations = 0;  // outer iterations used
 };
 
-// Solves the problem. Fails (InvalidArgument) when the sizes disagree, A has no rows or columns,
-// or an entry is not finite; fails (Failed) when the iteration limit is hit. A column of zeros gets
-// x_j = 0.
+// Solves the problem. When several columns tie for entering the passive set (equal up to a relative
+// 1e-9, e.g. collinear columns), the lowest-index one enters: callers order columns by preference.
+// Fails (InvalidArgument) when the sizes disagree, A has no rows or columns, or an entry is not
+// finite; fails (Failed) when the iteration limit is hit. A column of zeros gets x_j = 0.
 Result<NnlsSolution> SolveNnls(const DenseMatrix& a, const std::vector<double>& b,
                                const NnlsOptions& options = {});
 

@@ -32,23 +32,38 @@ struct ClassChoice {
   ReductionObjectClass object = ReductionObjectClass::kConstant;
   ReductionObjectScaling scaling = ReductionObjectScaling::kDataset;
   GlobalReductionClass global = GlobalReductionClass::kLinearConstant;
+  double kappa = 0;  // memory overhead factor; 0 = no memory term
 };
 
-// Basis columns in a fixed order: disk, network, compute, fixed, reduction object, global.
-constexpr std::size_t kColumns = 6;
+// What the basis needs besides the classes.
+struct BasisSpec {
+  ClassChoice cls;
+  bool retrieval_scales = true;
+  bool hardware_aware = false;
+  double reference_vcpus = 1;
+};
 
-void Basis(const ClassChoice& cls, bool retrieval_scales, const RunConfig& x,
-           double out[kColumns]) {
+// Basis columns in a fixed order: compute, disk, network, fixed, reduction object, global, memory.
+// Compute comes first: when the data cannot tell compute, disk and network apart (they all fall
+// as 1/nodes on one instance type), NNLS gives the shared term to the first of them, so the
+// parallel work is read as CPU work and scales with vCPUs on other hardware (docs/fit.md).
+constexpr std::size_t kColumns = 7;
+
+void Basis(const BasisSpec& spec, const RunConfig& x, double out[kColumns]) {
   const double s = x.dataset_bytes, n = x.storage_nodes, c = x.compute_nodes;
   const double b = x.bandwidth_bytes_per_second;
-  out[0] = s / n;
-  out[1] = retrieval_scales ? s / (n * b) : s / b;
-  out[2] = s / c;
+  const double v = spec.hardware_aware && x.vcpus > 0 ? x.vcpus / spec.reference_vcpus : 1.0;
+  out[0] = s / (c * v);
+  out[1] = s / n;
+  out[2] = spec.retrieval_scales ? s / (n * b) : s / b;
   out[3] = 1;
-  out[4] = cls.object == ReductionObjectClass::kConstant
+  out[4] = spec.cls.object == ReductionObjectClass::kConstant
                ? 0
-               : (cls.scaling == ReductionObjectScaling::kDataset ? s : c);
-  out[5] = cls.global == GlobalReductionClass::kLinearConstant ? c : s;
+               : (spec.cls.scaling == ReductionObjectScaling::kDataset ? s : c);
+  out[5] = spec.cls.global == GlobalReductionClass::kLinearConstant ? c : s;
+  out[6] = spec.cls.kappa > 0 && x.memory_bytes > 0
+               ? std::max(0.0, spec.cls.kappa * s / c - x.memory_bytes) / v
+               : 0;
 }
 
 Status ValidateRuns(const std::vector<MeasuredRun>& runs) {
@@ -69,7 +84,7 @@ Status ValidateRuns(const std::vector<MeasuredRun>& runs) {
 }
 
 struct CoreFit {
-  double theta[kColumns] = {0, 0, 0, 0, 0, 0};
+  double theta[kColumns] = {0, 0, 0, 0, 0, 0, 0};
   std::vector<bool> censored_active;
   double score = 0;  // weighted SSE over completed + hinge violations of censored rows
 };
@@ -80,14 +95,14 @@ double Dot(const double* a, const double* b) {
   return s;
 }
 
-// Weighted NNLS with the censoring hinge, for one class choice.
+// Weighted NNLS with the censoring hinge, for one class choice. `skip` (if < runs.size()) is left
+// out (leave-one-out).
 Result<CoreFit> FitCore(const std::vector<MeasuredRun>& runs, const std::vector<double>& y,
-                        const ClassChoice& cls, const FitOptions& options) {
+                        const BasisSpec& spec, const FitOptions& options,
+                        std::size_t skip = static_cast<std::size_t>(-1)) {
   const std::size_t m = runs.size();
   std::vector<std::array<double, kColumns>> basis(m);
-  for (std::size_t i = 0; i < m; ++i) {
-    Basis(cls, options.retrieval_scales_with_storage_nodes, ConfigOf(runs[i]), basis[i].data());
-  }
+  for (std::size_t i = 0; i < m; ++i) Basis(spec, ConfigOf(runs[i]), basis[i].data());
   CoreFit fit;
   fit.censored_active.assign(m, false);
   for (int iteration = 0;; ++iteration) {
@@ -95,7 +110,7 @@ Result<CoreFit> FitCore(const std::vector<MeasuredRun>& runs, const std::vector<
     a.cols = kColumns;
     std::vector<double> rhs;
     for (std::size_t i = 0; i < m; ++i) {
-      if (!runs[i].completed && !fit.censored_active[i]) continue;
+      if (i == skip || (!runs[i].completed && !fit.censored_active[i])) continue;
       const double w = 1.0 / y[i];
       for (std::size_t k = 0; k < kColumns; ++k) a.values.push_back(basis[i][k] * w);
       rhs.push_back(1.0);
@@ -106,7 +121,7 @@ Result<CoreFit> FitCore(const std::vector<MeasuredRun>& runs, const std::vector<
     std::copy(solution.value().x.begin(), solution.value().x.end(), fit.theta);
     bool added = false;
     for (std::size_t i = 0; i < m; ++i) {
-      if (runs[i].completed || fit.censored_active[i]) continue;
+      if (i == skip || runs[i].completed || fit.censored_active[i]) continue;
       if (Dot(fit.theta, basis[i].data()) < y[i] * (1 - 1e-9)) {
         fit.censored_active[i] = true;
         added = true;
@@ -116,10 +131,27 @@ Result<CoreFit> FitCore(const std::vector<MeasuredRun>& runs, const std::vector<
   }
   fit.score = 0;
   for (std::size_t i = 0; i < m; ++i) {
+    if (i == skip) continue;
     const double e = (y[i] - Dot(fit.theta, basis[i].data())) / y[i];
     if (runs[i].completed || e > 0) fit.score += e * e;
   }
   return fit;
+}
+
+// Leave-one-out relative squared error of the completed runs.
+Result<double> LeaveOneOutScore(const std::vector<MeasuredRun>& runs, const std::vector<double>& y,
+                                const BasisSpec& spec, const FitOptions& options) {
+  double score = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!runs[i].completed) continue;
+    Result<CoreFit> fit = FitCore(runs, y, spec, options, i);
+    if (!fit.ok()) return fit.status();
+    double basis[kColumns];
+    Basis(spec, ConfigOf(runs[i]), basis);
+    const double e = (y[i] - Dot(fit.value().theta, basis)) / y[i];
+    score += e * e;
+  }
+  return score;
 }
 
 std::vector<ClassChoice> Candidates(const FitOptions& o) {
@@ -138,8 +170,16 @@ std::vector<ClassChoice> Candidates(const FitOptions& o) {
   } else {
     globals = {GlobalReductionClass::kLinearConstant, GlobalReductionClass::kConstantLinear};
   }
-  for (auto [object, scaling] : objects) {
-    for (auto global : globals) out.push_back({object, scaling, global});
+  std::vector<double> kappas = {0};
+  if (o.hardware_aware && o.memory_overhead_factor) {
+    kappas = {*o.memory_overhead_factor};
+  } else if (o.hardware_aware) {
+    kappas.insert(kappas.end(), o.memory_overhead_factors.begin(), o.memory_overhead_factors.end());
+  }
+  for (double kappa : kappas) {
+    for (auto [object, scaling] : objects) {
+      for (auto global : globals) out.push_back({object, scaling, global, kappa});
+    }
   }
   return out;
 }
@@ -149,9 +189,16 @@ Result<RuntimeFit> FitWithValues(const std::vector<MeasuredRun>& runs, const std
                                  const FitOptions& options) {
   std::size_t completed = 0;
   for (const MeasuredRun& r : runs) completed += r.completed ? 1 : 0;
-  const std::string what = runs.empty()
-                               ? std::string("fit")
-                               : "fit of " + runs[0].workload + " on " + runs[0].instance_type;
+  std::vector<std::string> types;
+  for (const MeasuredRun& r : runs) {
+    if (std::find(types.begin(), types.end(), r.instance_type) == types.end()) {
+      types.push_back(r.instance_type);
+    }
+  }
+  std::string type_list;
+  for (const std::string& t : types) type_list += (type_list.empty() ? "" : "+") + t;
+  const std::string what =
+      runs.empty() ? std::string("fit") : "fit of " + runs[0].workload + " on " + type_list;
   if (completed == 0 && !runs.empty()) {
     return Status::InvalidArgument(what + ": all " + std::to_string(runs.size()) +
                                    " runs are censored (completed=false); a fit needs at least " +
@@ -164,7 +211,8 @@ Result<RuntimeFit> FitWithValues(const std::vector<MeasuredRun>& runs, const std
                                    std::to_string(runs.size() - completed) + " censored)");
   }
   for (std::size_t i = 1; i < runs.size(); ++i) {
-    if (runs[i].workload != runs[0].workload || runs[i].instance_type != runs[0].instance_type) {
+    if (runs[i].workload != runs[0].workload ||
+        (!options.hardware_aware && runs[i].instance_type != runs[0].instance_type)) {
       return Status::InvalidArgument("runs[" + std::to_string(i) +
                                      "]: a fit takes runs of one workload on one instance "
                                      "type; got " +
@@ -172,43 +220,72 @@ Result<RuntimeFit> FitWithValues(const std::vector<MeasuredRun>& runs, const std
                                      runs[0].workload + " on " + runs[0].instance_type);
     }
   }
+  if (options.hardware_aware) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (!(runs[i].vcpus > 0) || !(runs[i].memory_bytes > 0)) {
+        return Status::InvalidArgument("runs[" + std::to_string(i) +
+                                       "]: a hardware-aware fit needs vcpus and memory_bytes of "
+                                       "instance type '" +
+                                       runs[i].instance_type + "'");
+      }
+    }
+  }
+
+  // Reference: the completed run with the median compute-node count (first type on ties).
+  std::vector<std::size_t> completed_idx;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].completed) completed_idx.push_back(i);
+  }
+  std::stable_sort(completed_idx.begin(), completed_idx.end(), [&](std::size_t a, std::size_t b) {
+    return runs[a].compute_nodes < runs[b].compute_nodes;
+  });
+  const MeasuredRun& reference = runs[completed_idx[completed_idx.size() / 2]];
 
   const std::vector<ClassChoice> candidates = Candidates(options);
+  const bool cross_validate = options.choose_by_cross_validation && candidates.size() > 1 &&
+                              completed >= kMinRunsForLooResiduals;
   std::optional<CoreFit> best;
-  ClassChoice best_class;
+  BasisSpec best_spec;
+  double best_score = 0;
   for (const ClassChoice& cls : candidates) {
-    Result<CoreFit> fit = FitCore(runs, y, cls, options);
+    BasisSpec spec{cls, options.retrieval_scales_with_storage_nodes, options.hardware_aware,
+                   options.hardware_aware ? reference.vcpus : 1.0};
+    Result<CoreFit> fit = FitCore(runs, y, spec, options);
     if (!fit.ok()) return fit.status();
-    if (!best || fit.value().score < best->score * (1 - kClassTieFraction) - 1e-15) {
+    double score = fit.value().score;
+    if (cross_validate) {
+      Result<double> loo = LeaveOneOutScore(runs, y, spec, options);
+      if (!loo.ok()) return loo.status();
+      score = loo.value();
+    }
+    if (!best || score < best_score * (1 - kClassTieFraction) - 1e-15) {
       best = fit.value();
-      best_class = cls;
+      best_spec = spec;
+      best_score = score;
     }
   }
 
   RuntimeFit out;
   out.workload = runs[0].workload;
-  out.instance_type = runs[0].instance_type;
-  out.reduction_object_class = best_class.object;
-  out.reduction_object_scaling = best_class.scaling;
-  out.global_reduction_class = best_class.global;
+  out.instance_type = reference.instance_type;
+  out.instance_types = types;
+  out.hardware_aware = options.hardware_aware;
+  out.reference_vcpus = best_spec.reference_vcpus;
+  out.reduction_object_class = best_spec.cls.object;
+  out.reduction_object_scaling = best_spec.cls.scaling;
+  out.global_reduction_class = best_spec.cls.global;
+  out.memory_overhead_factor = best_spec.cls.kappa;
   out.classes_chosen_by_fit = candidates.size() > 1;
   out.retrieval_scales_with_storage_nodes = options.retrieval_scales_with_storage_nodes;
-  out.disk_coefficient = best->theta[0];
-  out.network_coefficient = best->theta[1];
-  out.compute_coefficient = best->theta[2];
+  out.compute_coefficient = best->theta[0];
+  out.disk_coefficient = best->theta[1];
+  out.network_coefficient = best->theta[2];
   out.fixed_seconds = best->theta[3];
   out.reduction_object_coefficient = best->theta[4];
   out.global_reduction_coefficient = best->theta[5];
-
-  // Reference: the completed run with the median compute-node count.
-  std::vector<std::size_t> completed_idx;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (runs[i].completed) completed_idx.push_back(i);
-  }
-  std::sort(completed_idx.begin(), completed_idx.end(), [&](std::size_t a, std::size_t b) {
-    return runs[a].compute_nodes < runs[b].compute_nodes;
-  });
-  out.reference = ConfigOf(runs[completed_idx[completed_idx.size() / 2]]);
+  out.memory_coefficient = best->theta[6];
+  out.selection_score = best_score;
+  out.reference = ConfigOf(reference);
 
   double sse = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -221,14 +298,21 @@ Result<RuntimeFit> FitWithValues(const std::vector<MeasuredRun>& runs, const std
   }
   out.weighted_rms = std::sqrt(sse / static_cast<double>(completed));
   if (out.classes_chosen_by_fit) {
-    out.notes.push_back(std::string("classes chosen by fit quality among ") +
-                        std::to_string(candidates.size()) + " candidates: reduction object " +
+    out.notes.push_back(std::string("classes chosen by ") +
+                        (cross_validate ? "leave-one-out error" : "in-sample residual") +
+                        " among " + std::to_string(candidates.size()) +
+                        " candidates: reduction object " +
                         std::string(ToString(out.reduction_object_class)) +
                         (out.reduction_object_class == ReductionObjectClass::kLinear
                              ? " (" + std::string(ToString(out.reduction_object_scaling)) + ")"
                              : std::string()) +
                         ", global reduction " + std::string(ToString(out.global_reduction_class)) +
-                        "; weighted residual " + Num(best->score));
+                        (options.hardware_aware
+                             ? (out.memory_overhead_factor > 0
+                                    ? ", memory term with kappa " + Num(out.memory_overhead_factor)
+                                    : std::string(", no memory term"))
+                             : std::string()) +
+                        "; score " + Num(best_score));
   }
   if (completed < runs.size()) {
     out.notes.push_back(std::to_string(runs.size() - completed) +
@@ -248,6 +332,7 @@ FitOptions WithClasses(FitOptions options, const RuntimeFit& fit) {
   options.reduction_object_class = fit.reduction_object_class;
   options.reduction_object_scaling = fit.reduction_object_scaling;
   options.global_reduction_class = fit.global_reduction_class;
+  options.memory_overhead_factor = fit.memory_overhead_factor;
   return options;
 }
 
@@ -288,7 +373,19 @@ double Quantile(std::vector<double> v, double q) {
 }  // namespace
 
 RunConfig ConfigOf(const MeasuredRun& run) {
-  return {run.dataset_bytes, run.storage_nodes, run.compute_nodes, run.bandwidth_bytes_per_second};
+  return {run.dataset_bytes, run.storage_nodes, run.compute_nodes, run.bandwidth_bytes_per_second,
+          run.vcpus,         run.memory_bytes};
+}
+
+std::string_view ToString(HeterogeneityMode mode) {
+  return mode == HeterogeneityMode::kHardware ? "hardware" : "references";
+}
+
+bool Parse(std::string_view text, HeterogeneityMode* out) {
+  for (auto v : {HeterogeneityMode::kHardware, HeterogeneityMode::kReferences}) {
+    if (text == ToString(v)) return *out = v, true;
+  }
+  return false;
 }
 
 Status FitOptions::Validate() const {
@@ -321,21 +418,35 @@ Result<RuntimeFit> FitRuntime(const std::vector<MeasuredRun>& runs, const FitOpt
 }
 
 Breakdown PredictFitted(const RuntimeFit& fit, const RunConfig& x, const ScalingFactors& scaling) {
-  ClassChoice cls{fit.reduction_object_class, fit.reduction_object_scaling,
-                  fit.global_reduction_class};
+  BasisSpec spec{{fit.reduction_object_class, fit.reduction_object_scaling,
+                  fit.global_reduction_class, fit.memory_overhead_factor},
+                 fit.retrieval_scales_with_storage_nodes,
+                 fit.hardware_aware,
+                 fit.reference_vcpus > 0 ? fit.reference_vcpus : 1.0};
   double basis[kColumns];
-  Basis(cls, fit.retrieval_scales_with_storage_nodes, x, basis);
+  Basis(spec, x, basis);
   Breakdown b;
-  b.disk_seconds = scaling.disk * fit.disk_coefficient * basis[0];
-  b.network_seconds = scaling.network * fit.network_coefficient * basis[1];
-  b.compute_seconds = scaling.compute * fit.compute_coefficient * basis[2];
+  // The memory-pressure term is local processing: it is reported inside compute_seconds.
+  b.compute_seconds =
+      scaling.compute * (fit.compute_coefficient * basis[0] + fit.memory_coefficient * basis[6]);
+  b.disk_seconds = scaling.disk * fit.disk_coefficient * basis[1];
+  b.network_seconds = scaling.network * fit.network_coefficient * basis[2];
   b.reduction_seconds =
       scaling.compute * (fit.fixed_seconds + fit.reduction_object_coefficient * basis[4]);
   b.global_reduction_seconds = scaling.compute * fit.global_reduction_coefficient * basis[5];
   return b;
 }
 
-RuntimeProfile ToProfile(const RuntimeFit& fit) {
+Result<RuntimeProfile> ToProfile(const RuntimeFit& fit) {
+  if (fit.instance_types.size() > 1) {
+    return Status::InvalidArgument("a fit over several instance types (" +
+                                   std::to_string(fit.instance_types.size()) +
+                                   ") has no single-profile form; fit one instance type");
+  }
+  if (fit.memory_overhead_factor > 0 && fit.memory_coefficient > 0) {
+    return Status::InvalidArgument(
+        "the fit has a memory-pressure term, which a FREERIDE-G profile cannot express");
+  }
   const Breakdown b = PredictFitted(fit, fit.reference);
   RuntimeProfile p;
   p.application = fit.workload;
@@ -496,58 +607,76 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
   Evaluation ev;
   ev.workload = workload;
   ev.seed = options.seed;
+  ev.heterogeneity = options.heterogeneity;
 
-  // Training runs of the workload, by instance type (in order of first appearance).
-  std::vector<std::string> types;
-  std::map<std::string, std::vector<MeasuredRun>> train_by_type;
-  std::map<std::string, std::vector<MeasuredRun>> reference_by_type_workload;
-  std::set<std::string> reference_workloads;
   bool any_row = false;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const MeasuredRun& r = rows[i];
-    if (r.workload == workload) {
-      any_row = true;
-      if (train[i]) {
-        ev.train_rows.push_back(i);
-        if (!train_by_type.count(r.instance_type)) types.push_back(r.instance_type);
-        train_by_type[r.instance_type].push_back(r);
-      }
-    } else {
-      reference_workloads.insert(r.workload);
-      reference_by_type_workload[r.instance_type + "\n" + r.workload].push_back(r);
+    if (r.workload != workload) continue;
+    any_row = true;
+    if (train[i]) ev.train_rows.push_back(i);
+    if (ev.heterogeneity == HeterogeneityMode::kHardware &&
+        (!(r.vcpus > 0) || !(r.memory_bytes > 0))) {
+      ev.heterogeneity = HeterogeneityMode::kReferences;
+      ev.notes.push_back("instance type " + r.instance_type +
+                         " has no vCPU/memory figures; using reference-workload factors");
     }
   }
   if (!any_row) return Status::InvalidArgument("evaluate: no row has workload " + workload);
   if (ev.train_rows.empty()) {
     return Status::InvalidArgument("evaluate: --train selects no row of workload " + workload);
   }
+  const bool hardware = ev.heterogeneity == HeterogeneityMode::kHardware;
+  constexpr const char* kPooled = "*";
 
-  // perfplan fits per training type.
+  // Training runs of the workload, grouped by fit: one pooled group (hardware) or one per type.
+  std::vector<std::string> groups;
+  std::map<std::string, std::vector<MeasuredRun>> train_by_group;
+  std::map<std::string, std::vector<MeasuredRun>> reference_by_type_workload;
+  std::set<std::string> reference_workloads;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const MeasuredRun& r = rows[i];
+    if (r.workload == workload) {
+      if (!train[i]) continue;
+      const std::string key = hardware ? kPooled : r.instance_type;
+      if (!train_by_group.count(key)) groups.push_back(key);
+      train_by_group[key].push_back(r);
+    } else {
+      reference_workloads.insert(r.workload);
+      reference_by_type_workload[r.instance_type + "\n" + r.workload].push_back(r);
+    }
+  }
+
+  FitOptions fit_options = options.fit;
+  fit_options.hardware_aware = hardware;
   std::map<std::string, RuntimeFit> fits;
   std::map<std::string, std::vector<double>> residual_pool;
   std::string base_type;
   std::size_t base_completed = 0;
   Status last_error;
-  for (const std::string& t : types) {
-    Result<RuntimeFit> fit = FitRuntime(train_by_type[t], options.fit);
+  for (const std::string& g : groups) {
+    Result<RuntimeFit> fit = FitRuntime(train_by_group[g], fit_options);
     if (!fit.ok()) {
       last_error = fit.status();
-      ev.notes.push_back("no same-type model for " + t + ": " + fit.status().message());
+      ev.notes.push_back("no model for " + std::string(g == kPooled ? "the training rows" : g) +
+                         ": " + fit.status().message());
       continue;
     }
-    fits[t] = fit.value();
+    fits[g] = fit.value();
     ev.fits.push_back(fit.value());
-    residual_pool[t] = RelativeResiduals(train_by_type[t], fit.value(), options.fit);
+    residual_pool[g] = RelativeResiduals(train_by_group[g], fit.value(), fit_options);
     std::size_t completed = 0;
-    for (const MeasuredRun& r : train_by_type[t]) completed += r.completed ? 1 : 0;
+    for (const MeasuredRun& r : train_by_group[g]) completed += r.completed ? 1 : 0;
     if (completed > base_completed) {
       base_completed = completed;
-      base_type = t;
+      base_type = g;
     }
   }
   if (fits.empty()) return last_error;
 
-  // Reference fits, per (type, workload), fitted lazily.
+  // Reference fits (kReferences), per (type, workload), fitted lazily.
+  FitOptions reference_options = options.fit;
+  reference_options.hardware_aware = false;
   std::map<std::string, std::optional<RuntimeFit>> reference_fits;
   auto reference_fits_on = [&](const std::string& type) {
     std::vector<RuntimeFit> out;
@@ -557,7 +686,7 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
         auto it = reference_by_type_workload.find(key);
         std::optional<RuntimeFit> f;
         if (it != reference_by_type_workload.end()) {
-          Result<RuntimeFit> r = FitRuntime(it->second, options.fit);
+          Result<RuntimeFit> r = FitRuntime(it->second, reference_options);
           if (r.ok()) f = r.value();
         }
         reference_fits[key] = f;
@@ -585,20 +714,22 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
     return f;
   };
 
-  // Baselines per training type.
+  // Baselines per training type (Ernest: one model per instance type, as its authors do).
+  std::map<std::string, std::vector<MeasuredRun>> train_by_type;
+  std::vector<MeasuredRun> all_train;
+  for (std::size_t i : ev.train_rows) {
+    train_by_type[rows[i].instance_type].push_back(rows[i]);
+    all_train.push_back(rows[i]);
+  }
   std::map<std::string, ErnestModel> ernest;
   std::map<std::string, AmdahlModel> amdahl;
-  std::vector<MeasuredRun> all_train;
-  for (const std::string& t : types) {
+  for (const auto& [t, runs] : train_by_type) {
     std::size_t completed = 0;
-    for (const MeasuredRun& r : train_by_type[t]) {
-      completed += r.completed ? 1 : 0;
-      all_train.push_back(r);
-    }
+    for (const MeasuredRun& r : runs) completed += r.completed ? 1 : 0;
     // Two points fix Amdahl's two terms; Ernest is allowed from two points too (NNLS picks).
     if (completed >= 2) {
-      if (auto e = FitErnest(train_by_type[t]); e.ok()) ernest[t] = e.value();
-      if (auto a = FitAmdahl(train_by_type[t]); a.ok()) amdahl[t] = a.value();
+      if (auto e = FitErnest(runs); e.ok()) ernest[t] = e.value();
+      if (auto a = FitAmdahl(runs); a.ok()) amdahl[t] = a.value();
     }
   }
   std::optional<AmdahlModel> amdahl_pooled;
@@ -606,8 +737,8 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
 
   // Predictions.
   std::vector<double> apes, ernest_apes, amdahl_apes, perfplan_on_ernest;
-  std::size_t inside = 0, with_interval = 0;
-  std::vector<std::size_t> row_source;  // training type whose fit produced the row
+  std::vector<std::string> row_group;
+  std::vector<ScalingFactors> row_scaling;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const MeasuredRun& r = rows[i];
     if (r.workload != workload || train[i]) continue;
@@ -615,18 +746,23 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
     out.row = i;
     out.run = r;
     const RunConfig x = ConfigOf(r);
-    std::string source;
+    std::string group;
     ScalingFactors scaling;
-    if (fits.count(r.instance_type)) {
-      source = r.instance_type;
+    if (hardware) {
+      if (fits.count(kPooled)) {
+        group = kPooled;
+        out.method = "hardware-aware fit";
+      }
+    } else if (fits.count(r.instance_type)) {
+      group = r.instance_type;
       out.method = "same-type fit";
     } else if (auto f = factors_to(r.instance_type)) {
-      source = base_type;
+      group = base_type;
       scaling = *f;
       out.method = "heterogeneity from " + base_type;
     }
-    if (!source.empty()) {
-      out.predicted_seconds = PredictFitted(fits[source], x, scaling).TotalSeconds();
+    if (!group.empty()) {
+      out.predicted_seconds = PredictFitted(fits[group], x, scaling).TotalSeconds();
     }
     if (ernest.count(r.instance_type)) {
       out.ernest_seconds = PredictErnest(ernest[r.instance_type], x);
@@ -658,55 +794,49 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
       }
     }
     ev.rows.push_back(out);
+    row_group.push_back(group);
+    row_scaling.push_back(scaling);
   }
 
-  // Residual bootstrap: per training type, B refits on ŷ·(1 + r*) with the type's fixed classes;
-  // each replicate's prediction is perturbed by one more resampled relative residual.
+  // Residual bootstrap: per fit, B refits on ŷ·(1 + r*) with the fit's classes fixed; each
+  // replicate's prediction is perturbed by one more resampled relative residual.
+  std::size_t inside = 0, with_interval = 0;
   if (options.bootstrap_replicates > 0) {
     std::mt19937_64 rng(options.seed);
-    std::map<std::string, std::vector<std::vector<double>>> samples;  // type -> row -> samples
-    for (auto& [t, fit] : fits) {
-      const std::vector<double>& pool = residual_pool[t];
+    const double tail = (1 - options.interval_level) / 2;
+    std::vector<std::vector<double>> samples(ev.rows.size());
+    for (const std::string& g : groups) {
+      if (!fits.count(g)) continue;
+      const RuntimeFit& fit = fits[g];
+      const std::vector<double>& pool = residual_pool[g];
       if (pool.empty()) continue;
       std::uniform_int_distribution<std::size_t> pick(0, pool.size() - 1);
-      const std::vector<MeasuredRun>& runs = train_by_type[t];
-      const FitOptions fixed = WithClasses(options.fit, fit);
-      std::vector<std::vector<double>>& per_row = samples[t];
-      per_row.assign(ev.rows.size(), {});
+      const std::vector<MeasuredRun>& runs = train_by_group[g];
+      const FitOptions fixed = WithClasses(fit_options, fit);
       for (int b = 0; b < options.bootstrap_replicates; ++b) {
         std::vector<double> y;
         for (const MeasuredRun& r : runs) {
           y.push_back(r.completed
                           ? PredictFitted(fit, ConfigOf(r)).TotalSeconds() * (1 + pool[pick(rng)])
                           : r.runtime_seconds);
-          if (y.back() <= 0) y.back() = r.runtime_seconds;
+          if (!(y.back() > 0)) y.back() = r.runtime_seconds;
         }
         Result<RuntimeFit> refit = FitWithValues(runs, y, fixed);
         if (!refit.ok()) continue;
         for (std::size_t k = 0; k < ev.rows.size(); ++k) {
-          const EvaluatedRow& row = ev.rows[k];
-          if (!row.predicted_seconds) continue;
-          const bool same = row.method == "same-type fit";
-          const std::string source = same ? row.run.instance_type : base_type;
-          if (source != t) continue;
-          const ScalingFactors scaling =
-              same ? ScalingFactors{}
-                   : factors_for[row.run.instance_type].value_or(ScalingFactors{});
-          per_row[k].push_back(
-              PredictFitted(refit.value(), ConfigOf(row.run), scaling).TotalSeconds() *
+          if (row_group[k] != g) continue;
+          samples[k].push_back(
+              PredictFitted(refit.value(), ConfigOf(ev.rows[k].run), row_scaling[k])
+                  .TotalSeconds() *
               (1 + pool[pick(rng)]));
         }
       }
     }
-    const double tail = (1 - options.interval_level) / 2;
     for (std::size_t k = 0; k < ev.rows.size(); ++k) {
       EvaluatedRow& row = ev.rows[k];
-      if (!row.predicted_seconds) continue;
-      const std::string source = row.method == "same-type fit" ? row.run.instance_type : base_type;
-      auto it = samples.find(source);
-      if (it == samples.end() || it->second[k].empty()) continue;
-      row.interval_low_seconds = Quantile(it->second[k], tail);
-      row.interval_high_seconds = Quantile(it->second[k], 1 - tail);
+      if (!row.predicted_seconds || samples[k].empty()) continue;
+      row.interval_low_seconds = Quantile(samples[k], tail);
+      row.interval_high_seconds = Quantile(samples[k], 1 - tail);
       if (row.run.completed) {
         row.inside_interval = row.run.runtime_seconds >= *row.interval_low_seconds &&
                               row.run.runtime_seconds <= *row.interval_high_seconds;

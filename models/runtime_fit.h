@@ -4,28 +4,36 @@
 // storage nodes n, compute nodes c, bandwidth b, runtime, and whether the run completed. A run that
 // did not complete (timeout or failure) carries a lower bound on the runtime, never a value.
 //
-// FitRuntime() decomposes the runtime of one workload on one instance type into the non-negative
-// components of §3.1 by weighted non-negative least squares (models/nnls.h):
+// FitRuntime() decomposes the runtime of one workload into the non-negative components of §3.1 by
+// weighted non-negative least squares (models/nnls.h):
 //
-//   T = θ_d·s/n                      disk (retrieval)
+//   T = θ_c·s/(c·v)                  local compute (v = vCPUs relative to the reference type; 1
+//                                    unless hardware_aware)
+//     + θ_d·s/n                      disk (retrieval)
 //     + θ_n·s/(n·b)                  network ((n) dropped when retrieval does not scale)
-//     + θ_c·s/c                      local compute
 //     + θ_0 + θ_r·x_r                reduction-object communication T_ro = A_ro·r' + B_ro,
 //                                    x_r = none (constant class), s (linear, dataset) or c (linear,
 //                                    compute nodes)
 //     + θ_g·x_g                      global reduction, x_g = c (linear-constant) or s
 //                                    (constant-linear)
+//     + θ_m·max(0, κ·s/c − M)/v      memory pressure (hardware_aware only; M = memory per node):
+//                                    work on the part of a node's share, κ times inflated in
+//                                    memory, that does not fit
 //
-// with every θ ≥ 0, residuals weighted by 1/runtime (relative error), and the reduction and
-// global-reduction classes chosen by the smallest weighted residual. Censored runs are lower
-// bounds: a censored run enters the fit, as a row pinned at its bound, only while the current fit
-// predicts below the bound (an iterated hinge; docs/fit.md).
+// with every θ ≥ 0 and residuals weighted by 1/runtime (relative error). The reduction and
+// global-reduction classes (and κ, or no memory term) are chosen by fit quality: the smallest
+// leave-one-out relative squared error when there are 3 or more completed runs (the in-sample
+// residual otherwise), ties to the simpler candidate. Censored runs are lower bounds: a censored
+// run enters the fit, as a row pinned at its bound, only while the current fit predicts below the
+// bound (an iterated hinge; docs/fit.md).
 //
-// The fit converts to a RuntimeProfile (one reference run, explicit classes, A_ro/B_ro) that
-// models::Predict reproduces exactly. Other instance types are reached through the heterogeneity
-// factors of §3.1 learned from reference workloads measured on both types. EvaluateWorkload()
-// trains on a subset of rows, predicts the rest and reports APE for perfplan, Ernest and Amdahl,
-// with residual-bootstrap prediction intervals.
+// A single-type fit without a memory term converts to a RuntimeProfile (one reference run,
+// explicit classes, A_ro/B_ro) that models::Predict reproduces exactly. Other instance types are
+// reached either through the hardware table (hardware_aware fits pool every type, each run
+// carrying its type's vCPUs and memory) or through the heterogeneity factors of §3.1 learned from
+// reference workloads measured on both types. EvaluateWorkload() trains on a subset of rows,
+// predicts the rest and reports APE for perfplan, Ernest and Amdahl, with residual-bootstrap
+// prediction intervals.
 //
 // Pure functions over plain structs; randomness only through the seed in the options. Thread-safe.
 // Units: bytes, seconds, bytes per second.
@@ -52,6 +60,10 @@ struct MeasuredRun {
   double bandwidth_bytes_per_second = 0;  // b, > 0
   double runtime_seconds = 0;             // > 0; a lower bound when !completed
   bool completed = true;                  // false: timeout/failure, runtime is censored
+  // Hardware of the instance type (models/instance_types.h or the CSV); 0 = unknown. Only
+  // hardware_aware fits read them.
+  double vcpus = 0;
+  double memory_bytes = 0;
 };
 
 // A configuration to predict (the runtime columns are ignored).
@@ -60,6 +72,8 @@ struct RunConfig {
   double storage_nodes = 0;
   double compute_nodes = 0;
   double bandwidth_bytes_per_second = 0;
+  double vcpus = 0;         // per node; 0 = the fit's reference type
+  double memory_bytes = 0;  // per node; 0 = no memory term
 };
 RunConfig ConfigOf(const MeasuredRun& run);
 
@@ -76,13 +90,26 @@ struct FitOptions {
   bool retrieval_scales_with_storage_nodes = true;
   // Hinge iterations for censored rows (each adds the censored rows the fit undershoots).
   int max_censoring_iterations = 10;
+  // Pool runs of several instance types: compute scales with 1/vCPUs and a memory-pressure term
+  // may enter. Every run then needs vcpus and memory_bytes > 0. Default false (one type).
+  bool hardware_aware = false;
+  // Candidate κ values of the memory term (data inflation in memory); the fit also tries no
+  // memory term. Only with hardware_aware. Empty: never a memory term.
+  std::vector<double> memory_overhead_factors = {1, 1.5, 2, 2.5, 3, 4};
+  // A fixed κ instead (0: no memory term); nullopt: chosen among the candidates above.
+  std::optional<double> memory_overhead_factor;
+  // Choose classes by leave-one-out error (true) or by the in-sample residual (false).
+  bool choose_by_cross_validation = true;
   Status Validate() const;
 };
 
 // One fitted model of one workload on one instance type.
 struct RuntimeFit {
   std::string workload;
-  std::string instance_type;
+  std::string instance_type;                // the reference type (of fit.reference)
+  std::vector<std::string> instance_types;  // every type among the runs
+  bool hardware_aware = false;
+  double reference_vcpus = 0;  // v = vcpus / reference_vcpus (hardware_aware)
   ReductionObjectClass reduction_object_class = ReductionObjectClass::kConstant;
   ReductionObjectScaling reduction_object_scaling = ReductionObjectScaling::kDataset;
   GlobalReductionClass global_reduction_class = GlobalReductionClass::kLinearConstant;
@@ -94,6 +121,9 @@ struct RuntimeFit {
   double fixed_seconds = 0;                 // θ_0 = B_ro
   double reduction_object_coefficient = 0;  // θ_r (per byte of data or per node, by class)
   double global_reduction_coefficient = 0;  // θ_g (per node or per byte, by class)
+  double memory_coefficient = 0;            // θ_m, seconds·nodes/byte
+  double memory_overhead_factor = 0;        // κ; 0 = no memory term
+  double selection_score = 0;               // LOO (or in-sample) relative squared error
   RunConfig reference;                      // configuration the profile's run is written at
   // Runs used, as indices into the vector given to FitRuntime, and each one's residual
   // (measured − predicted, seconds; for censored runs: bound − predicted, reported only).
@@ -118,7 +148,9 @@ Breakdown PredictFitted(const RuntimeFit& fit, const RunConfig& config,
 
 // The fit as a profile `perfplan predict` accepts: one run at fit.reference with explicit classes
 // and A_ro/B_ro, so models::Predict(ResolveModel(profile)) equals PredictFitted at every target.
-RuntimeProfile ToProfile(const RuntimeFit& fit);
+// Fails (InvalidArgument) for a fit with a memory term or over several instance types, which the
+// §3.1 profile cannot express.
+Result<RuntimeProfile> ToProfile(const RuntimeFit& fit);
 
 // Heterogeneity factors s_d, s_n, s_c of §3.1 for moving from the fits' type a to type b:
 // the mean over reference workloads k (matched by workload name) of component(b,k)/component(a,k),
@@ -149,8 +181,20 @@ struct AmdahlModel {
 Result<AmdahlModel> FitAmdahl(const std::vector<MeasuredRun>& runs);
 double PredictAmdahl(const AmdahlModel& model, const RunConfig& config);
 
+// How evaluate reaches instance types the workload was not trained on.
+enum class HeterogeneityMode {
+  kHardware,    // one hardware_aware fit over every training type; other types via their vCPUs,
+                // memory and bandwidth (instance-type table)
+  kReferences,  // per-type fits; other types via §3.1 factors from reference workloads
+};
+std::string_view ToString(HeterogeneityMode mode);
+bool Parse(std::string_view text, HeterogeneityMode* out);
+
 struct EvaluateOptions {
   FitOptions fit;
+  // Default kHardware: it needs vcpus and memory_bytes on every row of the workload, and falls
+  // back to kReferences (with a note) when some row lacks them.
+  HeterogeneityMode heterogeneity = HeterogeneityMode::kHardware;
   int bootstrap_replicates = 200;  // residual-bootstrap refits per model; 0 disables intervals
   std::uint64_t seed = 42;         // reported back; same seed, same intervals
   double interval_level = 0.9;     // central prediction-interval coverage
@@ -165,7 +209,7 @@ struct EvaluatedRow {
   std::optional<double> ape;                // completed rows with a prediction
   std::optional<double> interval_low_seconds, interval_high_seconds;
   std::optional<bool> inside_interval;
-  std::string method;  // "same-type fit" or "heterogeneity from <type>"
+  std::string method;  // "same-type fit", "hardware-aware fit" or "heterogeneity from <type>"
   std::optional<double> ernest_seconds, ernest_ape;
   std::optional<double> amdahl_seconds, amdahl_ape;
   // Censored rows: whether the prediction respects the lower bound.
@@ -191,12 +235,15 @@ struct Evaluation {
   std::vector<RuntimeFit> fits;  // the workload's fits, one per instance type trained on
   std::vector<std::string> notes;
   std::uint64_t seed = 0;
+  HeterogeneityMode heterogeneity = HeterogeneityMode::kHardware;  // the mode actually used
 };
 
 // Trains on rows[i] with train[i] true and workload == `workload`; predicts every other row of the
 // workload. Rows of other workloads are references for heterogeneity (all their rows are used).
-// Per target instance type: a same-type fit when the type has enough training runs, otherwise the
-// fit on the training type with the most runs, scaled by factors learned from the references.
+// kHardware: one hardware_aware fit over the workload's training rows predicts every row.
+// kReferences, per target instance type: a same-type fit when the type has enough training runs,
+// otherwise the fit on the training type with the most runs, scaled by factors learned from the
+// references.
 // Errors: no training row of the workload, too few to fit on any type, sizes disagree.
 Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
                                     const std::vector<bool>& train, const std::string& workload,

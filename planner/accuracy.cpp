@@ -46,7 +46,7 @@ std::vector<bool> SmallestCompletedPerType(const std::vector<models::MeasuredRun
   std::vector<bool> mask(rows.size(), false);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const models::MeasuredRun& r = rows[i];
-    if (r.workload != workload || !r.completed) continue;
+    if (r.workload != workload) continue;
     if (!only_type.empty() && r.instance_type != only_type) continue;
     const std::set<double>& set = nodes[r.instance_type];
     std::size_t rank = 0;
@@ -86,9 +86,6 @@ Result<AccuracyReport> StudyAccuracy(const std::vector<models::MeasuredRun>& row
         {w, Median(medians), Median(p90s), Median(ernest_medians), Median(amdahl_medians)});
 
     // Selection with the target-(a) models: predict every configuration of w.
-    const std::vector<bool> train = SmallestCompletedPerType(rows, w, options.train_runs);
-    std::map<std::string, models::RuntimeFit> fits;
-    for (const models::RuntimeFit& f : a.value().fits) fits[f.instance_type] = f;
     SelectionResult sel;
     sel.workload = w;
     double best_pred = -1;
@@ -100,10 +97,14 @@ Result<AccuracyReport> StudyAccuracy(const std::vector<models::MeasuredRun>& row
         sel.best_type = r.instance_type;
         sel.best_nodes = r.compute_nodes;
       }
-      auto it = fits.find(r.instance_type);
-      if (it == fits.end()) continue;
+      // A hardware-aware fit covers every type; per-type fits only their own.
+      const models::RuntimeFit* fit = nullptr;
+      for (const models::RuntimeFit& f : a.value().fits) {
+        if (f.hardware_aware || f.instance_type == r.instance_type) fit = &f;
+      }
+      if (fit == nullptr) continue;
       const double pred =
-          models::PredictFitted(it->second, models::ConfigOf(r)).TotalSeconds() * r.compute_nodes;
+          models::PredictFitted(*fit, models::ConfigOf(r)).TotalSeconds() * r.compute_nodes;
       if (best_pred < 0 || pred < best_pred) {
         best_pred = pred;
         sel.picked_type = r.instance_type;
@@ -115,7 +116,6 @@ Result<AccuracyReport> StudyAccuracy(const std::vector<models::MeasuredRun>& row
     }
     sel.gap = sel.picked_measured_node_seconds / sel.best_measured_node_seconds - 1;
     report.selection.push_back(sel);
-    (void)train;
   }
   return report;
 }

@@ -64,7 +64,8 @@ struct AccuracyReport {
 };
 
 // The training mask: rows of `workload` (on `only_type`, or every type when empty) whose compute
-// node count is among the k smallest completed ones of their type.
+// node count is among the k smallest completed ones of their type, plus the censored runs below
+// the k-th (timeouts met on the way: lower bounds the fit uses as such).
 std::vector<bool> SmallestCompletedPerType(const std::vector<models::MeasuredRun>& rows,
                                            const std::string& workload, std::size_t k,
                                            const std::string& only_type = "");

@@ -102,7 +102,9 @@ Result<FitAnswer> AnswerFit(const FitRequest& request) {
     return Status::InvalidArgument(request.runs_file + ": " + fit.status().message());
   }
   answer.fit = fit.value();
-  answer.profile = models::ToProfile(answer.fit);
+  Result<models::RuntimeProfile> profile = models::ToProfile(answer.fit);
+  if (!profile.ok()) return profile.status();
+  answer.profile = profile.value();
   return answer;
 }
 

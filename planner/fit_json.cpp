@@ -40,8 +40,13 @@ json FitJson(const models::RuntimeFit& f) {
               {"compute", f.compute_coefficient},
               {"fixed_seconds", f.fixed_seconds},
               {"reduction_object", f.reduction_object_coefficient},
-              {"global_reduction", f.global_reduction_coefficient}}},
+              {"global_reduction", f.global_reduction_coefficient},
+              {"memory", f.memory_coefficient}}},
             {"weighted_rms", f.weighted_rms},
+            {"selection_score", f.selection_score},
+            {"hardware_aware", f.hardware_aware},
+            {"instance_types", f.instance_types},
+            {"memory_overhead_factor", f.memory_overhead_factor},
             {"censored_active", f.censored_active},
             {"notes", f.notes}};
   return j;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "models/instance_types.h"
 #include "profiles/detail/yaml_fields.h"
 
 namespace perfplan::profiles {
@@ -221,6 +222,16 @@ Loaded<RunsTable> ParseRunsCsv(const std::string& text, const std::string& file)
       out.problems.push_back(
           {file, rec.line, "completed", "expected true or false, got '" + completed + "'"});
       ok = false;
+    }
+    // Optional hardware columns; otherwise the instance-type table (0 when the type is unknown).
+    for (auto [name, value] :
+         {std::pair{"vcpus", &run.vcpus}, {"memory_bytes", &run.memory_bytes}}) {
+      if (!index.count(name) || rec.fields[index[name]].empty()) continue;
+      positive(name, value);
+    }
+    if (const auto hw = models::FindInstanceType(run.instance_type)) {
+      if (run.vcpus == 0) run.vcpus = hw->vcpus;
+      if (run.memory_bytes == 0) run.memory_bytes = hw->memory_bytes;
     }
     if (!ok) continue;
     out.value.runs.push_back(run);

@@ -4,7 +4,9 @@
 // fields may hold commas and line breaks, LF or CRLF line ends). A header row is required and must
 // name the columns workload, instance_type, dataset_bytes, storage_nodes, compute_nodes,
 // bandwidth_bytes_per_second, runtime_seconds, completed — in any order; further columns are kept
-// (as text, usable in --train filters). Numbers must be finite and > 0; completed is true or false
+// (as text, usable in --train filters). Optional columns vcpus and memory_bytes (per node) give
+// the hardware of the instance type; when absent, models/instance_types.h supplies them for the
+// types it knows. Numbers must be finite and > 0; completed is true or false
 // (also 1/0). completed=false marks a censored run (timeout or failure): its runtime_seconds is a
 // lower bound. Every problem is reported as file:line: column: message, all at once.
 // Plain functions; thread-safe.

@@ -116,6 +116,8 @@ Loaded<std::vector<models::MeasuredRun>> ImportScout(const std::string& dir) {
     run.instance_type = type;
     run.compute_nodes = run.storage_nodes = nodes;
     run.bandwidth_bytes_per_second = hw->network_bytes_per_second;
+    run.vcpus = hw->vcpus;
+    run.memory_bytes = hw->memory_bytes;
     bool ok = true;
     if (!doc.contains("completed") || !doc["completed"].is_boolean()) {
       out.problems.push_back(

@@ -10,6 +10,7 @@ namespace {
 
 struct EvaluateFlags {
   planner::EvaluateRequest request;
+  std::string heterogeneity = "hardware";
   bool json = false;
 };
 
@@ -19,7 +20,8 @@ std::string Seconds(const std::optional<double>& v) { return v ? Fixed(*v, 0) : 
 void PrintEvaluation(std::ostream& out, const planner::EvaluateAnswer& a) {
   const models::Evaluation& ev = a.evaluation;
   out << ev.workload << ": trained on " << ev.train_rows.size() << " rows (" << a.train_expression
-      << "), predicting " << ev.rows.size() << "\n\n";
+      << "), predicting " << ev.rows.size() << "; other instance types via "
+      << models::ToString(ev.heterogeneity) << "\n\n";
   Table t({"line", "instance_type", "nodes", "measured s", "perfplan s", "APE", "interval s",
            "Ernest APE", "Amdahl APE", "method"});
   for (const models::EvaluatedRow& r : ev.rows) {
@@ -77,8 +79,13 @@ void AddEvaluateCommand(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--interval-level", flags->request.options.interval_level,
                   "Central coverage of the prediction intervals")
       ->check(CLI::Range(0.01, 0.999));
+  cmd->add_option("--heterogeneity", flags->heterogeneity,
+                  "Reaching other instance types: hardware (instance-type table) or references "
+                  "(factors from the other workloads, DESIGN §3.1)")
+      ->check(CLI::IsMember({"hardware", "references"}));
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of tables");
   cmd->callback([flags, &ctx] {
+    models::Parse(flags->heterogeneity, &flags->request.options.heterogeneity);
     Result<planner::EvaluateAnswer> answer = planner::AnswerEvaluate(flags->request);
     if (!answer.ok()) return ReportError(ctx, "evaluate", answer.status(), flags->json);
     if (flags->json) {

@@ -65,7 +65,9 @@ TEST_CASE("fit picks constant-linear when the global reduction grows with the da
 TEST_CASE("the fitted profile predicts through the FREERIDE-G model exactly as the fit does") {
   Result<RuntimeFit> fit = FitRuntime(VariedRuns());
   REQUIRE(fit.ok());
-  Result<ResolvedModel> model = ResolveModel(ToProfile(fit.value()));
+  Result<RuntimeProfile> profile = ToProfile(fit.value());
+  REQUIRE(profile.ok());
+  Result<ResolvedModel> model = ResolveModel(profile.value());
   REQUIRE(model.ok());
   const RunConfig targets[] = {{3e9, 3, 12, 3e8}, {16e9, 8, 32, 1e8}, {1e9, 1, 1, 1e8}};
   for (const RunConfig& x : targets) {
@@ -156,6 +158,7 @@ TEST_CASE("heterogeneity factors from a reference workload carry a profile to an
   }
   EvaluateOptions options;
   options.bootstrap_replicates = 50;
+  options.heterogeneity = HeterogeneityMode::kReferences;
   Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
   REQUIRE(ev.ok());
   CHECK(ev.value().rows.size() == 5);  // A at 16 nodes, B at 2, 4, 8, 16

@@ -1,3 +1,4 @@
-#include <doctest/doctest.h>
 #include "models/runtime_model.h"
+
+#include <doctest/doctest.h>
 TEST_CASE("placeholder") { CHECK(true); }
