@@ -230,3 +230,88 @@ TEST_CASE("Summarize takes the median and the nearest-rank 90th percentile") {
 
 }  // namespace
 }  // namespace perfplan::models
+
+namespace perfplan::models {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+MeasuredRun HwRun(const std::string& type, double vcpus, double memory_gib, double c,
+                  double seconds, bool completed = true) {
+  MeasuredRun r{"w", type, 1e10, c, c, 1e8, seconds, completed};
+  r.vcpus = vcpus;
+  r.memory_bytes = memory_gib * kGiB;
+  return r;
+}
+
+// Truth: T = 50 + 2e-7·s/(c·v/2) on every type: CPU-bound parallel work, v relative to 2 vCPUs.
+double CpuBound(double c, double v) { return 50 + 2e-7 * 1e10 / (c * v / 2); }
+
+TEST_CASE("a hardware-aware fit on one type predicts another type through its vCPUs") {
+  std::vector<MeasuredRun> rows;
+  std::vector<bool> train;
+  for (double c : {4.0, 6.0, 8.0, 16.0}) {
+    rows.push_back(HwRun("small", 2, 64, c, CpuBound(c, 2)));
+    train.push_back(c <= 8);
+    rows.push_back(HwRun("big", 8, 64, c, CpuBound(c, 8)));
+    train.push_back(false);
+  }
+  EvaluateOptions options;
+  options.bootstrap_replicates = 0;
+  Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
+  REQUIRE(ev.ok());
+  CHECK(ev.value().heterogeneity == HeterogeneityMode::kHardware);
+  REQUIRE(ev.value().rows.size() == 5);
+  for (const EvaluatedRow& r : ev.value().rows) {
+    CAPTURE(r.run.instance_type);
+    CAPTURE(r.run.compute_nodes);
+    CHECK(r.method == "hardware-aware fit");
+    CHECK(*r.ape < kRecoveryTolerance);
+  }
+}
+
+TEST_CASE("a hardware-aware fit over several types finds the memory-pressure term") {
+  // Truth with κ = 2: nodes whose memory holds less than 2·s/c work on the overflow at 1e-7 s/B.
+  auto truth = [](double c, double v, double memory_gib) {
+    return 30 + 1e-7 * 1e10 / (c * v / 2) +
+           1e-7 * std::max(0.0, 2 * 1e10 / c - memory_gib * kGiB) / (v / 2);
+  };
+  const struct {
+    const char* name;
+    double vcpus, memory_gib;
+  } types[] = {{"lowmem", 2, 1}, {"midmem", 2, 2}, {"bigmem", 4, 8}};
+  std::vector<MeasuredRun> rows;
+  std::vector<bool> train;
+  for (const auto& t : types) {
+    for (double c : {4.0, 6.0, 8.0, 12.0, 24.0}) {
+      rows.push_back(HwRun(t.name, t.vcpus, t.memory_gib, c, truth(c, t.vcpus, t.memory_gib)));
+      train.push_back(c <= 8);
+    }
+  }
+  EvaluateOptions options;
+  options.bootstrap_replicates = 0;
+  Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
+  REQUIRE(ev.ok());
+  REQUIRE(ev.value().fits.size() == 1);
+  CHECK(ev.value().fits[0].memory_overhead_factor == 2);
+  CHECK(ev.value().fits[0].memory_coefficient == doctest::Approx(1e-7).epsilon(1e-6));
+  CHECK(ev.value().perfplan.predicted == 6);
+  CHECK(ev.value().perfplan.p90_ape < kRecoveryTolerance);
+  // Such a fit has no FREERIDE-G profile form.
+  CHECK(ToProfile(ev.value().fits[0]).status().message() ==
+        "a fit over several instance types (3) has no single-profile form; fit one instance type");
+}
+
+TEST_CASE("evaluate falls back to reference factors when a type has no hardware figures") {
+  std::vector<MeasuredRun> rows = {HwRun("a", 2, 4, 2, 100), HwRun("a", 2, 4, 4, 60),
+                                   HwRun("a", 2, 4, 8, 40), HwRun("a", 2, 4, 16, 30)};
+  rows[3].vcpus = 0;
+  Result<Evaluation> ev = EvaluateWorkload(rows, {true, true, true, false}, "w");
+  REQUIRE(ev.ok());
+  CHECK(ev.value().heterogeneity == HeterogeneityMode::kReferences);
+  CHECK(ev.value().notes[0] ==
+        "instance type a has no vCPU/memory figures; using reference-workload factors");
+}
+
+}  // namespace
+}  // namespace perfplan::models
