@@ -1,5 +1,6 @@
 // Prints the accuracy tables of docs/accuracy.md for a Scout folder:
-//   build/bench/scout_accuracy ../shared/data/04-workload-runtime-traces/scout [seed [hardware|references]]
+//   build/bench/scout_accuracy ../shared/data/04-workload-runtime-traces/scout [seed
+//   [hardware|references]]
 // Exit 2 when the folder cannot be imported.
 #include <cstdlib>
 #include <iostream>

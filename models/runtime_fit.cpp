@@ -851,6 +851,40 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
   ev.ernest = Summarize(ernest_apes);
   ev.amdahl = Summarize(amdahl_apes);
   ev.perfplan_on_ernest_rows = Summarize(perfplan_on_ernest);
+
+  // Selection: predict every configuration of the workload, training rows included.
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const MeasuredRun& r = rows[i];
+    if (r.workload != workload) continue;
+    const double measured = r.runtime_seconds * r.compute_nodes;
+    if (r.completed && (!ev.selection.best_measured_node_seconds ||
+                        measured < ev.selection.best_measured_node_seconds)) {
+      ev.selection.best_measured_node_seconds = measured;
+      ev.selection.best_row = i;
+    }
+    std::optional<double> predicted;
+    if (hardware && fits.count(kPooled)) {
+      predicted = PredictFitted(fits[kPooled], ConfigOf(r)).TotalSeconds();
+    } else if (!hardware && fits.count(r.instance_type)) {
+      predicted = PredictFitted(fits[r.instance_type], ConfigOf(r)).TotalSeconds();
+    } else if (!hardware && factors_for.count(r.instance_type) && factors_for[r.instance_type]) {
+      predicted =
+          PredictFitted(fits[base_type], ConfigOf(r), *factors_for[r.instance_type]).TotalSeconds();
+    }
+    if (!predicted) continue;
+    const double node_seconds = *predicted * r.compute_nodes;
+    if (!ev.selection.available || node_seconds < ev.selection.picked_predicted_node_seconds) {
+      ev.selection.available = true;
+      ev.selection.picked_row = i;
+      ev.selection.picked_predicted_node_seconds = node_seconds;
+      ev.selection.picked_measured_node_seconds = measured;
+      ev.selection.picked_completed = r.completed;
+    }
+  }
+  if (ev.selection.available && ev.selection.best_measured_node_seconds > 0) {
+    ev.selection.gap =
+        ev.selection.picked_measured_node_seconds / ev.selection.best_measured_node_seconds - 1;
+  }
   return ev;
 }
 

@@ -223,6 +223,19 @@ struct ErrorSummary {
   double mean_ape = 0;
 };
 
+// Selection over the workload's configurations in the file (training rows included): the one with
+// the lowest predicted node-seconds (runtime × compute nodes), against the best measured one.
+struct SelectionCheck {
+  bool available = false;  // false when no configuration could be predicted
+  std::size_t picked_row = 0;
+  double picked_predicted_node_seconds = 0;
+  double picked_measured_node_seconds = 0;  // a lower bound when the pick did not complete
+  bool picked_completed = true;
+  std::size_t best_row = 0;  // lowest measured node-seconds, completed runs
+  double best_measured_node_seconds = 0;
+  double gap = 0;  // picked measured / best measured − 1
+};
+
 struct Evaluation {
   std::string workload;
   std::vector<std::size_t> train_rows;
@@ -231,6 +244,7 @@ struct Evaluation {
   // perfplan on exactly the rows Ernest could predict (same-rows comparison).
   ErrorSummary perfplan_on_ernest_rows;
   double interval_coverage = 0;  // share of completed predicted rows inside their interval
+  SelectionCheck selection;
   std::size_t censored_rows = 0, censored_respected = 0;
   std::vector<RuntimeFit> fits;  // the workload's fits, one per instance type trained on
   std::vector<std::string> notes;

@@ -85,36 +85,21 @@ Result<AccuracyReport> StudyAccuracy(const std::vector<models::MeasuredRun>& row
     report.one_type_summary.push_back(
         {w, Median(medians), Median(p90s), Median(ernest_medians), Median(amdahl_medians)});
 
-    // Selection with the target-(a) models: predict every configuration of w.
+    // Selection with the target-(a) models: every configuration of w.
+    const models::SelectionCheck& check = a.value().selection;
     SelectionResult sel;
     sel.workload = w;
-    double best_pred = -1;
-    for (const models::MeasuredRun& r : rows) {
-      if (r.workload != w) continue;
-      if (r.completed && (sel.best_nodes == 0 ||
-                          r.runtime_seconds * r.compute_nodes < sel.best_measured_node_seconds)) {
-        sel.best_measured_node_seconds = r.runtime_seconds * r.compute_nodes;
-        sel.best_type = r.instance_type;
-        sel.best_nodes = r.compute_nodes;
-      }
-      // A hardware-aware fit covers every type; per-type fits only their own.
-      const models::RuntimeFit* fit = nullptr;
-      for (const models::RuntimeFit& f : a.value().fits) {
-        if (f.hardware_aware || f.instance_type == r.instance_type) fit = &f;
-      }
-      if (fit == nullptr) continue;
-      const double pred =
-          models::PredictFitted(*fit, models::ConfigOf(r)).TotalSeconds() * r.compute_nodes;
-      if (best_pred < 0 || pred < best_pred) {
-        best_pred = pred;
-        sel.picked_type = r.instance_type;
-        sel.picked_nodes = r.compute_nodes;
-        sel.picked_predicted_node_seconds = pred;
-        sel.picked_measured_node_seconds = r.runtime_seconds * r.compute_nodes;
-        sel.picked_completed = r.completed;
-      }
+    if (check.available) {
+      sel.picked_type = rows[check.picked_row].instance_type;
+      sel.picked_nodes = rows[check.picked_row].compute_nodes;
+      sel.picked_predicted_node_seconds = check.picked_predicted_node_seconds;
+      sel.picked_measured_node_seconds = check.picked_measured_node_seconds;
+      sel.picked_completed = check.picked_completed;
+      sel.best_type = rows[check.best_row].instance_type;
+      sel.best_nodes = rows[check.best_row].compute_nodes;
+      sel.best_measured_node_seconds = check.best_measured_node_seconds;
+      sel.gap = check.gap;
     }
-    sel.gap = sel.picked_measured_node_seconds / sel.best_measured_node_seconds - 1;
     report.selection.push_back(sel);
   }
   return report;

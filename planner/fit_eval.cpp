@@ -130,6 +130,7 @@ Result<EvaluateAnswer> AnswerEvaluate(const EvaluateRequest& request) {
   answer.train_expression = request.train_expression;
   answer.evaluation = ev.value();
   answer.row_lines = table.lines;
+  answer.rows = table.runs;
   answer.bootstrap_replicates = request.options.bootstrap_replicates;
   answer.interval_level = request.options.interval_level;
   return answer;

@@ -45,7 +45,8 @@ struct EvaluateAnswer {
   std::string runs_file;
   std::string train_expression;
   models::Evaluation evaluation;
-  std::vector<int> row_lines;  // CSV line of every row of the file, by row index
+  std::vector<int> row_lines;             // CSV line of every row of the file, by row index
+  std::vector<models::MeasuredRun> rows;  // every row of the file
   int bootstrap_replicates = 0;
   double interval_level = 0;
 };

@@ -54,6 +54,25 @@ json FitJson(const models::RuntimeFit& f) {
 
 }  // namespace
 
+namespace {
+
+json SelectionJson(const EvaluateAnswer& a, const models::Evaluation& ev) {
+  const models::SelectionCheck& s = ev.selection;
+  if (!s.available) return nullptr;
+  json picked = ConfigJson(a.rows[s.picked_row]);
+  picked["line"] = a.row_lines[s.picked_row];
+  picked["predicted_node_seconds"] = s.picked_predicted_node_seconds;
+  picked["measured_node_seconds"] = s.picked_measured_node_seconds;
+  picked["completed"] = s.picked_completed;
+  json best = ConfigJson(a.rows[s.best_row]);
+  best["line"] = a.row_lines[s.best_row];
+  best["measured_node_seconds"] = s.best_measured_node_seconds;
+  return {
+      {"objective", "node-seconds"}, {"picked", picked}, {"best_measured", best}, {"gap", s.gap}};
+}
+
+}  // namespace
+
 std::string ToJson(const FitAnswer& a) {
   const models::RuntimeProfile& p = a.profile;
   json j;

@@ -51,6 +51,18 @@ void PrintEvaluation(std::ostream& out, const planner::EvaluateAnswer& a) {
       << Fixed(100 * a.interval_level, 0) << "% prediction intervals (" << a.bootstrap_replicates
       << " bootstrap replicates, seed " << ev.seed << "): " << Fixed(100 * ev.interval_coverage, 1)
       << "% of measurements inside\n";
+  if (ev.selection.available) {
+    const models::SelectionCheck& sel = ev.selection;
+    const models::MeasuredRun& p = a.rows[sel.picked_row];
+    const models::MeasuredRun& b = a.rows[sel.best_row];
+    out << "selection by predicted node-seconds: " << Fixed(p.compute_nodes, 0) << " x "
+        << p.instance_type << " (line " << a.row_lines[sel.picked_row] << "), measured "
+        << Fixed(sel.picked_measured_node_seconds, 0) << " node-s"
+        << (sel.picked_completed ? "" : " (did not complete: lower bound)") << "; best measured "
+        << Fixed(b.compute_nodes, 0) << " x " << b.instance_type << ", "
+        << Fixed(sel.best_measured_node_seconds, 0) << " node-s; gap " << Fixed(100 * sel.gap, 1)
+        << "%\n";
+  }
   if (ev.censored_rows) {
     out << "censored rows: " << ev.censored_rows << ", prediction above the bound for "
         << ev.censored_respected << "\n";

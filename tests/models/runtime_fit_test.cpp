@@ -211,6 +211,14 @@ TEST_CASE("evaluate reports APE per row, median, P90 and the baselines on the sa
   CHECK(*e.rows[2].respects_bound == false);  // 1100 s predicted under a 5000 s bound
   CHECK(e.seed == 7);
   CHECK(e.rows[0].interval_low_seconds.has_value());
+  // Selection by predicted node-seconds (100·c + 1000) picks 1 node, which timed out at 5000 s;
+  // the best measured is 2 nodes at 600 s = 1200 node-s.
+  REQUIRE(e.selection.available);
+  CHECK(e.selection.picked_row == 5);
+  CHECK(!e.selection.picked_completed);
+  CHECK(e.selection.best_row == 0);
+  CHECK(e.selection.best_measured_node_seconds == doctest::Approx(1200));
+  CHECK(e.selection.gap == doctest::Approx(5000.0 / 1200 - 1));
 }
 
 TEST_CASE("evaluate says when --train selects nothing of the workload") {
