@@ -801,6 +801,35 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
   // Residual bootstrap: per fit, B refits on ŷ·(1 + r*) with the fit's classes fixed; each
   // replicate's prediction is perturbed by one more resampled relative residual.
   std::size_t inside = 0, with_interval = 0;
+  // Out-of-sample errors of the same training design on the reference workloads.
+  std::vector<double> design_pool;
+  if (options.bootstrap_replicates > 0 && options.interval_noise_from_references) {
+    EvaluateOptions inner = options;
+    inner.bootstrap_replicates = 0;
+    inner.interval_noise_from_references = false;
+    inner.heterogeneity = ev.heterogeneity;
+    std::set<std::pair<std::string, double>> design;
+    for (std::size_t i : ev.train_rows) {
+      design.insert({rows[i].instance_type, rows[i].compute_nodes});
+    }
+    for (const std::string& k : reference_workloads) {
+      std::vector<bool> mask(rows.size(), false);
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        mask[i] = rows[i].workload == k &&
+                  design.count({rows[i].instance_type, rows[i].compute_nodes}) > 0;
+      }
+      Result<Evaluation> reference = EvaluateWorkload(rows, mask, k, inner);
+      if (!reference.ok()) continue;
+      for (const EvaluatedRow& r : reference.value().rows) {
+        if (r.ape && *r.predicted_seconds > 0) {
+          design_pool.push_back(r.run.runtime_seconds / *r.predicted_seconds - 1);
+        }
+      }
+    }
+    constexpr std::size_t kMinDesignErrors = 5;
+    if (design_pool.size() < kMinDesignErrors) design_pool.clear();
+    ev.interval_noise_references = design_pool.size();
+  }
   if (options.bootstrap_replicates > 0) {
     std::mt19937_64 rng(options.seed);
     const double tail = (1 - options.interval_level) / 2;
@@ -811,6 +840,9 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
       const std::vector<double>& pool = residual_pool[g];
       if (pool.empty()) continue;
       std::uniform_int_distribution<std::size_t> pick(0, pool.size() - 1);
+      std::vector<double> noise = pool;
+      noise.insert(noise.end(), design_pool.begin(), design_pool.end());
+      std::uniform_int_distribution<std::size_t> pick_noise(0, noise.size() - 1);
       const std::vector<MeasuredRun>& runs = train_by_group[g];
       const FitOptions fixed = WithClasses(fit_options, fit);
       for (int b = 0; b < options.bootstrap_replicates; ++b) {
@@ -828,7 +860,7 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
           samples[k].push_back(
               PredictFitted(refit.value(), ConfigOf(ev.rows[k].run), row_scaling[k])
                   .TotalSeconds() *
-              (1 + pool[pick(rng)]));
+              (1 + noise[pick_noise(rng)]));
         }
       }
     }

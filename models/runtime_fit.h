@@ -198,6 +198,11 @@ struct EvaluateOptions {
   int bootstrap_replicates = 200;  // residual-bootstrap refits per model; 0 disables intervals
   std::uint64_t seed = 42;         // reported back; same seed, same intervals
   double interval_level = 0.9;     // central prediction-interval coverage
+  // Interval noise also from the reference workloads: the relative errors the same training
+  // design (their runs on the training rows' instance types and node counts) makes on their other
+  // runs join the workload's own leave-one-out residuals (when the references give 5 or more).
+  // False: the own residuals only.
+  bool interval_noise_from_references = true;
   Status Validate() const;
 };
 
@@ -250,6 +255,7 @@ struct Evaluation {
   std::vector<std::string> notes;
   std::uint64_t seed = 0;
   HeterogeneityMode heterogeneity = HeterogeneityMode::kHardware;  // the mode actually used
+  std::size_t interval_noise_references = 0;  // reference errors behind the intervals (0: own)
 };
 
 // Trains on rows[i] with train[i] true and workload == `workload`; predicts every other row of the
