@@ -175,6 +175,19 @@ TEST_CASE("heterogeneity factors from a reference workload carry a profile to an
   CHECK(ev.value().ernest.predicted == 1);
 }
 
+TEST_CASE("fit options name the bad setting") {
+  FitOptions options;
+  options.memory_overhead_factors = {2, -1};
+  CHECK(options.Validate().message() ==
+        "memory_overhead_factors: every factor must be > 0, got -1");
+  options = FitOptions{};
+  options.min_completed_runs = 0;
+  CHECK(options.Validate().message() == "min_completed_runs: must be >= 1, got 0");
+  EvaluateOptions evaluate;
+  evaluate.interval_level = 1;
+  CHECK(evaluate.Validate().message() == "interval_level: must be in (0, 1), got 1");
+}
+
 TEST_CASE("heterogeneity needs a reference workload on both types") {
   Result<HeterogeneityFactors> h = LearnHeterogeneity({}, {});
   CHECK(h.status().message() ==

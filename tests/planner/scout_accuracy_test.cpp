@@ -70,6 +70,15 @@ TEST_CASE("target (b): one base type, median over the nine of the median APE") {
   }
 }
 
+TEST_CASE("target (a): TeraSort's 90% intervals cover at least 80% of the measurements") {
+  for (const PerTypeTrainResult& r : Report().per_type) {
+    CAPTURE(r.workload);
+    CAPTURE(r.interval_coverage);
+    // lr_spark's intervals are too narrow (docs/accuracy.md); guard the current level.
+    CHECK(r.interval_coverage >= (r.workload == "terasort_hadoop" ? 0.8 : 0.5));
+  }
+}
+
 TEST_CASE("selection picks the configuration with the lowest measured node-seconds") {
   for (const SelectionResult& s : Report().selection) {
     CAPTURE(s.workload);
