@@ -38,8 +38,8 @@ std::vector<std::string> FitComments(const planner::FitAnswer& a) {
 
 void AddFitCommand(CLI::App& app, CliContext& ctx) {
   auto flags = std::make_shared<FitFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "fit", "Fit a runtime profile (DESIGN §3.2) from the end-to-end runs in a runs CSV");
+  CLI::App* cmd =
+      app.add_subcommand("fit", "Fit a runtime profile from the measured runs in a runs CSV");
   cmd->footer(
       "Prints the profile as YAML (or JSON with --json), ready for `perfplan predict`.\n"
       "Example:\n  perfplan import scout ../shared/data/04-workload-runtime-traces/scout > "

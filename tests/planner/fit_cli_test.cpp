@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/test_support.h"
@@ -129,6 +130,32 @@ TEST_CASE("bad input exits 2 with a message that says what to fix") {
             .rfind("perfplan fit: error: " + dir +
                        "/bad.csv:1: dataset_bytes: required column is missing from the header\n",
                    0) == 0);
+}
+
+TEST_CASE("import scout writes a runs CSV that fit reads") {
+  const std::string dir = testing::MakeTempDir();
+  int nodes[] = {4, 6, 8, 10};
+  double seconds[] = {1800, 1300, 1050, 900};
+  for (int k = 0; k < 4; ++k) {
+    const std::string folder =
+        dir + "/scout/" + std::to_string(nodes[k]) + "_r4.xlarge_terasort_hadoop_bigdata_1";
+    std::filesystem::create_directories(folder);
+    testing::WriteFile(folder + "/report.json",
+                       "{\"completed\": true, \"elapsed_time\": \"" + std::to_string(seconds[k]) +
+                           "\", \"framework\": \"hadoop\", \"input_size\": \"100000000000\", "
+                           "\"workload\": \"terasort\"}");
+  }
+  const Run import = Perfplan("import scout " + dir + "/scout", dir + "/err");
+  REQUIRE(import.exit_code == 0);
+  CHECK(import.out.rfind("workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
+                         "bandwidth_bytes_per_second,runtime_seconds,completed\n"
+                         "terasort_hadoop,r4.xlarge,1e+11,10,10,1.5625e+08,900,true\n",
+                         0) == 0);
+  testing::WriteFile(dir + "/runs.csv", import.out);
+  const Run fit =
+      Perfplan("fit --runs " + dir + "/runs.csv --workload terasort_hadoop --json", dir + "/err");
+  REQUIRE(fit.exit_code == 0);
+  CHECK(nlohmann::json::parse(fit.out)["profiled_site"] == "r4.xlarge");
 }
 
 }  // namespace
