@@ -81,8 +81,9 @@ struct FitOptions {
   // Fewest completed runs a fit accepts. Default 3: three runs fix the parallel, fixed and
   // node-dependent terms of one instance type. Lower only for tests of degenerate data.
   std::size_t min_completed_runs = 3;
-  // Classes to use; nullopt: chosen by fit quality (smallest weighted residual; ties go to the
-  // simpler class: constant reduction object, linear-constant global reduction).
+  // Classes to use; nullopt: chosen by fit quality (smallest leave-one-out or in-sample relative
+  // error, see choose_by_cross_validation; ties go to the earlier candidate: constant reduction
+  // object, linear-constant global reduction, no memory term).
   std::optional<ReductionObjectClass> reduction_object_class;
   ReductionObjectScaling reduction_object_scaling = ReductionObjectScaling::kDataset;
   std::optional<GlobalReductionClass> global_reduction_class;
@@ -103,7 +104,7 @@ struct FitOptions {
   Status Validate() const;
 };
 
-// One fitted model of one workload on one instance type.
+// One fitted model of one workload: on one instance type, or (hardware_aware) over several.
 struct RuntimeFit {
   std::string workload;
   std::string instance_type;                // the reference type (of fit.reference)
@@ -135,10 +136,11 @@ struct RuntimeFit {
   std::vector<std::string> notes;
 };
 
-// Fits the runs (all of one workload and instance type; the caller selects them). Errors
-// (InvalidArgument): fewer than min_completed_runs completed runs ("fit of W on T needs at least 3
-// completed runs, got 1 (2 censored)"), all runs censored, a non-positive or non-finite value
-// (naming the run index and field), runs of more than one workload or instance type.
+// Fits the runs (all of one workload; of one instance type unless options.hardware_aware; the
+// caller selects them). Errors (InvalidArgument): fewer than min_completed_runs completed runs
+// ("fit of W on T needs at least 3 completed runs, got 1 (2 censored)"), all runs censored, a
+// non-positive or non-finite value (naming the run index and field), runs of more than one
+// workload or (not hardware_aware) instance type, a hardware_aware run without vcpus or memory.
 Result<RuntimeFit> FitRuntime(const std::vector<MeasuredRun>& runs, const FitOptions& options = {});
 
 // The fitted components at `config` (hardware factors applied to the components; 1 = the fitted
