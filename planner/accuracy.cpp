@@ -59,8 +59,14 @@ std::vector<bool> SmallestCompletedPerType(const std::vector<models::MeasuredRun
   return mask;
 }
 
+Status AccuracyOptions::Validate() const {
+  if (train_runs < 1) return Status::InvalidArgument("train_runs: must be >= 1, got 0");
+  return evaluate.Validate();
+}
+
 Result<AccuracyReport> StudyAccuracy(const std::vector<models::MeasuredRun>& rows,
                                      const AccuracyOptions& options) {
+  if (Status s = options.Validate(); !s.ok()) return s;
   AccuracyReport report;
   for (const std::string& w : Ordered(rows, true)) {
     // (a)

@@ -14,8 +14,9 @@
 namespace perfplan::planner {
 
 struct AccuracyOptions {
-  models::EvaluateOptions evaluate;
-  std::size_t train_runs = 3;  // the "three smallest completed node counts"
+  models::EvaluateOptions evaluate;  // bootstrap, seed, heterogeneity mode
+  std::size_t train_runs = 3;        // the "three smallest completed node counts"
+  Status Validate() const;           // train_runs >= 1 and evaluate.Validate()
 };
 
 // Target (a): train on the k smallest completed node counts of every instance type.
@@ -70,6 +71,8 @@ std::vector<bool> SmallestCompletedPerType(const std::vector<models::MeasuredRun
                                            const std::string& workload, std::size_t k,
                                            const std::string& only_type = "");
 
+// Runs targets (a) and (b) and the selection check for every workload in `rows`. Fails with the
+// first evaluation's error (e.g. a workload with too few completed runs on some type).
 Result<AccuracyReport> StudyAccuracy(const std::vector<models::MeasuredRun>& rows,
                                      const AccuracyOptions& options = {});
 
