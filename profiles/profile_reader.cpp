@@ -17,7 +17,10 @@ const std::vector<std::string_view> kTopKeys = {"schema_version",
                                                 "global_reduction_class",
                                                 "retrieval_scales_with_storage_nodes",
                                                 "reduction_communication",
-                                                "runs"};
+                                                "runs",
+                                                // written by `perfplan fit --json` (residuals,
+                                                // runs used); informational, not read
+                                                "fit"};
 const std::vector<std::string_view> kRunKeys = {"dataset_bytes",
                                                 "storage_nodes",
                                                 "compute_nodes",

@@ -58,5 +58,11 @@ void AddHdfsCommand(CLI::App& app, CliContext& ctx);
 
 // The `ingest` parent: returns the existing subcommand of `app`, or creates it on first use.
 CLI::App* IngestGroup(CLI::App& app);
+void AddFitCommand(CLI::App& app, CliContext& ctx);
+void AddEvaluateCommand(CLI::App& app, CliContext& ctx);
+void AddImportScoutCommand(CLI::App& app, CliContext& ctx);
+
+// The `import` parent command (shared by every importer): the existing one, or a new one.
+CLI::App* ImportGroup(CLI::App& app);
 
 }  // namespace perfplan::cli

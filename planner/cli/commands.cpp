@@ -21,6 +21,10 @@ const std::vector<CommandSpec>& Commands() {
       {"ingest", "Collect HDFS logs into the store (ingest hdfs)", AddIngestHdfsCommand},
       {"workload", "Characterize the HDFS workload: clients, users, DataNodes", AddWorkloadCommand},
       {"hdfs", "HDFS log mining as Hadoop Streaming map and reduce steps", AddHdfsCommand},
+      {"fit", "Fit a runtime profile from measured runs (runs CSV)", AddFitCommand},
+      {"evaluate", "Measure prediction error on held-out runs vs Ernest and Amdahl",
+       AddEvaluateCommand},
+      {"import", "Convert Scout report.json folders to a runs CSV", AddImportScoutCommand},
   };
   return kCommands;
 }

@@ -1,0 +1,277 @@
+// Fitting the FREERIDE-G runtime model from end-to-end runs, and measuring its error (DESIGN §3.2).
+//
+// Input: measured runs (one per row of a runs CSV): workload, instance type, dataset size s,
+// storage nodes n, compute nodes c, bandwidth b, runtime, and whether the run completed. A run that
+// did not complete (timeout or failure) carries a lower bound on the runtime, never a value.
+//
+// FitRuntime() decomposes the runtime of one workload into the non-negative components of §3.1 by
+// weighted non-negative least squares (models/nnls.h):
+//
+//   T = θ_c·s/(c·v)                  local compute (v = vCPUs relative to the reference type; 1
+//                                    unless hardware_aware)
+//     + θ_d·s/n                      disk (retrieval)
+//     + θ_n·s/(n·b)                  network ((n) dropped when retrieval does not scale)
+//     + θ_0 + θ_r·x_r                reduction-object communication T_ro = A_ro·r' + B_ro,
+//                                    x_r = none (constant class), s (linear, dataset) or c (linear,
+//                                    compute nodes)
+//     + θ_g·x_g                      global reduction, x_g = c (linear-constant) or s
+//                                    (constant-linear)
+//     + θ_m·max(0, κ·s/c − M)/v      memory pressure (hardware_aware only; M = memory per node):
+//                                    work on the part of a node's share, κ times inflated in
+//                                    memory, that does not fit
+//
+// with every θ ≥ 0 and residuals weighted by 1/runtime (relative error). The reduction and
+// global-reduction classes (and κ, or no memory term) are chosen by fit quality: the smallest
+// leave-one-out relative squared error when there are 3 or more completed runs (the in-sample
+// residual otherwise), ties to the simpler candidate. Censored runs are lower bounds: a censored
+// run enters the fit, as a row pinned at its bound, only while the current fit predicts below the
+// bound (an iterated hinge; docs/fit.md).
+//
+// A single-type fit without a memory term converts to a RuntimeProfile (one reference run,
+// explicit classes, A_ro/B_ro) that models::Predict reproduces exactly. Other instance types are
+// reached either through the hardware table (hardware_aware fits pool every type, each run
+// carrying its type's vCPUs and memory) or through the heterogeneity factors of §3.1 learned from
+// reference workloads measured on both types. EvaluateWorkload() trains on a subset of rows,
+// predicts the rest and reports APE for perfplan, Ernest and Amdahl, with residual-bootstrap
+// prediction intervals.
+//
+// Pure functions over plain structs; randomness only through the seed in the options. Thread-safe.
+// Units: bytes, seconds, bytes per second.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/runtime_model.h"
+#include "models/status.h"
+
+namespace perfplan::models {
+
+// One measured run (one row of the runs CSV of DESIGN §3.2).
+struct MeasuredRun {
+  std::string workload;
+  std::string instance_type;
+  double dataset_bytes = 0;               // s, > 0
+  double storage_nodes = 0;               // n, > 0
+  double compute_nodes = 0;               // c, > 0
+  double bandwidth_bytes_per_second = 0;  // b, > 0
+  double runtime_seconds = 0;             // > 0; a lower bound when !completed
+  bool completed = true;                  // false: timeout/failure, runtime is censored
+  // Hardware of the instance type (models/instance_types.h or the CSV); 0 = unknown. Only
+  // hardware_aware fits read them.
+  double vcpus = 0;
+  double memory_bytes = 0;
+};
+
+// A configuration to predict (the runtime columns are ignored).
+struct RunConfig {
+  double dataset_bytes = 0;
+  double storage_nodes = 0;
+  double compute_nodes = 0;
+  double bandwidth_bytes_per_second = 0;
+  double vcpus = 0;         // per node; 0 = the fit's reference type
+  double memory_bytes = 0;  // per node; 0 = no memory term
+};
+RunConfig ConfigOf(const MeasuredRun& run);
+
+struct FitOptions {
+  // Fewest completed runs a fit accepts. Default 3: three runs fix the parallel, fixed and
+  // node-dependent terms of one instance type. Lower only for tests of degenerate data.
+  std::size_t min_completed_runs = 3;
+  // Classes to use; nullopt: chosen by fit quality (smallest leave-one-out or in-sample relative
+  // error, see choose_by_cross_validation; ties go to the earlier candidate: constant reduction
+  // object, linear-constant global reduction, no memory term).
+  std::optional<ReductionObjectClass> reduction_object_class;
+  ReductionObjectScaling reduction_object_scaling = ReductionObjectScaling::kDataset;
+  std::optional<GlobalReductionClass> global_reduction_class;
+  // §3.1 flag: false drops n from the network term (retrieval does not scale with storage nodes).
+  bool retrieval_scales_with_storage_nodes = true;
+  // Hinge iterations for censored rows (each adds the censored rows the fit undershoots).
+  int max_censoring_iterations = 10;
+  // Pool runs of several instance types: compute scales with 1/vCPUs and a memory-pressure term
+  // may enter. Every run then needs vcpus and memory_bytes > 0. Default false (one type).
+  bool hardware_aware = false;
+  // Candidate κ values of the memory term (data inflation in memory); the fit also tries no
+  // memory term. Only with hardware_aware. Empty: never a memory term.
+  std::vector<double> memory_overhead_factors = {1, 1.5, 2, 2.5, 3, 4};
+  // A fixed κ instead (0: no memory term); nullopt: chosen among the candidates above.
+  std::optional<double> memory_overhead_factor;
+  // Choose classes by leave-one-out error (true) or by the in-sample residual (false).
+  bool choose_by_cross_validation = true;
+  Status Validate() const;
+};
+
+// One fitted model of one workload: on one instance type, or (hardware_aware) over several.
+struct RuntimeFit {
+  std::string workload;
+  std::string instance_type;                // the reference type (of fit.reference)
+  std::vector<std::string> instance_types;  // every type among the runs
+  bool hardware_aware = false;
+  double reference_vcpus = 0;  // v = vcpus / reference_vcpus (hardware_aware)
+  ReductionObjectClass reduction_object_class = ReductionObjectClass::kConstant;
+  ReductionObjectScaling reduction_object_scaling = ReductionObjectScaling::kDataset;
+  GlobalReductionClass global_reduction_class = GlobalReductionClass::kLinearConstant;
+  bool classes_chosen_by_fit = false;
+  bool retrieval_scales_with_storage_nodes = true;
+  double disk_coefficient = 0;              // θ_d, seconds·nodes/byte
+  double network_coefficient = 0;           // θ_n, dimensionless (s/(n·b) is seconds)
+  double compute_coefficient = 0;           // θ_c, seconds·nodes/byte
+  double fixed_seconds = 0;                 // θ_0 = B_ro
+  double reduction_object_coefficient = 0;  // θ_r (per byte of data or per node, by class)
+  double global_reduction_coefficient = 0;  // θ_g (per node or per byte, by class)
+  double memory_coefficient = 0;            // θ_m, seconds·nodes/byte
+  double memory_overhead_factor = 0;        // κ; 0 = no memory term
+  double selection_score = 0;               // LOO (or in-sample) relative squared error
+  RunConfig reference;                      // configuration the profile's run is written at
+  // Runs used, as indices into the vector given to FitRuntime, and each one's residual
+  // (measured − predicted, seconds; for censored runs: bound − predicted, reported only).
+  std::vector<std::size_t> runs_used;
+  std::vector<double> residual_seconds;
+  std::vector<bool> run_censored;
+  std::size_t censored_active = 0;  // censored runs that ended up pinned at their bound
+  double weighted_rms = 0;          // sqrt(mean((measured−predicted)/measured)²) over completed
+  std::vector<std::string> notes;
+};
+
+// Fits the runs (all of one workload; of one instance type unless options.hardware_aware; the
+// caller selects them). Errors (InvalidArgument): fewer than min_completed_runs completed runs
+// ("fit of W on T needs at least 3 completed runs, got 1 (2 censored)"), all runs censored, a
+// non-positive or non-finite value (naming the run index and field), runs of more than one
+// workload or (not hardware_aware) instance type, a hardware_aware run without vcpus or memory.
+Result<RuntimeFit> FitRuntime(const std::vector<MeasuredRun>& runs, const FitOptions& options = {});
+
+// The fitted components at `config` (hardware factors applied to the components; 1 = the fitted
+// type). Pure.
+Breakdown PredictFitted(const RuntimeFit& fit, const RunConfig& config,
+                        const ScalingFactors& scaling = {});
+
+// The fit as a profile `perfplan predict` accepts: one run at fit.reference with explicit classes
+// and A_ro/B_ro, so models::Predict(ResolveModel(profile)) equals PredictFitted at every target.
+// Fails (InvalidArgument) for a fit with a memory term or over several instance types, which the
+// §3.1 profile cannot express.
+Result<RuntimeProfile> ToProfile(const RuntimeFit& fit);
+
+// Heterogeneity factors s_d, s_n, s_c of §3.1 for moving from the fits' type a to type b:
+// the mean over reference workloads k (matched by workload name) of component(b,k)/component(a,k),
+// each evaluated at k's reference configuration on a. A component no reference has on a (it is 0
+// in every fit, as happens when the data cannot separate disk, network and compute) takes the
+// ratio of the total runtimes instead; `notes` say which. Fails when no workload is on both.
+struct HeterogeneityFactors {
+  ScalingFactors factors;
+  std::vector<std::string> references;  // workloads used
+  std::vector<std::string> notes;
+};
+Result<HeterogeneityFactors> LearnHeterogeneity(const std::vector<RuntimeFit>& on_a,
+                                                const std::vector<RuntimeFit>& on_b);
+
+// Baselines, fitted on the same training rows (completed only; they have no censoring rule).
+// Ernest (Venkataraman et al., NSDI 2016): NNLS on [1, s/m, m, log m], m = compute nodes, one model
+// per instance type, unweighted as upstream's predictor.py.
+struct ErnestModel {
+  double theta[4] = {0, 0, 0, 0};
+};
+Result<ErnestModel> FitErnest(const std::vector<MeasuredRun>& runs);
+double PredictErnest(const ErnestModel& model, const RunConfig& config);
+// Amdahl: a + b/m by NNLS (unweighted).
+struct AmdahlModel {
+  double serial_seconds = 0;
+  double parallel_seconds = 0;  // at one node
+};
+Result<AmdahlModel> FitAmdahl(const std::vector<MeasuredRun>& runs);
+double PredictAmdahl(const AmdahlModel& model, const RunConfig& config);
+
+// How evaluate reaches instance types the workload was not trained on.
+enum class HeterogeneityMode {
+  kHardware,    // one hardware_aware fit over every training type; other types via their vCPUs,
+                // memory and bandwidth (instance-type table)
+  kReferences,  // per-type fits; other types via §3.1 factors from reference workloads
+};
+std::string_view ToString(HeterogeneityMode mode);
+bool Parse(std::string_view text, HeterogeneityMode* out);
+
+struct EvaluateOptions {
+  FitOptions fit;
+  // Default kHardware: it needs vcpus and memory_bytes on every row of the workload, and falls
+  // back to kReferences (with a note) when some row lacks them.
+  HeterogeneityMode heterogeneity = HeterogeneityMode::kHardware;
+  int bootstrap_replicates = 200;  // residual-bootstrap refits per model; 0 disables intervals
+  std::uint64_t seed = 42;         // reported back; same seed, same intervals
+  double interval_level = 0.9;     // central prediction-interval coverage
+  // Interval noise also from the reference workloads: the relative errors the same training
+  // design (their runs on the training rows' instance types and node counts) makes on their other
+  // runs join the workload's own leave-one-out residuals (when the references give 5 or more).
+  // False: the own residuals only.
+  bool interval_noise_from_references = true;
+  Status Validate() const;
+};
+
+// One predicted row.
+struct EvaluatedRow {
+  std::size_t row = 0;  // index into the rows given to EvaluateWorkload
+  MeasuredRun run;
+  std::optional<double> predicted_seconds;  // nullopt when no model reaches the row
+  std::optional<double> ape;                // completed rows with a prediction
+  std::optional<double> interval_low_seconds, interval_high_seconds;
+  std::optional<bool> inside_interval;
+  std::string method;  // "same-type fit", "hardware-aware fit" or "heterogeneity from <type>"
+  std::optional<double> ernest_seconds, ernest_ape;
+  std::optional<double> amdahl_seconds, amdahl_ape;
+  // Censored rows: whether the prediction respects the lower bound.
+  std::optional<bool> respects_bound;
+};
+
+struct ErrorSummary {
+  std::size_t predicted = 0;  // completed rows with a prediction
+  double median_ape = 0;
+  double p90_ape = 0;
+  double mean_ape = 0;
+};
+
+// Selection over the workload's configurations in the file (training rows included): the one with
+// the lowest predicted node-seconds (runtime × compute nodes), against the best measured one.
+struct SelectionCheck {
+  bool available = false;  // false when no configuration could be predicted
+  std::size_t picked_row = 0;
+  double picked_predicted_node_seconds = 0;
+  double picked_measured_node_seconds = 0;  // a lower bound when the pick did not complete
+  bool picked_completed = true;
+  std::size_t best_row = 0;  // lowest measured node-seconds, completed runs
+  double best_measured_node_seconds = 0;
+  double gap = 0;  // picked measured / best measured − 1
+};
+
+struct Evaluation {
+  std::string workload;
+  std::vector<std::size_t> train_rows;
+  std::vector<EvaluatedRow> rows;  // every non-training row of the workload
+  ErrorSummary perfplan, ernest, amdahl;
+  // perfplan on exactly the rows Ernest could predict (same-rows comparison).
+  ErrorSummary perfplan_on_ernest_rows;
+  double interval_coverage = 0;  // share of completed predicted rows inside their interval
+  SelectionCheck selection;
+  std::size_t censored_rows = 0, censored_respected = 0;
+  std::vector<RuntimeFit> fits;  // the workload's fits, one per instance type trained on
+  std::vector<std::string> notes;
+  std::uint64_t seed = 0;
+  HeterogeneityMode heterogeneity = HeterogeneityMode::kHardware;  // the mode actually used
+  std::size_t interval_noise_references = 0;  // reference errors behind the intervals (0: own)
+};
+
+// Trains on rows[i] with train[i] true and workload == `workload`; predicts every other row of the
+// workload. Rows of other workloads are references for heterogeneity (all their rows are used).
+// kHardware: one hardware_aware fit over the workload's training rows predicts every row.
+// kReferences, per target instance type: a same-type fit when the type has enough training runs,
+// otherwise the fit on the training type with the most runs, scaled by factors learned from the
+// references.
+// Errors: no training row of the workload, too few to fit on any type, sizes disagree.
+Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
+                                    const std::vector<bool>& train, const std::string& workload,
+                                    const EvaluateOptions& options = {});
+
+// Median and nearest-rank P90 of the values (0 for empty input).
+ErrorSummary Summarize(std::vector<double> apes);
+
+}  // namespace perfplan::models

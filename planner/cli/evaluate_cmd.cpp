@@ -1,0 +1,111 @@
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/fit_eval.h"
+#include "planner/fit_json.h"
+
+namespace perfplan::cli {
+namespace {
+
+struct EvaluateFlags {
+  planner::EvaluateRequest request;
+  std::string heterogeneity = "hardware";
+  bool json = false;
+};
+
+std::string Percent(const std::optional<double>& v) { return v ? Fixed(100 * *v, 1) + "%" : "-"; }
+std::string Seconds(const std::optional<double>& v) { return v ? Fixed(*v, 0) : "-"; }
+
+void PrintEvaluation(std::ostream& out, const planner::EvaluateAnswer& a) {
+  const models::Evaluation& ev = a.evaluation;
+  out << ev.workload << ": trained on " << ev.train_rows.size() << " rows (" << a.train_expression
+      << "), predicting " << ev.rows.size() << "; other instance types via "
+      << models::ToString(ev.heterogeneity) << "\n\n";
+  Table t({"line", "instance_type", "nodes", "measured s", "perfplan s", "APE", "interval s",
+           "Ernest APE", "Amdahl APE", "method"});
+  for (const models::EvaluatedRow& r : ev.rows) {
+    std::string interval = "-";
+    if (r.interval_low_seconds) {
+      interval = Fixed(*r.interval_low_seconds, 0) + ".." + Fixed(*r.interval_high_seconds, 0);
+    }
+    t.AddRow({std::to_string(a.row_lines[r.row]), r.run.instance_type,
+              Fixed(r.run.compute_nodes, 0),
+              Fixed(r.run.runtime_seconds, 0) + (r.run.completed ? "" : " (bound)"),
+              Seconds(r.predicted_seconds), Percent(r.ape), interval, Percent(r.ernest_ape),
+              Percent(r.amdahl_ape), r.method});
+  }
+  t.Print(out);
+  out << "\n";
+  Table s({"model", "rows", "median APE", "P90 APE", "mean APE"});
+  auto row = [&](const char* name, const models::ErrorSummary& e) {
+    s.AddRow({name, std::to_string(e.predicted), Fixed(100 * e.median_ape, 1) + "%",
+              Fixed(100 * e.p90_ape, 1) + "%", Fixed(100 * e.mean_ape, 1) + "%"});
+  };
+  row("perfplan", ev.perfplan);
+  row("perfplan (Ernest's rows)", ev.perfplan_on_ernest_rows);
+  row("Ernest", ev.ernest);
+  row("Amdahl", ev.amdahl);
+  s.Print(out);
+  out << "\n"
+      << Fixed(100 * a.interval_level, 0) << "% prediction intervals (" << a.bootstrap_replicates
+      << " bootstrap replicates, seed " << ev.seed << "): " << Fixed(100 * ev.interval_coverage, 1)
+      << "% of measurements inside\n";
+  if (ev.selection.available) {
+    const models::SelectionCheck& sel = ev.selection;
+    const models::MeasuredRun& p = a.rows[sel.picked_row];
+    const models::MeasuredRun& b = a.rows[sel.best_row];
+    out << "selection by predicted node-seconds: " << Fixed(p.compute_nodes, 0) << " x "
+        << p.instance_type << " (line " << a.row_lines[sel.picked_row] << "), measured "
+        << Fixed(sel.picked_measured_node_seconds, 0) << " node-s"
+        << (sel.picked_completed ? "" : " (did not complete: lower bound)") << "; best measured "
+        << Fixed(b.compute_nodes, 0) << " x " << b.instance_type << ", "
+        << Fixed(sel.best_measured_node_seconds, 0) << " node-s; gap " << Fixed(100 * sel.gap, 1)
+        << "%\n";
+  }
+  if (ev.censored_rows) {
+    out << "censored rows: " << ev.censored_rows << ", prediction above the bound for "
+        << ev.censored_respected << "\n";
+  }
+  for (const std::string& n : ev.notes) out << "note: " << n << "\n";
+}
+
+}  // namespace
+
+void AddEvaluateCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<EvaluateFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "evaluate", "Train on some runs, predict the rest; APE against Ernest and Amdahl");
+  cmd->footer(
+      "--train is a conjunction of `column OP value` terms joined by `and`, OP one of\n"
+      "= != < <= > >=, over the runs CSV columns.\n"
+      "Example:\n  perfplan evaluate --runs runs.csv --workload terasort_hadoop "
+      "--train \"instance_type=r4.xlarge and compute_nodes<=8\"");
+  cmd->add_option("--runs", flags->request.runs_file, "Runs CSV (DESIGN §3.2 columns)")->required();
+  cmd->add_option("--workload", flags->request.workload, "Workload to evaluate")->required();
+  cmd->add_option("--train", flags->request.train_expression, "Rows to train on")->required();
+  cmd->add_option("--bootstrap", flags->request.options.bootstrap_replicates,
+                  "Residual-bootstrap replicates for prediction intervals (0: none)")
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--seed", flags->request.options.seed, "Bootstrap seed (reported back)");
+  cmd->add_option("--interval-level", flags->request.options.interval_level,
+                  "Central coverage of the prediction intervals")
+      ->check(CLI::Range(0.01, 0.999));
+  cmd->add_option("--heterogeneity", flags->heterogeneity,
+                  "Reaching other instance types: hardware (instance-type table) or references "
+                  "(factors from the other workloads, DESIGN §3.1)")
+      ->check(CLI::IsMember({"hardware", "references"}));
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of tables");
+  cmd->callback([flags, &ctx] {
+    models::Parse(flags->heterogeneity, &flags->request.options.heterogeneity);
+    Result<planner::EvaluateAnswer> answer = planner::AnswerEvaluate(flags->request);
+    if (!answer.ok()) return ReportError(ctx, "evaluate", answer.status(), flags->json);
+    if (flags->json) {
+      *ctx.out << planner::ToJson(answer.value());
+    } else {
+      PrintEvaluation(*ctx.out, answer.value());
+    }
+  });
+}
+
+}  // namespace perfplan::cli

@@ -1,0 +1,162 @@
+// End-to-end: `perfplan fit`, `perfplan evaluate` and `perfplan import scout` through the real CLI.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_support.h"
+
+namespace perfplan {
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string out;
+};
+
+// Runs the perfplan binary with `args` (already shell-quoted); stderr goes to `err_file`.
+Run Perfplan(const std::string& args, const std::string& err_file) {
+  const std::string command = testing::BinaryDir() + "/perfplan " + args + " 2>" + err_file;
+  Run run;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) run.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+// Runs of w: 50 + 2000/c seconds on type "t1", plus a run that failed early at 2 nodes (its 900 s
+// bound is below the model's 1050 s, so it must not move the fit).
+std::string RunsCsv() {
+  std::string csv =
+      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
+      "bandwidth_bytes_per_second,runtime_seconds,completed\n";
+  for (int c : {4, 8, 16, 32, 64}) {
+    csv += "w,t1,1e10," + std::to_string(c) + "," + std::to_string(c) + ",1e8," +
+           std::to_string(50 + 2000.0 / c) + ",true\n";
+  }
+  csv += "w,t1,1e10,2,2,1e8,900,false\n";
+  return csv;
+}
+
+TEST_CASE("fit writes a profile that predict reproduces") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/runs.csv", RunsCsv());
+  const Run fit = Perfplan("fit --runs " + dir +
+                               "/runs.csv --workload w --train "
+                               "\"compute_nodes<=16\" --out " +
+                               dir + "/w.yaml --json",
+                           dir + "/err");
+  REQUIRE(fit.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(fit.out);
+  CHECK(j["application"] == "w");
+  CHECK(j["fit"]["runs_used"].size() == 4);  // 4, 8, 16 and the censored 2
+  CHECK(j["fit"]["residual_seconds"].size() == 4);
+  CHECK(j["fit"]["runs_used"][0]["line"] == 2);
+
+  // The JSON document is itself a profile, and so is the YAML file.
+  testing::WriteFile(dir + "/w.json", fit.out);
+  for (const std::string profile : {dir + "/w.yaml", dir + "/w.json"}) {
+    CAPTURE(profile);
+    const Run predict = Perfplan("predict --profile " + profile +
+                                     " --dataset-bytes 1e10 --storage-nodes 32 --compute-nodes 32"
+                                     " --bandwidth-bytes-per-second 1e8 --json",
+                                 dir + "/err");
+    REQUIRE(predict.exit_code == 0);
+    CHECK(nlohmann::json::parse(predict.out)["runtime_seconds"].get<double>() ==
+          doctest::Approx(50 + 2000.0 / 32).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("evaluate prints the contract keys") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/runs.csv", RunsCsv());
+  const Run ev = Perfplan("evaluate --runs " + dir +
+                              "/runs.csv --workload w --train "
+                              "\"compute_nodes<=16\" --bootstrap 30 --seed 3 --json",
+                          dir + "/err");
+  REQUIRE(ev.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(ev.out);
+  for (const char* key : {"predictions", "median_ape", "p90_ape", "baselines", "interval"}) {
+    CAPTURE(key);
+    CHECK(j.contains(key));
+  }
+  CHECK(j["baselines"].contains("ernest"));
+  CHECK(j["baselines"].contains("amdahl"));
+  CHECK(j["interval"]["seed"] == 3);
+  REQUIRE(j["predictions"].size() == 2);  // 32 and 64 nodes
+  const nlohmann::json& p = j["predictions"][0];
+  for (const char* key : {"compute_nodes", "instance_type", "measured_seconds", "predicted_seconds",
+                          "ape", "interval", "ernest_ape", "amdahl_ape"}) {
+    CAPTURE(key);
+    CHECK(p.contains(key));
+  }
+  CHECK(p["ape"].get<double>() < 1e-6);
+}
+
+TEST_CASE("bad input exits 2 with a message that says what to fix") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/runs.csv", RunsCsv());
+  const Run bad_filter = Perfplan("evaluate --runs " + dir +
+                                      "/runs.csv --workload w --train "
+                                      "\"nodes<=8\"",
+                                  dir + "/err");
+  CHECK(bad_filter.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err") ==
+        "perfplan evaluate: error: --train: column 1: unknown column 'nodes'\n");
+  const Run too_few = Perfplan("fit --runs " + dir +
+                                   "/runs.csv --workload w --train "
+                                   "\"compute_nodes<=4\"",
+                               dir + "/err");
+  CHECK(too_few.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err") ==
+        "perfplan fit: error: " + dir +
+            "/runs.csv: fit of w on t1 needs at least 3 completed runs, got 1 (1 censored)\n");
+  const Run unknown = Perfplan("fit --runs " + dir + "/runs.csv --workload v", dir + "/err");
+  CHECK(unknown.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err") ==
+        "perfplan fit: error: " + dir +
+            "/runs.csv: no run of workload 'v'; did you mean 'w'? (workloads in the file: w)\n");
+  testing::WriteFile(dir + "/bad.csv", "workload,instance_type\nw,t1\n");
+  const Run bad_csv = Perfplan("fit --runs " + dir + "/bad.csv --workload w", dir + "/err");
+  CHECK(bad_csv.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err")
+            .rfind("perfplan fit: error: " + dir +
+                       "/bad.csv:1: dataset_bytes: required column is missing from the header\n",
+                   0) == 0);
+}
+
+TEST_CASE("import scout writes a runs CSV that fit reads") {
+  const std::string dir = testing::MakeTempDir();
+  int nodes[] = {4, 6, 8, 10};
+  double seconds[] = {1800, 1300, 1050, 900};
+  for (int k = 0; k < 4; ++k) {
+    const std::string folder =
+        dir + "/scout/" + std::to_string(nodes[k]) + "_r4.xlarge_terasort_hadoop_bigdata_1";
+    std::filesystem::create_directories(folder);
+    testing::WriteFile(folder + "/report.json",
+                       "{\"completed\": true, \"elapsed_time\": \"" + std::to_string(seconds[k]) +
+                           "\", \"framework\": \"hadoop\", \"input_size\": \"100000000000\", "
+                           "\"workload\": \"terasort\"}");
+  }
+  const Run import = Perfplan("import scout " + dir + "/scout", dir + "/err");
+  REQUIRE(import.exit_code == 0);
+  CHECK(import.out.rfind("workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
+                         "bandwidth_bytes_per_second,runtime_seconds,completed\n"
+                         "terasort_hadoop,r4.xlarge,1e+11,10,10,1.5625e+08,900,true\n",
+                         0) == 0);
+  testing::WriteFile(dir + "/runs.csv", import.out);
+  const Run fit =
+      Perfplan("fit --runs " + dir + "/runs.csv --workload terasort_hadoop --json", dir + "/err");
+  REQUIRE(fit.exit_code == 0);
+  CHECK(nlohmann::json::parse(fit.out)["profiled_site"] == "r4.xlarge");
+}
+
+}  // namespace
+}  // namespace perfplan
