@@ -193,7 +193,8 @@ std::vector<double> MomentSplitCosts(const std::vector<double>& lorenz, int p, d
 }
 
 void AccuracySection(std::size_t n) {
-  std::printf("\n## Split SSEs against direct QR fits at n = %zu, p = 3 (relative differences)\n\n", n);
+  std::printf("\n## Split SSEs against direct QR fits at n = %zu, p = 3 (relative differences)\n\n",
+              n);
   const std::vector<double> lorenz = Lorenz(Draw(n, 7));
   const std::size_t omega = Omega(n);
   const std::vector<double> costs = perfplan::models::SplitCosts(lorenz, 3, omega).value();

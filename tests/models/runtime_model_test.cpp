@@ -1,4 +1,3 @@
-#include "models/runtime_model.h"
-
 #include <doctest/doctest.h>
+#include "models/runtime_model.h"
 TEST_CASE("placeholder") { CHECK(true); }
