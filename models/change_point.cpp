@@ -1,5 +1,6 @@
 #include "models/change_point.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <string>
@@ -63,32 +64,29 @@ Status CheckChangePointArguments(std::size_t n, int degree, std::size_t min_segm
 
 namespace {
 
-// Right-hand running fit: SSE of points m+1..n for every split m in ω..n−ω, into costs[m − ω],
-// and the SSE of one fit over all points (returned).
-double AddSuffixCosts(std::span<const double> y, int degree, std::size_t omega,
-                      std::vector<double>& costs) {
+// Both running fits in one loop: step k adds point k to the left fit and point n + 1 − k to the
+// right one. The two are independent, so interleaving them gives the processor twice the work to
+// overlap with the latency of each rotation. costs[m − ω] receives SSE(1..m) + SSE(m+1..n) for
+// every split m in ω..n−ω; returns the SSE of one fit over all n points (the right fit at the end).
+double AccumulateSplitCosts(std::span<const double> y, int degree, std::size_t omega,
+                            std::vector<double>& costs) {
   const std::size_t n = y.size();
   const double inv_n = 1.0 / static_cast<double>(n);
-  SequentialPolynomialFit fit(degree);
-  // Points i = n down to 1 at t = 1 − i/n = (n − i)/n.
-  for (std::size_t i = n; i >= 1; --i) {
-    const double sse = fit.Add(static_cast<double>(n - i) * inv_n, y[i - 1]);
-    // Having added points i..n, this is the right-segment SSE of the split m = i − 1.
-    const std::size_t m = i - 1;
-    if (m >= omega && m <= n - omega) costs[m - omega] = sse;
+  std::fill(costs.begin(), costs.end(), 0.0);
+  SequentialPolynomialFit left(degree), right(degree);
+  for (std::size_t k = 1; k <= n; ++k) {
+    // Right fit: point i = n + 1 − k at t = 1 − i/n; having added points i..n, its SSE is the
+    // right-segment SSE of the split m = i − 1.
+    const std::size_t i = n + 1 - k;
+    const double right_sse = right.Add(static_cast<double>(n - i) * inv_n, y[i - 1]);
+    if (i - 1 >= omega && i - 1 <= n - omega) costs[i - 1 - omega] += right_sse;
+    // Left fit: point m = k at t = m/n; its SSE is the left-segment SSE of the split m.
+    if (k <= n - omega) {
+      const double left_sse = left.Add(static_cast<double>(k) * inv_n, y[k - 1]);
+      if (k >= omega) costs[k - omega] += left_sse;
+    }
   }
-  return fit.sse();
-}
-
-void AddPrefixCosts(std::span<const double> y, int degree, std::size_t omega,
-                    std::vector<double>& costs) {
-  const std::size_t n = y.size();
-  const double inv_n = 1.0 / static_cast<double>(n);
-  SequentialPolynomialFit fit(degree);
-  for (std::size_t m = 1; m <= n - omega; ++m) {
-    const double sse = fit.Add(static_cast<double>(m) * inv_n, y[m - 1]);
-    if (m >= omega) costs[m - omega] += sse;
-  }
+  return right.sse();
 }
 
 double SumSquares(std::span<const double> y) {
@@ -103,8 +101,7 @@ Result<std::vector<double>> SplitCosts(std::span<const double> y, int degree,
                                        std::size_t min_segment) {
   if (Status s = CheckChangePointArguments(y.size(), degree, min_segment); !s.ok()) return s;
   std::vector<double> costs(y.size() - 2 * min_segment + 1, 0.0);
-  AddSuffixCosts(y, degree, min_segment, costs);
-  AddPrefixCosts(y, degree, min_segment, costs);
+  AccumulateSplitCosts(y, degree, min_segment, costs);
   return costs;
 }
 
@@ -115,8 +112,7 @@ Result<ChangePointSearch> FindChangePoint(std::span<const double> y, int degree,
   ChangePointSearch out;
   out.degree = degree;
   out.min_segment = min_segment;
-  out.sse_single = AddSuffixCosts(y, degree, min_segment, costs);
-  AddPrefixCosts(y, degree, min_segment, costs);
+  out.sse_single = AccumulateSplitCosts(y, degree, min_segment, costs);
   std::size_t best = 0;
   for (std::size_t k = 1; k < costs.size(); ++k) {
     if (costs[k] < costs[best]) best = k;

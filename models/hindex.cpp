@@ -86,14 +86,14 @@ std::size_t EffectiveMinSegment(const HIndexOptions& options, std::size_t n) {
 Status CheckValues(std::span<const double> values, bool allow_negative) {
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double v = values[i];
+    // One comparison a value on the good path; the message is built only for a bad one.
+    if (std::isfinite(v) && (allow_negative || v >= 0)) continue;
     const std::string where = "value " + std::to_string(i + 1);
     const char* expected =
         allow_negative ? "expected a finite number" : "expected a finite time ≥ 0";
     if (std::isnan(v)) return Status::InvalidArgument(where + " is NaN; " + expected);
     if (std::isinf(v)) return Status::InvalidArgument(where + " is infinite; " + expected);
-    if (!allow_negative && v < 0) {
-      return Status::InvalidArgument(where + " is negative (" + Num(v) + "); " + expected);
-    }
+    return Status::InvalidArgument(where + " is negative (" + Num(v) + "); " + expected);
   }
   return Status::Ok();
 }

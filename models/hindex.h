@@ -98,7 +98,8 @@ struct HIndexResult {
   std::size_t above_speculation_threshold = 0;  // > 1.5·median
   std::size_t above_skew_threshold = 0;         // > 5·median
   HillEstimate hill;
-  // BIC = n·ln(SSE/n) + (2(p+1) + 1)·ln n for p = 1, 2, 3 (element p − 1), when choose_degree.
+  // BIC = n·ln(SSE/n) + (2(p+1) + 1)·ln n for each degree considered, from p = 1 up (p = 1, 2, 3
+  // unless ω is too small for some), when choose_degree.
   std::vector<double> bic;
   std::vector<std::string> warnings;  // degenerate cases, fallbacks
 };

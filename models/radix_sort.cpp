@@ -9,8 +9,8 @@
 namespace perfplan::models {
 namespace {
 
-constexpr int kDigitBits = 11;
-constexpr int kPasses = 6;  // 6 · 11 = 66 ≥ 64 bits
+constexpr int kDigitBits = 13;
+constexpr int kPasses = 5;  // 5 · 13 = 65 ≥ 64 bits; measured faster than 6 × 11 and 4 × 16 here
 constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
 
 // Maps a double's bits to an unsigned key with the same order: flip every bit of a negative,

@@ -88,11 +88,10 @@ std::size_t NearestRun(const std::vector<ProfileRun>& runs, const Target& t) {
   double best_distance = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const ProfileRun& r = runs[i];
-    const double d =
-        std::abs(std::log(t.dataset_bytes / r.dataset_bytes)) +
-        std::abs(std::log(t.storage_nodes / r.storage_nodes)) +
-        std::abs(std::log(t.compute_nodes / r.compute_nodes)) +
-        std::abs(std::log(t.bandwidth_bytes_per_second / r.bandwidth_bytes_per_second));
+    const double d = std::abs(std::log(t.dataset_bytes / r.dataset_bytes)) +
+                     std::abs(std::log(t.storage_nodes / r.storage_nodes)) +
+                     std::abs(std::log(t.compute_nodes / r.compute_nodes)) +
+                     std::abs(std::log(t.bandwidth_bytes_per_second / r.bandwidth_bytes_per_second));
     if (d < best_distance) {
       best_distance = d;
       best = i;
@@ -117,16 +116,16 @@ double ScaledBreakdown(const ResolvedModel& m, const ProfileRun& ref, const Targ
   if (m.variant == ModelVariant::kSimple) {
     b.compute_seconds = t.scaling.compute * size_ratio * compute_ratio * ref.compute_seconds;
   } else {
-    const double local = ref.compute_seconds - ref.reduction_seconds - ref.global_reduction_seconds;
+    const double local =
+        ref.compute_seconds - ref.reduction_seconds - ref.global_reduction_seconds;
     b.compute_seconds = t.scaling.compute * size_ratio * compute_ratio * local;
     if (m.reduction_object_class == ReductionObjectClass::kLinear) {
       r_prime *= m.reduction_object_scaling == ReductionObjectScaling::kDataset
                      ? size_ratio
                      : t.compute_nodes / ref.compute_nodes;
     }
-    b.reduction_seconds =
-        t.scaling.compute * (m.reduction_communication.seconds_per_byte * r_prime +
-                             m.reduction_communication.fixed_seconds);
+    b.reduction_seconds = t.scaling.compute * (m.reduction_communication.seconds_per_byte * r_prime +
+                                               m.reduction_communication.fixed_seconds);
     const double global_ratio = m.global_reduction_class == GlobalReductionClass::kLinearConstant
                                     ? t.compute_nodes / ref.compute_nodes
                                     : size_ratio;
@@ -150,12 +149,9 @@ std::string_view ToString(GlobalReductionClass v) {
 }
 std::string_view ToString(ModelVariant v) {
   switch (v) {
-    case ModelVariant::kAuto:
-      return "auto";
-    case ModelVariant::kSimple:
-      return "simple";
-    case ModelVariant::kReductions:
-      return "reductions";
+    case ModelVariant::kAuto: return "auto";
+    case ModelVariant::kSimple: return "simple";
+    case ModelVariant::kReductions: return "reductions";
   }
   return "auto";
 }
@@ -206,24 +202,24 @@ Result<ClassInference> InferClasses(const std::vector<ProfileRun>& runs) {
   ClassInference out;
   int pairs = 0;
   auto object_bytes = [](const ProfileRun& r) { return r.reduction_object_bytes; };
-  const double e_const = PairwiseLogError(
-      runs, object_bytes, [](auto&, auto&) { return 0.0; }, &pairs);
+  const double e_const =
+      PairwiseLogError(runs, object_bytes, [](auto&, auto&) { return 0.0; }, &pairs);
   const double e_data = PairwiseLogError(runs, object_bytes, LogSizeRatio, &pairs);
   const double e_nodes = PairwiseLogError(runs, object_bytes, LogNodeRatio, &pairs);
   if (pairs == 0) {
     out.reduction_object_evidence = "no two runs measured a reduction object; assumed constant";
   } else if (e_const <= e_data + kLogTolerance && e_const <= e_nodes + kLogTolerance) {
-    out.reduction_object_evidence = "reduction object size stays constant across runs (log error " +
-                                    FormatNumber(e_const) + " vs " +
-                                    FormatNumber(std::min(e_data, e_nodes)) + " for linear)";
+    out.reduction_object_evidence =
+        "reduction object size stays constant across runs (log error " + FormatNumber(e_const) +
+        " vs " + FormatNumber(std::min(e_data, e_nodes)) + " for linear)";
   } else {
     out.reduction_object_class = ReductionObjectClass::kLinear;
     out.reduction_object_scaling = e_data <= e_nodes ? ReductionObjectScaling::kDataset
                                                      : ReductionObjectScaling::kComputeNodes;
-    out.reduction_object_evidence = std::string("reduction object size grows with ") +
-                                    (e_data <= e_nodes ? "dataset size" : "compute nodes") +
-                                    " (log error " + FormatNumber(std::min(e_data, e_nodes)) +
-                                    " vs " + FormatNumber(e_const) + " constant)";
+    out.reduction_object_evidence =
+        std::string("reduction object size grows with ") +
+        (e_data <= e_nodes ? "dataset size" : "compute nodes") + " (log error " +
+        FormatNumber(std::min(e_data, e_nodes)) + " vs " + FormatNumber(e_const) + " constant)";
   }
 
   auto global = [](const ProfileRun& r) { return r.global_reduction_seconds; };
@@ -237,12 +233,12 @@ Result<ClassInference> InferClasses(const std::vector<ProfileRun>& runs) {
         "global_reduction_class cannot be inferred: the runs change dataset_bytes and "
         "compute_nodes in the same proportion; add a run that changes only one of them");
   } else {
-    out.global_reduction_class =
-        e_lc < e_cl ? GlobalReductionClass::kLinearConstant : GlobalReductionClass::kConstantLinear;
-    out.global_reduction_evidence = std::string("global reduction time follows ") +
-                                    (e_lc < e_cl ? "compute nodes" : "dataset size") +
-                                    " (log error " + FormatNumber(std::min(e_lc, e_cl)) + " vs " +
-                                    FormatNumber(std::max(e_lc, e_cl)) + ")";
+    out.global_reduction_class = e_lc < e_cl ? GlobalReductionClass::kLinearConstant
+                                             : GlobalReductionClass::kConstantLinear;
+    out.global_reduction_evidence =
+        std::string("global reduction time follows ") +
+        (e_lc < e_cl ? "compute nodes" : "dataset size") + " (log error " +
+        FormatNumber(std::min(e_lc, e_cl)) + " vs " + FormatNumber(std::max(e_lc, e_cl)) + ")";
   }
   return out;
 }
@@ -290,12 +286,13 @@ Result<ResolvedModel> ResolveModel(const RuntimeProfile& profile, const ResolveO
   }
   if (profile.reduction_communication) {
     const ReductionCommunication& rc = *profile.reduction_communication;
-    if (Status s =
-            CheckNonNegative("reduction_communication.", "seconds_per_byte", rc.seconds_per_byte);
+    if (Status s = CheckNonNegative("reduction_communication.", "seconds_per_byte",
+                                    rc.seconds_per_byte);
         !s.ok()) {
       return s;
     }
-    if (Status s = CheckNonNegative("reduction_communication.", "fixed_seconds", rc.fixed_seconds);
+    if (Status s =
+            CheckNonNegative("reduction_communication.", "fixed_seconds", rc.fixed_seconds);
         !s.ok()) {
       return s;
     }
@@ -361,10 +358,10 @@ Result<ResolvedModel> ResolveModel(const RuntimeProfile& profile, const ResolveO
   } else {
     m.reduction_communication = FitReductionCommunication(profile.runs).value();
     m.reduction_communication_fitted = true;
-    m.notes.push_back(
-        "A_ro = " + FormatNumber(m.reduction_communication.seconds_per_byte) +
-        " s/byte and B_ro = " + FormatNumber(m.reduction_communication.fixed_seconds) +
-        " s fitted from " + std::to_string(profile.runs.size()) + " run(s)");
+    m.notes.push_back("A_ro = " + FormatNumber(m.reduction_communication.seconds_per_byte) +
+                      " s/byte and B_ro = " +
+                      FormatNumber(m.reduction_communication.fixed_seconds) +
+                      " s fitted from " + std::to_string(profile.runs.size()) + " run(s)");
   }
   return m;
 }
@@ -400,8 +397,8 @@ Prediction Predict(const ResolvedModel& model, const Target& target) {
     if (ratio > limit || ratio < 1 / limit) {
       p.warnings.push_back(std::string(what) + " is " + FormatNumber(ratio) +
                            "x the profiled run's (" + FormatNumber(target_value) + " vs " +
-                           FormatNumber(profiled_value) + "), beyond the " + FormatNumber(limit) +
-                           "x the model is validated for");
+                           FormatNumber(profiled_value) + "), beyond the " +
+                           FormatNumber(limit) + "x the model is validated for");
     }
   };
   warn_ratio("dataset_bytes", target.dataset_bytes, ref.dataset_bytes);

@@ -155,9 +155,9 @@ struct Breakdown {
 struct Prediction {
   double runtime_seconds = 0;
   Breakdown breakdown;
-  std::size_t reference_run = 0;      // index into ResolvedModel::runs that was scaled
-  double reduction_object_bytes = 0;  // r' at the target
-  std::vector<std::string> warnings;  // validity warnings, e.g. extrapolation
+  std::size_t reference_run = 0;             // index into ResolvedModel::runs that was scaled
+  double reduction_object_bytes = 0;         // r' at the target
+  std::vector<std::string> warnings;         // validity warnings, e.g. extrapolation
 };
 
 // Validates the profile and resolves every open choice. Errors name the run and field, e.g.

@@ -46,8 +46,8 @@ class Status {
 template <typename T>
 class Result {
  public:
-  Result(T value) : data_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
-  Result(Status status) : data_(std::move(status)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : data_(std::move(value)) {}            // NOLINT(google-explicit-constructor)
+  Result(Status status) : data_(std::move(status)) {}     // NOLINT(google-explicit-constructor)
 
   bool ok() const { return std::holds_alternative<T>(data_); }
   const T& value() const& { return std::get<T>(data_); }

@@ -67,6 +67,8 @@ class Reader {
   Reader(const std::string& text, const std::string& file) : text_(text), file_(file) {}
 
   Loaded<BucketTimes> Read() {
+    // Spreadsheets often save CSV with a UTF-8 byte-order mark; it is not part of the header.
+    if (text_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
     std::string_view line;
     int number = 0;
     bool header_seen = false;

@@ -4,8 +4,8 @@
 // seconds (any order; other columns are ignored), then one row per bucket. Every task gets its own
 // H-index; the job's is weighted by task time. Plain column: one number per line (seconds, or any
 // unit), optionally under one header word such as `seconds`. In both, blank lines and lines
-// starting with '#' are skipped and CRLF line ends are accepted. The format is chosen by the first
-// content line: a comma means CSV.
+// starting with '#' are skipped; CRLF line ends and a UTF-8 byte-order mark are accepted. The
+// format is chosen by the first content line: a comma means CSV.
 //
 // Every bad cell is a Problem "FILE:LINE: FIELD: MESSAGE" (non-numeric, not finite, negative,
 // missing field, duplicate task/bucket); all are collected, not just the first. Pure parsing of a

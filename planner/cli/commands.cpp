@@ -7,7 +7,8 @@ namespace perfplan::cli {
 
 const std::vector<CommandSpec>& Commands() {
   static const std::vector<CommandSpec> kCommands = {
-      {"predict", "Predict a job's runtime on a configuration from its profile", AddPredictCommand},
+      {"predict", "Predict a job's runtime on a configuration from its profile",
+       AddPredictCommand},
       {"select", "Rank replica and compute-node choices for a dataset", AddSelectCommand},
       {"validate", "Check profile and topology files; list every problem", AddValidateCommand},
       {"tune", "Config-sensitivity models: cv, train, sensitivity, recommend", AddTuneCommand},
@@ -31,13 +32,10 @@ const std::vector<CommandSpec>& Commands() {
 
 int ExitCodeFor(const Status& status) {
   switch (status.code()) {
-    case StatusCode::kOk:
-      return 0;
+    case StatusCode::kOk: return 0;
     case StatusCode::kInvalidArgument:
-    case StatusCode::kNotFound:
-      return 2;
-    case StatusCode::kFailed:
-      return 1;
+    case StatusCode::kNotFound: return 2;
+    case StatusCode::kFailed: return 1;
   }
   return 1;
 }

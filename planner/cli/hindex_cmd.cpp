@@ -84,8 +84,9 @@ void AddHIndexCommand(CLI::App& app, CliContext& ctx) {
   cmd->footer(
       "Input: a CSV with the columns task_id,bucket,seconds (one H per task plus H_job weighted "
       "by task time), or one number per line. '-' reads stdin.\n"
-      "Examples:\n  perfplan hindex buckets.csv --json\n"
-      "  printf '1\\n1.1\\n...' | perfplan hindex - --degree 2");
+      "Examples:\n  perfplan hindex examples/hindex/buckets.csv --json\n"
+      "  perfplan hindex examples/hindex/stage_tasks.txt --degree auto --svg lorenz.svg\n"
+      "  cut -d, -f3 buckets.csv | perfplan hindex -");
   cmd->add_option("file", flags->file, "Bucket-time CSV or a column of numbers; '-' for stdin")
       ->required();
   cmd->add_option("--degree", flags->degree,

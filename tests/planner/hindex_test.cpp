@@ -184,7 +184,8 @@ TEST_CASE("perfplan simulate hindex prints the DESIGN §6 keys") {
 // compared to 1e-9 relative: the same formulas, but libm may differ in the last bits elsewhere.
 constexpr double kExampleTolerance = 1e-9;
 
-void CheckSame(const nlohmann::json& expected, const nlohmann::json& actual, const std::string& at) {
+void CheckSame(const nlohmann::json& expected, const nlohmann::json& actual,
+               const std::string& at) {
   for (const auto& [key, value] : expected.items()) {
     const std::string where = at + "." + key;
     CAPTURE(where);
@@ -212,8 +213,7 @@ TEST_CASE("the examples in examples/hindex reproduce their expected answers") {
     REQUIRE(command.rfind("perfplan ", 0) == 0);
     command = command.substr(9);
     const std::string examples = "examples/hindex/";
-    command.replace(command.find(examples), examples.size(),
-                    testing::SourceDir() + "/" + examples);
+    command.replace(command.find(examples), examples.size(), testing::SourceDir() + "/" + examples);
     const Run r = RunPerfplan(command);
     REQUIRE(r.exit_code == 0);
     CheckSame(spec["expected"], nlohmann::json::parse(r.out), stem);

@@ -34,6 +34,13 @@ TEST_CASE("CSV columns are found by name, in any order, with extra columns ignor
   CHECK(r.value.tasks.at(0).seconds == std::vector<double>{4});
 }
 
+TEST_CASE("a UTF-8 byte-order mark before the header is skipped") {
+  const Loaded<BucketTimes> r =
+      ParseBucketTimes("\xEF\xBB\xBFtask_id,bucket,seconds\nt,0,1\n", "b.csv");
+  REQUIRE(r.ok());
+  CHECK(r.value.tasks.at(0).task_id == "t");
+}
+
 TEST_CASE("a plain column, with or without a header word") {
   Loaded<BucketTimes> r = ParseBucketTimes("seconds\n1\n2.5\n\n3\n", "-");
   REQUIRE(r.ok());
