@@ -1,5 +1,5 @@
 // Benchmarks of the config-sensitivity models (issue 5, item 9), plain chrono loops:
-//   tune_bench [RUNS=2000] [PARAMETERS=30] [C=1] [CSV_OUT]
+//   tune_bench [RUNS=2000] [PARAMETERS=30] [C=1] [CSV_OUT|-] [THREADS=1]
 // 1. ε-SVR (RBF) training time on RUNS x PARAMETERS synthetic runs (compare with
 //    bench/tune_sklearn_bench.py on the CSV written to CSV_OUT);
 // 2. sensitivity of all parameters (mean of 100 calls);
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
   const int params = argc > 2 ? std::atoi(argv[2]) : 30;
   const double c = argc > 3 ? std::atof(argv[3]) : 1.0;
   const Dataset d = Synthetic(runs, params);
-  if (argc > 4) {
+  if (argc > 4 && std::string(argv[4]) != "-") {
     std::ofstream out(argv[4]);
     for (int j = 0; j < params; ++j) out << "p" << j << ",";
     out << "time_seconds\n";
@@ -108,12 +108,14 @@ int main(int argc, char** argv) {
 
   RecommendSettings rs;
   rs.samples = 100000;
+  const int threads = argc > 5 ? std::atoi(argv[5]) : 1;
+  rs.threads = threads;
   t0 = std::chrono::steady_clock::now();
   c0 = CpuSeconds();
   const Recommendation rec = Recommend(model, rs).value();
   std::printf(
-      "recommend over %zu samples (+refinement, %zu model evaluations): %.3f s wall, %.3f s "
-      "CPU\n",
-      rs.samples, rec.evaluated, Seconds(t0), CpuSeconds() - c0);
+      "recommend over %zu samples (+refinement, %zu model evaluations, %d threads): %.3f s "
+      "wall, %.3f s CPU\n",
+      rs.samples, rec.evaluated, threads, Seconds(t0), CpuSeconds() - c0);
   return sink == 42 ? 1 : 0;
 }
