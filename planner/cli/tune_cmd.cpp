@@ -180,9 +180,14 @@ void AddTuneCommand(CLI::App& app, CliContext& ctx) {
   CLI::App* tune = app.add_subcommand("tune", "Config-sensitivity models of Spark parameters");
   tune->require_subcommand(1);
   tune->footer(
-      "Example:\n  perfplan tune cv --data runs.arff --target performance\n"
-      "  perfplan tune recommend --data runs.csv --target time_seconds "
-      "--constraint 'spark.executor.memory * spark.executor.instances <= 48g'");
+      "Examples:\n"
+      "  perfplan tune cv --data examples/tuning/spark_runs.csv --target time_seconds\n"
+      "  perfplan tune train --data examples/tuning/spark_runs.csv --target time_seconds "
+      "--out m.json\n"
+      "  perfplan tune sensitivity --model m.json\n"
+      "  perfplan tune recommend --model m.json "
+      "--constraint 'spark.executor.memory * spark.executor.instances <= 24g'\n"
+      "See docs/tuning.md.");
 
   {
     auto f = std::make_shared<TuneFlags>();
