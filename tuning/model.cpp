@@ -54,6 +54,8 @@ std::string Num(double v) {
 
 }  // namespace
 
+std::size_t PolyTerms(std::size_t features) { return features + features * (features + 1) / 2; }
+
 std::string_view ToString(ModelKind kind) {
   for (const auto& k : kKindNames) {
     if (k.kind == kind) return k.name;
@@ -240,6 +242,12 @@ Result<Model> Model::Fit(const Dataset& data, ModelKind kind, const HyperParams&
   }
   const std::size_t n = rows.size(), d = data.features.size();
   if (n < 2) return Status::InvalidArgument("a model needs at least 2 training runs");
+  if (kind == ModelKind::kPolyRidge && PolyTerms(d) > kMaxPolyRidgeTerms) {
+    return Status::InvalidArgument("poly-ridge on " + std::to_string(d) + " parameters needs " +
+                                   std::to_string(PolyTerms(d)) + " terms, more than " +
+                                   std::to_string(kMaxPolyRidgeTerms) +
+                                   "; use another kind or fewer parameters");
+  }
   auto state = std::make_shared<State>();
   state->kind = kind;
   state->params = params_in;
