@@ -1,5 +1,7 @@
 // `perfplan tune train|cv|sensitivity|recommend|classify|predict`: config-sensitivity models.
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <memory>
 #include <ostream>
 #include <thread>
