@@ -4,6 +4,7 @@
 //    bench/tune_sklearn_bench.py on the CSV written to CSV_OUT);
 // 2. sensitivity of all parameters (mean of 100 calls);
 // 3. a recommendation over 10^5 sampled configurations plus refinement.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -105,6 +106,22 @@ int main(int argc, char** argv) {
   for (int r = 0; r < kReps; ++r) sink += ComputeSensitivity(model, {}).value().predicted;
   std::printf("sensitivity of %d parameters: %.3f ms wall, %.3f ms CPU per call\n", params,
               1e3 * Seconds(t0) / kReps, 1e3 * (CpuSeconds() - c0) / kReps);
+
+  {
+    std::vector<std::vector<double>> rows(100000, std::vector<double>(params));
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = d.x[i % d.runs()];
+    std::vector<double> out;
+    t0 = std::chrono::steady_clock::now();
+    c0 = CpuSeconds();
+    for (std::size_t i = 0; i < rows.size(); i += 512) {
+      std::vector<std::vector<double>> chunk(rows.begin() + i,
+                                             rows.begin() + std::min(rows.size(), i + 512));
+      model.PredictBatch(chunk, &out);
+      sink += out[0];
+    }
+    std::printf("batch prediction of 10^5 configurations: %.3f s wall, %.3f s CPU\n", Seconds(t0),
+                CpuSeconds() - c0);
+  }
 
   RecommendSettings rs;
   rs.samples = 100000;

@@ -373,18 +373,24 @@ void Model::PredictBatch(const std::vector<std::vector<double>>& xs,
     assert(xs[i].size() == s.features.size());
     for (Eigen::Index j = 0; j < d; ++j) z(i, j) = (xs[i][j] - s.x_mean[j]) / s.x_sd[j];
   }
-  Eigen::MatrixXd k = z * s.sv_dense.transpose();  // m x l dot products
-  if (s.kind == ModelKind::kEpsSvrLinear) {
-  } else if (s.kind == ModelKind::kEpsSvrPoly) {
-    k = ((s.params.gamma * k).array() + s.params.coef0).pow(s.params.degree).matrix();
-  } else {
-    // ||z - v||^2 = ||z||^2 + ||v||^2 - 2 z.v
-    Eigen::ArrayXXd dist = -2.0 * k.array();
-    dist.colwise() += z.rowwise().squaredNorm().array();
-    dist.rowwise() += s.sv_sq_norm.transpose().array();
-    k = (-s.params.gamma * dist.max(0.0)).exp().matrix();
+  // l x m dot products: column i holds configuration i against every support vector, so the
+  // kernel and the weighted sum run over contiguous memory without m x l temporaries.
+  const Eigen::MatrixXd k = s.sv_dense * z.transpose();
+  Eigen::VectorXd f(m);
+  Eigen::ArrayXd col(k.rows());
+  for (Eigen::Index i = 0; i < m; ++i) {
+    if (s.kind == ModelKind::kEpsSvrLinear) {
+      col = k.col(i).array();
+    } else if (s.kind == ModelKind::kEpsSvrPoly) {
+      col = (s.params.gamma * k.col(i).array() + s.params.coef0).pow(s.params.degree);
+    } else {
+      // ||z - v||^2 = ||z||^2 + ||v||^2 - 2 z.v
+      const double zn = z.row(i).squaredNorm();
+      col =
+          (-s.params.gamma * ((s.sv_sq_norm.array() + zn) - 2.0 * k.col(i).array()).max(0.0)).exp();
+    }
+    f(i) = (col * s.coef_dense.array()).sum();
   }
-  const Eigen::VectorXd f = k * s.coef_dense;
   for (Eigen::Index i = 0; i < m; ++i) (*out)[i] = s.y_mean + s.y_sd * (f(i) - s.rho);
 }
 
