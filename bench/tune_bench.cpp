@@ -1,9 +1,10 @@
 // Benchmarks of the config-sensitivity models (issue 5, item 9), plain chrono loops:
-//   tune_bench [RUNS=2000] [PARAMETERS=30] [C=1] [CSV_OUT]
+//   tune_bench [RUNS=2000] [PARAMETERS=30] [C=1] [CSV_OUT|-] [THREADS=1]
 // 1. ε-SVR (RBF) training time on RUNS x PARAMETERS synthetic runs (compare with
 //    bench/tune_sklearn_bench.py on the CSV written to CSV_OUT);
 // 2. sensitivity of all parameters (mean of 100 calls);
 // 3. a recommendation over 10^5 sampled configurations plus refinement.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -67,7 +68,7 @@ int main(int argc, char** argv) {
   const int params = argc > 2 ? std::atoi(argv[2]) : 30;
   const double c = argc > 3 ? std::atof(argv[3]) : 1.0;
   const Dataset d = Synthetic(runs, params);
-  if (argc > 4) {
+  if (argc > 4 && std::string(argv[4]) != "-") {
     std::ofstream out(argv[4]);
     for (int j = 0; j < params; ++j) out << "p" << j << ",";
     out << "time_seconds\n";
@@ -106,14 +107,32 @@ int main(int argc, char** argv) {
   std::printf("sensitivity of %d parameters: %.3f ms wall, %.3f ms CPU per call\n", params,
               1e3 * Seconds(t0) / kReps, 1e3 * (CpuSeconds() - c0) / kReps);
 
+  {
+    std::vector<std::vector<double>> rows(100000, std::vector<double>(params));
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = d.x[i % d.runs()];
+    std::vector<double> out;
+    t0 = std::chrono::steady_clock::now();
+    c0 = CpuSeconds();
+    for (std::size_t i = 0; i < rows.size(); i += 512) {
+      std::vector<std::vector<double>> chunk(rows.begin() + i,
+                                             rows.begin() + std::min(rows.size(), i + 512));
+      model.PredictBatch(chunk, &out);
+      sink += out[0];
+    }
+    std::printf("batch prediction of 10^5 configurations: %.3f s wall, %.3f s CPU\n", Seconds(t0),
+                CpuSeconds() - c0);
+  }
+
   RecommendSettings rs;
   rs.samples = 100000;
+  const int threads = argc > 5 ? std::atoi(argv[5]) : 1;
+  rs.threads = threads;
   t0 = std::chrono::steady_clock::now();
   c0 = CpuSeconds();
   const Recommendation rec = Recommend(model, rs).value();
   std::printf(
-      "recommend over %zu samples (+refinement, %zu model evaluations): %.3f s wall, %.3f s "
-      "CPU\n",
-      rs.samples, rec.evaluated, Seconds(t0), CpuSeconds() - c0);
+      "recommend over %zu samples (+refinement, %zu model evaluations, %d threads): %.3f s "
+      "wall, %.3f s CPU\n",
+      rs.samples, rec.evaluated, threads, Seconds(t0), CpuSeconds() - c0);
   return sink == 42 ? 1 : 0;
 }

@@ -1,5 +1,9 @@
 #include "planner/tune.h"
 
+#include <algorithm>
+#include <string_view>
+
+#include "profiles/problem.h"
 #include "profiles/run_table_reader.h"
 #include "tuning/model.h"
 
@@ -17,10 +21,30 @@ Result<models::RunTable> ReadTable(const std::string& path) {
   return std::move(t.value);
 }
 
+// "unknown NAME" errors get a "did you mean" from the names that exist.
+Status CheckName(const std::string& what, const std::string& name,
+                 const std::vector<std::string>& known, const std::string& where) {
+  if (std::find(known.begin(), known.end(), name) != known.end()) return Status::Ok();
+  std::vector<std::string_view> views(known.begin(), known.end());
+  const std::string suggestion = profiles::SuggestClosest(name, views);
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+  return Status::InvalidArgument(
+      where + what + " \"" + name + "\" not found" +
+      (suggestion.empty() ? "" : "; did you mean \"" + suggestion + "\"?") +
+      (suggestion.empty() ? "; known: " : " Known: ") + list);
+}
+
 Result<tuning::Dataset> LoadDataset(const TuneDataRequest& data) {
   if (data.data_file.empty()) return Status::InvalidArgument("--data: no run table given");
   Result<models::RunTable> table = ReadTable(data.data_file);
   if (!table.ok()) return table.status();
+  std::vector<std::string> columns;
+  for (const auto& c : table.value().columns) columns.push_back(c.name);
+  if (!data.dataset.target.empty()) {
+    Status s = CheckName("target column", data.dataset.target, columns, data.data_file + ": ");
+    if (!s.ok()) return s;
+  }
   return tuning::BuildDataset(table.value(), data.dataset);
 }
 
@@ -80,6 +104,14 @@ Result<tuning::Sensitivity> AnswerTuneSensitivity(
   Result<tuning::Model> model = ModelFrom(source);
   if (!model.ok()) return model.status();
   if (!at.empty()) {
+    std::vector<std::string> parameters;
+    for (const auto& f : model.value().features()) {
+      if (parameters.empty() || parameters.back() != f.parameter) parameters.push_back(f.parameter);
+    }
+    for (const auto& [name, value] : at) {
+      Status s = CheckName("parameter", name, parameters, "--at: ");
+      if (!s.ok()) return s;
+    }
     Result<std::vector<double>> x = tuning::ResolveConfiguration(model.value(), at);
     if (!x.ok()) return x.status();
     settings.at = std::move(x).value();

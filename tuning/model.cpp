@@ -54,6 +54,8 @@ std::string Num(double v) {
 
 }  // namespace
 
+std::size_t PolyTerms(std::size_t features) { return features + features * (features + 1) / 2; }
+
 std::string_view ToString(ModelKind kind) {
   for (const auto& k : kKindNames) {
     if (k.kind == kind) return k.name;
@@ -240,6 +242,12 @@ Result<Model> Model::Fit(const Dataset& data, ModelKind kind, const HyperParams&
   }
   const std::size_t n = rows.size(), d = data.features.size();
   if (n < 2) return Status::InvalidArgument("a model needs at least 2 training runs");
+  if (kind == ModelKind::kPolyRidge && PolyTerms(d) > kMaxPolyRidgeTerms) {
+    return Status::InvalidArgument("poly-ridge on " + std::to_string(d) + " parameters needs " +
+                                   std::to_string(PolyTerms(d)) + " terms, more than " +
+                                   std::to_string(kMaxPolyRidgeTerms) +
+                                   "; use another kind or fewer parameters");
+  }
   auto state = std::make_shared<State>();
   state->kind = kind;
   state->params = params_in;
@@ -365,18 +373,24 @@ void Model::PredictBatch(const std::vector<std::vector<double>>& xs,
     assert(xs[i].size() == s.features.size());
     for (Eigen::Index j = 0; j < d; ++j) z(i, j) = (xs[i][j] - s.x_mean[j]) / s.x_sd[j];
   }
-  Eigen::MatrixXd k = z * s.sv_dense.transpose();  // m x l dot products
-  if (s.kind == ModelKind::kEpsSvrLinear) {
-  } else if (s.kind == ModelKind::kEpsSvrPoly) {
-    k = ((s.params.gamma * k).array() + s.params.coef0).pow(s.params.degree).matrix();
-  } else {
-    // ||z - v||^2 = ||z||^2 + ||v||^2 - 2 z.v
-    Eigen::ArrayXXd dist = -2.0 * k.array();
-    dist.colwise() += z.rowwise().squaredNorm().array();
-    dist.rowwise() += s.sv_sq_norm.transpose().array();
-    k = (-s.params.gamma * dist.max(0.0)).exp().matrix();
+  // l x m dot products: column i holds configuration i against every support vector, so the
+  // kernel and the weighted sum run over contiguous memory without m x l temporaries.
+  const Eigen::MatrixXd k = s.sv_dense * z.transpose();
+  Eigen::VectorXd f(m);
+  Eigen::ArrayXd col(k.rows());
+  for (Eigen::Index i = 0; i < m; ++i) {
+    if (s.kind == ModelKind::kEpsSvrLinear) {
+      col = k.col(i).array();
+    } else if (s.kind == ModelKind::kEpsSvrPoly) {
+      col = (s.params.gamma * k.col(i).array() + s.params.coef0).pow(s.params.degree);
+    } else {
+      // ||z - v||^2 = ||z||^2 + ||v||^2 - 2 z.v
+      const double zn = z.row(i).squaredNorm();
+      col =
+          (-s.params.gamma * ((s.sv_sq_norm.array() + zn) - 2.0 * k.col(i).array()).max(0.0)).exp();
+    }
+    f(i) = (col * s.coef_dense.array()).sum();
   }
-  const Eigen::VectorXd f = k * s.coef_dense;
   for (Eigen::Index i = 0; i < m; ++i) (*out)[i] = s.y_mean + s.y_sd * (f(i) - s.rho);
 }
 

@@ -114,6 +114,11 @@ class Model {
   std::vector<double> baseline_;
 };
 
+// Number of terms poly-ridge expands `features` parameters into (linear + squares + products),
+// and the largest expansion Fit accepts (memory grows with runs x terms).
+std::size_t PolyTerms(std::size_t features);
+constexpr std::size_t kMaxPolyRidgeTerms = 20000;
+
 // Mean relative error: mean over runs of |y - ŷ| / |y|. InvalidArgument when sizes differ, the
 // input is empty, or some y is 0 (relative error undefined; the message says which index).
 Result<double> MeanRelativeError(const std::vector<double>& y, const std::vector<double>& y_hat);

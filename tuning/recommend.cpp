@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <thread>
 
 namespace perfplan::tuning {
 namespace {
@@ -176,6 +177,9 @@ Status RecommendSettings::Validate() const {
     return Status::InvalidArgument("refine_starts: " + std::to_string(refine_starts) +
                                    "; expected >= 0");
   }
+  if (threads < 1 || threads > 1024) {
+    return Status::InvalidArgument("threads: " + std::to_string(threads) + "; expected 1 to 1024");
+  }
   if (refine_sweeps < 0) {
     return Status::InvalidArgument("refine_sweeps: " + std::to_string(refine_sweeps) +
                                    "; expected >= 0");
@@ -279,23 +283,33 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
   std::vector<Scored> best;  // top refine_starts, ascending score
   const std::size_t keep = static_cast<std::size_t>(std::max(settings.refine_starts, 1));
   // Candidates are generated and predicted in fixed-size chunks (batch prediction is much faster
-  // than one libsvm call per candidate; the fixed size keeps results repeatable).
+  // than one libsvm call per candidate). Up to `threads` chunks are predicted in parallel and
+  // merged in generation order, so the answer does not depend on the thread count.
   constexpr std::size_t kChunk = 512;
-  std::vector<std::vector<double>> chunk;
-  std::vector<double> predicted;
+  const std::size_t threads = std::max(1, settings.threads);
+  std::vector<std::vector<std::vector<double>>> chunks(1);
   auto flush = [&] {
-    model.PredictBatch(chunk, &predicted);
-    out.evaluated += chunk.size();
-    for (std::size_t c = 0; c < chunk.size(); ++c) {
-      const double s = sense * std::clamp(predicted[c], model.target_min(), model.target_max());
-      if (best.size() < keep || s < best.back().score) {
-        best.push_back({s, chunk[c]});
-        std::stable_sort(best.begin(), best.end(),
-                         [](const Scored& a, const Scored& b) { return a.score < b.score; });
-        if (best.size() > keep) best.pop_back();
+    std::vector<std::vector<double>> predicted(chunks.size());
+    std::vector<std::thread> workers;
+    for (std::size_t c = 1; c < chunks.size(); ++c) {
+      workers.emplace_back([&, c] { model.PredictBatch(chunks[c], &predicted[c]); });
+    }
+    model.PredictBatch(chunks[0], &predicted[0]);
+    for (auto& w : workers) w.join();
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+      out.evaluated += chunks[c].size();
+      for (std::size_t i = 0; i < chunks[c].size(); ++i) {
+        const double s =
+            sense * std::clamp(predicted[c][i], model.target_min(), model.target_max());
+        if (best.size() < keep || s < best.back().score) {
+          best.push_back({s, chunks[c][i]});
+          std::stable_sort(best.begin(), best.end(),
+                           [](const Scored& a, const Scored& b) { return a.score < b.score; });
+          if (best.size() > keep) best.pop_back();
+        }
       }
     }
-    chunk.clear();
+    chunks.assign(1, {});
   };
   std::vector<double> x = baseline;
   for (std::size_t i = 0; i < n; ++i) {
@@ -312,10 +326,16 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
     }
     if (!feasible(x)) continue;
     ++out.feasible;
-    chunk.push_back(x);
-    if (chunk.size() == kChunk) flush();
+    chunks.back().push_back(x);
+    if (chunks.back().size() == kChunk) {
+      if (chunks.size() == threads) {
+        flush();
+      } else {
+        chunks.emplace_back();
+      }
+    }
   }
-  if (!chunk.empty()) flush();
+  if (!chunks.front().empty()) flush();
   // Re-score the kept candidates with the exact (libsvm) prediction used everywhere else.
   for (Scored& b : best) b.score = score(b.x);
   std::stable_sort(best.begin(), best.end(),

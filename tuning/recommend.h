@@ -6,10 +6,11 @@
 // Search: a Latin-hypercube sample over each parameter's training range (categorical parameters
 // pick one of their categories), then pattern-search refinement from the best feasible points
 // (and the baseline). Deterministic for a seed. Bounds are the training ranges: the model is not
-// trusted outside them. Predictions are clipped to the measured target range during the search
-// (an SVR far from its support vectors can predict a negative time); when the winner reaches the
-// clip the answer warns that the gain is an extrapolation. Pure function of the model;
-// thread-safe.
+// trusted outside them. The sample may be predicted on several threads
+// (RecommendSettings::threads); the answer is the same for any thread count. Predictions are
+// clipped to the measured target range during the search (an SVR far from its support vectors can
+// predict a negative time); when the winner reaches the clip the answer warns that the gain is an
+// extrapolation. Pure function of the model; thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +57,7 @@ struct RecommendSettings {
   int refine_starts = 5;       // best candidates refined locally (plus the baseline)
   int refine_sweeps = 60;      // maximum pattern-search sweeps per start
   std::uint64_t seed = 1;      // sampling seed; reported back
+  int threads = 1;             // threads predicting the sample; the answer does not depend on it
   std::vector<std::string> constraints;  // see Constraint
   std::vector<std::string> fixed;        // parameters held at their baseline value
 

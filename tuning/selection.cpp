@@ -1,5 +1,6 @@
 #include "tuning/selection.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -157,6 +158,12 @@ Result<Selection> SelectModel(const Dataset& data, const SearchSettings& setting
   std::size_t rounds = 0;
   for (ModelKind k : settings.kinds) {
     candidates.push_back(SearchCandidates(k, data.features.size()));
+    if (k == ModelKind::kPolyRidge && PolyTerms(data.features.size()) > kMaxPolyRidgeTerms) {
+      candidates.back().clear();
+      sel.warnings.push_back("poly-ridge skipped: " + std::to_string(data.features.size()) +
+                             " parameters expand into " +
+                             std::to_string(PolyTerms(data.features.size())) + " terms");
+    }
     rounds = std::max(rounds, candidates.back().size());
     KindResult kr;
     kr.kind = k;
@@ -188,6 +195,10 @@ Result<Selection> SelectModel(const Dataset& data, const SearchSettings& setting
                            " s ended the hyper-parameter search early; results depend on "
                            "machine speed (raise --budget-seconds for a complete, repeatable "
                            "search)");
+  }
+  if (std::all_of(sel.kinds.begin(), sel.kinds.end(),
+                  [](const KindResult& k) { return k.evaluated == 0; })) {
+    return Status::InvalidArgument("no model kind could be evaluated: " + sel.warnings.front());
   }
   sel.chosen = sel.kinds.front().kind;
   sel.chosen_mre = sel.kinds.front().mre;

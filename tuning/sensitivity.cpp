@@ -114,7 +114,11 @@ Result<Sensitivity> ComputeSensitivity(const Model& model, const SensitivitySett
     if (ps.step != 0) ps.eta = (model.Predict(moved) - out.predicted) / ps.step;
     ps.scaled = std::fabs(ps.eta) * range;
     const bool up_helps = settings.goal == Goal::kMinimize ? ps.eta < 0 : ps.eta > 0;
-    ps.direction = ps.eta == 0 ? "none" : up_helps ? "increase" : "decrease";
+    if (!f.category.empty()) {
+      ps.direction = ps.eta == 0 ? "none" : up_helps ? "choose" : "avoid";
+    } else {
+      ps.direction = ps.eta == 0 ? "none" : up_helps ? "increase" : "decrease";
+    }
     out.parameters.push_back(ps);
   }
   std::stable_sort(out.parameters.begin(), out.parameters.end(),

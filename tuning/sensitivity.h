@@ -45,7 +45,8 @@ struct ParameterSensitivity {
   double step = 0;        // Δ_i (negative when the step went down: x_i + Δ was out of range)
   double eta = 0;         // (ŷ(x + Δ_i) − ŷ(x)) / Δ_i
   double scaled = 0;      // |η_i| × (max_i − min_i): the metric change across the range
-  std::string direction;  // "increase", "decrease" or "none": the way that improves the goal
+  std::string direction;  // "increase", "decrease" or "none": the way that improves the goal;
+                          // for a category (one-hot "param=value"): "choose", "avoid" or "none"
   int rank = 0;           // 1 = most influential (largest scaled)
 };
 

@@ -1,6 +1,10 @@
 // `perfplan tune train|cv|sensitivity|recommend|classify|predict`: config-sensitivity models.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <memory>
 #include <ostream>
+#include <thread>
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
@@ -29,6 +33,7 @@ struct TuneFlags {
   bool maximize = false;
   double step_fraction = 0.01;
   std::size_t samples = 2000;
+  int threads = 0;
   std::vector<std::string> constraints;
   std::vector<std::string> fixed;
   double threshold = 60;
@@ -177,9 +182,14 @@ void AddTuneCommand(CLI::App& app, CliContext& ctx) {
   CLI::App* tune = app.add_subcommand("tune", "Config-sensitivity models of Spark parameters");
   tune->require_subcommand(1);
   tune->footer(
-      "Example:\n  perfplan tune cv --data runs.arff --target performance\n"
-      "  perfplan tune recommend --data runs.csv --target time_seconds "
-      "--constraint 'spark.executor.memory * spark.executor.instances <= 48g'");
+      "Examples:\n"
+      "  perfplan tune cv --data examples/tuning/spark_runs.csv --target time_seconds\n"
+      "  perfplan tune train --data examples/tuning/spark_runs.csv --target time_seconds "
+      "--out m.json\n"
+      "  perfplan tune sensitivity --model m.json\n"
+      "  perfplan tune recommend --model m.json "
+      "--constraint 'spark.executor.memory * spark.executor.instances <= 24g'\n"
+      "See docs/tuning.md.");
 
   {
     auto f = std::make_shared<TuneFlags>();
@@ -258,6 +268,10 @@ void AddTuneCommand(CLI::App& app, CliContext& ctx) {
         ->check(CLI::Range(1, 10'000'000));
     cmd->add_option("--constraint", f->constraints,
                     "e.g. 'spark.executor.memory * spark.executor.instances <= 48g' (repeatable)");
+    cmd->add_option("--threads", f->threads,
+                    "Threads predicting the sample (default 0 = all cores; the answer does not "
+                    "depend on it)")
+        ->check(CLI::Range(0, 1024));
     cmd->add_option("--fix", f->fixed, "Parameters to keep at the baseline")->delimiter(',');
     cmd->callback([f, &ctx] {
       planner::TuneModelSource source;
@@ -267,6 +281,9 @@ void AddTuneCommand(CLI::App& app, CliContext& ctx) {
       tuning::RecommendSettings settings;
       settings.goal = f->maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
       settings.samples = f->samples;
+      settings.threads = f->threads > 0
+                             ? f->threads
+                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
       settings.seed = f->seed;
       settings.constraints = f->constraints;
       settings.fixed = f->fixed;

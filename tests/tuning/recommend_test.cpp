@@ -73,3 +73,23 @@ TEST_CASE("BestConf-style names become Spark properties with units") {
 
 }  // namespace
 }  // namespace perfplan::tuning
+
+namespace perfplan::tuning {
+namespace {
+
+TEST_CASE("The answer does not depend on the number of threads") {
+  const Model m = SyntheticModel();
+  RecommendSettings s;
+  s.samples = 3000;  // several 512-run chunks
+  const Recommendation one = Recommend(m, s).value();
+  s.threads = 3;
+  const Recommendation three = Recommend(m, s).value();
+  CHECK(three.predicted == one.predicted);
+  CHECK(three.evaluated == one.evaluated);
+  for (std::size_t i = 0; i < one.config.size(); ++i) {
+    CHECK(three.config[i].value == one.config[i].value);
+  }
+}
+
+}  // namespace
+}  // namespace perfplan::tuning

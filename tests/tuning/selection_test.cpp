@@ -76,3 +76,33 @@ TEST_CASE("Every kind has at least its default candidate, default first") {
 
 }  // namespace
 }  // namespace perfplan::tuning
+
+namespace perfplan::tuning {
+namespace {
+
+TEST_CASE("poly-ridge is skipped, with a warning, when its expansion is too large") {
+  Dataset d;
+  d.source = "wide.csv";
+  d.target = "t";
+  constexpr int kParams = 200;  // 200 + 200·201/2 = 20,300 terms
+  for (int j = 0; j < kParams; ++j) d.features.push_back({"p" + std::to_string(j)});
+  for (int i = 0; i < 10; ++i) {
+    std::vector<double> x(kParams);
+    for (int j = 0; j < kParams; ++j) x[j] = (i * 7 + j) % 11;
+    d.x.push_back(x);
+    d.y.push_back(10 + i);
+    d.lines.push_back(i + 2);
+  }
+  SearchSettings s;
+  s.kinds = {ModelKind::kPolyRidge, ModelKind::kMean};
+  const Selection sel = SelectModel(d, s).value();
+  CHECK(sel.kinds[0].evaluated == 0);
+  CHECK(sel.warnings[0] == "poly-ridge skipped: 200 parameters expand into 20300 terms");
+  s.kinds = {ModelKind::kPolyRidge};
+  CHECK(SelectModel(d, s).status().message() ==
+        "no model kind could be evaluated: poly-ridge skipped: 200 parameters expand into 20300 "
+        "terms");
+}
+
+}  // namespace
+}  // namespace perfplan::tuning

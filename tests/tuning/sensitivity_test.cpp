@@ -61,3 +61,33 @@ TEST_CASE("Configurations are resolved by parameter name; unknown names are erro
 
 }  // namespace
 }  // namespace perfplan::tuning
+
+namespace perfplan::tuning {
+namespace {
+
+TEST_CASE("A category's sensitivity is the effect of switching to it: choose or avoid") {
+  auto t = testing::Table({"codec", "a", "time"}, {});
+  for (int i = 0; i < 24; ++i) {
+    const char* codec = i % 3 == 0 ? "lz4" : i % 3 == 1 ? "snappy" : "zstd";
+    const double penalty = i % 3 == 1 ? 30 : i % 3 == 2 ? -10 : 0;
+    t.rows.push_back(
+        {i + 2, {codec, std::to_string(i % 5), std::to_string(100 + penalty + i % 5)}});
+  }
+  DatasetSettings ds;
+  ds.target = "time";
+  const Dataset d = BuildDataset(t, ds).value();
+  HyperParams p;
+  p.lambda = 0;
+  Model m = Model::Fit(d, ModelKind::kRidge, p).value();
+  m.set_baseline(d.x[0]);  // lz4
+  const Sensitivity s = ComputeSensitivity(m, {}).value();
+  for (const auto& ps : s.parameters) {
+    CAPTURE(ps.name);
+    if (ps.name == "codec=snappy") CHECK(ps.direction == "avoid");
+    if (ps.name == "codec=zstd") CHECK(ps.direction == "choose");
+    if (ps.name == "codec=lz4") CHECK(ps.direction == "none");
+  }
+}
+
+}  // namespace
+}  // namespace perfplan::tuning
