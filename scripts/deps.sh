@@ -8,6 +8,7 @@ PERFPLAN_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev libboost-graph-dev libcli11-dev
   libsqlite3-dev doctest-dev
+  libpugixml-dev ganglia-monitor
 )
 
 perfplan_ensure_packages() {
