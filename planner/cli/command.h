@@ -40,5 +40,9 @@ void AddPredictCommand(CLI::App& app, CliContext& ctx);
 void AddSelectCommand(CLI::App& app, CliContext& ctx);
 void AddValidateCommand(CLI::App& app, CliContext& ctx);
 void AddDemoCommand(CLI::App& app, CliContext& ctx);
+void AddCollectGangliaCommand(CLI::App& app, CliContext& ctx);
+
+// The `collect` parent command, created on first use (several verbs attach to it).
+CLI::App* CollectGroup(CLI::App& app);
 
 }  // namespace perfplan::cli

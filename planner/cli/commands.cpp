@@ -11,6 +11,8 @@ const std::vector<CommandSpec>& Commands() {
       {"select", "Rank replica and compute-node choices for a dataset", AddSelectCommand},
       {"validate", "Check profile and topology files; list every problem", AddValidateCommand},
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
+      {"collect", "Collect Ganglia metrics from gmond/gmetad into the store",
+       AddCollectGangliaCommand},
   };
   return kCommands;
 }
