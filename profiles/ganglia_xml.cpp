@@ -1,4 +1,5 @@
 // Ganglia XML (gmond and gmetad) through pugixml. pugixml types stay in this file.
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -182,6 +183,9 @@ class Walker {
     h.dmax_seconds = Integer(node, "DMAX", what, 0);
     h.gmond_started_epoch = Integer(node, "GMOND_STARTED", what, 0);
     h.location = node.attribute("LOCATION").value();
+    std::size_t children = 0;
+    for (pugi::xml_node child = node.first_child(); child; child = child.next_sibling()) ++children;
+    h.metrics.reserve(children);
     for (pugi::xml_node child = node.first_child(); child; child = child.next_sibling()) {
       if (child.type() != pugi::node_element) continue;
       if (std::strcmp(child.name(), "METRIC") != 0) {
@@ -216,18 +220,20 @@ class Walker {
           if (std::strcmp(n, "UNITS") == 0) m.units = a.value();
           break;
         case 'S':
-          if (std::strcmp(n, "SLOPE") == 0)
+          if (std::strcmp(n, "SLOPE") == 0) {
             slope = a.value();
-          else if (std::strcmp(n, "SOURCE") == 0)
+          } else if (std::strcmp(n, "SOURCE") == 0) {
             m.source = a.value();
+          }
           break;
         case 'T':
-          if (std::strcmp(n, "TYPE") == 0)
+          if (std::strcmp(n, "TYPE") == 0) {
             type = a.value();
-          else if (std::strcmp(n, "TN") == 0)
+          } else if (std::strcmp(n, "TN") == 0) {
             tn = a.value();
-          else if (std::strcmp(n, "TMAX") == 0)
+          } else if (std::strcmp(n, "TMAX") == 0) {
             tmax = a.value();
+          }
           break;
         case 'D':
           if (std::strcmp(n, "DMAX") == 0) dmax = a.value();
@@ -238,9 +244,10 @@ class Walker {
     }
     if (name == nullptr) Fail(node, host_what + ": METRIC without NAME");
     m.name = name;
-    const std::string what = host_what + " METRIC '" + m.name + "'";
-    if (val == nullptr) Fail(node, what + ": missing VAL");
-    if (type == nullptr) Fail(node, what + ": missing TYPE");
+    // The location text is built only when something is wrong.
+    auto what = [&] { return host_what + " METRIC '" + m.name + "'"; };
+    if (val == nullptr) Fail(node, what() + ": missing VAL");
+    if (type == nullptr) Fail(node, what() + ": missing TYPE");
     m.text = val;
     m.type = Type(node, type, what);
     if (slope != nullptr) m.slope = Slope(node, slope, what);
@@ -288,24 +295,33 @@ class Walker {
     }
   }
 
-  GangliaType Type(const pugi::xml_node& node, const char* text, const std::string& what) {
+  // `what` names the element in errors: a string, or a callable building it on demand.
+  static std::string Text(const std::string& what) { return what; }
+  template <typename F>
+  static std::string Text(const F& what) {
+    return what();
+  }
+
+  template <typename What>
+  GangliaType Type(const pugi::xml_node& node, const char* text, const What& what) {
     std::optional<GangliaType> t = GangliaTypeFromString(text);
     if (!t) {
-      Fail(node, what + ": unknown TYPE '" + std::string(text) +
+      Fail(node, Text(what) + ": unknown TYPE '" + std::string(text) +
                      "' (expected string, int8, uint8, int16, uint16, int32, uint32, float, "
                      "double or timestamp)");
     }
     return *t;
   }
 
-  GangliaSlope Slope(const pugi::xml_node& node, const char* text, const std::string& what) {
+  template <typename What>
+  GangliaSlope Slope(const pugi::xml_node& node, const char* text, const What& what) {
     static constexpr GangliaSlope kAll[] = {GangliaSlope::kUnspecified, GangliaSlope::kZero,
                                             GangliaSlope::kPositive,    GangliaSlope::kNegative,
                                             GangliaSlope::kBoth,        GangliaSlope::kDerivative};
     for (GangliaSlope s : kAll) {
       if (ToString(s) == text) return s;
     }
-    Fail(node, what + ": unknown SLOPE '" + std::string(text) +
+    Fail(node, Text(what) + ": unknown SLOPE '" + std::string(text) +
                    "' (expected zero, positive, negative, both, unspecified or derivative)");
     return GangliaSlope::kUnspecified;
   }
@@ -325,11 +341,13 @@ class Walker {
     return v;
   }
 
+  template <typename What>
   double Value(const pugi::xml_node& node, const std::string& text, GangliaType type,
-               const std::string& what) {
+               const What& what) {
     const std::optional<double> v = ParseDouble(text);
     if (type == GangliaType::kFloat || type == GangliaType::kDouble) {
-      if (!v) Fail(node, what + ": VAL '" + text + "' is not a " + std::string(ToString(type)));
+      if (!v)
+        Fail(node, Text(what) + ": VAL '" + text + "' is not a " + std::string(ToString(type)));
       return *v;
     }
     double lo = 0, hi = 0;
@@ -363,8 +381,8 @@ class Walker {
         break;
     }
     if (!v || *v != std::floor(*v) || *v < lo || *v > hi) {
-      Fail(node, what + ": VAL '" + text + "' is not a " + std::string(ToString(type)) + " (an " +
-                     "integer in [" + std::to_string(static_cast<long long>(lo)) + ", " +
+      Fail(node, Text(what) + ": VAL '" + text + "' is not a " + std::string(ToString(type)) +
+                     " (an " + "integer in [" + std::to_string(static_cast<long long>(lo)) + ", " +
                      std::to_string(static_cast<long long>(hi)) + "])");
     }
     return *v;
@@ -386,14 +404,15 @@ class Walker {
     return IntegerText(node, a.value(), attr, what, 0);
   }
 
+  template <typename What>
   std::int64_t IntegerText(const pugi::xml_node& node, const char* text, const char* attr,
-                           const std::string& what, std::int64_t fallback) {
+                           const What& what, std::int64_t fallback) {
     if (text == nullptr) return fallback;
     std::string_view s(text);
     std::int64_t v = 0;
     auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (s.empty() || ec != std::errc() || ptr != s.data() + s.size()) {
-      Fail(node, what + ": " + attr + " '" + std::string(s) + "' is not an integer");
+      Fail(node, Text(what) + ": " + attr + " '" + std::string(s) + "' is not an integer");
     }
     return v;
   }
@@ -405,6 +424,19 @@ class Walker {
   std::string_view xml_;
 };
 
+// True when no byte has its high bit set; eight bytes at a time.
+bool IsAscii(std::string_view text) {
+  std::size_t i = 0;
+  std::uint64_t any = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    any |= word;
+  }
+  for (; i < text.size(); ++i) any |= static_cast<unsigned char>(text[i]);
+  return (any & 0x8080808080808080ULL) == 0;
+}
+
 }  // namespace
 
 Result<GangliaSnapshot> ParseGangliaXml(std::string_view xml, const std::string& origin) {
@@ -412,8 +444,12 @@ Result<GangliaSnapshot> ParseGangliaXml(std::string_view xml, const std::string&
   // Default flags: entities and attribute normalization as XML requires; encoding from the
   // declaration (gmond declares ISO-8859-1, converted to UTF-8); the inline DTD gmond
   // writes is skipped (pugixml does not validate, and a DTD changes nothing Ganglia serves).
+  // A pure-ASCII document reads the same in ISO-8859-1 and UTF-8: skip pugixml's conversion pass
+  // (a copy of the whole buffer) in that common case.
+  const bool ascii = IsAscii(xml);
   const pugi::xml_parse_result parsed =
-      doc.load_buffer(xml.data(), xml.size(), pugi::parse_default, pugi::encoding_auto);
+      doc.load_buffer(xml.data(), xml.size(), pugi::parse_default,
+                      ascii ? pugi::encoding_utf8 : pugi::encoding_auto);
   Walker walker(xml);
   if (!parsed) {
     return Status::InvalidArgument(origin + ":" + walker.Locate(parsed.offset) +
