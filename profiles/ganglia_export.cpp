@@ -12,6 +12,12 @@ namespace perfplan::profiles {
 namespace {
 
 constexpr const char* kSummaryHost = "__SummaryInfo__";
+// Bounds that keep the time arithmetic exact and a hostile "[~r]N" from exhausting memory.
+constexpr double kMaxEpoch = 9.0e15;
+constexpr double kMaxStepSeconds = 1.0e9;
+constexpr std::int64_t kMaxPointsPerSeries = 10'000'000;
+
+bool EpochInRange(double v) { return v >= -kMaxEpoch && v <= kMaxEpoch; }
 
 std::optional<double> ParseNumber(std::string_view text) {
   while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
@@ -56,7 +62,7 @@ Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::strin
   auto where = [&] { return origin + ":" + std::to_string(lines.number()) + ": "; };
   if (!lines.Next(line)) return Status::InvalidArgument(origin + ": empty file");
   const std::optional<double> server = ParseNumber(line);
-  if (!server) {
+  if (!server || !EpochInRange(*server)) {
     return Status::InvalidArgument(where() + "first line '" + std::string(line) +
                                    "' is not the server epoch (a number)");
   }
@@ -85,13 +91,13 @@ Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::strin
     s.metric = fields[2];
     const std::optional<double> start = ParseNumber(fields[3]);
     const std::optional<double> step = ParseNumber(fields[4]);
-    if (!start) {
+    if (!start || !EpochInRange(*start)) {
       return Status::InvalidArgument(origin + ":" + std::to_string(lines.number() - 1) +
                                      ": start epoch '" + fields[3] + "' is not a number");
     }
-    if (!step || *step <= 0) {
+    if (!step || *step < 1 || *step > kMaxStepSeconds) {
       return Status::InvalidArgument(where() + "step '" + fields[4] +
-                                     "' is not a positive number of seconds");
+                                     "' is not a number of seconds in [1, 1e9]");
     }
     s.step_seconds = static_cast<std::int64_t>(*step);
     std::int64_t time = static_cast<std::int64_t>(*start);
@@ -111,6 +117,12 @@ Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::strin
         if (n.empty() || ec != std::errc() || ptr != n.data() + n.size() || repeat < 1) {
           return Status::InvalidArgument(where() + "repeat '" + std::string(line) +
                                          "' needs a count >= 1 after [~r]");
+        }
+        if (repeat > kMaxPointsPerSeries ||
+            static_cast<std::int64_t>(s.points.size() + s.missing) + repeat > kMaxPointsPerSeries) {
+          return Status::InvalidArgument(where() + "repeat '" + std::string(line) +
+                                         "' makes the series longer than " +
+                                         std::to_string(kMaxPointsPerSeries) + " points");
         }
         if (!have_last) {
           return Status::InvalidArgument(where() + "repeat '" + std::string(line) +
@@ -156,6 +168,8 @@ Result<GangliaExport> ParseGangliaWebJson(std::string_view text, const std::stri
   } catch (const nlohmann::json::parse_error& e) {
     return Status::InvalidArgument(origin + ": byte " + std::to_string(e.byte) +
                                    ": malformed JSON: " + e.what());
+  } catch (const nlohmann::json::exception& e) {  // e.g. a number too large for a double
+    return Status::InvalidArgument(origin + ": malformed JSON: " + e.what());
   }
   if (!doc.is_array()) {
     return Status::InvalidArgument(origin +
@@ -191,15 +205,24 @@ Result<GangliaExport> ParseGangliaWebJson(std::string_view text, const std::stri
       if (!p.is_array() || p.size() != 2 || !p[1].is_number()) {
         return Status::InvalidArgument(pat + ": expected [value, epoch] with a numeric epoch");
       }
-      const std::int64_t epoch = p[1].get<std::int64_t>();
+      const double epoch_value = p[1].get<double>();
+      if (!(epoch_value >= -9.0e15 && epoch_value <= 9.0e15) ||
+          epoch_value != std::floor(epoch_value)) {
+        return Status::InvalidArgument(pat + "[1]: epoch " + p[1].dump() +
+                                       " is not a whole number of seconds");
+      }
+      const std::int64_t epoch = p[1].is_number_integer() ? p[1].get<std::int64_t>()
+                                                          : static_cast<std::int64_t>(epoch_value);
       // ganglia-web writes unknown RRD values as null or the string "NaN".
       if (p[0].is_null() || (p[0].is_string() && (p[0] == "NaN" || p[0] == "nan"))) {
         ++s.missing;
         continue;
       }
       if (!p[0].is_number()) {
-        return Status::InvalidArgument(pat + "[0]: value " + p[0].dump() +
-                                       " is not a number, null or \"NaN\"");
+        return Status::InvalidArgument(
+            pat + "[0]: value " +
+            p[0].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+            " is not a number, null or \"NaN\"");
       }
       s.points.emplace_back(epoch, p[0].get<double>());
     }

@@ -100,5 +100,23 @@ TEST_CASE("The ganglia-web graph.php JSON export parses") {
   CHECK(series[3].points.back() == std::pair<std::int64_t, double>{1365537525, 5.0});
 }
 
+TEST_CASE("Every truncation of the real files is an error, never a crash") {
+  // A gmond that dies mid-reply, or a file cut by a full disk, must give a located error.
+  const std::string xml = testing::ReadFile(Data("gmond-3.7.2-loopback.xml"));
+  for (std::size_t n = 0; n < xml.size(); n += 7) {
+    CAPTURE(n);
+    Result<GangliaSnapshot> r = ParseGangliaXml(std::string_view(xml).substr(0, n), "cut");
+    CHECK_FALSE(r.ok());
+  }
+  const std::string text = testing::ReadFile(Data("ambari/temporal_ganglia_data.txt"));
+  for (std::size_t n = 0; n + 1 < text.size(); n += 5) {
+    CAPTURE(n);
+    // A cut inside a number can still be a number, so only "no crash" and "not ok" once the
+    // closing [~EOF] is gone are checked.
+    Result<GangliaExport> r = ParseAmbariRrdText(std::string_view(text).substr(0, n), "cut");
+    if (text.substr(0, n).find("[~EOF]") == std::string::npos) CHECK_FALSE(r.ok());
+  }
+}
+
 }  // namespace
 }  // namespace perfplan::profiles
