@@ -251,7 +251,20 @@ TEST_CASE("SIGINT stops a long collection cleanly and keeps every committed poll
                                  "1", "--duration", "600", "--store", db, "--json"},
                                 dir + "/out.json", dir + "/err.txt");
   REQUIRE(pid > 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+  // Interrupt only once at least one poll is committed (however loaded the machine is).
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < give_up) {
+    if (std::filesystem::exists(db)) {
+      // No components: peeking must not race perfplan's own migration of the new store.
+      auto peek = profiles::Store::Open(db, {});
+      if (peek.ok()) {
+        auto n = peek.value()->Prepare("SELECT count(*) FROM ganglia_samples");
+        if (n.ok() && n.value().Step() && n.value().ColumnInt(0) > 0) break;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // into a later poll or sleep
   REQUIRE(::kill(pid, SIGINT) == 0);
   const std::optional<int> status = WaitFor(pid, 15);
   REQUIRE_MESSAGE(status.has_value(), "perfplan did not stop within 15 s of SIGINT");
