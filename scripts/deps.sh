@@ -10,6 +10,7 @@ PERFPLAN_PACKAGES=(
   libsqlite3-dev doctest-dev libcpp-httplib-dev
   libsvm-dev python3-sklearn
   zlib1g-dev  # gzip-compressed rotated HDFS logs (profiles/hdfs_log)
+  libpugixml-dev ganglia-monitor
 )
 
 perfplan_ensure_packages() {

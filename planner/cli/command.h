@@ -64,5 +64,9 @@ void AddImportScoutCommand(CLI::App& app, CliContext& ctx);
 
 // The `import` parent command (shared by every importer): the existing one, or a new one.
 CLI::App* ImportGroup(CLI::App& app);
+void AddCollectGangliaCommand(CLI::App& app, CliContext& ctx);
+
+// The `collect` parent command, created on first use (several verbs attach to it).
+CLI::App* CollectGroup(CLI::App& app);
 
 }  // namespace perfplan::cli

@@ -26,6 +26,8 @@ const std::vector<CommandSpec>& Commands() {
       {"evaluate", "Measure prediction error on held-out runs vs Ernest and Amdahl",
        AddEvaluateCommand},
       {"import", "Convert Scout report.json folders to a runs CSV", AddImportScoutCommand},
+      {"collect", "Collect Ganglia metrics from gmond/gmetad into the store",
+       AddCollectGangliaCommand},
   };
   return kCommands;
 }

@@ -1,0 +1,92 @@
+// Task types and heuristic scores of applications (DESIGN §3.5): joins each application's window
+// and executor hosts with the Ganglia samples in the store (α), its event-log efficiency (β),
+// clusters the γ of all applications into task types, and scores one application against the
+// history of its type.
+//
+// The applications themselves (window, hosts, β, whether the run used the default
+// configuration) come from the Spark event-log store through ApplicationRun values; this module
+// does not read event logs. `perfplan label/classify/score/scores` are thin shells over these
+// functions once that store exists.
+//
+// Not thread-safe beyond the Store's rules. Units as in models/task_vectors.h.
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/heuristic_score.h"
+#include "models/status.h"
+#include "models/task_clustering.h"
+#include "models/task_vectors.h"
+#include "profiles/store.h"
+
+namespace perfplan::planner {
+
+// What the event-log store supplies for one application.
+struct ApplicationRun {
+  std::string app_id;
+  std::int64_t start_epoch = 0;    // application start, Unix seconds
+  std::int64_t end_epoch = 0;      // application end
+  std::vector<std::string> hosts;  // hosts of its executors (Ganglia host names)
+  models::EfficiencyVector beta;
+  bool baseline = false;  // ran with the default configuration
+};
+
+// The "task_types" component: user hints (`perfplan label APP io|compute`).
+const profiles::Migrations& TaskTypeMigrations();
+// Records (or replaces) the hint for `app_id`. InvalidArgument for TaskType::kUnknown; Failed on an
+// SQLite error. The caller checks that the application exists.
+Status LabelApplication(profiles::Store& store, const std::string& app_id, models::TaskType type);
+Result<std::map<std::string, models::TaskType>> LoadLabels(profiles::Store& store);
+
+// γ of one application with how α was obtained.
+struct RunVector {
+  std::string app_id;
+  models::PerformanceVector gamma;
+  models::ResourceVectorResult alpha;  // sources and warnings ("no resource data" …)
+  bool baseline = false;
+  std::optional<models::TaskType> hint;
+};
+// Loads each run's Ganglia samples (its window, its hosts) and builds γ. Failed on a store error.
+Result<std::vector<RunVector>> BuildRunVectors(profiles::Store& store,
+                                               const std::vector<ApplicationRun>& runs);
+
+struct ClassifiedRun {
+  std::string app_id;
+  int cluster = -1;  // -1 when there were too few runs to cluster
+  models::TaskType type = models::TaskType::kUnknown;
+  std::optional<models::TaskType> hint;
+};
+struct ClassifyAnswer {
+  std::vector<ClassifiedRun> runs;  // in input order
+  std::optional<models::KMeansResult> kmeans;
+  models::ClusterLabels labels;
+  std::vector<std::string> warnings;
+};
+// Min-max normalizes the γ of all runs, clusters them, labels the clusters by hints. A run whose
+// cluster is unknown but which carries its own hint takes the hint. Fewer runs than K: every run
+// takes its own hint or unknown, with a warning. Never fails on data; InvalidArgument for bad
+// settings.
+Result<ClassifyAnswer> ClassifyRuns(const std::vector<RunVector>& runs,
+                                    const models::KMeansSettings& settings = {});
+
+struct ScoreAnswer {
+  std::string app_id;
+  models::ScoreResult result;
+  std::array<std::string, 6> alpha_sources;  // how each α dimension was obtained
+  std::vector<std::string> warnings;
+};
+// Scores `app_id` against the other runs of its task type. NotFound naming the id when it is not
+// among `runs`; InvalidArgument from the score (no value at all, bad settings).
+Result<ScoreAnswer> ScoreRun(const std::vector<RunVector>& runs, const ClassifyAnswer& classes,
+                             const std::string& app_id, const models::ScoreSettings& settings = {});
+
+// {"app_id", "score", "task_type", "provisional", "provisional_reasons", "dimensions": [{name,
+// value, baseline, worst, score, weight, note}] (γ order), "explanation": [names worst first],
+// "warnings"}; absent values are null.
+std::string ToJson(const ScoreAnswer& answer);
+
+}  // namespace perfplan::planner
