@@ -40,5 +40,10 @@ void AddPredictCommand(CLI::App& app, CliContext& ctx);
 void AddSelectCommand(CLI::App& app, CliContext& ctx);
 void AddValidateCommand(CLI::App& app, CliContext& ctx);
 void AddDemoCommand(CLI::App& app, CliContext& ctx);
+void AddIngestSparkCommand(CLI::App& app, CliContext& ctx);
+void AddSparkCommand(CLI::App& app, CliContext& ctx);
+
+// The `ingest` parent subcommand: returns it when already created, else creates it.
+CLI::App* IngestGroup(CLI::App& app);
 
 }  // namespace perfplan::cli

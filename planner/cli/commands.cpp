@@ -11,6 +11,9 @@ const std::vector<CommandSpec>& Commands() {
        AddPredictCommand},
       {"select", "Rank replica and compute-node choices for a dataset", AddSelectCommand},
       {"validate", "Check profile and topology files; list every problem", AddValidateCommand},
+      {"ingest", "Read evidence (Spark event logs, …) into the profile store",
+       AddIngestSparkCommand},
+      {"spark", "Answer Spark History Server REST paths from the store", AddSparkCommand},
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
   };
   return kCommands;

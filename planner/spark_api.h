@@ -1,0 +1,29 @@
+// Spark answers: the JSON of `perfplan ingest spark` and History-Server-compatible answers to
+// `/api/v1/<path>` computed from the profile store.
+//
+// SparkApi answers the REST paths of Spark's History Server (monitoring.html) for the
+// applications in the store, with the same JSON document the History Server returns; see
+// docs/spark.md for the supported paths and the fields it cannot produce. The store is only read.
+// Thread-safety: one call per Store at a time. nlohmann::json stays inside the .cpp files.
+#pragma once
+
+#include <string>
+
+#include "models/status.h"
+#include "profiles/spark_ingest.h"
+#include "profiles/store.h"
+
+namespace perfplan::planner {
+
+// Answers `path` (relative to /api/v1/, with an optional "?query"), e.g.
+// "applications/local-1422981780767/stages/1?details=true". On success returns the JSON text
+// (pretty-printed, 2-space indent). Fails with NotFound for an unknown application, job or stage
+// ("unknown app: ID", as the History Server's 404 text), and InvalidArgument for a path or
+// parameter perfplan does not support, naming it.
+Result<std::string> SparkApi(profiles::Store& store, const std::string& path);
+
+// {"applications": N, "events": N, "lines": N, "bytes_read": N, "applications_ingested": [...],
+//  "skipped": [{file, line, reason}]}
+std::string ToJson(const profiles::spark::IngestSummary& summary);
+
+}  // namespace perfplan::planner

@@ -1,0 +1,48 @@
+// The Spark part of the profile store: schema (component "spark") and the derived views other
+// modules read, such as the task durations of every stage attempt.
+//
+// Tables (all keyed by attempt_key, the row id of spark_attempts; see docs/spark.md):
+//   spark_attempts        one row per application attempt (app id + attempt id unique)
+//   spark_sources         which file or rolling folder produced an attempt, with its size and
+//                         modification time, so an unchanged file is not ingested again
+//   spark_properties      environment: sections jvm, spark, hadoop, system, classpath, metrics
+//   spark_resource_profiles, spark_executors, spark_jobs, spark_stages (one row per stage
+//   attempt), spark_tasks (one row per task attempt, with every task metric as a column),
+//   spark_sql_executions
+// Times are epoch milliseconds (`_ms`), CPU and shuffle-write times nanoseconds (`_ns`), sizes
+// bytes, exactly as Spark logs them.
+//
+// Thread-safety: as Store (one per thread).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/status.h"
+#include "profiles/store.h"
+
+namespace perfplan::profiles::spark {
+
+// The "spark" component's migrations; pass to Store::Open.
+const Migrations& StoreMigrations();
+
+// The durations of the successful tasks of one stage attempt, in launch order.
+struct StageTaskDurations {
+  int stage_id = 0;
+  int stage_attempt_id = 0;
+  std::vector<double> task_duration_seconds;  // finish − launch time of each successful task
+};
+
+// Task durations of every stage attempt of an application, ordered by stage then attempt.
+// `attempt_id` selects an application attempt ("1", "2"…); when empty the latest attempt is
+// used. Fails with NotFound "no Spark application APP[/ATTEMPT] in the store" when absent.
+Result<std::vector<StageTaskDurations>> TaskDurationsByStage(Store& store,
+                                                             const std::string& app_id,
+                                                             const std::string& attempt_id = "");
+
+// The attempt_key of an application attempt (latest attempt when attempt_id is empty).
+Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,
+                                    const std::string& attempt_id);
+
+}  // namespace perfplan::profiles::spark
