@@ -586,6 +586,16 @@ Json Api::TaskJson(Statement& s, int first) {
 std::vector<Json> Api::TasksOf(std::int64_t key, int stage, int attempt,
                                const std::string& status) {
   std::vector<Json> out;
+  // Tasks show their executor's log links, as the History Server joins them.
+  std::map<std::string, Json> logs;
+  if (auto ex = Prepare("SELECT executor_id, log_urls_json FROM spark_executors WHERE "
+                        "attempt_key = ?1");
+      ex.ok()) {
+    ex.value().Bind(1, key);
+    while (ex.value().Step()) {
+      logs[ex.value().ColumnText(0)] = ParseOr(ex.value().ColumnText(1), Json::object());
+    }
+  }
   auto st = Prepare(std::string("SELECT ") + kTaskColumns + TaskMetricColumns() +
                     " FROM spark_tasks WHERE attempt_key = ?1 AND stage_id = ?2 AND "
                     "stage_attempt_id = ?3 ORDER BY task_id");
@@ -595,6 +605,9 @@ std::vector<Json> Api::TasksOf(std::int64_t key, int stage, int attempt,
   while (s.Step()) {
     if (!status.empty() && s.ColumnText(10) != status) continue;
     out.push_back(TaskJson(s, kTaskMetricColumn));
+    if (auto it = logs.find(s.ColumnText(8)); it != logs.end()) {
+      out.back()["executorLogs"] = it->second;
+    }
   }
   return out;
 }
