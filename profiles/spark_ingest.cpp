@@ -817,9 +817,10 @@ SourceStamp Stamp(const EventLogSource& src) {
     if (!ec) s.size_bytes += static_cast<std::int64_t>(size);
     auto t = fs::last_write_time(part, ec);
     if (!ec) {
-      s.mtime_ns = std::max<std::int64_t>(
-          s.mtime_ns,
-          std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
+      s.mtime_ns = std::max<std::int64_t>(s.mtime_ns,
+                                          std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                              std::chrono::file_clock::to_sys(t).time_since_epoch())
+                                              .count());
     }
     if (std::FILE* f = std::fopen(part.c_str(), "rb")) {
       char buf[4096];
