@@ -8,7 +8,7 @@ PERFPLAN_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev libboost-graph-dev libcli11-dev
   libsqlite3-dev doctest-dev
-  libzstd-dev liblz4-dev libxxhash-dev libsnappy-dev zlib1g-dev
+  libzstd-dev liblz4-dev libxxhash-dev libsnappy-dev zlib1g-dev libsimdjson-dev
 )
 
 perfplan_ensure_packages() {
