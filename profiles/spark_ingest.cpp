@@ -1139,7 +1139,9 @@ Status IngestOne(Store& store, const EventLogSource& src, IngestSummary* summary
   summary->bytes_read += reader.file_bytes_read();
   if (!app.saw_start()) {
     if (events == 0) {
-      summary->skipped.push_back({src.name, 0, "no Spark events: not an event log"});
+      summary->skipped.resize(skipped_before);
+      summary->skipped.push_back(
+          {src.name, 0, "not a Spark event log: no Spark event in the first lines"});
       return Status::Ok();  // the caller rolls back the placeholder
     }
     app.set_app_id(AppIdFromName(src));

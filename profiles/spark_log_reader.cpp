@@ -359,7 +359,8 @@ void AddPath(const fs::path& path, std::vector<EventLogSource>* out,
       // Files next to logs that are never event logs (expectations, notes, checksums). A file
       // named explicitly on the command line is always read.
       bool not_log = false;
-      for (std::string_view ext : {".json", ".csv", ".md", ".txt", ".crc", ".html", ".yaml"}) {
+      for (std::string_view ext : {".json", ".csv", ".md", ".txt", ".crc", ".html", ".yaml", ".db",
+                                   ".db-journal", ".db-wal", ".db-shm"}) {
         not_log |= EndsWith(base, ext);
       }
       if (not_log && !fs::is_directory(child, ec)) continue;

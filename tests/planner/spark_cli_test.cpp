@@ -1,0 +1,72 @@
+// End-to-end: `perfplan ingest spark` and `perfplan spark api` through the real binary, on
+// synthetic logs built at run time (no shared data needed).
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/support/spark_codecs.h"
+#include "tests/support/test_support.h"
+
+namespace perfplan {
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string out;
+};
+
+// Runs the perfplan binary with `args` (already shell-quoted), capturing stdout.
+Run Perfplan(const std::string& args) {
+  std::string cmd = testing::BinaryDir() + "/perfplan " + args + " 2>/dev/null";
+  Run r;
+  std::FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST_CASE("ingest spark --json reports applications, events and skipped lines") {
+  const std::string dir = testing::MakeTempDir();
+  std::string log = testing::SyntheticEventLog("app-cli", 2, 3);
+  log.insert(log.find('\n') + 1, "not json\n");
+  testing::WriteFile(dir + "/app-cli.lz4", testing::EncodeLz4Block(log));
+  Run r = Perfplan("ingest spark '" + dir + "' --store '" + dir + "/s.db' --json");
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["applications"] == 1);
+  CHECK(j["events"] == 2 + 1 + 2 * (2 + 2 * 3) + 1 + 1);
+  INFO(r.out);
+  REQUIRE(j["skipped"].size() == 1);
+  CHECK(j["skipped"][0]["file"] == dir + "/app-cli.lz4");
+  CHECK(j["skipped"][0]["line"] == 2);
+  CHECK(j["skipped"][0]["reason"] == "invalid JSON");
+
+  Run again = Perfplan("ingest spark '" + dir + "' --store '" + dir + "/s.db' --json");
+  REQUIRE(again.exit_code == 0);
+  CHECK(nlohmann::json::parse(again.out)["applications_ingested"][0]["unchanged"] == true);
+
+  Run jobs = Perfplan("spark api applications/app-cli/jobs --store '" + dir + "/s.db'");
+  REQUIRE(jobs.exit_code == 0);
+  auto list = nlohmann::json::parse(jobs.out);
+  REQUIRE(list.size() == 1);
+  CHECK(list[0]["status"] == "SUCCEEDED");
+  CHECK(list[0]["numCompletedTasks"] == 6);
+  CHECK(list[0]["numCompletedStages"] == 2);
+}
+
+TEST_CASE("spark api exits 2 with the History Server's message for an unknown application") {
+  const std::string dir = testing::MakeTempDir();
+  Run r = Perfplan("spark api applications/nope --store '" + dir + "/s.db'");
+  CHECK(r.exit_code == 2);
+  CHECK(nlohmann::json::parse(r.out)["message"] == "unknown app: nope");
+}
+
+}  // namespace
+}  // namespace perfplan
