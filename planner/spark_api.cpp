@@ -769,8 +769,17 @@ Result<Json> Api::Executors(std::int64_t key, bool all) {
       "e.attempt_key AND t.executor_id = e.executor_id), "
       "(SELECT COALESCE(SUM(jvm_gc_time_ms), 0) FROM spark_tasks t WHERE t.attempt_key = "
       "e.attempt_key AND t.executor_id = e.executor_id) "
-      "FROM spark_executors e WHERE e.attempt_key = ?1 ORDER BY e.ord");
+      "FROM spark_executors e WHERE e.attempt_key = ?1 ORDER BY e.executor_id DESC");
   if (!st.ok()) return st.status();
+  std::int64_t app_duration_ms = 0;
+  if (auto a = Prepare("SELECT start_time_ms, end_time_ms, completed FROM spark_attempts WHERE "
+                       "attempt_key = ?1");
+      a.ok()) {
+    a.value().Bind(1, key);
+    if (a.value().Step() && a.value().ColumnInt(2) != 0) {
+      app_duration_ms = a.value().ColumnInt(1) - a.value().ColumnInt(0);
+    }
+  }
   Statement& s = st.value();
   s.Bind(1, key);
   Json out = Json::array();
@@ -791,7 +800,14 @@ Result<Json> Api::Executors(std::int64_t key, bool all) {
     e["completedTasks"] = s.ColumnInt(18);
     e["totalTasks"] = s.ColumnInt(19);
     e["totalDuration"] = s.ColumnInt(20);
-    e["totalGCTime"] = s.ColumnInt(25);
+    e["totalGCTime"] = s.ColumnInt(24);
+    if (e["id"] == "driver") {
+      // The History Server reports the driver's uptime as its total duration and its own JVM's
+      // GC time (the TotalGCTime executor metric), not the sums of tasks run in local mode.
+      e["totalDuration"] = app_duration_ms;
+      Json peaks = ParseOr(s.ColumnText(15), Json::object());
+      e["totalGCTime"] = peaks.is_object() ? peaks.value("TotalGCTime", 0) : 0;
+    }
     e["totalInputBytes"] = s.ColumnInt(21);
     e["totalShuffleRead"] = s.ColumnInt(22);
     e["totalShuffleWrite"] = s.ColumnInt(23);
@@ -811,7 +827,9 @@ Result<Json> Api::Executors(std::int64_t key, bool all) {
     }
     Json stages = ParseOr(s.ColumnText(14), Json::array());
     e["blacklistedInStages"] = stages;
-    e["peakMemoryMetrics"] = PeakMetrics(s.ColumnText(15));
+    if (Json peaks = ParseOr(s.ColumnText(15), nullptr); peaks.is_object()) {
+      e["peakMemoryMetrics"] = PeakMetrics(s.ColumnText(15));
+    }
     e["attributes"] = ParseOr(s.ColumnText(10), Json::object());
     e["resources"] = ParseOr(s.ColumnText(11), Json::object());
     e["resourceProfileId"] = s.ColumnInt(12);
@@ -870,14 +888,16 @@ Result<Json> Api::Environment(std::int64_t key) {
     Json p;
     p["id"] = rp.value().ColumnInt(0);
     Json ex = Json::object();
-    for (auto& [name, req] : ParseOr(rp.value().ColumnText(1), Json::object()).items()) {
+    const Json ex_requests = ParseOr(rp.value().ColumnText(1), Json::object());
+    const Json task_requests = ParseOr(rp.value().ColumnText(2), Json::object());
+    for (auto& [name, req] : ex_requests.items()) {
       ex[name] = {{"resourceName", req.value("Resource Name", name)},
                   {"amount", req.value("Amount", 0)},
                   {"discoveryScript", req.value("Discovery Script", "")},
                   {"vendor", req.value("Vendor", "")}};
     }
     Json task = Json::object();
-    for (auto& [name, req] : ParseOr(rp.value().ColumnText(2), Json::object()).items()) {
+    for (auto& [name, req] : task_requests.items()) {
       task[name] = {{"resourceName", req.value("Resource Name", name)},
                     {"amount", req.value("Amount", 0.0)}};
     }

@@ -145,7 +145,9 @@ struct LiveExecutor {
   int resource_profile_id = 0;
   bool excluded = false;
   std::set<int> excluded_stages;
-  json peak_metrics = json::object();
+  // null until the executor finished a task or reported metrics (the History Server then shows
+  // peakMemoryMetrics, all zeros when the log carries no values).
+  json peak_metrics = nullptr;
   int ord = 0;
 };
 
@@ -350,6 +352,15 @@ class AppBuilder {
       user_ = Str(e, "User");
       start_ms_ = OptInt(e, "Timestamp");
       saw_start_ = true;
+      // The driver's log links and attributes arrive with ApplicationStart.
+      if (const json* logs = Find(e, "Driver Logs"); logs && logs->is_object()) {
+        if (auto it = executors_.find("driver"); it != executors_.end()) {
+          it->second.log_urls = *logs;
+          if (const json* attrs = Find(e, "Driver Attributes"); attrs && attrs->is_object()) {
+            it->second.attributes = *attrs;
+          }
+        }
+      }
       return "";
     }
     if (type == "SparkListenerApplicationEnd") {
@@ -379,7 +390,9 @@ class AppBuilder {
     if (type == "SparkListenerBlockManagerAdded") return OnBlockManagerAdded(e);
     if (type == "SparkListenerStageExecutorMetrics") return OnStageExecutorMetrics(e);
     if (type.find("ExecutorBlacklisted") != std::string::npos ||
-        type.find("ExecutorExcluded") != std::string::npos) {
+        type.find("ExecutorExcluded") != std::string::npos ||
+        type.find("NodeBlacklisted") != std::string::npos ||
+        type.find("NodeExcluded") != std::string::npos) {
       return OnExecutorExcluded(e, type);
     }
     if (type == kSqlStart) {
@@ -633,6 +646,7 @@ class AppBuilder {
     LiveExecutor& ex = Executor(Str(e, "Executor ID"));
     LiveStage& s =
         Stage(static_cast<int>(Int(e, "Stage ID")), static_cast<int>(Int(e, "Stage Attempt ID")));
+    if (ex.peak_metrics.is_null()) ex.peak_metrics = json::object();
     UpdatePeaks(*m, &ex.peak_metrics, &s.peak_executor_metrics);
     return "";
   }
@@ -650,6 +664,26 @@ class AppBuilder {
   }
 
   std::string OnExecutorExcluded(const json& e, const std::string& type) {
+    if (type.find("Node") != std::string::npos) {
+      // A node excluded for the application excludes every executor then on it except the
+      // driver; per-stage node exclusion adds the stage.
+      const std::string host = Str(e, "hostId");
+      const bool for_stage = type.find("ForStage") != std::string::npos;
+      for (auto& [id, ex] : executors_) {
+        std::string ex_host =
+            ex.host.empty() ? ex.host_port.substr(0, ex.host_port.rfind(':')) : ex.host;
+        if (ex_host != host) continue;
+        if (id == "driver") continue;
+        if (for_stage) {
+          ex.excluded_stages.insert(static_cast<int>(Int(e, "stageId")));
+          Stage(static_cast<int>(Int(e, "stageId")), static_cast<int>(Int(e, "stageAttemptId")))
+              .excluded_executors.insert(id);
+        } else {
+          ex.excluded = true;
+        }
+      }
+      return "";
+    }
     std::string id = Str(e, "executorId");
     if (id.empty()) return "";
     LiveExecutor& ex = Executor(id);
@@ -711,6 +745,9 @@ void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
     job->killed_tasks += killed;
     if (completed) job->completed_indices[stage_id].Insert(index);
     if (killed) job->killed_summary[ev.killed_key] += 1;
+  }
+  if (json& peak = Executor(ev.info.executor).peak_metrics; peak.is_null()) {
+    peak = json::object();
   }
   if (!ev.executor_metrics.empty()) {
     json* peaks[] = {&Executor(ev.info.executor).peak_metrics, &s.peak_executor_metrics};
