@@ -72,7 +72,94 @@ CREATE TABLE spark_sql_executions(
          "stage_attempt_id);\n";
 }
 
+// spark-rapids-tools' aggregate columns and the SQL over spark_tasks (alias t) computing each.
+// CPU and shuffle-write times are summed in nanoseconds, then truncated to milliseconds.
+constexpr std::pair<const char*, const char*> kAggregateColumns[] = {
+    {"numTasks", "COUNT(t.task_id)"},
+    {"duration", "%DURATION%"},
+    {"diskBytesSpilledSum", "SUM(t.disk_bytes_spilled)"},
+    {"durationSum", "SUM(t.duration_ms)"},
+    {"durationMax", "MAX(t.duration_ms)"},
+    {"durationMin", "MIN(t.duration_ms)"},
+    {"durationAvg", "ROUND(AVG(t.duration_ms), 1)"},
+    {"executorCPUTimeSum", "SUM(t.executor_cpu_time_ns) / 1000000"},
+    {"executorDeserializeCpuTimeSum", "SUM(t.executor_deserialize_cpu_time_ns) / 1000000"},
+    {"executorDeserializeTimeSum", "SUM(t.executor_deserialize_time_ms)"},
+    {"executorRunTimeSum", "SUM(t.executor_run_time_ms)"},
+    {"inputBytesReadSum", "SUM(t.input_bytes)"},
+    {"inputBytesReadMax", "MAX(t.input_bytes)"},
+    {"inputRecordsReadSum", "SUM(t.input_records)"},
+    {"jvmGCTimeSum", "SUM(t.jvm_gc_time_ms)"},
+    {"memoryBytesSpilledSum", "SUM(t.memory_bytes_spilled)"},
+    {"outputBytesWrittenSum", "SUM(t.output_bytes)"},
+    {"outputRecordsWrittenSum", "SUM(t.output_records)"},
+    {"peakExecutionMemoryMax", "MAX(t.peak_execution_memory_bytes)"},
+    {"resultSerializationTimeSum", "SUM(t.result_serialization_time_ms)"},
+    {"resultSizeMax", "MAX(t.result_size_bytes)"},
+    {"srFetchWaitTimeSum", "SUM(t.shuffle_fetch_wait_time_ms)"},
+    {"srLocalBlocksFetchedSum", "SUM(t.shuffle_local_blocks_fetched)"},
+    {"srcLocalBytesReadSum", "SUM(t.shuffle_local_bytes_read)"},
+    {"srRemoteBlocksFetchSum", "SUM(t.shuffle_remote_blocks_fetched)"},
+    {"srRemoteBytesReadSum", "SUM(t.shuffle_remote_bytes_read)"},
+    {"srRemoteBytesReadToDiskSum", "SUM(t.shuffle_remote_bytes_read_to_disk)"},
+    {"srTotalBytesReadSum", "SUM(t.shuffle_remote_bytes_read + t.shuffle_local_bytes_read)"},
+    {"swBytesWrittenSum", "SUM(t.shuffle_bytes_written)"},
+    {"swRecordsWrittenSum", "SUM(t.shuffle_records_written)"},
+    {"swWriteTimeSum", "SUM(t.shuffle_write_time_ns) / 1000000"},
+};
+
+Result<std::vector<MetricAggregates>> Aggregates(Store& store, std::int64_t key, bool jobs) {
+  std::string cols;
+  for (const auto& [name, expr] : kAggregateColumns) {
+    std::string e = expr;
+    if (e == "%DURATION%") {
+      e = jobs ? "MAX(j.completion_time_ms) - MAX(j.submission_time_ms)"
+               : "(SELECT s.completion_time_ms - s.submission_time_ms FROM spark_stages s WHERE "
+                 "s.attempt_key = t.attempt_key AND s.stage_id = t.stage_id ORDER BY "
+                 "s.stage_attempt_id DESC LIMIT 1)";
+    }
+    cols += ", COALESCE(" + e + ", 0)";
+  }
+  std::string sql =
+      jobs ? "SELECT j.job_id" + cols +
+                 " FROM spark_jobs j JOIN json_each(j.stage_ids_json) je JOIN spark_tasks t ON "
+                 "t.attempt_key = j.attempt_key AND t.stage_id = je.value WHERE j.attempt_key = "
+                 "?1 GROUP BY j.job_id ORDER BY j.job_id"
+           : "SELECT t.stage_id" + cols +
+                 " FROM spark_tasks t WHERE t.attempt_key = ?1 GROUP BY t.stage_id ORDER BY "
+                 "t.stage_id";
+  auto st = store.Prepare(sql);
+  if (!st.ok()) return st.status();
+  st.value().Bind(1, key);
+  std::vector<MetricAggregates> out;
+  while (st.value().Step()) {
+    MetricAggregates a;
+    a.id = st.value().ColumnInt(0);
+    int i = 1;
+    for (const auto& [name, expr] : kAggregateColumns) {
+      a.values.emplace_back(name, st.value().ColumnDouble(i++));
+    }
+    out.push_back(std::move(a));
+  }
+  if (!st.value().Error().ok()) return st.value().Error();
+  return out;
+}
+
 }  // namespace
+
+Result<std::vector<MetricAggregates>> StageAggregates(Store& store, const std::string& app_id,
+                                                      const std::string& attempt_id) {
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
+  return Aggregates(store, key.value(), false);
+}
+
+Result<std::vector<MetricAggregates>> JobAggregates(Store& store, const std::string& app_id,
+                                                    const std::string& attempt_id) {
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
+  return Aggregates(store, key.value(), true);
+}
 
 const Migrations& StoreMigrations() {
   static const Migrations kMigrations = {"spark", {SchemaV1()}};

@@ -15,8 +15,10 @@
 // Thread-safety: as Store (one per thread).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/status.h"
@@ -40,6 +42,22 @@ struct StageTaskDurations {
 Result<std::vector<StageTaskDurations>> TaskDurationsByStage(Store& store,
                                                              const std::string& app_id,
                                                              const std::string& attempt_id = "");
+
+// Per-stage or per-job task-metric aggregates, named as spark-rapids-tools' profiler names its
+// columns (`numTasks`, `duration`, `durationSum`, `executorCPUTimeSum`, `swWriteTimeSum`, …; times
+// in milliseconds, sizes in bytes), so its expected CSVs can be compared directly.
+struct MetricAggregates {
+  std::int64_t id = 0;                                 // stage id or job id
+  std::vector<std::pair<std::string, double>> values;  // in the profiler's column order
+};
+
+// Aggregates over the tasks of each stage (all attempts; `duration` = completion − submission of
+// the last attempt) or of each job (tasks of its stages; `duration` = job completion −
+// submission), ordered by id. Fails like TaskDurationsByStage.
+Result<std::vector<MetricAggregates>> StageAggregates(Store& store, const std::string& app_id,
+                                                      const std::string& attempt_id = "");
+Result<std::vector<MetricAggregates>> JobAggregates(Store& store, const std::string& app_id,
+                                                    const std::string& attempt_id = "");
 
 // The attempt_key of an application attempt (latest attempt when attempt_id is empty).
 Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,
