@@ -73,7 +73,8 @@ CREATE TABLE spark_sql_executions(
 }
 
 // spark-rapids-tools' aggregate columns and the SQL over spark_tasks (alias t) computing each.
-// CPU and shuffle-write times are summed in nanoseconds, then truncated to milliseconds.
+// CPU and shuffle-write times are summed in nanoseconds per stage, then truncated to
+// milliseconds (for jobs: the truncated stage values are summed, as the profiler does).
 constexpr std::pair<const char*, const char*> kAggregateColumns[] = {
     {"numTasks", "COUNT(t.task_id)"},
     {"duration", "%DURATION%"},
@@ -112,6 +113,14 @@ Result<std::vector<MetricAggregates>> Aggregates(Store& store, std::int64_t key,
   std::string cols;
   for (const auto& [name, expr] : kAggregateColumns) {
     std::string e = expr;
+    const std::string ns_suffix = ") / 1000000";
+    if (jobs && e.size() > ns_suffix.size() &&
+        e.compare(e.size() - ns_suffix.size(), ns_suffix.size(), ns_suffix) == 0) {
+      // The profiler truncates nanoseconds to milliseconds per stage, then sums the stages.
+      e = "(SELECT SUM(x) FROM (SELECT " + std::string(expr).replace(0, 6, "SUM(t2.") +
+          " AS x FROM spark_tasks t2 JOIN json_each(j.stage_ids_json) je2 ON t2.stage_id = "
+          "je2.value WHERE t2.attempt_key = j.attempt_key GROUP BY t2.stage_id))";
+    }
     if (e == "%DURATION%") {
       e = jobs ? "MAX(j.completion_time_ms) - MAX(j.submission_time_ms)"
                : "(SELECT s.completion_time_ms - s.submission_time_ms FROM spark_stages s WHERE "
