@@ -17,7 +17,7 @@ std::string SchemaV1() {
   for (const auto& m : detail::kTaskMetrics) {
     tasks += ",\n  " + std::string(m.column) + " INTEGER NOT NULL DEFAULT 0";
   }
-  tasks += ",\n  PRIMARY KEY(attempt_key, task_id));\n";
+  tasks += ",\n  PRIMARY KEY(attempt_key, task_id)) WITHOUT ROWID;\n";
   return R"sql(
 CREATE TABLE spark_attempts(
   attempt_key INTEGER PRIMARY KEY,
