@@ -125,6 +125,7 @@ class Api {
 
   Json StageJson(Statement& s, std::int64_t key, const Query& q, bool single);
   Json ExecutorSummary(std::int64_t key, int stage, int attempt);
+  Result<Json> ExecutorDistributions(std::int64_t key, int stage, int attempt, const Query& q);
   Json TaskJson(Statement& s, int first_metric_column);
   std::vector<Json> TasksOf(std::int64_t key, int stage, int attempt, const std::string& status);
 
@@ -475,6 +476,16 @@ Json Api::StageJson(Statement& s, std::int64_t key, const Query& q, bool single)
   j["killedTasksSummary"] = ParseOr(s.ColumnText(19), Json::object());
   j["resourceProfileId"] = s.ColumnInt(20);
   j["peakExecutorMetrics"] = PeakMetrics(s.ColumnText(21));
+  if (q.Get("withSummaries").value_or("false") == "true") {
+    // Distributions of the stage attempt's successful tasks (as taskSummary) and of its
+    // per-executor summaries, with the same quantiles. Omitted when there is nothing to summarize.
+    if (auto tasks = TaskSummary(key, stage, attempt, q); tasks.ok()) {
+      j["taskMetricsDistributions"] = tasks.value();
+    }
+    if (auto execs = ExecutorDistributions(key, stage, attempt, q); execs.ok()) {
+      j["executorMetricsDistributions"] = execs.value();
+    }
+  }
   j["isShufflePushEnabled"] = false;
   j["shuffleMergersCount"] = 0;
   return j;
@@ -648,7 +659,8 @@ Result<Json> Api::TaskList(std::int64_t key, int stage, int attempt, const Query
   return out;
 }
 
-Result<Json> Api::TaskSummary(std::int64_t key, int stage, int attempt, const Query& q) {
+// The `quantiles` parameter (default 0.05,0.25,0.5,0.75,0.95), each in [0, 1].
+Result<std::vector<double>> ParseQuantiles(const Query& q) {
   std::vector<double> quantiles = {0.05, 0.25, 0.5, 0.75, 0.95};
   if (auto v = q.Get("quantiles")) {
     quantiles.clear();
@@ -666,22 +678,51 @@ Result<Json> Api::TaskSummary(std::int64_t key, int stage, int attempt, const Qu
       at = comma + 1;
     }
   }
+  return quantiles;
+}
+
+// The History Server's quantile: the value at index min(q * n, n - 1) of the sorted values.
+Json Quantiles(std::vector<double> values, const std::vector<double>& quantiles) {
+  std::sort(values.begin(), values.end());
+  Json out = Json::array();
+  for (double qq : quantiles) {
+    std::size_t i = std::min(static_cast<std::size_t>(qq * static_cast<double>(values.size())),
+                             values.size() - 1);
+    out.push_back(values[i]);
+  }
+  return out;
+}
+
+Result<Json> Api::ExecutorDistributions(std::int64_t key, int stage, int attempt, const Query& q) {
+  auto quantiles = ParseQuantiles(q);
+  if (!quantiles.ok()) return quantiles.status();
+  Json summary = ExecutorSummary(key, stage, attempt);
+  if (summary.empty()) return Status::NotFound("no executors in stage " + std::to_string(stage));
+  Json out;
+  out["quantiles"] = quantiles.value();
+  for (const char* f :
+       {"taskTime", "failedTasks", "succeededTasks", "killedTasks", "inputBytes", "inputRecords",
+        "outputBytes", "outputRecords", "shuffleRead", "shuffleReadRecords", "shuffleWrite",
+        "shuffleWriteRecords", "memoryBytesSpilled", "diskBytesSpilled"}) {
+    std::vector<double> values;
+    for (auto& [id, e] : summary.items()) values.push_back(e[f].get<double>());
+    out[f] = Quantiles(values, quantiles.value());
+  }
+  return out;
+}
+
+Result<Json> Api::TaskSummary(std::int64_t key, int stage, int attempt, const Query& q) {
+  auto parsed = ParseQuantiles(q);
+  if (!parsed.ok()) return parsed.status();
+  const std::vector<double>& quantiles = parsed.value();
   std::vector<Json> tasks = TasksOf(key, stage, attempt, "SUCCESS");
   if (tasks.empty())
     return Status::NotFound("no successful tasks in stage " + std::to_string(stage) + ", attempt " +
                             std::to_string(attempt));
-  // The History Server's quantile: the value at index min(q * n, n - 1) of the sorted values.
   auto dist = [&](const std::function<double(const Json&)>& f) {
     std::vector<double> values;
     for (const Json& t : tasks) values.push_back(f(t));
-    std::sort(values.begin(), values.end());
-    Json out = Json::array();
-    for (double qq : quantiles) {
-      std::size_t i = std::min(static_cast<std::size_t>(qq * static_cast<double>(values.size())),
-                               values.size() - 1);
-      out.push_back(values[i]);
-    }
-    return out;
+    return Quantiles(std::move(values), quantiles);
   };
   auto metric = [&](const char* group, const char* field) {
     return dist([group, field](const Json& t) -> double {

@@ -320,3 +320,28 @@ TEST_CASE("An unknown application answers NotFound as the History Server's 404 d
 
 }  // namespace
 }  // namespace perfplan::planner
+
+namespace perfplan::planner {
+namespace {
+
+TEST_CASE("withSummaries adds the taskSummary distribution and per-executor distributions") {
+  auto store = IngestSnapshot("apache-spark");
+  auto stage = SparkApi(*store,
+                        "applications/local-1430917381534/stages/0/0?withSummaries=true"
+                        "&quantiles=0.01,0.5,0.99");
+  REQUIRE(stage.ok());
+  auto summary = SparkApi(*store,
+                          "applications/local-1430917381534/stages/0/0/taskSummary"
+                          "?quantiles=0.01,0.5,0.99");
+  REQUIRE(summary.ok());
+  json s = json::parse(stage.value());
+  CHECK(s["taskMetricsDistributions"] == json::parse(summary.value()));
+  // One executor ("driver") ran all 100 tasks: every quantile is its value.
+  CHECK(s["executorMetricsDistributions"]["succeededTasks"] == json::array({100.0, 100.0, 100.0}));
+  auto plain = SparkApi(*store, "applications/local-1430917381534/stages/0/0");
+  REQUIRE(plain.ok());
+  CHECK_FALSE(json::parse(plain.value()).contains("taskMetricsDistributions"));
+}
+
+}  // namespace
+}  // namespace perfplan::planner
