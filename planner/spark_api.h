@@ -11,6 +11,7 @@
 
 #include "models/status.h"
 #include "profiles/spark_ingest.h"
+#include "profiles/spark_store.h"
 #include "profiles/store.h"
 
 namespace perfplan::planner {
@@ -25,5 +26,15 @@ Result<std::string> SparkApi(profiles::Store& store, const std::string& path);
 // {"applications": N, "events": N, "lines": N, "bytes_read": N, "applications_ingested": [...],
 //  "skipped": [{file, line, reason}]}
 std::string ToJson(const profiles::spark::IngestSummary& summary);
+
+// `perfplan apps --json`: {"applications": [{app_id, attempt_id, name, user, spark_version,
+// start_time_ms, end_time_ms|null, duration_seconds|null, completed, jobs, stages, tasks,
+// failed_tasks, executors, events, skipped_lines, source}]}
+std::string ToJson(const std::vector<profiles::spark::ApplicationSummary>& apps);
+// `perfplan app ID --json`: the application's keys as above plus "stages": [{stage_id,
+// stage_attempt_id, name, status, num_tasks, succeeded_tasks, failed_tasks,
+// duration_seconds|null, task_seconds_median, task_seconds_max, task_seconds_sum}]
+std::string ToJson(const profiles::spark::ApplicationSummary& app,
+                   const std::vector<profiles::spark::StageSummary>& stages);
 
 }  // namespace perfplan::planner

@@ -27,4 +27,61 @@ std::string ToJson(const profiles::spark::IngestSummary& summary) {
   return doc.dump(2) + "\n";
 }
 
+namespace {
+
+nlohmann::json AppJson(const profiles::spark::ApplicationSummary& a) {
+  nlohmann::json j = {{"app_id", a.app_id},
+                      {"attempt_id", a.attempt_id},
+                      {"name", a.name},
+                      {"user", a.user},
+                      {"spark_version", a.spark_version},
+                      {"start_time_ms", a.start_time_ms},
+                      {"end_time_ms", nullptr},
+                      {"duration_seconds", nullptr},
+                      {"completed", a.completed},
+                      {"jobs", a.jobs},
+                      {"stages", a.stages},
+                      {"tasks", a.tasks},
+                      {"failed_tasks", a.failed_tasks},
+                      {"executors", a.executors},
+                      {"events", a.events},
+                      {"skipped_lines", a.skipped_lines},
+                      {"source", a.source}};
+  if (a.end_time_ms) {
+    j["end_time_ms"] = *a.end_time_ms;
+    j["duration_seconds"] = static_cast<double>(*a.end_time_ms - a.start_time_ms) / 1000.0;
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string ToJson(const std::vector<profiles::spark::ApplicationSummary>& apps) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& a : apps) list.push_back(AppJson(a));
+  return nlohmann::json({{"applications", list}}).dump(2) + "\n";
+}
+
+std::string ToJson(const profiles::spark::ApplicationSummary& app,
+                   const std::vector<profiles::spark::StageSummary>& stages) {
+  nlohmann::json j = AppJson(app);
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& s : stages) {
+    list.push_back(
+        {{"stage_id", s.stage_id},
+         {"stage_attempt_id", s.stage_attempt_id},
+         {"name", s.name},
+         {"status", s.status},
+         {"num_tasks", s.num_tasks},
+         {"succeeded_tasks", s.succeeded_tasks},
+         {"failed_tasks", s.failed_tasks},
+         {"duration_seconds", s.duration_seconds ? nlohmann::json(*s.duration_seconds) : nullptr},
+         {"task_seconds_median", s.task_seconds_median},
+         {"task_seconds_max", s.task_seconds_max},
+         {"task_seconds_sum", s.task_seconds_sum}});
+  }
+  j["stages"] = list;
+  return j.dump(2) + "\n";
+}
+
 }  // namespace perfplan::planner

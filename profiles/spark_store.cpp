@@ -1,5 +1,7 @@
 #include "profiles/spark_store.h"
 
+#include <algorithm>
+
 #include "profiles/detail/spark_metrics.h"
 
 namespace perfplan::profiles::spark {
@@ -154,7 +156,98 @@ Result<std::vector<MetricAggregates>> Aggregates(Store& store, std::int64_t key,
   return out;
 }
 
+constexpr const char* kApplicationSql =
+    "SELECT a.app_id, a.attempt_id, a.app_name, a.spark_user, a.spark_version, a.source, "
+    "a.start_time_ms, a.end_time_ms, a.completed, "
+    "(SELECT COUNT(*) FROM spark_jobs j WHERE j.attempt_key = a.attempt_key), "
+    "(SELECT COUNT(*) FROM spark_stages s WHERE s.attempt_key = a.attempt_key), "
+    "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = a.attempt_key), "
+    "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = a.attempt_key AND t.status = "
+    "'FAILED'), "
+    "(SELECT COUNT(*) FROM spark_executors e WHERE e.attempt_key = a.attempt_key AND "
+    "e.executor_id != 'driver'), a.events, a.skipped_lines, a.attempt_key "
+    "FROM spark_attempts a WHERE a.app_id NOT LIKE char(1) || '%' ";
+
+ApplicationSummary ReadApplication(Statement& q) {
+  ApplicationSummary a;
+  a.app_id = q.ColumnText(0);
+  a.attempt_id = q.ColumnText(1);
+  a.name = q.ColumnText(2);
+  a.user = q.ColumnText(3);
+  a.spark_version = q.ColumnText(4);
+  a.source = q.ColumnText(5);
+  a.start_time_ms = q.ColumnInt(6);
+  if (!q.ColumnIsNull(7)) a.end_time_ms = q.ColumnInt(7);
+  a.completed = q.ColumnInt(8) != 0;
+  a.jobs = q.ColumnInt(9);
+  a.stages = q.ColumnInt(10);
+  a.tasks = q.ColumnInt(11);
+  a.failed_tasks = q.ColumnInt(12);
+  a.executors = q.ColumnInt(13);
+  a.events = q.ColumnInt(14);
+  a.skipped_lines = q.ColumnInt(15);
+  return a;
+}
+
 }  // namespace
+
+Result<std::vector<ApplicationSummary>> ListApplications(Store& store) {
+  auto q = store.Prepare(std::string(kApplicationSql) +
+                         "ORDER BY a.start_time_ms DESC, a.app_id, a.attempt_id");
+  if (!q.ok()) return q.status();
+  std::vector<ApplicationSummary> out;
+  while (q.value().Step()) out.push_back(ReadApplication(q.value()));
+  if (!q.value().Error().ok()) return q.value().Error();
+  return out;
+}
+
+Result<std::pair<ApplicationSummary, std::vector<StageSummary>>> DescribeApplication(
+    Store& store, const std::string& app_id, const std::string& attempt_id) {
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
+  auto q = store.Prepare(std::string(kApplicationSql) + "AND a.attempt_key = ?1");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, key.value());
+  if (!q.value().Step()) return Status::Failed("application row vanished: " + app_id);
+  std::pair<ApplicationSummary, std::vector<StageSummary>> out;
+  out.first = ReadApplication(q.value());
+  auto st = store.Prepare(
+      "SELECT stage_id, stage_attempt_id, name, status, num_tasks, num_complete_tasks, "
+      "num_failed_tasks, submission_time_ms, completion_time_ms FROM spark_stages WHERE "
+      "attempt_key = ?1 ORDER BY stage_id, stage_attempt_id");
+  if (!st.ok()) return st.status();
+  st.value().Bind(1, key.value());
+  while (st.value().Step()) {
+    Statement& r = st.value();
+    StageSummary s;
+    s.stage_id = static_cast<int>(r.ColumnInt(0));
+    s.stage_attempt_id = static_cast<int>(r.ColumnInt(1));
+    s.name = r.ColumnText(2);
+    s.status = r.ColumnText(3);
+    s.num_tasks = r.ColumnInt(4);
+    s.succeeded_tasks = r.ColumnInt(5);
+    s.failed_tasks = r.ColumnInt(6);
+    if (!r.ColumnIsNull(7) && !r.ColumnIsNull(8)) {
+      s.duration_seconds = static_cast<double>(r.ColumnInt(8) - r.ColumnInt(7)) / 1000.0;
+    }
+    out.second.push_back(std::move(s));
+  }
+  auto durations = TaskDurationsByStage(store, app_id, out.first.attempt_id);
+  if (!durations.ok()) return durations.status();
+  for (StageSummary& s : out.second) {
+    for (const StageTaskDurations& d : durations.value()) {
+      if (d.stage_id != s.stage_id || d.stage_attempt_id != s.stage_attempt_id) continue;
+      std::vector<double> v = d.task_duration_seconds;
+      if (v.empty()) continue;
+      std::sort(v.begin(), v.end());
+      s.task_seconds_median =
+          v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+      s.task_seconds_max = v.back();
+      for (double x : v) s.task_seconds_sum += x;
+    }
+  }
+  return out;
+}
 
 Result<std::vector<MetricAggregates>> StageAggregates(Store& store, const std::string& app_id,
                                                       const std::string& attempt_id) {

@@ -59,6 +59,32 @@ Result<std::vector<MetricAggregates>> StageAggregates(Store& store, const std::s
 Result<std::vector<MetricAggregates>> JobAggregates(Store& store, const std::string& app_id,
                                                     const std::string& attempt_id = "");
 
+// One application attempt in the store, for listings.
+struct ApplicationSummary {
+  std::string app_id, attempt_id, name, user, spark_version, source;
+  std::int64_t start_time_ms = 0;
+  std::optional<std::int64_t> end_time_ms;  // absent while running / when the log was cut
+  bool completed = false;
+  std::int64_t jobs = 0, stages = 0, tasks = 0, failed_tasks = 0, executors = 0, events = 0,
+               skipped_lines = 0;
+};
+
+// One stage attempt of an application, with its task-duration statistics.
+struct StageSummary {
+  int stage_id = 0, stage_attempt_id = 0;
+  std::string name, status;
+  std::int64_t num_tasks = 0, succeeded_tasks = 0, failed_tasks = 0;
+  std::optional<double> duration_seconds;  // completion − submission
+  double task_seconds_median = 0, task_seconds_max = 0, task_seconds_sum = 0;
+};
+
+// Every application attempt, latest start first.
+Result<std::vector<ApplicationSummary>> ListApplications(Store& store);
+// One attempt (latest when attempt_id is empty) and its stage attempts in stage order; NotFound
+// as TaskDurationsByStage.
+Result<std::pair<ApplicationSummary, std::vector<StageSummary>>> DescribeApplication(
+    Store& store, const std::string& app_id, const std::string& attempt_id = "");
+
 // The attempt_key of an application attempt (latest attempt when attempt_id is empty).
 Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,
                                     const std::string& attempt_id);

@@ -42,6 +42,8 @@ void AddValidateCommand(CLI::App& app, CliContext& ctx);
 void AddDemoCommand(CLI::App& app, CliContext& ctx);
 void AddIngestSparkCommand(CLI::App& app, CliContext& ctx);
 void AddSparkCommand(CLI::App& app, CliContext& ctx);
+void AddAppsCommand(CLI::App& app, CliContext& ctx);
+void AddAppCommand(CLI::App& app, CliContext& ctx);
 
 // The `ingest` parent subcommand: returns it when already created, else creates it.
 CLI::App* IngestGroup(CLI::App& app);

@@ -14,6 +14,8 @@ const std::vector<CommandSpec>& Commands() {
       {"ingest", "Read evidence (Spark event logs, …) into the profile store",
        AddIngestSparkCommand},
       {"spark", "Answer Spark History Server REST paths from the store", AddSparkCommand},
+      {"apps", "List the Spark applications in the store", AddAppsCommand},
+      {"app", "Show one Spark application, stage by stage", AddAppCommand},
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
   };
   return kCommands;

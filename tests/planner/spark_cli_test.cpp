@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -59,6 +60,27 @@ TEST_CASE("ingest spark --json reports applications, events and skipped lines") 
   CHECK(list[0]["status"] == "SUCCEEDED");
   CHECK(list[0]["numCompletedTasks"] == 6);
   CHECK(list[0]["numCompletedStages"] == 2);
+}
+
+TEST_CASE("apps and app list what was ingested, with per-stage task statistics") {
+  const std::string dir = testing::MakeTempDir();
+  std::filesystem::create_directories(dir + "/logs");
+  testing::WriteFile(dir + "/logs/app-a", testing::SyntheticEventLog("app-a", 2, 5));
+  REQUIRE(Perfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
+  Run apps = Perfplan("apps --store '" + dir + "/s.db' --json");
+  REQUIRE(apps.exit_code == 0);
+  auto list = nlohmann::json::parse(apps.out)["applications"];
+  REQUIRE(list.size() == 1);
+  CHECK(list[0]["app_id"] == "app-a");
+  CHECK(list[0]["tasks"] == 10);
+  CHECK(list[0]["completed"] == true);
+  Run app = Perfplan("app app-a --store '" + dir + "/s.db' --json");
+  REQUIRE(app.exit_code == 0);
+  auto stages = nlohmann::json::parse(app.out)["stages"];
+  REQUIRE(stages.size() == 2);
+  CHECK(stages[1]["task_seconds_median"] == doctest::Approx(0.12));
+  CHECK(stages[1]["task_seconds_max"] == doctest::Approx(0.14));
+  CHECK(Perfplan("app nope --store '" + dir + "/s.db'").exit_code == 2);
 }
 
 TEST_CASE("spark api exits 2 with the History Server's message for an unknown application") {
