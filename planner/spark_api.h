@@ -27,6 +27,31 @@ Result<std::string> SparkApi(profiles::Store& store, const std::string& path);
 //  "skipped": [{file, line, reason}]}
 std::string ToJson(const profiles::spark::IngestSummary& summary);
 
+// `perfplan whatif executors APP --counts …`: the replay at each count, the critical-path lower
+// bound, and the model checked against the recording at the observed executor count.
+struct WhatIfAnswer {
+  std::string app_id, attempt_id;
+  std::vector<std::pair<int, double>> points;  // (executors, predicted_seconds)
+  double critical_path_seconds = 0;
+  double measured_seconds = 0;
+  double driver_seconds = 0;
+  int observed_executors = 0;
+  int cores_per_executor = 1;
+  double predicted_at_observed_seconds = 0;
+  double relative_error_at_observed = 0;  // (predicted − measured) / measured; 0 if measured is 0
+};
+
+// Runs the what-if for `counts` (each >= 1). NotFound for an unknown application; InvalidArgument
+// for a bad count.
+Result<WhatIfAnswer> AnswerWhatIfExecutors(profiles::Store& store, const std::string& app_id,
+                                           const std::string& attempt_id,
+                                           const std::vector<int>& counts);
+
+// {"app_id", "attempt_id", "points": [{executors, predicted_seconds}], "critical_path_seconds",
+//  "measured_seconds", "driver_seconds", "observed_executors", "cores_per_executor",
+//  "predicted_at_observed_seconds", "relative_error_at_observed"}
+std::string ToJson(const WhatIfAnswer& answer);
+
 // `perfplan apps --json`: {"applications": [{app_id, attempt_id, name, user, spark_version,
 // start_time_ms, end_time_ms|null, duration_seconds|null, completed, jobs, stages, tasks,
 // failed_tasks, executors, events, skipped_lines, source}]}

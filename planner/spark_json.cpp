@@ -56,6 +56,55 @@ nlohmann::json AppJson(const profiles::spark::ApplicationSummary& a) {
 
 }  // namespace
 
+Result<WhatIfAnswer> AnswerWhatIfExecutors(profiles::Store& store, const std::string& app_id,
+                                           const std::string& attempt_id,
+                                           const std::vector<int>& counts) {
+  auto app = profiles::spark::LoadWhatIfApplication(store, app_id, attempt_id);
+  if (!app.ok()) return app.status();
+  const models::WhatIfApplication& a = app.value();
+  WhatIfAnswer answer;
+  answer.app_id = app_id;
+  answer.attempt_id = attempt_id;
+  for (int n : counts) {
+    auto t = models::PredictWithExecutors(a, n);
+    if (!t.ok()) return t.status();
+    answer.points.emplace_back(n, t.value());
+  }
+  auto critical = models::CriticalPathSeconds(a);
+  if (!critical.ok()) return critical.status();
+  answer.critical_path_seconds = critical.value();
+  answer.measured_seconds = a.measured_seconds;
+  answer.driver_seconds = a.driver_seconds;
+  answer.observed_executors = a.observed_executors;
+  answer.cores_per_executor = a.cores_per_executor;
+  auto at_observed = models::PredictWithExecutors(a, a.observed_executors);
+  if (!at_observed.ok()) return at_observed.status();
+  answer.predicted_at_observed_seconds = at_observed.value();
+  if (a.measured_seconds > 0) {
+    answer.relative_error_at_observed =
+        (at_observed.value() - a.measured_seconds) / a.measured_seconds;
+  }
+  return answer;
+}
+
+std::string ToJson(const WhatIfAnswer& a) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const auto& [n, t] : a.points)
+    points.push_back({{"executors", n}, {"predicted_seconds", t}});
+  return nlohmann::json({{"app_id", a.app_id},
+                         {"attempt_id", a.attempt_id},
+                         {"points", points},
+                         {"critical_path_seconds", a.critical_path_seconds},
+                         {"measured_seconds", a.measured_seconds},
+                         {"driver_seconds", a.driver_seconds},
+                         {"observed_executors", a.observed_executors},
+                         {"cores_per_executor", a.cores_per_executor},
+                         {"predicted_at_observed_seconds", a.predicted_at_observed_seconds},
+                         {"relative_error_at_observed", a.relative_error_at_observed}})
+             .dump(2) +
+         "\n";
+}
+
 std::string ToJson(const std::vector<profiles::spark::ApplicationSummary>& apps) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& a : apps) list.push_back(AppJson(a));

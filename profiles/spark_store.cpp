@@ -1,6 +1,9 @@
 #include "profiles/spark_store.h"
 
 #include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 
 #include "profiles/detail/spark_metrics.h"
 
@@ -247,6 +250,145 @@ Result<std::pair<ApplicationSummary, std::vector<StageSummary>>> DescribeApplica
     }
   }
   return out;
+}
+
+Result<models::WhatIfApplication> LoadWhatIfApplication(Store& store, const std::string& app_id,
+                                                        const std::string& attempt_id) {
+  auto key_or = FindAttemptKey(store, app_id, attempt_id);
+  if (!key_or.ok()) return key_or.status();
+  const std::int64_t key = key_or.value();
+  models::WhatIfApplication app;
+  std::int64_t start_ms = 0, end_ms = 0;
+  bool completed = false;
+  {
+    auto q = store.Prepare(
+        "SELECT start_time_ms, end_time_ms, completed FROM spark_attempts WHERE attempt_key = ?1");
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, key);
+    if (q.value().Step()) {
+      start_ms = q.value().ColumnInt(0);
+      end_ms = q.value().ColumnIsNull(1) ? 0 : q.value().ColumnInt(1);
+      completed = q.value().ColumnInt(2) != 0;
+    }
+  }
+  // Stage attempts: first job, parents.
+  struct StageInfo {
+    int job = -1;
+    std::vector<int> parents;
+  };
+  std::map<int, StageInfo> stages;
+  {
+    auto q = store.Prepare(
+        "SELECT stage_id, job_ids_json, parent_ids_json FROM spark_stages WHERE attempt_key = ?1");
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, key);
+    while (q.value().Step()) {
+      StageInfo& info = stages[static_cast<int>(q.value().ColumnInt(0))];
+      auto jobs = nlohmann::json::parse(q.value().ColumnText(1), nullptr, false);
+      if (jobs.is_array()) {
+        for (const auto& j : jobs) {
+          if (j.is_number() && (info.job < 0 || j.get<int>() < info.job)) info.job = j.get<int>();
+        }
+      }
+      auto parents = nlohmann::json::parse(q.value().ColumnText(2), nullptr, false);
+      if (parents.is_array()) {
+        info.parents.clear();
+        for (const auto& p : parents) {
+          if (p.is_number()) info.parents.push_back(p.get<int>());
+        }
+      }
+    }
+  }
+  // Tasks: durations per stage, job spans, per-executor concurrency.
+  std::map<int, std::vector<double>> durations;
+  std::map<int, std::pair<std::int64_t, std::int64_t>> job_span;
+  std::map<std::string, std::vector<std::pair<std::int64_t, int>>> executor_events;
+  {
+    auto q = store.Prepare(
+        "SELECT stage_id, launch_time_ms, finish_time_ms, executor_id FROM spark_tasks WHERE "
+        "attempt_key = ?1 AND finish_time_ms IS NOT NULL ORDER BY stage_id, launch_time_ms, "
+        "task_id");
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, key);
+    while (q.value().Step()) {
+      const int stage = static_cast<int>(q.value().ColumnInt(0));
+      const std::int64_t launch = q.value().ColumnInt(1), finish = q.value().ColumnInt(2);
+      durations[stage].push_back(static_cast<double>(finish - launch) / 1000.0);
+      auto it = stages.find(stage);
+      if (it != stages.end() && it->second.job >= 0) {
+        auto [span, fresh] = job_span.try_emplace(it->second.job, launch, finish);
+        if (!fresh) {
+          span->second.first = std::min(span->second.first, launch);
+          span->second.second = std::max(span->second.second, finish);
+        }
+      }
+      auto& events = executor_events[q.value().ColumnText(3)];
+      events.emplace_back(launch, +1);
+      events.emplace_back(finish, -1);
+      if (!completed) end_ms = std::max(end_ms, finish);
+    }
+    if (!q.value().Error().ok()) return q.value().Error();
+  }
+  // Recorded job submission/completion times, when the log has them, bound the job spans.
+  {
+    auto q = store.Prepare(
+        "SELECT job_id, submission_time_ms, completion_time_ms FROM spark_jobs WHERE "
+        "attempt_key = ?1 AND submission_time_ms IS NOT NULL AND completion_time_ms IS NOT NULL");
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, key);
+    while (q.value().Step()) {
+      job_span[static_cast<int>(q.value().ColumnInt(0))] = {q.value().ColumnInt(1),
+                                                            q.value().ColumnInt(2)};
+    }
+  }
+  std::map<int, models::WhatIfJob> jobs;
+  for (const auto& [stage, info] : stages) {
+    if (info.job < 0) continue;
+    auto d = durations.find(stage);
+    if (d == durations.end()) continue;  // skipped stage: nothing ran
+    jobs[info.job].stages.push_back({stage, info.parents, d->second});
+  }
+  for (auto& [id, job] : jobs) app.jobs.push_back(std::move(job));
+  // Driver time: application duration minus the union of job spans.
+  std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+  for (const auto& [id, span] : job_span) spans.push_back(span);
+  std::sort(spans.begin(), spans.end());
+  std::int64_t covered = 0, cur_start = 0, cur_end = -1;
+  for (const auto& [a, b] : spans) {
+    if (a > cur_end) {
+      if (cur_end >= cur_start) covered += cur_end - cur_start;
+      cur_start = a;
+      cur_end = b;
+    } else {
+      cur_end = std::max(cur_end, b);
+    }
+  }
+  if (cur_end >= cur_start) covered += cur_end - cur_start;
+  app.measured_seconds = static_cast<double>(std::max<std::int64_t>(0, end_ms - start_ms)) / 1000.0;
+  app.driver_seconds = std::max(0.0, app.measured_seconds - static_cast<double>(covered) / 1000.0);
+  int executors = 0, cores = 1;
+  for (auto& [id, events] : executor_events) {
+    if (id != "driver") ++executors;
+    std::sort(events.begin(), events.end());  // a finish (-1) sorts before a launch at the same ms
+    int running = 0;
+    for (const auto& [t, delta] : events) {
+      running += delta;
+      cores = std::max(cores, running);
+    }
+  }
+  app.observed_executors = std::max(1, executors);
+  app.cores_per_executor = cores;
+  // Recorded cores (ExecutorAdded "Total Cores") beat the concurrency seen in the log, which
+  // overcounts when launch and finish events of neighbouring tasks share a millisecond.
+  auto q = store.Prepare(
+      "SELECT MAX(total_cores) FROM spark_executors WHERE attempt_key = ?1 AND executor_id != "
+      "'driver' AND total_cores > 0");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, key);
+  if (q.value().Step() && !q.value().ColumnIsNull(0)) {
+    app.cores_per_executor = static_cast<int>(q.value().ColumnInt(0));
+  }
+  return app;
 }
 
 Result<std::vector<MetricAggregates>> StageAggregates(Store& store, const std::string& app_id,

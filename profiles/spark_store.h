@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/executor_whatif.h"
 #include "models/status.h"
 #include "profiles/store.h"
 
@@ -84,6 +85,15 @@ Result<std::vector<ApplicationSummary>> ListApplications(Store& store);
 // as TaskDurationsByStage.
 Result<std::pair<ApplicationSummary, std::vector<StageSummary>>> DescribeApplication(
     Store& store, const std::string& app_id, const std::string& attempt_id = "");
+
+// The input of the executor what-if (models/executor_whatif.h) for an application attempt: jobs
+// in id order, each with the stage attempts it ran (a stage counted in its first job only),
+// their parents and every finished task's duration; driver time = application duration minus the
+// union of job spans; executors = non-driver executors that ran tasks (1 in local mode); cores per
+// executor = the executors' recorded "Total Cores", else the largest number of tasks seen running
+// at once on one executor. Fails like TaskDurationsByStage.
+Result<models::WhatIfApplication> LoadWhatIfApplication(Store& store, const std::string& app_id,
+                                                        const std::string& attempt_id = "");
 
 // The attempt_key of an application attempt (latest attempt when attempt_id is empty).
 Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,

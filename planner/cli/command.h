@@ -44,6 +44,10 @@ void AddIngestSparkCommand(CLI::App& app, CliContext& ctx);
 void AddSparkCommand(CLI::App& app, CliContext& ctx);
 void AddAppsCommand(CLI::App& app, CliContext& ctx);
 void AddAppCommand(CLI::App& app, CliContext& ctx);
+void AddWhatIfExecutorsCommand(CLI::App& app, CliContext& ctx);
+
+// The `whatif` parent subcommand: returns it when already created, else creates it.
+CLI::App* WhatIfGroup(CLI::App& app);
 
 // The `ingest` parent subcommand: returns it when already created, else creates it.
 CLI::App* IngestGroup(CLI::App& app);

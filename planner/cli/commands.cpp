@@ -16,6 +16,8 @@ const std::vector<CommandSpec>& Commands() {
       {"spark", "Answer Spark History Server REST paths from the store", AddSparkCommand},
       {"apps", "List the Spark applications in the store", AddAppsCommand},
       {"app", "Show one Spark application, stage by stage", AddAppCommand},
+      {"whatif", "Replay a recorded run on other resources (whatif executors)",
+       AddWhatIfExecutorsCommand},
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
   };
   return kCommands;

@@ -83,6 +83,25 @@ TEST_CASE("apps and app list what was ingested, with per-stage task statistics")
   CHECK(Perfplan("app nope --store '" + dir + "/s.db'").exit_code == 2);
 }
 
+TEST_CASE("whatif executors replays the recorded tasks: fewer slots never finish sooner") {
+  const std::string dir = testing::MakeTempDir();
+  std::filesystem::create_directories(dir + "/logs");
+  testing::WriteFile(dir + "/logs/app-w", testing::SyntheticEventLog("app-w", 3, 6));
+  REQUIRE(Perfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
+  Run r = Perfplan("whatif executors app-w --counts 1,2,4 --store '" + dir + "/s.db' --json");
+  REQUIRE(r.exit_code == 0);
+  auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["points"].size() == 3);
+  CHECK(j["points"][0]["executors"] == 1);
+  const double one = j["points"][0]["predicted_seconds"];
+  const double four = j["points"][2]["predicted_seconds"];
+  CHECK(one >= four);
+  CHECK(four >= j["critical_path_seconds"].get<double>());
+  CHECK(j["measured_seconds"].get<double>() > 0);
+  CHECK(j.contains("relative_error_at_observed"));
+  CHECK(Perfplan("whatif executors app-w --counts 0 --store '" + dir + "/s.db'").exit_code == 2);
+}
+
 TEST_CASE("spark api exits 2 with the History Server's message for an unknown application") {
   const std::string dir = testing::MakeTempDir();
   Run r = Perfplan("spark api applications/nope --store '" + dir + "/s.db'");
