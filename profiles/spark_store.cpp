@@ -391,6 +391,42 @@ Result<models::WhatIfApplication> LoadWhatIfApplication(Store& store, const std:
   return app;
 }
 
+Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string& app_id,
+                                                 const std::string& attempt_id) {
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
+  auto q = store.Prepare(
+      "SELECT COALESCE(SUM(t.duration_ms), 0) / 1e3, "
+      "COALESCE(SUM(t.executor_cpu_time_ns), 0) / 1e9, "
+      "COALESCE(SUM(t.shuffle_fetch_wait_time_ms), 0) / 1e3 + "
+      "COALESCE(SUM(t.shuffle_write_time_ns), 0) / 1e9, "
+      "COALESCE(SUM(t.shuffle_remote_bytes_read + t.shuffle_local_bytes_read + "
+      "t.shuffle_bytes_written), 0), "
+      "COALESCE(SUM(t.jvm_gc_time_ms), 0) / 1e3, "
+      "COALESCE(SUM(t.result_serialization_time_ms), 0) / 1e3, "
+      "(SELECT CASE WHEN a.completed = 1 AND a.end_time_ms IS NOT NULL THEN a.end_time_ms ELSE "
+      "COALESCE(MAX(t.finish_time_ms), a.start_time_ms) END - a.start_time_ms FROM "
+      "spark_attempts a WHERE a.attempt_key = ?1) / 1e3 "
+      "FROM spark_tasks t WHERE t.attempt_key = ?1 AND t.finish_time_ms IS NOT NULL");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, key.value());
+  EfficiencyVector b;
+  if (q.value().Step()) {
+    Statement& r = q.value();
+    b.task_seconds = r.ColumnDouble(0);
+    b.shuffle_bytes = r.ColumnDouble(3);
+    b.total_seconds = r.ColumnDouble(6);
+    if (b.task_seconds > 0) {
+      b.compute_share = r.ColumnDouble(1) / b.task_seconds;
+      b.shuffle_share = r.ColumnDouble(2) / b.task_seconds;
+      b.gc_share = r.ColumnDouble(4) / b.task_seconds;
+      b.result_serialization_share = r.ColumnDouble(5) / b.task_seconds;
+    }
+  }
+  if (!q.value().Error().ok()) return q.value().Error();
+  return b;
+}
+
 Result<std::vector<MetricAggregates>> StageAggregates(Store& store, const std::string& app_id,
                                                       const std::string& attempt_id) {
   auto key = FindAttemptKey(store, app_id, attempt_id);

@@ -95,6 +95,23 @@ Result<std::pair<ApplicationSummary, std::vector<StageSummary>>> DescribeApplica
 Result<models::WhatIfApplication> LoadWhatIfApplication(Store& store, const std::string& app_id,
                                                         const std::string& attempt_id = "");
 
+// The efficiency vector β of DESIGN §3.5 for one application attempt, from its task metrics.
+// Shares are fractions of the summed task time (Σ finish − launch over finished tasks).
+struct EfficiencyVector {
+  double compute_share = 0;  // Σ executor CPU time / task time
+  double shuffle_share = 0;  // (Σ shuffle fetch wait + Σ shuffle write time) / task time
+  double shuffle_bytes = 0;  // Σ shuffle bytes read (remote + local) + written
+  double gc_share = 0;       // Σ JVM GC time / task time
+  double total_seconds = 0;  // application duration (end − start; last task if cut)
+  double result_serialization_share = 0;  // Σ result serialization time / task time
+  double task_seconds = 0;                // the denominator, for reference
+};
+
+// β for an application attempt (latest when attempt_id is empty); all shares 0 when no task
+// finished. Fails like TaskDurationsByStage.
+Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string& app_id,
+                                                 const std::string& attempt_id = "");
+
 // The attempt_key of an application attempt (latest attempt when attempt_id is empty).
 Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,
                                     const std::string& attempt_id);

@@ -41,6 +41,21 @@ TEST_CASE("A synthetic log lands as one application with its stages and task dur
         std::vector<double>{0.1, 0.11, 0.12, 0.13, 0.14});
 }
 
+TEST_CASE("The efficiency vector divides the metric sums by the summed task time") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/app-b", testing::SyntheticEventLog("app-b", 1, 4));
+  auto store = OpenStore(":memory:");
+  REQUIRE(IngestEventLogs(*store, {dir + "/app-b"}).ok());
+  auto beta = ComputeEfficiencyVector(*store, "app-b");
+  REQUIRE(beta.ok());
+  // Tasks last 100, 110, 120, 130 ms with 1 ms GC each and no CPU time or shuffle recorded.
+  CHECK(beta.value().task_seconds == doctest::Approx(0.46));
+  CHECK(beta.value().gc_share == doctest::Approx(0.004 / 0.46));
+  CHECK(beta.value().compute_share == 0);
+  CHECK(beta.value().shuffle_bytes == 0);
+  CHECK(beta.value().total_seconds > 0.13);
+}
+
 TEST_CASE("An unknown application is NotFound with its id") {
   auto store = OpenStore(":memory:");
   auto durations = TaskDurationsByStage(*store, "nope", "2");
