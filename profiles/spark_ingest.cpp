@@ -225,6 +225,13 @@ std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
   if (info.error() || info["Task ID"].error()) {
     return std::string(name) + " without \"Task Info\"";
   }
+  std::int64_t probe = 0;
+  if (info["Task ID"].get_int64().get(probe) != simdjson::SUCCESS) {
+    return std::string(name) + " with a \"Task ID\" that is not an integer";
+  }
+  if (doc["Stage ID"].get_int64().get(probe) != simdjson::SUCCESS) {
+    return std::string(name) + " without an integer \"Stage ID\"";
+  }
   out->end = end;
   out->stage_id = static_cast<int>(SInt(doc["Stage ID"]));
   out->stage_attempt = static_cast<int>(SInt(doc["Stage Attempt ID"]));

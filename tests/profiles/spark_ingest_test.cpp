@@ -152,3 +152,44 @@ TEST_CASE("A file that is not an event log is reported once and leaves the store
 
 }  // namespace
 }  // namespace perfplan::profiles::spark
+
+namespace perfplan::profiles::spark {
+namespace {
+
+TEST_CASE("Events out of order or missing their context still ingest what they can") {
+  const std::string dir = testing::MakeTempDir();
+  // A task that ends without a start, in a stage and job never announced; a job end for an
+  // unknown job; a stage completion before its submission; fields of the wrong type.
+  const std::string log =
+      R"({"Event":"SparkListenerApplicationStart","App Name":"o","App ID":"app-o","Timestamp":1000,"User":"u"})"
+      "\n"
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":7,"Stage Attempt ID":0,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":1,"Index":0,"Attempt":0,"Launch Time":1100,"Executor ID":"1","Host":"h","Finish Time":1300}})"
+      "\n"
+      R"({"Event":"SparkListenerJobEnd","Job ID":99,"Job Result":{"Result":"JobSucceeded"}})"
+      "\n"
+      R"({"Event":"SparkListenerStageCompleted","Stage Info":{"Stage ID":7,"Stage Attempt ID":0,"Stage Name":"s","Number of Tasks":"many"}})"
+      "\n"
+      R"({"Event":"SparkListenerTaskStart","Stage ID":"seven","Task Info":{"Task ID":"two"}})"
+      "\n"
+      R"({"Event":"SparkListenerApplicationEnd","Timestamp":2000})"
+      "\n";
+  testing::WriteFile(dir + "/app-o", log);
+  auto store = OpenStore(":memory:");
+  auto summary = IngestEventLogs(*store, {dir + "/app-o"});
+  REQUIRE(summary.ok());
+  REQUIRE(summary.value().skipped.size() == 2);
+  CHECK(summary.value().skipped[0].line == 3);
+  CHECK(summary.value().skipped[0].reason == "SparkListenerJobEnd for a job that never started");
+  CHECK(summary.value().skipped[1].line == 5);
+  CHECK(summary.value().skipped[1].reason ==
+        "SparkListenerTaskStart with a \"Task ID\" that is not an integer");
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks WHERE stage_id = 7") == 1);
+  CHECK(Count(*store, "SELECT completed FROM spark_attempts") == 1);
+  auto durations = TaskDurationsByStage(*store, "app-o");
+  REQUIRE(durations.ok());
+  REQUIRE(durations.value().size() == 1);
+  CHECK(durations.value()[0].task_duration_seconds == std::vector<double>{0.2});
+}
+
+}  // namespace
+}  // namespace perfplan::profiles::spark
