@@ -427,6 +427,73 @@ Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string
   return b;
 }
 
+Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app_id,
+                                            const std::string& attempt_id,
+                                            double fallback_bandwidth_bytes_per_second) {
+  auto shape = LoadWhatIfApplication(store, app_id, attempt_id);
+  if (!shape.ok()) return shape.status();
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
+  auto q = store.Prepare(
+      "SELECT COALESCE(SUM(input_bytes), 0), "
+      "COALESCE(SUM(CASE WHEN input_bytes > 0 THEN MAX(0, executor_run_time_ms - "
+      "executor_cpu_time_ns / 1000000 - shuffle_fetch_wait_time_ms) ELSE 0 END), 0) / 1e3, "
+      "COALESCE(SUM(shuffle_fetch_wait_time_ms), 0) / 1e3, "
+      "COALESCE(SUM(shuffle_remote_bytes_read), 0), "
+      "COALESCE(SUM(executor_cpu_time_ns), 0) / 1e9, "
+      "COALESCE(MAX(result_size_bytes), 0), "
+      "COALESCE(SUM(result_serialization_time_ms + CASE WHEN getting_result_time_ms > 0 THEN "
+      "finish_time_ms - getting_result_time_ms ELSE 0 END), 0) / 1e3, "
+      "(SELECT COUNT(DISTINCT host) FROM spark_tasks h WHERE h.attempt_key = ?1 AND "
+      "h.executor_id != 'driver') "
+      "FROM spark_tasks WHERE attempt_key = ?1 AND finish_time_ms IS NOT NULL");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, key.value());
+  if (!q.value().Step()) return Status::Failed("no task rows for " + app_id);
+  Statement& r = q.value();
+  const double input_bytes = r.ColumnDouble(0);
+  if (input_bytes <= 0) {
+    return Status::InvalidArgument(app_id +
+                                   " read no input bytes: there is no dataset size to scale");
+  }
+  const models::WhatIfApplication& app = shape.value();
+  const double slots =
+      static_cast<double>(app.observed_executors) * std::max(1, app.cores_per_executor);
+  DerivedProfile out;
+  models::ProfileRun run;
+  run.dataset_bytes = input_bytes;
+  run.compute_nodes = static_cast<double>(std::max<std::int64_t>(1, r.ColumnInt(7)));
+  run.storage_nodes = run.compute_nodes;
+  const double fetch_wait_seconds = r.ColumnDouble(2);
+  const double remote_bytes = r.ColumnDouble(3);
+  if (fetch_wait_seconds > 0 && remote_bytes > 0) {
+    run.bandwidth_bytes_per_second = remote_bytes / fetch_wait_seconds;
+  } else {
+    run.bandwidth_bytes_per_second = fallback_bandwidth_bytes_per_second;
+    out.notes.push_back("no remote shuffle fetch measured: bandwidth set to " +
+                        std::to_string(fallback_bandwidth_bytes_per_second) + " bytes/s");
+  }
+  run.disk_seconds = r.ColumnDouble(1) / slots;
+  run.network_seconds = fetch_wait_seconds / slots;
+  run.reduction_object_bytes = r.ColumnDouble(5);
+  run.reduction_seconds = r.ColumnDouble(6) / slots;
+  run.global_reduction_seconds = app.driver_seconds;
+  run.compute_seconds =
+      r.ColumnDouble(4) / slots + run.reduction_seconds + run.global_reduction_seconds;
+  out.notes.push_back("task time divided by " + std::to_string(static_cast<long>(slots)) +
+                      " task slots (" + std::to_string(app.observed_executors) + " executors x " +
+                      std::to_string(app.cores_per_executor) + " cores)");
+  out.profile.application = app_id;
+  out.profile.runs.push_back(run);
+  // One run cannot show how r and T_g scale: state the common case (a fixed-size result merged
+  // once per compute node) and say so.
+  out.profile.reduction_object_class = models::ReductionObjectClass::kConstant;
+  out.profile.global_reduction_class = models::GlobalReductionClass::kLinearConstant;
+  out.notes.push_back(
+      "one run: reduction object class set to constant, global reduction to linear-constant");
+  return out;
+}
+
 Result<std::vector<MetricAggregates>> StageAggregates(Store& store, const std::string& app_id,
                                                       const std::string& attempt_id) {
   auto key = FindAttemptKey(store, app_id, attempt_id);

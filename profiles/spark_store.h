@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "models/executor_whatif.h"
+#include "models/runtime_model.h"
 #include "models/status.h"
 #include "profiles/store.h"
 
@@ -111,6 +112,28 @@ struct EfficiencyVector {
 // finished. Fails like TaskDurationsByStage.
 Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string& app_id,
                                                  const std::string& attempt_id = "");
+
+// A FREERIDE-G profile (DESIGN §3.1) derived from a Spark application, so `perfplan predict` can
+// scale it. One profile run; times are wall seconds, i.e. summed task time divided by the task
+// slots (executors × cores) the application had:
+//   dataset_bytes        Σ input bytes read (InvalidArgument when the application read none)
+//   storage/compute nodes distinct hosts of the executors that ran tasks (1 in local mode)
+//   bandwidth            remote shuffle bytes / Σ shuffle fetch wait, when both are > 0; else
+//                        `fallback_bandwidth_bytes_per_second` (noted)
+//   disk_seconds         input-reading tasks' run time not spent on CPU or shuffle wait
+//   network_seconds      Σ shuffle fetch wait
+//   reduction_object_bytes largest task result; reduction_seconds Σ result serialization and
+//                        result-fetch time; global_reduction_seconds the driver time outside jobs
+//   compute_seconds      Σ executor CPU time + reduction_seconds + global_reduction_seconds
+// With one run the classes cannot be inferred: reduction object constant, global reduction
+// linear-constant are stated (and noted).
+struct DerivedProfile {
+  models::RuntimeProfile profile;
+  std::vector<std::string> notes;  // how each value was obtained when it was not measured
+};
+Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app_id,
+                                            const std::string& attempt_id,
+                                            double fallback_bandwidth_bytes_per_second);
 
 // The attempt_key of an application attempt (latest attempt when attempt_id is empty).
 Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,

@@ -102,6 +102,23 @@ TEST_CASE("whatif executors replays the recorded tasks: fewer slots never finish
   CHECK(Perfplan("whatif executors app-w --counts 0 --store '" + dir + "/s.db'").exit_code == 2);
 }
 
+TEST_CASE("spark profile derives a FREERIDE-G profile that perfplan predict accepts") {
+  const std::string dir = testing::MakeTempDir();
+  std::filesystem::create_directories(dir + "/logs");
+  testing::WriteFile(dir + "/logs/app-p", testing::SyntheticEventLog("app-p", 2, 4));
+  REQUIRE(Perfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
+  Run profile =
+      Perfplan("spark profile app-p --store '" + dir + "/s.db' --out '" + dir + "/p.yaml'");
+  REQUIRE(profile.exit_code == 0);
+  const std::string yaml = testing::ReadFile(dir + "/p.yaml");
+  CHECK(yaml.find("dataset_bytes: 32768") != std::string::npos);  // 8 tasks x 4096 bytes
+  Run predict = Perfplan("predict --profile '" + dir +
+                         "/p.yaml' --dataset-bytes 65536 --storage-nodes 1 --compute-nodes 2 "
+                         "--bandwidth-bytes-per-second 125e6 --json");
+  REQUIRE(predict.exit_code == 0);
+  CHECK(nlohmann::json::parse(predict.out)["runtime_seconds"].get<double>() > 0);
+}
+
 TEST_CASE("spark api exits 2 with the History Server's message for an unknown application") {
   const std::string dir = testing::MakeTempDir();
   Run r = Perfplan("spark api applications/nope --store '" + dir + "/s.db'");
