@@ -10,7 +10,6 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/spark_store.h"
@@ -816,9 +815,9 @@ Status AppBuilder::InsertTask(int stage_id, int stage_attempt, const TaskInfoRec
 Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_t last_updated_ms) {
   if (!task_error_.ok()) return task_error_;
   // Tasks still running when the log ends (an application still running, or a lost end event).
-  for (auto& [id, t] : running_) {
+  for (const auto& entry : running_) {
+    const LiveTask& t = entry.second;
     Status st = InsertTask(t.stage_id, t.stage_attempt, t.info, "RUNNING", "", nullptr);
-    (void)id;
     if (!st.ok()) return st;
   }
   // Replace whatever the store held for this application attempt.
