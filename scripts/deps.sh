@@ -11,6 +11,7 @@ PERFPLAN_PACKAGES=(
   libsvm-dev python3-sklearn
   zlib1g-dev  # gzip-compressed rotated HDFS logs (profiles/hdfs_log)
   libpugixml-dev ganglia-monitor
+  libzstd-dev liblz4-dev libxxhash-dev libsnappy-dev libsimdjson-dev  # Spark event-log codecs
 )
 
 perfplan_ensure_packages() {

@@ -68,5 +68,15 @@ void AddCollectGangliaCommand(CLI::App& app, CliContext& ctx);
 
 // The `collect` parent command, created on first use (several verbs attach to it).
 CLI::App* CollectGroup(CLI::App& app);
+void AddIngestSparkCommand(CLI::App& app, CliContext& ctx);
+void AddSparkCommand(CLI::App& app, CliContext& ctx);
+void AddAppsCommand(CLI::App& app, CliContext& ctx);
+void AddAppCommand(CLI::App& app, CliContext& ctx);
+void AddWhatIfExecutorsCommand(CLI::App& app, CliContext& ctx);
+
+// The `whatif` parent subcommand: returns it when already created, else creates it.
+CLI::App* WhatIfGroup(CLI::App& app);
+// Every `ingest` verb (ingest_group.cpp): one row of the command table.
+void AddIngestCommands(CLI::App& app, CliContext& ctx);
 
 }  // namespace perfplan::cli

@@ -14,4 +14,9 @@ CLI::App* IngestGroup(CLI::App& app) {
   return group;
 }
 
+void AddIngestCommands(CLI::App& app, CliContext& ctx) {
+  AddIngestSparkCommand(app, ctx);
+  AddIngestHdfsCommand(app, ctx);
+}
+
 }  // namespace perfplan::cli

@@ -1,0 +1,160 @@
+// Spark ingestion benchmark (not a test): generates large realistic event logs and measures
+// `perfplan ingest spark` throughput and peak memory. See docs/performance.md, "Spark ingestion".
+//
+//   spark_ingest_bench generate OUT TASKS [STAGES]   write a Spark 3 event log with TASKS tasks
+//   spark_ingest_bench ingest STORE PATH...          ingest, print MB/s, events/s, peak RSS
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <string>
+
+#include "profiles/spark_ingest.h"
+#include "profiles/spark_store.h"
+
+namespace {
+
+// One task start + end pair shaped like Spark 3.x writes them (full Task Metrics, no
+// accumulables), about 1.2 KB.
+void WriteTask(std::string* out, long task, int stage, int index, long launch, long run_ms,
+               std::mt19937_64& rng) {
+  const std::string host = "node" + std::to_string(task % 50) + ".cluster.example.com";
+  const std::string exec = std::to_string(1 + task % 200);
+  std::string info = "{\"Task ID\":" + std::to_string(task) +
+                     ",\"Index\":" + std::to_string(index) +
+                     ",\"Attempt\":0,\"Partition ID\":" + std::to_string(index) +
+                     ",\"Launch Time\":" + std::to_string(launch) + ",\"Executor ID\":\"" + exec +
+                     "\",\"Host\":\"" + host +
+                     "\",\"Locality\":\"NODE_LOCAL\",\"Speculative\":false,"
+                     "\"Getting Result Time\":0,\"Finish Time\":";
+  *out += "{\"Event\":\"SparkListenerTaskStart\",\"Stage ID\":" + std::to_string(stage) +
+          ",\"Stage Attempt ID\":0,\"Task Info\":" + info +
+          "0,\"Failed\":false,\"Killed\":false,\"Accumulables\":[]}}\n";
+  std::uniform_int_distribution<long> bytes(1 << 20, 128 << 20);
+  long read = bytes(rng), written = bytes(rng) / 4;
+  *out += "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":" + std::to_string(stage) +
+          ",\"Stage Attempt ID\":0,\"Task Type\":\"ShuffleMapTask\",\"Task End Reason\":"
+          "{\"Reason\":\"Success\"},\"Task Info\":" +
+          info + std::to_string(launch + run_ms + 15) +
+          ",\"Failed\":false,\"Killed\":false,\"Accumulables\":[]},\"Task Metrics\":{"
+          "\"Executor Deserialize Time\":7,\"Executor Deserialize CPU Time\":6123456,"
+          "\"Executor Run Time\":" +
+          std::to_string(run_ms) + ",\"Executor CPU Time\":" + std::to_string(run_ms * 900000) +
+          ",\"Peak Execution Memory\":16777216,\"Result Size\":2456,\"JVM GC Time\":" +
+          std::to_string(run_ms / 40) +
+          ",\"Result Serialization Time\":1,\"Memory Bytes Spilled\":0,\"Disk Bytes Spilled\":0,"
+          "\"Shuffle Read Metrics\":{\"Remote Blocks Fetched\":180,\"Local Blocks Fetched\":20,"
+          "\"Fetch Wait Time\":12,\"Remote Bytes Read\":" +
+          std::to_string(read) +
+          ",\"Remote Bytes Read To Disk\":0,\"Local Bytes Read\":" + std::to_string(read / 9) +
+          ",\"Total Records Read\":" + std::to_string(read / 100) +
+          ",\"Remote Requests Duration\":40},\"Shuffle Write Metrics\":{\"Shuffle Bytes "
+          "Written\":" +
+          std::to_string(written) + ",\"Shuffle Write Time\":" + std::to_string(written * 3) +
+          ",\"Shuffle Records Written\":" + std::to_string(written / 100) +
+          "},\"Input Metrics\":{\"Bytes Read\":0,\"Records Read\":0},\"Output Metrics\":{"
+          "\"Bytes Written\":0,\"Records Written\":0},\"Updated Blocks\":[]}}\n";
+}
+
+int Generate(const std::string& path, long tasks, int stages) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) {
+    std::cerr << "cannot write " << path << "\n";
+    return 1;
+  }
+  std::mt19937_64 rng(42);
+  std::lognormal_distribution<double> run(std::log(2000.0), 0.6);
+  const long t0 = 1700000000000;
+  std::string buf;
+  buf += "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.4.1\"}\n";
+  buf +=
+      "{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"bench\",\"App ID\":"
+      "\"application_1700000000000_0001\",\"Timestamp\":" +
+      std::to_string(t0) + ",\"User\":\"bench\",\"App Attempt ID\":\"1\"}\n";
+  const long per_stage = tasks / stages;
+  long task = 0, now = t0 + 1000;
+  for (int s = 0; s < stages; ++s) {
+    std::string info =
+        "{\"Stage ID\":" + std::to_string(s) +
+        ",\"Stage Attempt ID\":0,\"Stage Name\":\"map at Bench.scala:" + std::to_string(s) +
+        "\",\"Number of Tasks\":" + std::to_string(per_stage) +
+        ",\"RDD Info\":[],\"Parent IDs\":[" + (s ? std::to_string(s - 1) : "") +
+        "],\"Details\":\"\",\"Resource Profile Id\":0";
+    buf += "{\"Event\":\"SparkListenerJobStart\",\"Job ID\":" + std::to_string(s) +
+           ",\"Submission Time\":" + std::to_string(now) + ",\"Stage Infos\":[" + info +
+           ",\"Accumulables\":[]}],\"Stage IDs\":[" + std::to_string(s) + "],\"Properties\":{}}\n";
+    buf += "{\"Event\":\"SparkListenerStageSubmitted\",\"Stage Info\":" + info +
+           ",\"Submission Time\":" + std::to_string(now) +
+           ",\"Accumulables\":[]},\"Properties\":{}}\n";
+    long end = now;
+    for (long k = 0; k < per_stage; ++k, ++task) {
+      long launch = now + (k / 800) * 2500;  // 800 slots
+      long run_ms = static_cast<long>(run(rng));
+      end = std::max(end, launch + run_ms + 15);
+      WriteTask(&buf, task, s, static_cast<int>(k), launch, run_ms, rng);
+      if (buf.size() > (8 << 20)) {
+        out << buf;
+        buf.clear();
+      }
+    }
+    buf += "{\"Event\":\"SparkListenerStageCompleted\",\"Stage Info\":" + info +
+           ",\"Submission Time\":" + std::to_string(now) +
+           ",\"Completion Time\":" + std::to_string(end) + ",\"Accumulables\":[]}}\n";
+    buf += "{\"Event\":\"SparkListenerJobEnd\",\"Job ID\":" + std::to_string(s) +
+           ",\"Completion Time\":" + std::to_string(end) +
+           ",\"Job Result\":{\"Result\":\"JobSucceeded\"}}\n";
+    now = end + 100;
+  }
+  buf += "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":" + std::to_string(now) + "}\n";
+  out << buf;
+  return out ? 0 : 1;
+}
+
+int Ingest(const std::string& store_path, const std::vector<std::string>& paths) {
+  std::filesystem::remove(store_path);
+  auto store =
+      perfplan::profiles::Store::Open(store_path, {perfplan::profiles::spark::StoreMigrations()});
+  if (!store.ok()) {
+    std::cerr << store.status().message() << "\n";
+    return 1;
+  }
+  auto start = std::chrono::steady_clock::now();
+  auto summary = perfplan::profiles::spark::IngestEventLogs(*store.value(), paths);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!summary.ok()) {
+    std::cerr << summary.status().message() << "\n";
+    return 1;
+  }
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto& s = summary.value();
+  const double mb = static_cast<double>(s.bytes_read) / 1e6;
+  std::printf(
+      "file_bytes=%lld lines=%lld events=%lld applications=%zu skipped=%zu seconds=%.3f "
+      "MB_per_s=%.1f events_per_s=%.0f peak_rss_MiB=%.1f\n",
+      static_cast<long long>(s.bytes_read), static_cast<long long>(s.lines),
+      static_cast<long long>(s.events), s.applications.size(), s.skipped.size(), seconds,
+      mb / seconds, static_cast<double>(s.events) / seconds,
+      static_cast<double>(usage.ru_maxrss) / 1024.0);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string usage =
+      "usage: spark_ingest_bench generate OUT TASKS [STAGES] | ingest STORE PATH...\n";
+  if (argc >= 4 && std::string(argv[1]) == "generate") {
+    return Generate(argv[2], std::atol(argv[3]), argc > 4 ? std::atoi(argv[4]) : 10);
+  }
+  if (argc >= 4 && std::string(argv[1]) == "ingest") {
+    return Ingest(argv[2], std::vector<std::string>(argv + 3, argv + argc));
+  }
+  std::cerr << usage;
+  return 2;
+}

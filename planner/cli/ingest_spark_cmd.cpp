@@ -1,0 +1,63 @@
+#include <unistd.h>
+
+#include <cstdio>
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/spark_api.h"
+#include "profiles/spark_ingest.h"
+#include "profiles/spark_store.h"
+
+namespace perfplan::cli {
+namespace {
+struct IngestSparkFlags {
+  std::vector<std::string> paths;
+  std::string store = "perfplan.db";
+  bool json = false;
+};
+}  // namespace
+
+void AddIngestSparkCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<IngestSparkFlags>();
+  CLI::App* cmd = IngestGroup(app)->add_subcommand(
+      "spark", "Ingest Spark event logs (files, rolling folders, folders searched recursively)");
+  cmd->footer(
+      "Example:\n  perfplan ingest spark ../shared/data/01-spark-eventlogs/apache-spark/"
+      "spark-events --store spark.db");
+  cmd->add_option("paths", flags->paths, "Event log files or folders")->required();
+  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  cmd->callback([flags, &ctx] {
+    auto store = profiles::Store::Open(flags->store, {profiles::spark::StoreMigrations()});
+    if (!store.ok()) return ReportError(ctx, "ingest spark", store.status(), flags->json);
+    const bool tty = isatty(STDERR_FILENO) != 0;
+    profiles::spark::IngestProgress progress;
+    if (tty) {
+      progress = [&ctx](std::size_t done, std::size_t total, std::int64_t bytes) {
+        *ctx.err << "\r[" << done << "/" << total << " logs, " << bytes / (1 << 20) << " MiB]"
+                 << std::flush;
+        if (done == total) *ctx.err << "\n";
+      };
+    }
+    auto summary = profiles::spark::IngestEventLogs(*store.value(), flags->paths, progress);
+    if (!summary.ok()) return ReportError(ctx, "ingest spark", summary.status(), flags->json);
+    const auto& s = summary.value();
+    ctx.exit_code = 0;
+    if (flags->json) {
+      *ctx.out << planner::ToJson(s);
+      return;
+    }
+    for (const auto& a : s.applications) {
+      *ctx.out << a.app_id << (a.attempt_id.empty() ? "" : "/" + a.attempt_id) << ": "
+               << (a.unchanged ? "unchanged" : std::to_string(a.events) + " events")
+               << (a.completed ? "" : " (incomplete)") << "  " << a.source << "\n";
+    }
+    for (const auto& k : s.skipped) {
+      *ctx.out << "skipped " << k.file << ":" << k.line << ": " << k.reason << "\n";
+    }
+    *ctx.out << s.applications.size() << " application(s), " << s.events << " events, "
+             << s.skipped.size() << " skipped\n";
+  });
+}
+
+}  // namespace perfplan::cli

@@ -1,0 +1,117 @@
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include "planner/cli/command.h"
+#include "planner/spark_api.h"
+#include "profiles/spark_store.h"
+
+namespace perfplan::cli {
+namespace {
+struct SparkProfileFlags {
+  std::string app_id, attempt_id, out, store = "perfplan.db";
+  double fallback_bandwidth_bytes_per_second = 125e6;
+};
+
+std::string Number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+// The derived profile as a FREERIDE-G profile file (docs/profile-format.md, schema 1).
+std::string ProfileYaml(const profiles::spark::DerivedProfile& d, const std::string& source) {
+  const models::ProfileRun& r = d.profile.runs.at(0);
+  std::ostringstream y;
+  y << "# Derived by `perfplan spark profile` from Spark application " << d.profile.application
+    << "\n# (" << source << ").\n";
+  for (const std::string& n : d.notes) y << "# " << n << "\n";
+  y << "schema_version: 1\napplication: " << d.profile.application
+    << "\ndescription: derived from a Spark event log\n"
+    << "reduction_object_class: " << models::ToString(*d.profile.reduction_object_class) << "\n"
+    << "global_reduction_class: " << models::ToString(*d.profile.global_reduction_class) << "\n"
+    << "runs:\n"
+    << "  - dataset_bytes: " << Number(r.dataset_bytes) << "\n"
+    << "    storage_nodes: " << Number(r.storage_nodes) << "\n"
+    << "    compute_nodes: " << Number(r.compute_nodes) << "\n"
+    << "    bandwidth_bytes_per_second: " << Number(r.bandwidth_bytes_per_second) << "\n"
+    << "    disk_seconds: " << Number(r.disk_seconds) << "\n"
+    << "    network_seconds: " << Number(r.network_seconds) << "\n"
+    << "    compute_seconds: " << Number(r.compute_seconds) << "\n"
+    << "    reduction_object_bytes: " << Number(r.reduction_object_bytes) << "\n"
+    << "    reduction_seconds: " << Number(r.reduction_seconds) << "\n"
+    << "    global_reduction_seconds: " << Number(r.global_reduction_seconds) << "\n";
+  return y.str();
+}
+
+struct SparkApiFlags {
+  std::string path;
+  std::string store = "perfplan.db";
+  bool json_ignored = false;
+};
+}  // namespace
+
+void AddSparkCommand(CLI::App& app, CliContext& ctx) {
+  CLI::App* spark = app.add_subcommand("spark", "Spark answers from the profile store");
+  spark->require_subcommand(1);
+  auto flags = std::make_shared<SparkApiFlags>();
+  CLI::App* api = spark->add_subcommand(
+      "api", "Print what Spark's History Server returns at /api/v1/PATH (always JSON)");
+  api->footer(
+      "Example:\n  perfplan spark api 'applications/local-1422981780767/stages/1?details=true' "
+      "--store spark.db");
+  api->add_option("path", flags->path, "REST path under /api/v1/, with an optional ?query")
+      ->required();
+  api->add_option("--store", flags->store, "Profile store (SQLite file)");
+  // The answer is JSON either way; --json is accepted for uniformity with other commands.
+  api->add_flag("--json", flags->json_ignored,
+                "Accepted for uniformity; the answer is always JSON");
+  auto pflags = std::make_shared<SparkProfileFlags>();
+  CLI::App* profile = spark->add_subcommand(
+      "profile", "Derive a FREERIDE-G profile (for perfplan predict) from an application");
+  profile->footer(
+      "Example:\n  perfplan spark profile local-1430917381534 --store spark.db --out app.yaml\n"
+      "  perfplan predict --profile app.yaml --dataset-bytes 1e9 --storage-nodes 4 "
+      "--compute-nodes 4 --bandwidth-bytes-per-second 125e6");
+  profile->add_option("app", pflags->app_id, "Application id")->required();
+  profile->add_option("--attempt", pflags->attempt_id, "Attempt id (default: the latest)");
+  profile->add_option("--out", pflags->out, "Write the profile here instead of stdout");
+  profile
+      ->add_option("--fallback-bandwidth-bytes-per-second",
+                   pflags->fallback_bandwidth_bytes_per_second,
+                   "Bandwidth to record when the log measured no remote shuffle fetch")
+      ->check(CLI::Range(1.0, 1e15));
+  profile->add_option("--store", pflags->store, "Profile store (SQLite file)");
+  profile->callback([pflags, &ctx] {
+    auto store = profiles::Store::Open(pflags->store, {profiles::spark::StoreMigrations()});
+    if (!store.ok()) return ReportError(ctx, "spark profile", store.status(), false);
+    auto derived =
+        profiles::spark::DeriveRuntimeProfile(*store.value(), pflags->app_id, pflags->attempt_id,
+                                              pflags->fallback_bandwidth_bytes_per_second);
+    if (!derived.ok()) return ReportError(ctx, "spark profile", derived.status(), false);
+    const std::string yaml = ProfileYaml(derived.value(), pflags->store);
+    if (pflags->out.empty()) {
+      *ctx.out << yaml;
+    } else {
+      std::ofstream f(pflags->out);
+      f << yaml;
+      if (!f) {
+        return ReportError(ctx, "spark profile", Status::Failed("cannot write " + pflags->out),
+                           false);
+      }
+    }
+    ctx.exit_code = 0;
+  });
+
+  api->callback([flags, &ctx] {
+    auto store = profiles::Store::Open(flags->store, {profiles::spark::StoreMigrations()});
+    if (!store.ok()) return ReportError(ctx, "spark api", store.status(), true);
+    auto answer = planner::SparkApi(*store.value(), flags->path);
+    if (!answer.ok()) return ReportError(ctx, "spark api", answer.status(), true);
+    ctx.exit_code = 0;
+    *ctx.out << answer.value();
+  });
+}
+
+}  // namespace perfplan::cli

@@ -1,0 +1,70 @@
+// `perfplan whatif executors APP --counts 1,2,4,…`: replays a recorded Spark application's tasks
+// on other executor counts (models/executor_whatif.h).
+#include <cstdio>
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/spark_api.h"
+#include "profiles/spark_store.h"
+
+namespace perfplan::cli {
+namespace {
+
+struct WhatIfFlags {
+  std::string app_id, attempt_id, store = "perfplan.db";
+  std::vector<int> counts;
+  bool json = false;
+};
+
+}  // namespace
+
+CLI::App* WhatIfGroup(CLI::App& app) {
+  auto existing = app.get_subcommands([](CLI::App* sub) { return sub->get_name() == "whatif"; });
+  if (!existing.empty()) return existing.front();
+  CLI::App* group = app.add_subcommand("whatif", "What-if questions over recorded runs");
+  group->require_subcommand(1);
+  return group;
+}
+
+void AddWhatIfExecutorsCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<WhatIfFlags>();
+  CLI::App* cmd = WhatIfGroup(app)->add_subcommand(
+      "executors", "Replay a Spark application's tasks on other executor counts");
+  cmd->footer(
+      "Example:\n  perfplan whatif executors app-20161116163331-0000 --counts 1,2,4,8 "
+      "--store spark.db");
+  cmd->add_option("app", flags->app_id, "Application id")->required();
+  cmd->add_option("--counts", flags->counts, "Executor counts, e.g. 1,2,4,8")
+      ->required()
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--attempt", flags->attempt_id, "Attempt id (default: the latest)");
+  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  cmd->callback([flags, &ctx] {
+    auto store = profiles::Store::Open(flags->store, {profiles::spark::StoreMigrations()});
+    if (!store.ok()) return ReportError(ctx, "whatif executors", store.status(), flags->json);
+    auto answer = planner::AnswerWhatIfExecutors(*store.value(), flags->app_id, flags->attempt_id,
+                                                 flags->counts);
+    if (!answer.ok()) return ReportError(ctx, "whatif executors", answer.status(), flags->json);
+    ctx.exit_code = 0;
+    const planner::WhatIfAnswer& a = answer.value();
+    if (flags->json) {
+      *ctx.out << planner::ToJson(a);
+      return;
+    }
+    Table table({"executors", "predicted seconds"});
+    for (const auto& [n, t] : a.points) table.AddRow({std::to_string(n), Fixed(t, 2)});
+    table.Print(*ctx.out);
+    *ctx.out << "\ncritical path (unlimited executors): " << Fixed(a.critical_path_seconds, 2)
+             << " s\nmeasured: " << Fixed(a.measured_seconds, 2) << " s on " << a.observed_executors
+             << " executor(s) x " << a.cores_per_executor
+             << " core(s); replay at that count: " << Fixed(a.predicted_at_observed_seconds, 2)
+             << " s (" << Fixed(100 * a.relative_error_at_observed, 1) << "%)\n"
+             << "driver time outside jobs (kept as measured): " << Fixed(a.driver_seconds, 2)
+             << " s\n";
+  });
+}
+
+}  // namespace perfplan::cli

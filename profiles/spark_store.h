@@ -1,0 +1,142 @@
+// The Spark part of the profile store: schema (component "spark") and the derived views other
+// modules read, such as the task durations of every stage attempt.
+//
+// Tables (all keyed by attempt_key, the row id of spark_attempts; see docs/spark.md):
+//   spark_attempts        one row per application attempt (app id + attempt id unique)
+//   spark_sources         which file or rolling folder produced an attempt, with its size and
+//                         modification time, so an unchanged file is not ingested again
+//   spark_properties      environment: sections jvm, spark, hadoop, system, classpath, metrics
+//   spark_resource_profiles, spark_executors, spark_jobs, spark_stages (one row per stage
+//   attempt), spark_tasks (one row per task attempt, with every task metric as a column),
+//   spark_sql_executions
+// Times are epoch milliseconds (`_ms`), CPU and shuffle-write times nanoseconds (`_ns`), sizes
+// bytes, exactly as Spark logs them.
+//
+// Thread-safety: as Store (one per thread).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/executor_whatif.h"
+#include "models/runtime_model.h"
+#include "models/status.h"
+#include "profiles/store.h"
+
+namespace perfplan::profiles::spark {
+
+// The "spark" component's migrations; pass to Store::Open.
+const Migrations& StoreMigrations();
+
+// The durations of the successful tasks of one stage attempt, in launch order.
+struct StageTaskDurations {
+  int stage_id = 0;
+  int stage_attempt_id = 0;
+  std::vector<double> task_duration_seconds;  // finish − launch time of each successful task
+};
+
+// Task durations of every stage attempt of an application, ordered by stage then attempt.
+// `attempt_id` selects an application attempt ("1", "2"…); when empty the latest attempt is
+// used. Fails with NotFound "no Spark application APP[/ATTEMPT] in the store" when absent.
+Result<std::vector<StageTaskDurations>> TaskDurationsByStage(Store& store,
+                                                             const std::string& app_id,
+                                                             const std::string& attempt_id = "");
+
+// Per-stage or per-job task-metric aggregates, named as spark-rapids-tools' profiler names its
+// columns (`numTasks`, `duration`, `durationSum`, `executorCPUTimeSum`, `swWriteTimeSum`, …; times
+// in milliseconds, sizes in bytes), so its expected CSVs can be compared directly.
+struct MetricAggregates {
+  std::int64_t id = 0;                                 // stage id or job id
+  std::vector<std::pair<std::string, double>> values;  // in the profiler's column order
+};
+
+// Aggregates over the tasks of each stage (all attempts; `duration` = completion − submission of
+// the last attempt) or of each job (tasks of its stages; `duration` = job completion −
+// submission), ordered by id. Fails like TaskDurationsByStage.
+Result<std::vector<MetricAggregates>> StageAggregates(Store& store, const std::string& app_id,
+                                                      const std::string& attempt_id = "");
+Result<std::vector<MetricAggregates>> JobAggregates(Store& store, const std::string& app_id,
+                                                    const std::string& attempt_id = "");
+
+// One application attempt in the store, for listings.
+struct ApplicationSummary {
+  std::string app_id, attempt_id, name, user, spark_version, source;
+  std::int64_t start_time_ms = 0;
+  std::optional<std::int64_t> end_time_ms;  // absent while running / when the log was cut
+  bool completed = false;
+  std::int64_t jobs = 0, stages = 0, tasks = 0, failed_tasks = 0, executors = 0, events = 0,
+               skipped_lines = 0;
+};
+
+// One stage attempt of an application, with its task-duration statistics.
+struct StageSummary {
+  int stage_id = 0, stage_attempt_id = 0;
+  std::string name, status;
+  std::int64_t num_tasks = 0, succeeded_tasks = 0, failed_tasks = 0;
+  std::optional<double> duration_seconds;  // completion − submission
+  double task_seconds_median = 0, task_seconds_max = 0, task_seconds_sum = 0;
+};
+
+// Every application attempt, latest start first.
+Result<std::vector<ApplicationSummary>> ListApplications(Store& store);
+// One attempt (latest when attempt_id is empty) and its stage attempts in stage order; NotFound
+// as TaskDurationsByStage.
+Result<std::pair<ApplicationSummary, std::vector<StageSummary>>> DescribeApplication(
+    Store& store, const std::string& app_id, const std::string& attempt_id = "");
+
+// The input of the executor what-if (models/executor_whatif.h) for an application attempt: jobs
+// in id order, each with the stage attempts it ran (a stage counted in its first job only),
+// their parents and every finished task's duration; driver time = application duration minus the
+// union of job spans; executors = non-driver executors that ran tasks (1 in local mode); cores per
+// executor = the executors' recorded "Total Cores", else the largest number of tasks seen running
+// at once on one executor. Fails like TaskDurationsByStage.
+Result<models::WhatIfApplication> LoadWhatIfApplication(Store& store, const std::string& app_id,
+                                                        const std::string& attempt_id = "");
+
+// The efficiency vector β of DESIGN §3.5 for one application attempt, from its task metrics.
+// Shares are fractions of the summed task time (Σ finish − launch over finished tasks).
+struct EfficiencyVector {
+  double compute_share = 0;  // Σ executor CPU time / task time
+  double shuffle_share = 0;  // (Σ shuffle fetch wait + Σ shuffle write time) / task time
+  double shuffle_bytes = 0;  // Σ shuffle bytes read (remote + local) + written
+  double gc_share = 0;       // Σ JVM GC time / task time
+  double total_seconds = 0;  // application duration (end − start; last task if cut)
+  double result_serialization_share = 0;  // Σ result serialization time / task time
+  double task_seconds = 0;                // the denominator, for reference
+};
+
+// β for an application attempt (latest when attempt_id is empty); all shares 0 when no task
+// finished. Fails like TaskDurationsByStage.
+Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string& app_id,
+                                                 const std::string& attempt_id = "");
+
+// A FREERIDE-G profile (DESIGN §3.1) derived from a Spark application, so `perfplan predict` can
+// scale it. One profile run; times are wall seconds, i.e. summed task time divided by the task
+// slots (executors × cores) the application had:
+//   dataset_bytes        Σ input bytes read (InvalidArgument when the application read none)
+//   storage/compute nodes distinct hosts of the executors that ran tasks (1 in local mode)
+//   bandwidth            remote shuffle bytes / Σ shuffle fetch wait, when both are > 0; else
+//                        `fallback_bandwidth_bytes_per_second` (noted)
+//   disk_seconds         input-reading tasks' run time not spent on CPU or shuffle wait
+//   network_seconds      Σ shuffle fetch wait
+//   reduction_object_bytes largest task result; reduction_seconds Σ result serialization and
+//                        result-fetch time; global_reduction_seconds the driver time outside jobs
+//   compute_seconds      Σ executor CPU time + reduction_seconds + global_reduction_seconds
+// With one run the classes cannot be inferred: reduction object constant, global reduction
+// linear-constant are stated (and noted).
+struct DerivedProfile {
+  models::RuntimeProfile profile;
+  std::vector<std::string> notes;  // how each value was obtained when it was not measured
+};
+Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app_id,
+                                            const std::string& attempt_id,
+                                            double fallback_bandwidth_bytes_per_second);
+
+// The attempt_key of an application attempt (latest attempt when attempt_id is empty).
+Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,
+                                    const std::string& attempt_id);
+
+}  // namespace perfplan::profiles::spark

@@ -1,0 +1,28 @@
+// Test support: writers for the compressed framings Spark uses for event logs, so codec tests can
+// build .lz4/.snappy/.lzf/.zstd/.gz inputs at run time from a plain log (no such real files
+// exist). Each returns the whole encoded file.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace perfplan::testing {
+
+// lz4-java LZ4BlockOutputStream framing (blocks of block_bytes, XXHash32 checks, end block).
+std::string EncodeLz4Block(const std::string& data, std::size_t block_bytes = 64 * 1024);
+// snappy-java SnappyOutputStream framing (16-byte header, length-prefixed raw snappy blocks).
+std::string EncodeSnappyStream(const std::string& data, std::size_t block_bytes = 32 * 1024);
+// compress-lzf framing ("ZV" chunks; compressed when that is smaller, stored otherwise).
+std::string EncodeLzf(const std::string& data, std::size_t chunk_bytes = 65535);
+// zstd, one frame per chunk_bytes of input (concatenated frames, as zstd-jni may write).
+std::string EncodeZstdFrames(const std::string& data, std::size_t chunk_bytes = 64 * 1024);
+// gzip, one member per chunk_bytes of input (concatenated members).
+std::string EncodeGzipMembers(const std::string& data, std::size_t chunk_bytes = 64 * 1024);
+
+// A small but complete synthetic Spark 3 event log: one job, `stages` stages in sequence,
+// `tasks_per_stage` successful tasks each (task k of stage s lasts 100 + 10·k ms), then
+// ApplicationEnd (unless `complete` is false).
+std::string SyntheticEventLog(const std::string& app_id, int stages, int tasks_per_stage,
+                              bool complete = true);
+
+}  // namespace perfplan::testing
