@@ -1,10 +1,6 @@
 // libFuzzer target for the Ganglia readers: XML by default, Ambari text after a leading 'A',
 // ganglia-web JSON after a leading 'J'. Any input must give a value or an error, never a crash,
-// a sanitizer report or unbounded memory. Build with clang:
-//   cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DPERFPLAN_BUILD_FUZZ=ON
-//   ninja -C build-fuzz ganglia_fuzz
-//   build-fuzz/tests/profiles/ganglia_fuzz -max_total_time=120 -max_len=20000 CORPUS_DIR
-// (seed CORPUS_DIR with the files of ../shared/data/03-ganglia, prefixed as above).
+// a sanitizer report or unbounded memory. Build and run: scripts/fuzz.sh (see fuzz/CMakeLists.txt).
 #include <cstdint>
 #include <string_view>
 
