@@ -176,6 +176,46 @@ std::optional<ApiError> DecodeSelectCall(std::string_view body, SelectCall* out)
   return std::nullopt;
 }
 
+std::optional<ApiError> DecodeRecommendCall(std::string_view body, RecommendCall* out) {
+  json object;
+  if (auto e = ParseObject(body, &object)) return e;
+  Fields f(object);
+  if (auto e = f.CheckKnown({"workload", "maximize", "samples", "seed", "constraints", "fixed"})) {
+    return e;
+  }
+  if (auto e = f.String("workload", &out->workload)) return e;
+  if (out->workload.empty())
+    return ApiError{400, "missing_field", "workload: required", "workload"};
+  if (auto it = object.find("maximize"); it != object.end()) {
+    if (!it->is_boolean())
+      return FieldError("maximize", "expected true or false, got " + TypeName(*it));
+    out->maximize = it->get<bool>();
+  }
+  int samples = static_cast<int>(out->samples);
+  if (auto e = f.Integer("samples", &samples)) return e;
+  if (samples < 1 || samples > 1000000) {
+    return FieldError("samples", "must be 1..1000000, got " + std::to_string(samples));
+  }
+  out->samples = static_cast<std::size_t>(samples);
+  int seed = static_cast<int>(out->seed);
+  if (auto e = f.Integer("seed", &seed)) return e;
+  out->seed = static_cast<std::uint64_t>(static_cast<std::uint32_t>(seed));
+  for (auto [key, list] : {std::pair{"constraints", &out->constraints}, {"fixed", &out->fixed}}) {
+    auto it = object.find(key);
+    if (it == object.end()) continue;
+    if (!it->is_array())
+      return FieldError(key, "expected an array of strings, got " + TypeName(*it));
+    for (const json& v : *it) {
+      if (!v.is_string()) {
+        return FieldError(key,
+                          "expected an array of strings, got an element that is " + TypeName(v));
+      }
+      list->push_back(v.get<std::string>());
+    }
+  }
+  return std::nullopt;
+}
+
 ApiError ApiErrorFromStatus(const Status& status) {
   ApiError e;
   e.message = status.message();

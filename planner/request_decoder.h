@@ -6,9 +6,11 @@
 // DecodeSelectCall.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "models/status.h"
 #include "planner/planner.h"
@@ -41,6 +43,18 @@ struct SelectCall {
   SelectRequest request;  // file fields unused
 };
 std::optional<ApiError> DecodeSelectCall(std::string_view body, SelectCall* out);
+
+// POST /v1/tuning/recommend: which saved model, and the search settings.
+struct RecommendCall {
+  std::string workload;  // model file <models_dir>/<workload>.model.json
+  bool maximize = false;
+  std::size_t samples = 2000;
+  std::uint64_t seed = 1;
+  std::vector<std::string>
+      constraints;  // e.g. "spark.executor.memory * spark.executor.instances <= 48g"
+  std::vector<std::string> fixed;
+};
+std::optional<ApiError> DecodeRecommendCall(std::string_view body, RecommendCall* out);
 
 // Maps a facade Status to an HTTP error: InvalidArgument → 400 (field taken from a leading
 // "field: " in the message), NotFound → 404, Failed → 422.

@@ -3,12 +3,17 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <filesystem>
 #include <mutex>
 #include <ostream>
 #include <thread>
 
 #include "planner/json_output.h"
 #include "planner/request_decoder.h"
+#include "planner/spark_api.h"
+#include "planner/tune.h"
+#include "planner/tune_json.h"
+#include "profiles/spark_store.h"
 
 namespace perfplan::planner {
 namespace {
@@ -80,6 +85,77 @@ HttpReply Select(const Catalog& catalog, const std::string& body) {
   return {200, ToJson(answer.value())};
 }
 
+// GET /api/v1/PATH[?query]: the History Server's answer from the Spark store.
+HttpReply SparkHistory(const ServiceOptions& options, const std::string& rest) {
+  if (options.store_path.empty()) {
+    return Error(
+        {404, "not_found", "/api/v1/ is served when the service is started with --store", ""});
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(options.store_path, ec)) {
+    return Error({503, "unavailable", "the store " + options.store_path + " does not exist", ""});
+  }
+  Result<std::unique_ptr<profiles::Store>> store =
+      profiles::Store::Open(options.store_path, {profiles::spark::StoreMigrations()});
+  if (!store.ok()) return Error({503, "unavailable", store.status().message(), ""});
+  Result<std::string> answer = SparkApi(*store.value(), rest);
+  if (!answer.ok()) return FromStatus(answer.status());
+  return {200, answer.value()};
+}
+
+// The saved model of `workload` under models_dir, or an error. Workload names are plain file
+// names: no path separators, so a request cannot reach outside the folder.
+std::optional<ApiError> ModelFile(const ServiceOptions& options, const std::string& workload,
+                                  std::string* file) {
+  if (options.models_dir.empty()) {
+    return ApiError{404, "not_found",
+                    "the tuning endpoints are served when the service is started with --models",
+                    ""};
+  }
+  if (workload.empty() ||
+      workload.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP"
+                                 "QRSTUVWXYZ0123456789_.-") != std::string::npos ||
+      workload[0] == '.') {
+    return ApiError{400, "invalid_field",
+                    "workload: expected letters, digits, '_', '-' or '.', got \"" + workload + "\"",
+                    "workload"};
+  }
+  *file = options.models_dir + "/" + workload + ".model.json";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(*file, ec)) {
+    return ApiError{404, "not_found",
+                    "workload: no model \"" + workload + "\" (expected " + *file + ")", "workload"};
+  }
+  return std::nullopt;
+}
+
+HttpReply TuningSensitivity(const ServiceOptions& options, const std::string& workload,
+                            const std::string& query) {
+  TuneModelSource source;
+  if (auto e = ModelFile(options, workload, &source.model_file)) return Error(*e);
+  tuning::SensitivitySettings settings;
+  if (query.find("maximize=true") != std::string::npos) settings.goal = tuning::Goal::kMaximize;
+  Result<tuning::Sensitivity> answer = AnswerTuneSensitivity(source, {}, settings);
+  if (!answer.ok()) return FromStatus(answer.status());
+  return {200, ToJson(answer.value())};
+}
+
+HttpReply TuningRecommend(const ServiceOptions& options, const std::string& body) {
+  RecommendCall call;
+  if (auto e = DecodeRecommendCall(body, &call)) return Error(*e);
+  TuneModelSource source;
+  if (auto e = ModelFile(options, call.workload, &source.model_file)) return Error(*e);
+  tuning::RecommendSettings settings;
+  settings.goal = call.maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
+  settings.samples = call.samples;
+  settings.seed = call.seed;
+  settings.constraints = call.constraints;
+  settings.fixed = call.fixed;
+  Result<tuning::Recommendation> answer = AnswerTuneRecommend(source, settings);
+  if (!answer.ok()) return FromStatus(answer.status());
+  return {200, ToJson(answer.value())};
+}
+
 std::string HealthJson(const Catalog& catalog) {
   std::string apps;
   for (const std::string& a : catalog.Applications()) {
@@ -103,6 +179,13 @@ Status ServiceOptions::Validate() const {
   if (threads < 1) {
     return Status::InvalidArgument("threads: must be >= 1, got " + std::to_string(threads));
   }
+  std::error_code ec;
+  if (!store_path.empty() && !std::filesystem::is_regular_file(store_path, ec)) {
+    return Status::InvalidArgument("store: no such file " + store_path);
+  }
+  if (!models_dir.empty() && !std::filesystem::is_directory(models_dir, ec)) {
+    return Status::InvalidArgument("models: no such folder " + models_dir);
+  }
   return Status::Ok();
 }
 
@@ -118,8 +201,11 @@ bool ConstantTimeEquals(const std::string& a, const std::string& b) {
 }
 
 HttpReply HandleRequest(const Catalog& catalog, const ServiceOptions& options,
-                        const std::string& method, const std::string& path,
+                        const std::string& method, const std::string& target,
                         const std::string& authorization, const std::string& body) {
+  const std::size_t question = target.find('?');
+  const std::string path = target.substr(0, question);
+  const std::string query = question == std::string::npos ? "" : target.substr(question + 1);
   const bool health = path == "/v1/health";
   if (!options.token.empty() && !health) {
     const std::string prefix = "Bearer ";
@@ -132,21 +218,41 @@ HttpReply HandleRequest(const Catalog& catalog, const ServiceOptions& options,
                     ""});
     }
   }
-  struct Route {
-    const char* method;
-    const char* path;
+  auto only = [&](const char* allowed) -> std::optional<HttpReply> {
+    if (method == allowed) return std::nullopt;
+    return Error({405, "method_not_allowed", path + " accepts " + allowed + ", not " + method, ""});
   };
-  static constexpr Route kRoutes[] = {
-      {"GET", "/v1/health"}, {"POST", "/v1/predict"}, {"POST", "/v1/select"}};
-  for (const Route& r : kRoutes) {
-    if (path != r.path) continue;
-    if (method != r.method) {
-      return Error(
-          {405, "method_not_allowed", path + " accepts " + r.method + ", not " + method, ""});
-    }
-    if (health) return {200, HealthJson(catalog)};
-    if (path == "/v1/predict") return Predict(catalog, body);
+  // /v1/tuning/{workload}/sensitivity
+  const std::string tuning_prefix = "/v1/tuning/", sensitivity_suffix = "/sensitivity";
+  if (path.rfind(tuning_prefix, 0) == 0 &&
+      path.size() > tuning_prefix.size() + sensitivity_suffix.size() &&
+      path.compare(path.size() - sensitivity_suffix.size(), sensitivity_suffix.size(),
+                   sensitivity_suffix) == 0) {
+    if (auto e = only("GET")) return *e;
+    return TuningSensitivity(options,
+                             path.substr(tuning_prefix.size(), path.size() - tuning_prefix.size() -
+                                                                   sensitivity_suffix.size()),
+                             query);
+  }
+  if (path.rfind("/api/v1/", 0) == 0) {
+    if (auto e = only("GET")) return *e;
+    return SparkHistory(options, target.substr(8));
+  }
+  if (path == "/v1/health") {
+    if (auto e = only("GET")) return *e;
+    return {200, HealthJson(catalog)};
+  }
+  if (path == "/v1/predict") {
+    if (auto e = only("POST")) return *e;
+    return Predict(catalog, body);
+  }
+  if (path == "/v1/select") {
+    if (auto e = only("POST")) return *e;
     return Select(catalog, body);
+  }
+  if (path == "/v1/tuning/recommend") {
+    if (auto e = only("POST")) return *e;
+    return TuningRecommend(options, body);
   }
   return Error({404, "not_found", "no endpoint " + path + "; see docs/openapi.json", ""});
 }
@@ -175,7 +281,7 @@ struct Service::Impl {
 
   void Serve(const httplib::Request& req, httplib::Response& res) {
     const auto start = std::chrono::steady_clock::now();
-    HttpReply reply = HandleRequest(catalog, options, req.method, req.path,
+    HttpReply reply = HandleRequest(catalog, options, req.method, req.target,
                                     req.get_header_value("Authorization"), req.body);
     res.status = reply.status;
     res.set_content(reply.body, "application/json");

@@ -1,6 +1,8 @@
 // The HTTP JSON service (`perfplan serve`, DESIGN §4): the facade's answers over HTTP.
 //
-// Endpoints (docs/openapi.json): GET /v1/health, POST /v1/predict, POST /v1/select. Requests are
+// Endpoints (docs/openapi.json): GET /v1/health, POST /v1/predict, POST /v1/select; with a Spark
+// store, GET /api/v1/… (the History Server's REST paths); with a models folder,
+// GET /v1/tuning/{workload}/sensitivity and POST /v1/tuning/recommend. Requests are
 // decoded strictly (request_decoder.h); answers are the same JSON documents the CLI prints with
 // --json. Errors are {"error", "message", "field"} with a 4xx status. Loopback by default, request
 // body limit, read/write timeouts, optional bearer token (constant-time comparison), one
@@ -37,6 +39,12 @@ struct ServiceOptions {
   // When not empty, every request except GET /v1/health must carry
   // "Authorization: Bearer <token>".
   std::string token;
+  // Profile store with ingested Spark event logs, answering GET /api/v1/…; "" = not served.
+  // Opened per request (SQLite connections are per thread), read only.
+  std::string store_path;
+  // Folder of tuning models saved by `perfplan tune train`, named <workload>.model.json, for the
+  // /v1/tuning endpoints; "" = not served.
+  std::string models_dir;
 
   Status Validate() const;
 };
@@ -47,9 +55,10 @@ struct HttpReply {
   std::string body;  // JSON
 };
 
-// Routes one request. `authorization` is the Authorization header ("" when absent).
+// Routes one request. `target` is the request target (path and optional "?query");
+// `authorization` is the Authorization header ("" when absent).
 HttpReply HandleRequest(const Catalog& catalog, const ServiceOptions& options,
-                        const std::string& method, const std::string& path,
+                        const std::string& method, const std::string& target,
                         const std::string& authorization, const std::string& body);
 
 class Service {

@@ -71,6 +71,10 @@ void AddServeCommand(CLI::App& app, CliContext& ctx) {
                   "Profile files, or folders of them, served by application name")
       ->required();
   cmd->add_option("--topology", flags->topology, "Topology for /v1/select and --site");
+  cmd->add_option("--store", flags->options.store_path,
+                  "Profile store with ingested Spark event logs: serves GET /api/v1/…");
+  cmd->add_option("--models", flags->options.models_dir,
+                  "Folder of <workload>.model.json files (tune train): serves /v1/tuning/…");
   cmd->add_option("--token-file", flags->token_file,
                   "File holding a bearer token every request must carry (else $PERFPLAN_TOKEN)");
   cmd->add_option("--max-body-kib", flags->max_body_kib, "Largest request body, KiB")

@@ -4,9 +4,14 @@
 #include <doctest/doctest.h>
 #include <httplib.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "planner/service.h"
+#include "planner/tune.h"
+#include "profiles/spark_ingest.h"
+#include "profiles/spark_store.h"
+#include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::planner {
@@ -46,8 +51,26 @@ TEST_CASE("every documented endpoint answers as documented over a real socket") 
   const std::string examples = testing::SourceDir() + "/examples";
   Result<Catalog> catalog = Catalog::Load({examples + "/profiles"}, examples + "/topology.yaml");
   REQUIRE(catalog.ok());
+  // A store with one synthetic Spark application, and a saved tuning model named "example".
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/app-openapi-1", testing::SyntheticEventLog("app-openapi-1", 2, 30));
+  {
+    auto store = profiles::Store::Open(dir + "/spark.db", {profiles::spark::StoreMigrations()});
+    REQUIRE(store.ok());
+    REQUIRE(profiles::spark::IngestEventLogs(*store.value(), {dir + "/app-openapi-1"}).ok());
+  }
+  std::filesystem::create_directory(dir + "/models");
+  TuneDataRequest data;
+  data.data_file = examples + "/tuning/spark_runs.csv";
+  data.dataset.target = "time_seconds";
+  tuning::SearchSettings search;
+  search.kinds = {tuning::ModelKind::kRidge};  // fast and deterministic; the endpoint is the point
+  REQUIRE(AnswerTuneTrain(data, search, dir + "/models/example.model.json").ok());
+
   ServiceOptions options;
   options.port = 0;
+  options.store_path = dir + "/spark.db";
+  options.models_dir = dir + "/models";
   Service service(std::move(catalog).value(), options, nullptr);
   REQUIRE(service.Start().ok());
   httplib::Client client("127.0.0.1", service.port());
@@ -60,18 +83,21 @@ TEST_CASE("every documented endpoint answers as documented over a real socket") 
       ++operations;
       REQUIRE_MESSAGE(op.contains("x-perfplan-example"), "undocumented example");
       const json& example = op["x-perfplan-example"];
+      // A templated path ("/api/v1/{path}") is called at the example's concrete target.
+      const std::string target = example.value("target", path);
       httplib::Result r =
-          method == "get" ? client.Get(path.c_str())
-                          : client.Post(path.c_str(), example["body"].dump(), "application/json");
+          method == "get" ? client.Get(target.c_str())
+                          : client.Post(target.c_str(), example["body"].dump(), "application/json");
       REQUIRE(r);
       const int status = example["status"].get<int>();
       CHECK(r->status == status);
+      if (r->status != status) MESSAGE(r->body);
       const json& response = op["responses"][std::to_string(status)];
       const json body = json::parse(r->body);
       CheckRequired(doc, response["content"]["application/json"]["schema"], body, "response", 2);
     }
   }
-  CHECK(operations == 3);
+  CHECK(operations == 6);
   service.Stop();
 }
 

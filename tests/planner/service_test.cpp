@@ -250,3 +250,61 @@ TEST_CASE("perfplan serve stops cleanly on SIGTERM") {
 
 }  // namespace
 }  // namespace perfplan::planner
+
+namespace perfplan::planner {
+namespace {
+
+TEST_CASE("History Server paths and tuning endpoints explain what the service lacks") {
+  const Catalog catalog = ExampleCatalog();
+  ServiceOptions bare;
+  struct Case {
+    std::string method, target, body;
+    int status;
+    std::string reply;
+  };
+  const std::string models = testing::MakeTempDir();
+  ServiceOptions with_models;
+  with_models.models_dir = models;
+  const Case bare_cases[] = {
+      {"GET", "/api/v1/applications", "", 404,
+       R"({"error":"not_found","field":null,"message":"/api/v1/ is served when the service is started with --store"})"
+       "\n"},
+      {"GET", "/v1/tuning/pagerank/sensitivity", "", 404,
+       R"({"error":"not_found","field":null,"message":"the tuning endpoints are served when the service is started with --models"})"
+       "\n"},
+      {"POST", "/api/v1/applications", "", 405,
+       R"({"error":"method_not_allowed","field":null,"message":"/api/v1/applications accepts GET, not POST"})"
+       "\n"},
+  };
+  for (const Case& c : bare_cases) {
+    CAPTURE(c.target);
+    HttpReply reply = HandleRequest(catalog, bare, c.method, c.target, "", c.body);
+    CHECK(reply.status == c.status);
+    CHECK(reply.body == c.reply);
+  }
+  const Case model_cases[] = {
+      {"GET", "/v1/tuning/..%2Fetc/sensitivity", "", 400,
+       R"({"error":"invalid_field","field":"workload","message":"workload: expected letters, digits, '_', '-' or '.', got \"..%2Fetc\""})"
+       "\n"},
+      {"GET", "/v1/tuning/../sensitivity", "", 400, ""},
+      {"GET", "/v1/tuning/pagerank/sensitivity", "", 404,
+       R"J({"error":"not_found","field":"workload","message":"workload: no model \"pagerank\" (expected )J" +
+           models + R"J(/pagerank.model.json)"})J" + "\n"},
+      {"POST", "/v1/tuning/recommend", R"({"workload": "pagerank", "samples": 0})", 400,
+       R"({"error":"invalid_field","field":"samples","message":"samples: must be 1..1000000, got 0"})"
+       "\n"},
+      {"POST", "/v1/tuning/recommend", R"({"workload": "pagerank", "constraints": "a < b"})", 400,
+       R"({"error":"invalid_field","field":"constraints","message":"constraints: expected an array of strings, got a string"})"
+       "\n"},
+  };
+  for (const Case& c : model_cases) {
+    CAPTURE(c.target);
+    CAPTURE(c.body);
+    HttpReply reply = HandleRequest(catalog, with_models, c.method, c.target, "", c.body);
+    CHECK(reply.status == c.status);
+    if (!c.reply.empty()) CHECK(reply.body == c.reply);
+  }
+}
+
+}  // namespace
+}  // namespace perfplan::planner
