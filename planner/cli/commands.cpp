@@ -22,6 +22,8 @@ const std::vector<CommandSpec>& Commands() {
       {"export", "Write answers as CSV or JSON tables for spreadsheets", AddExportCommand},
       {"hindex", "Straggler overhead (Lorenz curve, change point, H-index) of bucket or task times",
        AddHIndexCommand},
+      {"stragglers", "Straggler overhead (H-index) of each stage of a Spark application",
+       AddStragglersCommand},
       {"simulate", "Synthetic inputs with known answers (simulate hindex, simulate hdfs)",
        AddSimulateCommands},
       {"ingest", "Read evidence into the profile store (ingest spark, ingest hdfs)",
