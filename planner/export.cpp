@@ -144,4 +144,43 @@ ExportTable SelectionTable(const SelectAnswer& answer) {
   return t;
 }
 
+ExportTable StragglersTable(const StragglersAnswer& answer) {
+  ExportTable t;
+  t.what = "stragglers";
+  t.columns = {"application",     "stage_id",   "attempt_id",         "tasks",
+               "task_seconds",    "included",   "excluded_reason",    "weight",
+               "gini",            "change_point", "change_point_fraction", "area_l",
+               "area_lstar",      "h_index",    "efficiency",         "speedup",
+               "max_over_median", "above_1_5x_median", "above_5x_median", "h_job"};
+  const ExportCell h_job = answer.h_job ? ExportCell{*answer.h_job} : ExportCell{};
+  for (const StageStragglers& s : answer.stages) {
+    std::vector<ExportCell> row = {answer.app_id,
+                                   static_cast<long long>(s.stage_id),
+                                   static_cast<long long>(s.attempt_id),
+                                   static_cast<long long>(s.tasks),
+                                   s.task_seconds,
+                                   std::string(s.included ? "true" : "false"),
+                                   s.excluded_reason,
+                                   s.weight};
+    if (s.included) {
+      const models::HIndexResult& r = *s.result;
+      row.insert(row.end(), {r.gini, static_cast<long long>(r.change_point),
+                             r.change_point_fraction, r.area_l, r.area_lstar, r.h_index,
+                             r.efficiency, r.speedup});
+    } else {
+      row.resize(row.size() + 8);
+    }
+    row.push_back(s.max_over_median ? ExportCell{*s.max_over_median} : ExportCell{});
+    if (s.included) {
+      row.push_back(static_cast<long long>(s.result->above_speculation_threshold));
+      row.push_back(static_cast<long long>(s.result->above_skew_threshold));
+    } else {
+      row.resize(row.size() + 2);
+    }
+    row.push_back(h_job);
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
 }  // namespace perfplan::planner

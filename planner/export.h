@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "planner/planner.h"
+#include "planner/stragglers.h"
 
 namespace perfplan::planner {
 
@@ -35,5 +36,9 @@ std::string ToJson(const ExportTable& table);
 ExportTable PredictionsTable(const std::vector<PredictAnswer>& answers);
 // One row per alternative, best first, with its rank.
 ExportTable SelectionTable(const SelectAnswer& answer);
+// One row per stage attempt of `perfplan stragglers`: the H-index columns are empty for a stage
+// left out of H_job, whose `excluded_reason` says why; `h_job` repeats the application's value
+// on every row (empty when there is none).
+ExportTable StragglersTable(const StragglersAnswer& answer);
 
 }  // namespace perfplan::planner

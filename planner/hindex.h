@@ -2,7 +2,7 @@
 // task times from a file or stdin) and `perfplan simulate hindex` (Monte Carlo check of the
 // estimator on a mixture). The math is models/hindex.h; reading is profiles/bucket_times.h.
 //
-// A future `perfplan stragglers APP` feeds each stage's task durations (std::vector<double>) to
+// `perfplan stragglers APP` (planner/stragglers.h) feeds each stage's task durations (std::vector<double>) to
 // models::ComputeHIndex directly and weights stages with models::JobHIndex — no file step.
 //
 // Errors: InvalidArgument (exit 2) for unreadable or bad input, listing every problem as

@@ -44,6 +44,7 @@ void AddServeCommand(CLI::App& app, CliContext& ctx);
 void AddExportCommand(CLI::App& app, CliContext& ctx);
 void AddHIndexCommand(CLI::App& app, CliContext& ctx);
 void AddSimulateHIndexCommand(CLI::App& app, CliContext& ctx);
+void AddStragglersCommand(CLI::App& app, CliContext& ctx);
 
 // The `simulate` parent command: returns it when another command file already created it, else
 // creates it (requiring one verb). Verbs attach with SimulateGroup(app)->add_subcommand(...).

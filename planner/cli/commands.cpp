@@ -26,6 +26,8 @@ const std::vector<CommandSpec>& Commands() {
        AddWhatIfExecutorsCommand},
       {"hindex", "Straggler overhead (Lorenz curve, change point, H-index) of bucket or task times",
        AddHIndexCommand},
+      {"stragglers", "Straggler overhead (H-index) of each stage of a Spark application",
+       AddStragglersCommand},
       {"simulate", "Synthetic inputs with known answers (simulate hindex, simulate hdfs)",
        AddSimulateCommands},
       {"workload", "Characterize the HDFS workload: clients, users, DataNodes", AddWorkloadCommand},

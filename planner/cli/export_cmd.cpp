@@ -23,9 +23,22 @@ struct ExportFlags {
   std::string topology;
   planner::SelectOptions select;
   std::string objective = "time";
+  // stragglers
+  planner::StragglersRequest stragglers;
 };
 
 Result<planner::ExportTable> BuildTable(const ExportFlags& f) {
+  if (f.what == "stragglers") {
+    if (f.stragglers.app_id.empty()) {
+      return Status::InvalidArgument("--what stragglers needs an application id (APP)");
+    }
+    Result<planner::StragglersAnswer> a = planner::AnswerStragglers(f.stragglers);
+    if (!a.ok()) return a.status();
+    return planner::StragglersTable(a.value());
+  }
+  if (f.profile.empty()) {
+    return Status::InvalidArgument("--what " + f.what + " needs --profile");
+  }
   if (f.what == "predictions") {
     if (f.dataset_bytes.empty() || f.storage_nodes.empty() || f.compute_nodes.empty() ||
         f.bandwidth.empty()) {
@@ -98,14 +111,18 @@ void AddExportCommand(CLI::App& app, CliContext& ctx) {
       "--dataset-bytes 2e9,8e9 --storage-nodes 4 --compute-nodes 4,8,16 "
       "--bandwidth-bytes-per-second 1.25e8 --format csv\n"
       "  perfplan export --what selection --profile examples/profiles/knn.yaml "
-      "--topology examples/topology.yaml --dataset sensor-archive --format json");
-  cmd->add_option("--what", f->what, "predictions or selection")
+      "--topology examples/topology.yaml --dataset sensor-archive --format json\n"
+      "  perfplan export --what stragglers local-1430917381534 --store spark.db");
+  cmd->add_option("--what", f->what, "predictions, selection or stragglers")
       ->required()
-      ->check(CLI::IsMember({"predictions", "selection"}));
+      ->check(CLI::IsMember({"predictions", "selection", "stragglers"}));
   cmd->add_option("--format", f->format, "csv (default) or json")
       ->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("--out", f->out, "Write to FILE (atomically) instead of stdout");
-  cmd->add_option("--profile", f->profile, "Profile summary (YAML or JSON)")->required();
+  cmd->add_option("--profile", f->profile,
+                  "predictions, selection: profile summary (YAML or JSON)");
+  cmd->add_option("app", f->stragglers.app_id, "stragglers: Spark application id");
+  cmd->add_option("--store", f->stragglers.store_path, "stragglers: profile store (SQLite file)");
   cmd->add_option("--dataset-bytes", f->dataset_bytes, "predictions: sizes, comma-separated")
       ->delimiter(',');
   cmd->add_option("--storage-nodes", f->storage_nodes, "predictions: storage node counts")

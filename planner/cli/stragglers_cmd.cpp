@@ -1,0 +1,91 @@
+// `perfplan stragglers APP`: H-index of each stage attempt's task durations and H_job.
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/stragglers.h"
+
+namespace perfplan::cli {
+namespace {
+
+struct StragglersFlags {
+  planner::StragglersRequest request;
+  std::string degree = "1";
+  std::size_t omega = 0;
+  bool json = false;
+};
+
+void PrintAnswer(std::ostream& out, const planner::StragglersAnswer& a) {
+  out << a.app_id << (a.attempt_id.empty() ? "" : " attempt " + a.attempt_id) << ": "
+      << a.stages.size() << " stage attempts, " << a.stages_used << " used for H_job\n\n";
+  Table table({"stage", "attempt", "tasks", "task s", "weight", "gini", "m_hat", "H", "speed-up",
+               "max/median", ">1.5x med", ">5x med"});
+  for (const planner::StageStragglers& s : a.stages) {
+    const std::string ratio = s.max_over_median ? Fixed(*s.max_over_median, 2) : "-";
+    if (!s.included) {
+      table.AddRow({std::to_string(s.stage_id), std::to_string(s.attempt_id),
+                    std::to_string(s.tasks), Fixed(s.task_seconds, 3), "-", "-", "-", "-", "-",
+                    ratio, "-", "-"});
+      continue;
+    }
+    const models::HIndexResult& r = *s.result;
+    table.AddRow({std::to_string(s.stage_id), std::to_string(s.attempt_id), std::to_string(s.tasks),
+                  Fixed(s.task_seconds, 3), Fixed(s.weight, 4), Fixed(r.gini, 4),
+                  r.has_change_point ? std::to_string(r.change_point) : "none", Fixed(r.h_index, 4),
+                  Fixed(r.speedup, 3), ratio, std::to_string(r.above_speculation_threshold),
+                  std::to_string(r.above_skew_threshold)});
+  }
+  table.Print(out);
+  out << "\n";
+  if (a.h_job) {
+    out << "H_job (weighted by stage task time) = " << Fixed(*a.h_job, 4) << "\n";
+  } else {
+    out << "H_job: not available: " << a.h_job_note << "\n";
+  }
+  for (const planner::StageStragglers& s : a.stages) {
+    if (!s.included) {
+      out << "stage " << s.stage_id << "." << s.attempt_id << " left out: " << s.excluded_reason
+          << "\n";
+    }
+  }
+  out << "(>1.5x med: tasks Spark speculation would flag; >5x med: adaptive skew handling)\n";
+}
+
+}  // namespace
+
+void AddStragglersCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<StragglersFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "stragglers", "Straggler overhead (H-index) of each stage of a Spark application");
+  cmd->footer(
+      "Stages with fewer than 2ω + 2 successful tasks are listed with the reason and left out of "
+      "H_job.\nExample:\n  perfplan ingest spark LOG --store spark.db\n"
+      "  perfplan stragglers local-1430917381534 --store spark.db --json");
+  cmd->add_option("app", flags->request.app_id, "Spark application id")->required();
+  cmd->add_option("--attempt", flags->request.attempt_id,
+                  "Application attempt id (default: the latest)");
+  cmd->add_option("--store", flags->request.store_path, "Profile store (SQLite file)");
+  cmd->add_option("--degree", flags->degree,
+                  "Degree p of the change-point fit: 1, 2, 3, or auto (BIC over 1..3)")
+      ->check(CLI::IsMember({"1", "2", "3", "auto"}));
+  cmd->add_option("--omega", flags->omega,
+                  "Minimum segment ω on each side of the change point (default max(10, n/100))")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  cmd->callback([flags, &ctx] {
+    models::HIndexOptions& o = flags->request.options;
+    o.choose_degree = flags->degree == "auto";
+    if (!o.choose_degree) o.degree = std::stoi(flags->degree);
+    o.min_segment = flags->omega;
+    Result<planner::StragglersAnswer> answer = planner::AnswerStragglers(flags->request);
+    if (!answer.ok()) return ReportError(ctx, "stragglers", answer.status(), flags->json);
+    ctx.exit_code = 0;
+    if (flags->json) {
+      *ctx.out << planner::ToJson(answer.value());
+    } else {
+      PrintAnswer(*ctx.out, answer.value());
+    }
+  });
+}
+
+}  // namespace perfplan::cli
