@@ -34,6 +34,11 @@ const std::vector<CommandSpec>& Commands() {
       {"import", "Convert Scout report.json folders to a runs CSV", AddImportScoutCommand},
       {"collect", "Collect Ganglia metrics from gmond/gmetad into the store",
        AddCollectGangliaCommand},
+      {"label", "Mark an application as an io or compute hint run for task types", AddLabelCommand},
+      {"classify", "Cluster the stored applications into io and compute task types",
+       AddClassifyCommand},
+      {"score", "Score an application 0-100 against its task type's history", AddScoreCommand},
+      {"scores", "Score every application in the store (sortable list)", AddScoresCommand},
   };
   return kCommands;
 }
