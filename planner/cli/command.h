@@ -77,6 +77,13 @@ void AddWhatIfExecutorsCommand(CLI::App& app, CliContext& ctx);
 
 // The `whatif` parent subcommand: returns it when already created, else creates it.
 CLI::App* WhatIfGroup(CLI::App& app);
+// `perfplan label APP io|compute` and `perfplan classify` (label_cmd.cpp), `perfplan score APP`
+// and `perfplan scores` (score_cmd.cpp): task types and heuristic scores of stored Spark
+// applications.
+void AddLabelCommand(CLI::App& app, CliContext& ctx);
+void AddClassifyCommand(CLI::App& app, CliContext& ctx);
+void AddScoreCommand(CLI::App& app, CliContext& ctx);
+void AddScoresCommand(CLI::App& app, CliContext& ctx);
 // Every `ingest` verb (ingest_group.cpp): one row of the command table.
 void AddIngestCommands(CLI::App& app, CliContext& ctx);
 

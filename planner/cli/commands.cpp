@@ -35,6 +35,11 @@ const std::vector<CommandSpec>& Commands() {
       {"collect", "Collect Ganglia metrics from gmond/gmetad into the store",
        AddCollectGangliaCommand},
       {"tune", "Config-sensitivity models: cv, train, sensitivity, recommend", AddTuneCommand},
+      {"label", "Mark an application as an io or compute hint run for task types", AddLabelCommand},
+      {"classify", "Cluster the stored applications into io and compute task types",
+       AddClassifyCommand},
+      {"score", "Score an application 0-100 against its task type's history", AddScoreCommand},
+      {"scores", "Score every application in the store (sortable list)", AddScoresCommand},
       {"serve", "Serve predictions and selections over HTTP JSON", AddServeCommand},
       {"export", "Write answers as CSV or JSON tables for spreadsheets", AddExportCommand},
   };

@@ -1,0 +1,85 @@
+// `perfplan label APP io|compute` (stores a user hint that labels the task-type clusters) and
+// `perfplan classify` (the task type of every stored application).
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/spark_scoring.h"
+
+namespace perfplan::cli {
+namespace {
+
+struct LabelFlags {
+  std::string store = "perfplan.db";
+  std::string app_id, type;
+  bool json = false;
+};
+
+}  // namespace
+
+void AddLabelCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<LabelFlags>();
+  CLI::App* cmd = app.add_subcommand("label", "Mark an application as an io or compute hint run");
+  cmd->footer("Example:\n  perfplan label local-1430917381534 compute --store spark.db");
+  cmd->add_option("app", flags->app_id, "Application id (as `perfplan apps` lists it)")->required();
+  cmd->add_option("type", flags->type, "io or compute")->required();
+  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  cmd->callback([flags, &ctx] {
+    const auto type = models::TaskTypeFromString(flags->type);
+    if (!type || *type == models::TaskType::kUnknown) {
+      return ReportError(
+          ctx, "label",
+          Status::InvalidArgument("task type '" + flags->type + "' is not io or compute"),
+          flags->json);
+    }
+    auto store = profiles::Store::Open(flags->store, planner::ScoringMigrations());
+    if (!store.ok()) return ReportError(ctx, "label", store.status(), flags->json);
+    if (Status s = planner::CheckApplicationExists(*store.value(), flags->app_id); !s.ok()) {
+      return ReportError(ctx, "label", s, flags->json);
+    }
+    if (Status s = planner::LabelApplication(*store.value(), flags->app_id, *type); !s.ok()) {
+      return ReportError(ctx, "label", s, flags->json);
+    }
+    ctx.exit_code = 0;
+    if (flags->json) {
+      *ctx.out << planner::LabelToJson(flags->app_id, *type);
+    } else {
+      *ctx.out << flags->app_id << " labelled " << models::ToString(*type) << "\n";
+    }
+  });
+}
+
+}  // namespace perfplan::cli
+
+namespace perfplan::cli {
+
+void AddClassifyCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<LabelFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "classify", "Cluster the stored applications into io and compute task types");
+  cmd->footer("Example:\n  perfplan classify --store spark.db");
+  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  cmd->callback([flags, &ctx] {
+    auto store = profiles::Store::Open(flags->store, planner::ScoringMigrations());
+    if (!store.ok()) return ReportError(ctx, "classify", store.status(), flags->json);
+    auto classes = planner::ClassifyStoredApplications(*store.value());
+    if (!classes.ok()) return ReportError(ctx, "classify", classes.status(), flags->json);
+    ctx.exit_code = 0;
+    if (flags->json) {
+      *ctx.out << planner::ToJson(classes.value());
+      return;
+    }
+    for (const std::string& w : classes.value().warnings) *ctx.out << "note: " << w << "\n";
+    Table table({"application", "cluster", "type", "hint"});
+    for (const planner::ClassifiedRun& r : classes.value().runs) {
+      table.AddRow({r.app_id, r.cluster < 0 ? "-" : std::to_string(r.cluster),
+                    std::string(models::ToString(r.type)),
+                    r.hint ? std::string(models::ToString(*r.hint)) : "-"});
+    }
+    table.Print(*ctx.out);
+  });
+}
+
+}  // namespace perfplan::cli

@@ -1,0 +1,110 @@
+// `perfplan score APP` (one application's 0–100 heuristic score, explained worst dimension first)
+// and `perfplan scores` (every application in the store, sortable).
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/spark_scoring.h"
+
+namespace perfplan::cli {
+namespace {
+
+struct ScoreFlags {
+  std::string store = "perfplan.db";
+  std::string app_id;
+  std::string sort = "score";
+  bool json = false;
+};
+
+std::string Number(std::optional<double> v, const char* format = "%.4g") {
+  if (!v) return "-";
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), format, *v);
+  return buf;
+}
+
+void PrintAnswer(std::ostream& out, const planner::ScoreAnswer& a) {
+  const models::ScoreResult& r = a.result;
+  out << a.app_id << ": score " << Number(r.score, "%.1f") << " (task type "
+      << models::ToString(r.type) << (r.provisional ? ", provisional" : "") << ")\n";
+  for (const std::string& reason : r.provisional_reasons)
+    out << "  provisional: " << reason << "\n";
+  for (const std::string& w : a.warnings) out << "  note: " << w << "\n";
+  out << "\nexplanation, worst dimension first:\n";
+  Table table({"dimension", "value", "baseline", "worst", "score", "weight", "note"});
+  for (std::size_t j : r.worst_first) {
+    const models::DimensionScore& d = r.dimensions[j];
+    table.AddRow({d.name, Number(d.value), Number(d.baseline), Number(d.worst),
+                  Number(d.score, "%.1f"), Number(d.weight, "%.3f"), d.note});
+  }
+  table.Print(out);
+}
+
+}  // namespace
+
+void AddScoreCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<ScoreFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "score", "Score an application 0-100 against the history of its task type");
+  cmd->footer("Example:\n  perfplan score local-1430917381534 --store spark.db");
+  cmd->add_option("app", flags->app_id, "Application id (as `perfplan apps` lists it)")->required();
+  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  cmd->callback([flags, &ctx] {
+    auto store = profiles::Store::Open(flags->store, planner::ScoringMigrations());
+    if (!store.ok()) return ReportError(ctx, "score", store.status(), flags->json);
+    auto answers = planner::ScoreStoredApplications(*store.value(), flags->app_id);
+    if (!answers.ok()) return ReportError(ctx, "score", answers.status(), flags->json);
+    ctx.exit_code = 0;
+    const planner::ScoreAnswer& a = answers.value().front();
+    if (flags->json) {
+      *ctx.out << planner::ToJson(a);
+    } else {
+      PrintAnswer(*ctx.out, a);
+    }
+  });
+}
+
+void AddScoresCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<ScoreFlags>();
+  CLI::App* cmd =
+      app.add_subcommand("scores", "Score every application in the store (a sortable list)");
+  cmd->footer("Example:\n  perfplan scores --store spark.db --sort score");
+  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
+  cmd->add_option("--sort", flags->sort, "score (highest first), app or type")
+      ->check(CLI::IsMember({"score", "app", "type"}));
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  cmd->callback([flags, &ctx] {
+    auto store = profiles::Store::Open(flags->store, planner::ScoringMigrations());
+    if (!store.ok()) return ReportError(ctx, "scores", store.status(), flags->json);
+    auto answers = planner::ScoreStoredApplications(*store.value(), "");
+    if (!answers.ok()) return ReportError(ctx, "scores", answers.status(), flags->json);
+    auto list = std::move(answers).value();
+    const std::string sort = flags->sort;
+    std::stable_sort(list.begin(), list.end(),
+                     [&sort](const planner::ScoreAnswer& x, const planner::ScoreAnswer& y) {
+                       if (sort == "app") return x.app_id < y.app_id;
+                       if (sort == "type" && x.result.type != y.result.type) {
+                         return models::ToString(x.result.type) < models::ToString(y.result.type);
+                       }
+                       return x.result.score > y.result.score;
+                     });
+    ctx.exit_code = 0;
+    if (flags->json) {
+      *ctx.out << planner::ToJson(list);
+      return;
+    }
+    Table table({"application", "score", "type", "provisional", "worst dimension"});
+    for (const planner::ScoreAnswer& a : list) {
+      const auto& r = a.result;
+      table.AddRow({a.app_id, Number(r.score, "%.1f"), std::string(models::ToString(r.type)),
+                    r.provisional ? "yes" : "no",
+                    r.worst_first.empty() ? "-" : r.dimensions[r.worst_first.front()].name});
+    }
+    table.Print(*ctx.out);
+  });
+}
+
+}  // namespace perfplan::cli
