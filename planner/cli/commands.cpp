@@ -20,6 +20,7 @@ const std::vector<CommandSpec>& Commands() {
       {"demo", "Run a whole planning session over the bundled examples", AddDemoCommand},
       {"serve", "Serve predictions and selections over HTTP JSON", AddServeCommand},
       {"export", "Write answers as CSV or JSON tables for spreadsheets", AddExportCommand},
+      {"report", "Write one self-contained HTML report with SVG charts", AddReportCommand},
       {"hindex", "Straggler overhead (Lorenz curve, change point, H-index) of bucket or task times",
        AddHIndexCommand},
       {"simulate", "Synthetic inputs with known answers (simulate hindex, simulate hdfs)",
