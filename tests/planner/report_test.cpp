@@ -115,18 +115,19 @@ TEST_CASE("a report from examples/ and a small store has every section and well-
   const std::string dir = testing::MakeTempDir();
   const std::string examples = testing::SourceDir() + "/examples";
   // Store: one synthetic Spark application (2 stages × 40 tasks) and simulated HDFS logs.
+  std::filesystem::create_directories(dir + "/logs");
   testing::WriteFile(dir + "/logs/app-report.lz4",
                      testing::EncodeLz4Block(testing::SyntheticEventLog("app-report", 2, 40)));
-  REQUIRE(Perfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
   const Run sim = Perfplan(
       "simulate hdfs --files 3 --file-size 5000000 --clients 2 --datanodes 3 --block-size 1048576 "
       "--out '" +
       dir + "/hdfs' --json");
   REQUIRE(sim.exit_code == 0);
   std::string nodes;
-  for (const auto& n : nlohmann::json::parse(sim.out)["ingest_nodes"])
-    nodes += " --node '" + n.get<std::string>() + "'";
+  const nlohmann::json sim_json = nlohmann::json::parse(sim.out);
+  for (const auto& n : sim_json["ingest_nodes"]) nodes += " --node '" + n.get<std::string>() + "'";
   REQUIRE(Perfplan("ingest hdfs" + nodes + " --store '" + dir + "/s.db'").exit_code == 0);
+  REQUIRE(Perfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
   testing::WriteFile(dir + "/runs.csv", RunsCsv());
 
   const std::string out = dir + "/out/r.html";
