@@ -89,10 +89,10 @@ std::string LorenzFigureSvg(std::span<const double> sorted, const models::HIndex
     svg += "<text x=\"" + Fmt("%.1f", kMargin - 6) + "\" y=\"" + Fmt("%.1f", plot.Y(y) + 4) +
            "\" text-anchor=\"end\">" + Fmt("%.2g", y) + "</text>\n";
   }
-  svg += "<text x=\"" + Fmt("%.1f", kMargin + kSize / 2) + "\" y=\"" +
+  svg += "<text class=\"x-label\" x=\"" + Fmt("%.1f", kMargin + kSize / 2) + "\" y=\"" +
          Fmt("%.1f", kMargin + kSize + 40) +
          "\" text-anchor=\"middle\">fraction of values, m/n (ascending)</text>\n";
-  svg += "<text transform=\"translate(16," + Fmt("%.1f", kMargin + kSize / 2) +
+  svg += "<text class=\"y-label\" transform=\"translate(16," + Fmt("%.1f", kMargin + kSize / 2) +
          ") rotate(-90)\" text-anchor=\"middle\">share of the total time, S_m/S_n</text>\n";
   svg += "<text x=\"" + Fmt("%.1f", kMargin) + "\" y=\"24\" font-size=\"14\">" + Escape(title) +
          "</text>\n";

@@ -42,6 +42,7 @@ void AddValidateCommand(CLI::App& app, CliContext& ctx);
 void AddDemoCommand(CLI::App& app, CliContext& ctx);
 void AddServeCommand(CLI::App& app, CliContext& ctx);
 void AddExportCommand(CLI::App& app, CliContext& ctx);
+void AddReportCommand(CLI::App& app, CliContext& ctx);
 void AddHIndexCommand(CLI::App& app, CliContext& ctx);
 void AddSimulateHIndexCommand(CLI::App& app, CliContext& ctx);
 void AddStragglersCommand(CLI::App& app, CliContext& ctx);

@@ -40,6 +40,7 @@ const std::vector<CommandSpec>& Commands() {
        AddClassifyCommand},
       {"score", "Score an application 0-100 against its task type's history", AddScoreCommand},
       {"scores", "Score every application in the store (sortable list)", AddScoresCommand},
+      {"report", "Write one self-contained HTML report with SVG charts", AddReportCommand},
       {"serve", "Serve predictions and selections over HTTP JSON", AddServeCommand},
       {"export", "Write answers as CSV or JSON tables for spreadsheets", AddExportCommand},
   };
