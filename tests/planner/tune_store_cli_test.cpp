@@ -34,18 +34,19 @@ Run Perfplan(const std::string& args) {
 // 8 applications: more executor memory and cores → fewer (equal-length) tasks → shorter run.
 std::string IngestedStore() {
   const std::string dir = testing::MakeTempDir();
+  const std::string logs = testing::MakeTempDir();
   const char* memory[] = {"1g", "2g", "512m", "4g", "3g", "1536m", "2g", "4g"};
   const int cores[] = {1, 2, 1, 4, 2, 3, 4, 1};
   const int tasks[] = {12, 8, 14, 3, 6, 7, 5, 9};
   for (int i = 0; i < 8; ++i) {
     const std::string id = "app-" + std::to_string(i);
-    testing::WriteFile(dir + "/logs/" + id, testing::SyntheticEventLogWithProperties(
-                                                id, 2, tasks[i],
-                                                {{"spark.executor.memory", memory[i]},
-                                                 {"spark.executor.cores", std::to_string(cores[i])},
-                                                 {"spark.master", "yarn"}}));
+    testing::WriteFile(logs + "/" + id, testing::SyntheticEventLogWithProperties(
+                                            id, 2, tasks[i],
+                                            {{"spark.executor.memory", memory[i]},
+                                             {"spark.executor.cores", std::to_string(cores[i])},
+                                             {"spark.master", "yarn"}}));
   }
-  const Run ingest = Perfplan("ingest spark " + dir + "/logs --store " + dir + "/s.db --json");
+  const Run ingest = Perfplan("ingest spark " + logs + " --store " + dir + "/s.db --json");
   REQUIRE(ingest.exit_code == 0);
   return dir + "/s.db";
 }
