@@ -5,6 +5,9 @@
 
 #include "profiles/problem.h"
 #include "profiles/run_table_reader.h"
+#include "profiles/spark_run_table.h"
+#include "profiles/spark_store.h"
+#include "profiles/store.h"
 #include "tuning/model.h"
 
 namespace perfplan::planner {
@@ -35,8 +38,43 @@ Status CheckName(const std::string& what, const std::string& name,
       (suggestion.empty() ? "; known: " : " Known: ") + list);
 }
 
+// One run per Spark application of the store; the metric columns other than the target are
+// never parameters.
+Result<tuning::Dataset> LoadStoreDataset(const TuneDataRequest& data) {
+  auto store = profiles::Store::Open(data.store_path, {profiles::spark::StoreMigrations()});
+  if (!store.ok()) return Status::InvalidArgument(store.status().message());
+  profiles::spark::RunTableSelection selection;
+  selection.app_ids = data.store_apps;
+  selection.name_contains = data.store_app_name;
+  auto table = profiles::spark::ReadStoreRunTable(*store.value(), selection);
+  if (!table.ok()) return table.status();
+  const models::RunTable& t = table.value().table;
+  std::vector<std::string> columns;
+  for (const auto& c : t.columns) columns.push_back(c.name);
+  if (!data.dataset.target.empty()) {
+    Status s = CheckName("target column", data.dataset.target, columns, t.source + ": ");
+    if (!s.ok()) return s;
+  }
+  tuning::DatasetSettings settings = data.dataset;
+  for (const auto& m : profiles::spark::MetricColumns()) {
+    if (m != settings.target) settings.ignore.push_back(m);
+  }
+  Result<tuning::Dataset> ds = tuning::BuildDataset(t, settings);
+  if (!ds.ok()) return ds.status();
+  std::vector<std::string> warnings = table.value().notes;
+  warnings.insert(warnings.end(), ds.value().warnings.begin(), ds.value().warnings.end());
+  ds.value().warnings = std::move(warnings);
+  return ds;
+}
+
 Result<tuning::Dataset> LoadDataset(const TuneDataRequest& data) {
-  if (data.data_file.empty()) return Status::InvalidArgument("--data: no run table given");
+  if (!data.data_file.empty() && !data.store_path.empty()) {
+    return Status::InvalidArgument("give either --data FILE or --store DB, not both");
+  }
+  if (!data.store_path.empty()) return LoadStoreDataset(data);
+  if (data.data_file.empty()) {
+    return Status::InvalidArgument("no runs given: use --data FILE or --store DB");
+  }
   Result<models::RunTable> table = ReadTable(data.data_file);
   if (!table.ok()) return table.status();
   std::vector<std::string> columns;

@@ -19,8 +19,12 @@
 namespace perfplan::planner {
 
 // Where training runs come from and how to read them.
+// Exactly one of data_file and store_path is set.
 struct TuneDataRequest {
-  std::string data_file;  // .csv or .arff
+  std::string data_file;   // .csv or .arff
+  std::string store_path;  // profile store: one run per Spark application (docs/tuning.md)
+  std::vector<std::string> store_apps;  // --apps: application ids (empty = all)
+  std::string store_app_name;           // --app-name: substring of the application name
   tuning::DatasetSettings dataset;
 };
 

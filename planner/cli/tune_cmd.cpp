@@ -17,6 +17,9 @@ namespace {
 
 struct TuneFlags {
   std::string data_file;
+  std::string store;
+  std::vector<std::string> apps;
+  std::string app_name;
   std::string target;
   std::vector<std::string> ignore;
   std::string categorical = "onehot";
@@ -43,7 +46,19 @@ struct TuneFlags {
 // malformed --at.
 Status ToSettings(const TuneFlags& f, planner::TuneDataRequest* data,
                   tuning::SearchSettings* search) {
+  if (f.data_file.empty() == f.store.empty()) {
+    return Status::InvalidArgument(f.data_file.empty()
+                                       ? "give --data FILE or --store DB (one of them)"
+                                       : "give --data FILE or --store DB, not both");
+  }
+  if (f.target.empty()) return Status::InvalidArgument("--target NAME is required");
+  if (f.store.empty() && (!f.apps.empty() || !f.app_name.empty())) {
+    return Status::InvalidArgument("--apps and --app-name select applications of --store DB");
+  }
   data->data_file = f.data_file;
+  data->store_path = f.store;
+  data->store_apps = f.apps;
+  data->store_app_name = f.app_name;
   data->dataset.target = f.target;
   data->dataset.ignore = f.ignore;
   data->dataset.categorical = f.categorical == "reject" ? tuning::CategoricalPolicy::kReject
@@ -73,8 +88,17 @@ Status ToSettings(const TuneFlags& f, planner::TuneDataRequest* data,
 
 Status SourceFrom(const TuneFlags& f, planner::TuneModelSource* source) {
   source->model_file = f.model_file;
-  if (f.model_file.empty() && (f.data_file.empty() || f.target.empty())) {
-    return Status::InvalidArgument("give --model FILE, or --data FILE and --target NAME");
+  if (!f.model_file.empty()) {
+    if (!f.data_file.empty() || !f.store.empty()) {
+      return Status::InvalidArgument(
+          "give --model FILE, or --data FILE / --store DB with "
+          "--target NAME, not both");
+    }
+    return Status::Ok();
+  }
+  if ((f.data_file.empty() && f.store.empty()) || f.target.empty()) {
+    return Status::InvalidArgument(
+        "give --model FILE, or --data FILE (or --store DB) and --target NAME");
   }
   return ToSettings(f, &source->data, &source->search);
 }
@@ -94,13 +118,15 @@ Result<std::vector<std::pair<std::string, std::string>>> ParseAt(
   return out;
 }
 
-void AddDataFlags(CLI::App* cmd, TuneFlags* f, bool required) {
-  auto* data = cmd->add_option("--data", f->data_file, "Runs: CSV with a header, or ARFF");
-  auto* target = cmd->add_option("--target", f->target, "Metric column to model");
-  if (required) {
-    data->required();
-    target->required();
-  }
+// Exactly one of --data and --store is checked in ToSettings (a clear message, exit 2).
+void AddDataFlags(CLI::App* cmd, TuneFlags* f) {
+  cmd->add_option("--data", f->data_file, "Runs: CSV with a header, or ARFF");
+  cmd->add_option("--store", f->store,
+                  "Profile store: one run per ingested Spark application (instead of --data)");
+  cmd->add_option("--apps", f->apps, "With --store: only these application ids")->delimiter(',');
+  cmd->add_option("--app-name", f->app_name,
+                  "With --store: only applications whose name contains this text");
+  cmd->add_option("--target", f->target, "Metric column to model");
   cmd->add_option("--ignore", f->ignore, "Columns that are neither parameters nor the target")
       ->delimiter(',');
   cmd->add_option("--categorical", f->categorical,
@@ -194,7 +220,7 @@ void AddTuneCommand(CLI::App& app, CliContext& ctx) {
   {
     auto f = std::make_shared<TuneFlags>();
     CLI::App* cmd = tune->add_subcommand("cv", "Cross-validated MRE of every model kind");
-    AddDataFlags(cmd, f.get(), true);
+    AddDataFlags(cmd, f.get());
     cmd->callback([f, &ctx] {
       planner::TuneDataRequest data;
       tuning::SearchSettings search;
@@ -213,7 +239,7 @@ void AddTuneCommand(CLI::App& app, CliContext& ctx) {
   {
     auto f = std::make_shared<TuneFlags>();
     CLI::App* cmd = tune->add_subcommand("train", "Choose a model kind by CV and save it");
-    AddDataFlags(cmd, f.get(), true);
+    AddDataFlags(cmd, f.get());
     cmd->add_option("--out", f->out_file, "Model file to write (JSON)")->required();
     cmd->callback([f, &ctx] {
       planner::TuneDataRequest data;
@@ -234,7 +260,7 @@ void AddTuneCommand(CLI::App& app, CliContext& ctx) {
   {
     auto f = std::make_shared<TuneFlags>();
     CLI::App* cmd = tune->add_subcommand("sensitivity", "Rank parameters by their effect");
-    AddDataFlags(cmd, f.get(), false);
+    AddDataFlags(cmd, f.get());
     cmd->add_option("--model", f->model_file, "Saved model (instead of --data/--target)");
     cmd->add_option("--at", f->at, "Configuration NAME=VALUE (default: the baseline run)");
     cmd->add_flag("--maximize", f->maximize, "Higher is better for the target");
@@ -261,7 +287,7 @@ void AddTuneCommand(CLI::App& app, CliContext& ctx) {
   {
     auto f = std::make_shared<TuneFlags>();
     CLI::App* cmd = tune->add_subcommand("recommend", "Search for a better configuration");
-    AddDataFlags(cmd, f.get(), false);
+    AddDataFlags(cmd, f.get());
     cmd->add_option("--model", f->model_file, "Saved model (instead of --data/--target)");
     cmd->add_flag("--maximize", f->maximize, "Higher is better for the target");
     cmd->add_option("--samples", f->samples, "Space-filling candidates (default 2000)")
@@ -300,7 +326,7 @@ void AddTuneCommand(CLI::App& app, CliContext& ctx) {
     auto f = std::make_shared<TuneFlags>();
     CLI::App* cmd = tune->add_subcommand(
         "classify", "Precision/recall/F1 of cross-validated scores (score >= 60 vs below)");
-    AddDataFlags(cmd, f.get(), true);
+    AddDataFlags(cmd, f.get());
     cmd->add_option("--threshold", f->threshold, "Class boundary on the score (default 60)");
     cmd->callback([f, &ctx] {
       planner::TuneDataRequest data;

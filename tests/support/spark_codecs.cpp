@@ -246,4 +246,20 @@ std::string SyntheticEventLog(const std::string& app_id, int stages, int tasks_p
   return log;
 }
 
+std::string SyntheticEventLogWithProperties(
+    const std::string& app_id, int stages, int tasks_per_stage,
+    const std::vector<std::pair<std::string, std::string>>& spark_properties) {
+  std::string log = SyntheticEventLog(app_id, stages, tasks_per_stage);
+  std::string props;
+  for (const auto& [name, value] : spark_properties) {
+    props += (props.empty() ? "\"" : ",\"") + name + "\":\"" + value + "\"";
+  }
+  const std::string env = R"({"Event":"SparkListenerEnvironmentUpdate","JVM Information":{},)"
+                          R"("Spark Properties":{)" +
+                          props + R"(},"System Properties":{},"Classpath Entries":{}})" + "\n";
+  const std::size_t second_line = log.find('\n', log.find('\n') + 1) + 1;
+  log.insert(second_line, env);
+  return log;
+}
+
 }  // namespace perfplan::testing

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace perfplan::testing {
 
@@ -24,5 +26,11 @@ std::string EncodeGzipMembers(const std::string& data, std::size_t chunk_bytes =
 // ApplicationEnd (unless `complete` is false).
 std::string SyntheticEventLog(const std::string& app_id, int stages, int tasks_per_stage,
                               bool complete = true);
+
+// SyntheticEventLog with a SparkListenerEnvironmentUpdate after ApplicationStart carrying
+// `spark_properties` (name, value) as its "Spark Properties".
+std::string SyntheticEventLogWithProperties(
+    const std::string& app_id, int stages, int tasks_per_stage,
+    const std::vector<std::pair<std::string, std::string>>& spark_properties);
 
 }  // namespace perfplan::testing

@@ -1,0 +1,112 @@
+// End-to-end: `perfplan tune ... --store DB` learns from ingested Spark event logs.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/support/spark_codecs.h"
+#include "tests/support/test_support.h"
+
+namespace perfplan {
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string out;
+};
+
+Run Perfplan(const std::string& args) {
+  const std::string cmd = testing::BinaryDir() + "/perfplan " + args + " 2>/dev/null";
+  Run r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// 8 applications: more executor memory and cores → fewer (equal-length) tasks → shorter run.
+std::string IngestedStore() {
+  const std::string dir = testing::MakeTempDir();
+  const std::string logs = testing::MakeTempDir();
+  const char* memory[] = {"1g", "2g", "512m", "4g", "3g", "1536m", "2g", "4g"};
+  const int cores[] = {1, 2, 1, 4, 2, 3, 4, 1};
+  const int tasks[] = {12, 8, 14, 3, 6, 7, 5, 9};
+  for (int i = 0; i < 8; ++i) {
+    const std::string id = "app-" + std::to_string(i);
+    testing::WriteFile(logs + "/" + id, testing::SyntheticEventLogWithProperties(
+                                            id, 2, tasks[i],
+                                            {{"spark.executor.memory", memory[i]},
+                                             {"spark.executor.cores", std::to_string(cores[i])},
+                                             {"spark.master", "yarn"}}));
+  }
+  const Run ingest = Perfplan("ingest spark " + logs + " --store " + dir + "/s.db --json");
+  REQUIRE(ingest.exit_code == 0);
+  return dir + "/s.db";
+}
+
+const std::string kFast = " --folds 4 --kinds ridge,mean --budget-seconds 30 --json";
+
+TEST_CASE("tune cv and train read one run per application from the store") {
+  const std::string db = IngestedStore();
+  const Run cv = Perfplan("tune cv --store " + db + " --target total_time_seconds" + kFast);
+  REQUIRE(cv.exit_code == 0);
+  const auto j = nlohmann::json::parse(cv.out);
+  CHECK(j["runs"] == 8);
+  CHECK(j["parameters"] == 2);
+  CHECK(j["source"] == "store:" + db);
+  const std::string model = testing::MakeTempDir() + "/m.json";
+  const Run train =
+      Perfplan("tune train --store " + db + " --target total_time_seconds --out " + model + kFast);
+  REQUIRE(train.exit_code == 0);
+  const Run sens = Perfplan("tune sensitivity --model " + model + " --json");
+  REQUIRE(sens.exit_code == 0);
+  CHECK(nlohmann::json::parse(sens.out)["parameters"].size() == 2);
+  const Run rec = Perfplan("tune recommend --store " + db +
+                           " --target total_time_seconds --samples 200" + kFast);
+  REQUIRE(rec.exit_code == 0);
+  CHECK(nlohmann::json::parse(rec.out)["config_text"].contains("spark.executor.memory"));
+  const Run some =
+      Perfplan("tune cv --store " + db +
+               " --apps app-0,app-1,app-2,app-3,app-4 --target total_time_seconds" + kFast);
+  REQUIRE(some.exit_code == 0);
+  CHECK(nlohmann::json::parse(some.out)["runs"] == 5);
+}
+
+TEST_CASE("tune --store errors: empty store, unknown target, both or neither source") {
+  const std::string empty = testing::MakeTempDir() + "/empty.db";
+  const Run none = Perfplan("tune cv --store " + empty + " --target total_time_seconds --json");
+  CHECK(none.exit_code == 2);
+  CHECK(nlohmann::json::parse(none.out)["message"] ==
+        "no applications in the store " + empty +
+            "; ingest event logs first: perfplan ingest "
+            "spark LOGS --store " +
+            empty);
+
+  const std::string db = IngestedStore();
+  const Run typo = Perfplan("tune cv --store " + db + " --target total_time_second --json");
+  CHECK(typo.exit_code == 2);
+  const std::string message = nlohmann::json::parse(typo.out)["message"];
+  CHECK(message.rfind("store:" + db +
+                          ": target column \"total_time_second\" not found; did you mean "
+                          "\"total_time_seconds\"? Known: spark.executor.cores, "
+                          "spark.executor.memory, total_time_seconds,",
+                      0) == 0);
+
+  const Run both = Perfplan("tune cv --store " + db + " --data x.csv --target t --json");
+  CHECK(both.exit_code == 2);
+  CHECK(nlohmann::json::parse(both.out)["message"] == "give --data FILE or --store DB, not both");
+  const Run neither = Perfplan("tune cv --target t --json");
+  CHECK(neither.exit_code == 2);
+  CHECK(nlohmann::json::parse(neither.out)["message"] ==
+        "give --data FILE or --store DB (one of them)");
+}
+
+}  // namespace
+}  // namespace perfplan
