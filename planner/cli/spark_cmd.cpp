@@ -1,10 +1,10 @@
-#include <cstdio>
 #include <fstream>
 #include <ostream>
-#include <sstream>
+#include <vector>
 
 #include "planner/cli/command.h"
 #include "planner/spark_api.h"
+#include "profiles/profile_writer.h"
 #include "profiles/spark_store.h"
 
 namespace perfplan::cli {
@@ -14,35 +14,14 @@ struct SparkProfileFlags {
   double fallback_bandwidth_bytes_per_second = 125e6;
 };
 
-std::string Number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.6g", v);
-  return buf;
-}
-
-// The derived profile as a FREERIDE-G profile file (docs/profile-format.md, schema 1).
+// The derived profile as a FREERIDE-G profile file, through the one profile writer (round-trip
+// exact numbers; the same schema `perfplan fit` writes).
 std::string ProfileYaml(const profiles::spark::DerivedProfile& d, const std::string& source) {
-  const models::ProfileRun& r = d.profile.runs.at(0);
-  std::ostringstream y;
-  y << "# Derived by `perfplan spark profile` from Spark application " << d.profile.application
-    << "\n# (" << source << ").\n";
-  for (const std::string& n : d.notes) y << "# " << n << "\n";
-  y << "schema_version: 1\napplication: " << d.profile.application
-    << "\ndescription: derived from a Spark event log\n"
-    << "reduction_object_class: " << models::ToString(*d.profile.reduction_object_class) << "\n"
-    << "global_reduction_class: " << models::ToString(*d.profile.global_reduction_class) << "\n"
-    << "runs:\n"
-    << "  - dataset_bytes: " << Number(r.dataset_bytes) << "\n"
-    << "    storage_nodes: " << Number(r.storage_nodes) << "\n"
-    << "    compute_nodes: " << Number(r.compute_nodes) << "\n"
-    << "    bandwidth_bytes_per_second: " << Number(r.bandwidth_bytes_per_second) << "\n"
-    << "    disk_seconds: " << Number(r.disk_seconds) << "\n"
-    << "    network_seconds: " << Number(r.network_seconds) << "\n"
-    << "    compute_seconds: " << Number(r.compute_seconds) << "\n"
-    << "    reduction_object_bytes: " << Number(r.reduction_object_bytes) << "\n"
-    << "    reduction_seconds: " << Number(r.reduction_seconds) << "\n"
-    << "    global_reduction_seconds: " << Number(r.global_reduction_seconds) << "\n";
-  return y.str();
+  std::vector<std::string> comments = {
+      "Derived by `perfplan spark profile` from Spark application " + d.profile.application,
+      "(" + source + ")."};
+  comments.insert(comments.end(), d.notes.begin(), d.notes.end());
+  return profiles::WriteProfileYaml(d.profile, "", "derived from a Spark event log", comments);
 }
 
 struct SparkApiFlags {
