@@ -13,8 +13,11 @@
 #include <variant>
 #include <vector>
 
+#include "planner/hdfs.h"
 #include "planner/planner.h"
 #include "planner/stragglers.h"
+#include "planner/task_scoring.h"
+#include "tuning/sensitivity.h"
 
 namespace perfplan::planner {
 
@@ -40,5 +43,15 @@ ExportTable SelectionTable(const SelectAnswer& answer);
 // left out of H_job, whose `excluded_reason` says why; `h_job` repeats the application's value
 // on every row (empty when there is none).
 ExportTable StragglersTable(const StragglersAnswer& answer);
+// One row per application of `perfplan scores`, in the given order: the score, its task type,
+// the worst dimension, then each γ dimension's value and its score (columns <dimension> and
+// <dimension>_score, Dimensions() order; empty when absent).
+ExportTable ScoresTable(const std::vector<ScoreAnswer>& answers);
+// One row per parameter of `perfplan tune sensitivity`, most influential first.
+ExportTable SensitivityTable(const tuning::Sensitivity& sensitivity);
+// The HDFS workload of `perfplan workload` as one table whose `kind` column says what a row is:
+// one "cluster" row, then "datanode", "client" and "user" rows, then "recommendation" rows
+// (command and reason); columns that do not apply to a kind are empty.
+ExportTable WorkloadTable(const WorkloadAnswer& answer);
 
 }  // namespace perfplan::planner

@@ -274,51 +274,67 @@ void AddProfileRunsSection(const std::vector<profiles::ProfileDocument>& docs, B
 }
 
 Status AddSelectionSection(const std::vector<profiles::ProfileDocument>& docs,
-                           const std::string& topology_file, Builder& b) {
+                           const ReportRequest& request, Builder& b) {
+  const std::string& topology_file = request.topology_file;
   auto topology = profiles::LoadTopology(topology_file);
   if (!topology.ok()) return Status::InvalidArgument(ProblemsText(topology.problems));
-  if (topology.value.datasets.empty()) {
+  std::vector<std::string> datasets;
+  for (const auto& d : topology.value.datasets) {
+    if (request.dataset.empty() || d.name == request.dataset) datasets.push_back(d.name);
+  }
+  if (!request.dataset.empty() && datasets.empty()) {
+    std::vector<std::string_view> names;
+    for (const auto& d : topology.value.datasets) names.push_back(d.name);
+    std::string message = "--dataset: no dataset \"" + request.dataset + "\" in " + topology_file;
+    const std::string suggestion = profiles::SuggestClosest(request.dataset, names);
+    if (!suggestion.empty()) message += "; did you mean \"" + suggestion + "\"?";
+    return Status::InvalidArgument(message);
+  }
+  if (datasets.empty()) {
     b.Warn(topology_file + ": no datasets to select for");
     return Status::Ok();
   }
-  const std::string& dataset = topology.value.datasets.front().name;
   bool begun = false;
-  for (const profiles::ProfileDocument& doc : docs) {
-    SelectRequest request;
-    request.options.dataset = dataset;
-    request.options.top = 8;
-    auto answer = AnswerSelect(doc, topology.value, request);
-    if (!answer.ok()) {
-      b.Warn(doc.file + ": select: " + answer.status().message());
-      continue;
+  for (const std::string& dataset : datasets) {
+    for (const profiles::ProfileDocument& doc : docs) {
+      SelectRequest select;
+      select.options.dataset = dataset;
+      select.options.top = 8;
+      auto answer = AnswerSelect(doc, topology.value, select);
+      if (!answer.ok()) {
+        b.Warn(doc.file + ": select for " + dataset + ": " + answer.status().message());
+        continue;
+      }
+      BarChart chart;
+      const std::string app = doc.profile.application.empty() ? doc.file : doc.profile.application;
+      chart.title = "Best alternatives for " + app + " on " + dataset;
+      chart.x_label = "replica site → compute site × compute nodes (best first)";
+      chart.y_label = "predicted runtime (s)";
+      chart.segment_names = {"disk", "network", "compute", "reduction", "global reduction"};
+      for (const Alternative& a : answer.value().selection.alternatives) {
+        chart.categories.push_back(a.replica_site + "→" + a.compute_site + " ×" +
+                                   std::to_string(a.compute_nodes));
+        chart.values.push_back({a.breakdown.disk_seconds, a.breakdown.network_seconds,
+                                a.breakdown.compute_seconds, a.breakdown.reduction_seconds,
+                                a.breakdown.global_reduction_seconds});
+      }
+      if (chart.categories.empty()) {
+        b.Warn(doc.file + ": select found no alternative for " + dataset);
+        continue;
+      }
+      if (!begun) {
+        b.BeginSection("selection", "Selection breakdown",
+                       "The best replica and compute choices for " +
+                           (datasets.size() == 1 ? "dataset " + datasets.front() : "each dataset") +
+                           " of " + topology_file + ", as stacked bars of their predicted time.");
+        begun = true;
+      }
+      b.AddFigure(
+          BarChartSvg(chart),
+          app + " on " + dataset + ": " + std::to_string(answer.value().selection.evaluated) +
+              " alternatives evaluated, best " +
+              Fixed(answer.value().selection.alternatives.front().runtime_seconds, 1) + " s");
     }
-    BarChart chart;
-    const std::string app = doc.profile.application.empty() ? doc.file : doc.profile.application;
-    chart.title = "Best alternatives for " + app + " on " + dataset;
-    chart.x_label = "replica site → compute site × compute nodes (best first)";
-    chart.y_label = "predicted runtime (s)";
-    chart.segment_names = {"disk", "network", "compute", "reduction", "global reduction"};
-    for (const Alternative& a : answer.value().selection.alternatives) {
-      chart.categories.push_back(a.replica_site + "→" + a.compute_site + " ×" +
-                                 std::to_string(a.compute_nodes));
-      chart.values.push_back({a.breakdown.disk_seconds, a.breakdown.network_seconds,
-                              a.breakdown.compute_seconds, a.breakdown.reduction_seconds,
-                              a.breakdown.global_reduction_seconds});
-    }
-    if (chart.categories.empty()) {
-      b.Warn(doc.file + ": select found no alternative for " + dataset);
-      continue;
-    }
-    if (!begun) {
-      b.BeginSection("selection", "Selection breakdown",
-                     "The best replica and compute choices for dataset " + dataset + " of " +
-                         topology_file + ", as stacked bars of their predicted time.");
-      begun = true;
-    }
-    b.AddFigure(BarChartSvg(chart),
-                app + ": " + std::to_string(answer.value().selection.evaluated) +
-                    " alternatives evaluated, best " +
-                    Fixed(answer.value().selection.alternatives.front().runtime_seconds, 1) + " s");
   }
   if (begun) b.EndSection();
   return Status::Ok();
@@ -373,6 +389,8 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
     return Status::InvalidArgument("--runs, --workload and --train go together");
   if (!request.topology_file.empty() && request.profile_files.empty())
     return Status::InvalidArgument("--topology needs --profiles");
+  if (!request.dataset.empty() && request.topology_file.empty())
+    return Status::InvalidArgument("--dataset needs --topology");
   if (!request.app_id.empty() && request.store_path.empty())
     return Status::InvalidArgument("--app needs --store");
 
@@ -403,7 +421,7 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
     AddProfileRunsSection(docs.value(), b);
     if (!request.topology_file.empty()) {
       inputs.push_back("topology " + request.topology_file);
-      if (Status s = AddSelectionSection(docs.value(), request.topology_file, b); !s.ok()) return s;
+      if (Status s = AddSelectionSection(docs.value(), request, b); !s.ok()) return s;
     }
   }
   if (!request.tune_model_file.empty()) {

@@ -11,6 +11,7 @@
 #include "planner/json_output.h"
 #include "planner/request_decoder.h"
 #include "planner/spark_api.h"
+#include "planner/spark_scoring.h"
 #include "planner/tune.h"
 #include "planner/tune_json.h"
 #include "profiles/spark_store.h"
@@ -85,22 +86,43 @@ HttpReply Select(const Catalog& catalog, const std::string& body) {
   return {200, ToJson(answer.value())};
 }
 
+// 503 when the store given at start has gone away since.
+std::optional<ApiError> MissingStore(const ServiceOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(options.store_path, ec)) return std::nullopt;
+  return ApiError{503, "unavailable", "the store " + options.store_path + " does not exist", ""};
+}
+
 // GET /api/v1/PATH[?query]: the History Server's answer from the Spark store.
 HttpReply SparkHistory(const ServiceOptions& options, const std::string& rest) {
   if (options.store_path.empty()) {
     return Error(
         {404, "not_found", "/api/v1/ is served when the service is started with --store", ""});
   }
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(options.store_path, ec)) {
-    return Error({503, "unavailable", "the store " + options.store_path + " does not exist", ""});
-  }
+  if (auto e = MissingStore(options)) return Error(*e);
   Result<std::unique_ptr<profiles::Store>> store =
       profiles::Store::Open(options.store_path, {profiles::spark::StoreMigrations()});
   if (!store.ok()) return Error({503, "unavailable", store.status().message(), ""});
   Result<std::string> answer = SparkApi(*store.value(), rest);
   if (!answer.ok()) return FromStatus(answer.status());
   return {200, answer.value()};
+}
+
+// GET /v1/apps/{id}/score: the application's heuristic score against the store's history, the
+// document `perfplan score APP --json` prints.
+HttpReply AppScore(const ServiceOptions& options, const std::string& app_id) {
+  if (options.store_path.empty()) {
+    return Error({404, "not_found",
+                  "/v1/apps/{id}/score is served when the service is started with --store", ""});
+  }
+  if (auto e = MissingStore(options)) return Error(*e);
+  Result<std::vector<ScoreAnswer>> answer = AnswerScores(options.store_path, app_id);
+  if (!answer.ok()) {
+    ApiError e = ApiErrorFromStatus(answer.status());
+    if (answer.status().code() == StatusCode::kNotFound) e.field = "id";
+    return Error(e);
+  }
+  return {200, ToJson(answer.value().front())};
 }
 
 // The saved model of `workload` under models_dir, or an error. Workload names are plain file
@@ -233,6 +255,17 @@ HttpReply HandleRequest(const Catalog& catalog, const ServiceOptions& options,
                              path.substr(tuning_prefix.size(), path.size() - tuning_prefix.size() -
                                                                    sensitivity_suffix.size()),
                              query);
+  }
+  // /v1/apps/{id}/score
+  const std::string apps_prefix = "/v1/apps/", score_suffix = "/score";
+  if (path.rfind(apps_prefix, 0) == 0 && path.size() > apps_prefix.size() + score_suffix.size() &&
+      path.compare(path.size() - score_suffix.size(), score_suffix.size(), score_suffix) == 0) {
+    const std::string id =
+        path.substr(apps_prefix.size(), path.size() - apps_prefix.size() - score_suffix.size());
+    if (id.find('/') == std::string::npos) {
+      if (auto e = only("GET")) return *e;
+      return AppScore(options, id);
+    }
   }
   if (path.rfind("/api/v1/", 0) == 0) {
     if (auto e = only("GET")) return *e;

@@ -1,6 +1,7 @@
 #include "planner/spark_scoring.h"
 
 #include <cmath>
+#include <filesystem>
 #include <set>
 
 #include "profiles/ganglia_store.h"
@@ -227,6 +228,17 @@ Result<std::vector<ScoreAnswer>> ScoreStoredApplications(profiles::Store& store,
     out.push_back(std::move(a));
   }
   return out;
+}
+
+Result<std::vector<ScoreAnswer>> AnswerScores(const std::string& store_path,
+                                              const std::string& app_id) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(store_path, ec)) {
+    return Status::NotFound(store_path + ": no such store; run `perfplan ingest spark` first");
+  }
+  auto store = profiles::Store::Open(store_path, ScoringMigrations());
+  if (!store.ok()) return store.status();
+  return ScoreStoredApplications(*store.value(), app_id);
 }
 
 }  // namespace perfplan::planner

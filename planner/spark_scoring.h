@@ -62,6 +62,12 @@ Status CheckApplicationExists(profiles::Store& store, const std::string& app_id)
 Result<std::vector<ScoreAnswer>> ScoreStoredApplications(
     profiles::Store& store, const std::string& app_id, const models::ScoreSettings& settings = {});
 
+// ScoreStoredApplications over the store file at `store_path`, opened with ScoringMigrations().
+// NotFound "STORE: no such store; run `perfplan ingest spark` first" when the file does not
+// exist (a read never creates a store); the errors of ScoreStoredApplications otherwise.
+Result<std::vector<ScoreAnswer>> AnswerScores(const std::string& store_path,
+                                              const std::string& app_id);
+
 // Task types of every application in the store: γ of each, k-means over all of them, clusters
 // labelled by the stored hints (ClassifyRuns). NotFound when the store holds no application.
 Result<ClassifyAnswer> ClassifyStoredApplications(profiles::Store& store);

@@ -444,6 +444,10 @@ Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>&
       seen.emplace_back(key, source.node);
     }
   }
+  // Checkpoints are read once per file and advanced batch by batch: a second ingester on the same
+  // store must wait for this one, or both would read the same lines.
+  auto lock = store.LockExclusively("ingest hdfs");
+  if (!lock.ok()) return lock.status();
   auto writer = PrepareWriter(store);
   if (!writer.ok()) return writer.status();
   HdfsIngestReport report;

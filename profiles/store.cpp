@@ -1,9 +1,20 @@
 #include "profiles/store.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
 
 namespace perfplan::profiles {
 namespace {
+
+// How long a writer waits for another process's write transaction before Begin fails.
+constexpr int kBusyTimeoutMilliseconds = 30000;
 
 constexpr const char* kMigrationsTable =
     "CREATE TABLE IF NOT EXISTS schema_migrations ("
@@ -22,7 +33,7 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
     return Status::Failed(path + ": cannot open the store: " + message);
   }
   std::unique_ptr<Store> store(new Store(db, path));
-  sqlite3_busy_timeout(db, 5000);
+  sqlite3_busy_timeout(db, kBusyTimeoutMilliseconds);
   // WAL keeps readers going while an ingester writes; synchronous=NORMAL is durable in WAL mode
   // against process crashes (the failure the ingesters are tested for).
   if (path != ":memory:") store->Exec("PRAGMA journal_mode=WAL");
@@ -58,9 +69,60 @@ Result<Statement> Store::Prepare(const std::string& sql) {
   return Statement(stmt, sql);
 }
 
-Status Store::Begin() { return Exec("BEGIN IMMEDIATE"); }
+Status Store::Begin() {
+  Status s = Exec("BEGIN IMMEDIATE");
+  if (s.ok() || (sqlite3_errcode(db_) & 0xff) != SQLITE_BUSY) return s;
+  return Status::Failed(path_ +
+                        ": the store is busy: another process has held its write lock for " +
+                        std::to_string(kBusyTimeoutMilliseconds / 1000) +
+                        " s (writers take turns one transaction at a time); try again when it is "
+                        "done");
+}
 Status Store::Commit() { return Exec("COMMIT"); }
 Status Store::Rollback() { return Exec("ROLLBACK"); }
+
+Store::ExclusiveLock& Store::ExclusiveLock::operator=(ExclusiveLock&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+Store::ExclusiveLock::~ExclusiveLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing the descriptor releases the flock
+}
+
+Result<Store::ExclusiveLock> Store::LockExclusively(const std::string& what) {
+  if (path_ == ":memory:") return ExclusiveLock();
+  const std::string lock_path = path_ + ".lock";
+  const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return Status::Failed(lock_path +
+                          ": cannot open the store's lock file: " + std::strerror(errno));
+  }
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMilliseconds);
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      const std::string reason = std::strerror(errno);
+      ::close(fd);
+      return Status::Failed(lock_path + ": cannot lock: " + reason);
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::close(fd);
+      return Status::Failed(path_ + ": another perfplan " + what +
+                            " is running on this store (it holds " + lock_path +
+                            ") and did not "
+                            "finish within " +
+                            std::to_string(kBusyTimeoutMilliseconds / 1000) +
+                            " s; try again when it is done");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return ExclusiveLock(fd);
+}
 
 int Store::SchemaVersion(const std::string& component) {
   Result<Statement> st = Prepare("SELECT version FROM schema_migrations WHERE component = ?");
@@ -74,30 +136,33 @@ int Store::Changes() const { return sqlite3_changes(db_); }
 
 Status Store::Migrate(const Migrations& m) {
   const int known = static_cast<int>(m.steps.size());
-  const int have = SchemaVersion(m.component);
-  if (have > known) {
-    return Status::Failed(path_ + ": the " + m.component + " schema is at version " +
-                          std::to_string(have) + ", newer than this perfplan knows (" +
-                          std::to_string(known) + "); use a newer perfplan");
-  }
-  for (int v = have; v < known; ++v) {
+  // Each step reads the version inside its own write transaction, so two processes opening a new
+  // store at once serialize: the second sees the first's steps done instead of repeating them.
+  for (;;) {
     if (Status s = Begin(); !s.ok()) return s;
-    Status s = Exec(m.steps[v]);
+    const int have = SchemaVersion(m.component);
+    if (have > known) {
+      Rollback();
+      return Status::Failed(path_ + ": the " + m.component + " schema is at version " +
+                            std::to_string(have) + ", newer than this perfplan knows (" +
+                            std::to_string(known) + "); use a newer perfplan");
+    }
+    if (have == known) return Commit();
+    Status s = Exec(m.steps[have]);
     if (s.ok()) {
       Result<Statement> st = Prepare(
           "INSERT INTO schema_migrations(component, version) VALUES(?, ?) "
           "ON CONFLICT(component) DO UPDATE SET version = excluded.version");
-      s = st.ok() ? st.value().Bind(1, m.component).Bind(2, std::int64_t{v + 1}).Run()
+      s = st.ok() ? st.value().Bind(1, m.component).Bind(2, std::int64_t{have + 1}).Run()
                   : st.status();
     }
     if (!s.ok()) {
       Rollback();
       return Status::Failed(path_ + ": migrating " + m.component + " to version " +
-                            std::to_string(v + 1) + " failed: " + s.message());
+                            std::to_string(have + 1) + " failed: " + s.message());
     }
     if (Status c = Commit(); !c.ok()) return c;
   }
-  return Status::Ok();
 }
 
 Statement::Statement(Statement&& o) noexcept

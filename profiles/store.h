@@ -47,10 +47,32 @@ class Store {
   // Prepares one statement; fails with SQLite's message and the SQL.
   Result<Statement> Prepare(const std::string& sql);
 
-  // BEGIN IMMEDIATE / COMMIT / ROLLBACK. Nesting is not supported.
+  // BEGIN IMMEDIATE / COMMIT / ROLLBACK. Nesting is not supported. Writers in several processes
+  // take turns one transaction at a time: Begin waits up to 30 s for another process's write
+  // transaction, then fails "PATH: the store is busy: ...".
   Status Begin();
   Status Commit();
   Status Rollback();
+
+  // An exclusive advisory lock on "<path>.lock" (flock), held until the returned object is
+  // destroyed; the kernel releases it when the process dies, SIGKILL included. For ingesters that
+  // read their position (checkpoints) once and then write many transactions: two of them on one
+  // store run one after the other instead of both reading from the same position. Waits up to
+  // 30 s for the holder, then fails "PATH: another perfplan WHAT is running on this store ...".
+  // A ":memory:" store needs no lock (ok, holds nothing).
+  class ExclusiveLock {
+   public:
+    ExclusiveLock() = default;
+    ExclusiveLock(ExclusiveLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+    ExclusiveLock& operator=(ExclusiveLock&& other) noexcept;
+    ~ExclusiveLock();
+
+   private:
+    friend class Store;
+    explicit ExclusiveLock(int fd) : fd_(fd) {}
+    int fd_ = -1;
+  };
+  Result<ExclusiveLock> LockExclusively(const std::string& what);
 
   // Version of `component` recorded in the store (0 if never migrated).
   int SchemaVersion(const std::string& component);

@@ -1,12 +1,12 @@
 // `perfplan export`: answers as CSV or JSON tables for spreadsheets and scripts.
-#include <cstdio>
-#include <fstream>
 #include <ostream>
-#include <sstream>
 
 #include "planner/cli/command.h"
 #include "planner/export.h"
 #include "planner/planner.h"
+#include "planner/report.h"
+#include "planner/spark_scoring.h"
+#include "planner/tune.h"
 
 namespace perfplan::cli {
 namespace {
@@ -23,18 +23,53 @@ struct ExportFlags {
   std::string topology;
   planner::SelectOptions select;
   std::string objective = "time";
-  // stragglers
+  // stragglers, scores, workload
+  std::string store = "perfplan.db";
+  std::string app_id;
   planner::StragglersRequest stragglers;
+  // sensitivity
+  std::string model;
+  bool maximize = false;
+  // workload
+  planner::WorkloadRequest workload;
 };
 
 Result<planner::ExportTable> BuildTable(const ExportFlags& f) {
   if (f.what == "stragglers") {
-    if (f.stragglers.app_id.empty()) {
+    if (f.app_id.empty()) {
       return Status::InvalidArgument("--what stragglers needs an application id (APP)");
     }
-    Result<planner::StragglersAnswer> a = planner::AnswerStragglers(f.stragglers);
+    planner::StragglersRequest request = f.stragglers;
+    request.store_path = f.store;
+    request.app_id = f.app_id;
+    Result<planner::StragglersAnswer> a = planner::AnswerStragglers(request);
     if (!a.ok()) return a.status();
     return planner::StragglersTable(a.value());
+  }
+  if (f.what == "scores") {
+    Result<std::vector<planner::ScoreAnswer>> a = planner::AnswerScores(f.store, f.app_id);
+    if (!a.ok()) return a.status();
+    return planner::ScoresTable(a.value());
+  }
+  if (f.what == "sensitivity") {
+    if (f.model.empty()) {
+      return Status::InvalidArgument(
+          "--what sensitivity needs --model (a model saved by `perfplan tune train`)");
+    }
+    planner::TuneModelSource source;
+    source.model_file = f.model;
+    tuning::SensitivitySettings settings;
+    if (f.maximize) settings.goal = tuning::Goal::kMaximize;
+    Result<tuning::Sensitivity> a = planner::AnswerTuneSensitivity(source, {}, settings);
+    if (!a.ok()) return a.status();
+    return planner::SensitivityTable(a.value());
+  }
+  if (f.what == "workload") {
+    planner::WorkloadRequest request = f.workload;
+    request.store_path = f.store;
+    Result<planner::WorkloadAnswer> a = planner::AnswerWorkload(request);
+    if (!a.ok()) return a.status();
+    return planner::WorkloadTable(a.value());
   }
   if (f.profile.empty()) {
     return Status::InvalidArgument("--what " + f.what + " needs --profile");
@@ -81,26 +116,6 @@ Result<planner::ExportTable> BuildTable(const ExportFlags& f) {
   return planner::SelectionTable(a.value());
 }
 
-// Writes to a temporary file beside `path` and renames it over `path`, so a reader never sees a
-// half-written export.
-Status WriteAtomically(const std::string& path, const std::string& contents) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << contents;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return Status::Failed("--out: cannot write " + path);
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return Status::Failed("--out: cannot replace " + path);
-  }
-  return Status::Ok();
-}
-
 }  // namespace
 
 void AddExportCommand(CLI::App& app, CliContext& ctx) {
@@ -112,17 +127,28 @@ void AddExportCommand(CLI::App& app, CliContext& ctx) {
       "--bandwidth-bytes-per-second 1.25e8 --format csv\n"
       "  perfplan export --what selection --profile examples/profiles/knn.yaml "
       "--topology examples/topology.yaml --dataset sensor-archive --format json\n"
-      "  perfplan export --what stragglers local-1430917381534 --store spark.db");
-  cmd->add_option("--what", f->what, "predictions, selection or stragglers")
+      "  perfplan export --what stragglers local-1430917381534 --store spark.db\n"
+      "  perfplan export --what scores --store spark.db --format csv\n"
+      "  perfplan export --what sensitivity --model wordcount.model.json\n"
+      "  perfplan export --what workload --store hdfs.db --format json");
+  cmd->add_option("--what", f->what,
+                  "predictions, selection, scores, sensitivity, stragglers or workload")
       ->required()
-      ->check(CLI::IsMember({"predictions", "selection", "stragglers"}));
+      ->check(CLI::IsMember(
+          {"predictions", "selection", "scores", "sensitivity", "stragglers", "workload"}));
   cmd->add_option("--format", f->format, "csv (default) or json")
       ->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("--out", f->out, "Write to FILE (atomically) instead of stdout");
   cmd->add_option("--profile", f->profile,
                   "predictions, selection: profile summary (YAML or JSON)");
-  cmd->add_option("app", f->stragglers.app_id, "stragglers: Spark application id");
-  cmd->add_option("--store", f->stragglers.store_path, "stragglers: profile store (SQLite file)");
+  cmd->add_option("app", f->app_id,
+                  "stragglers: Spark application id; scores: only this application");
+  cmd->add_option("--store", f->store,
+                  "stragglers, scores, workload: profile store (default perfplan.db)");
+  cmd->add_option("--model", f->model, "sensitivity: model saved by `perfplan tune train`");
+  cmd->add_flag("--maximize", f->maximize, "sensitivity: higher is better for the target");
+  cmd->add_option("--from", f->workload.from, "workload: window start (time or epoch ms)");
+  cmd->add_option("--to", f->workload.to, "workload: window end (exclusive)");
   cmd->add_option("--dataset-bytes", f->dataset_bytes, "predictions: sizes, comma-separated")
       ->delimiter(',');
   cmd->add_option("--storage-nodes", f->storage_nodes, "predictions: storage node counts")
@@ -152,7 +178,8 @@ void AddExportCommand(CLI::App& app, CliContext& ctx) {
       *ctx.out << text;
       return;
     }
-    if (Status s = WriteAtomically(f->out, text); !s.ok()) ReportError(ctx, "export", s, false);
+    if (Status s = planner::WriteFileAtomically(f->out, text); !s.ok())
+      ReportError(ctx, "export", s, false);
   });
 }
 

@@ -24,7 +24,8 @@ void AddReportCommand(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--profiles", f->request.profile_files,
                   "Profiles: each run predicted from the others (leave one out)");
   cmd->add_option("--topology", f->request.topology_file,
-                  "With --profiles: selection breakdown for the topology's first dataset");
+                  "With --profiles: selection breakdown for each dataset of the topology");
+  cmd->add_option("--dataset", f->request.dataset, "With --topology: only this dataset");
   cmd->add_option("--runs", f->request.runs_file, "Runs CSV: predicted against measured");
   cmd->add_option("--workload", f->request.workload, "With --runs: workload to evaluate");
   cmd->add_option("--train", f->request.train_expression, "With --runs: training rows filter");

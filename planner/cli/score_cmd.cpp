@@ -53,9 +53,7 @@ void AddScoreCommand(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
   cmd->callback([flags, &ctx] {
-    auto store = profiles::Store::Open(flags->store, planner::ScoringMigrations());
-    if (!store.ok()) return ReportError(ctx, "score", store.status(), flags->json);
-    auto answers = planner::ScoreStoredApplications(*store.value(), flags->app_id);
+    auto answers = planner::AnswerScores(flags->store, flags->app_id);
     if (!answers.ok()) return ReportError(ctx, "score", answers.status(), flags->json);
     ctx.exit_code = 0;
     const planner::ScoreAnswer& a = answers.value().front();
@@ -77,9 +75,7 @@ void AddScoresCommand(CLI::App& app, CliContext& ctx) {
       ->check(CLI::IsMember({"score", "app", "type"}));
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
   cmd->callback([flags, &ctx] {
-    auto store = profiles::Store::Open(flags->store, planner::ScoringMigrations());
-    if (!store.ok()) return ReportError(ctx, "scores", store.status(), flags->json);
-    auto answers = planner::ScoreStoredApplications(*store.value(), "");
+    auto answers = planner::AnswerScores(flags->store, "");
     if (!answers.ok()) return ReportError(ctx, "scores", answers.status(), flags->json);
     auto list = std::move(answers).value();
     const std::string sort = flags->sort;

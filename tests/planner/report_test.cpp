@@ -20,23 +20,8 @@
 namespace perfplan {
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
-
-Run Perfplan(const std::string& args) {
-  const std::string cmd = testing::BinaryDir() + "/perfplan " + args + " 2>/dev/null";
-  Run r;
-  std::FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Run = testing::CliRun;
+using testing::RunPerfplan;
 
 std::vector<std::string> SvgBlocks(const std::string& html) {
   std::vector<std::string> blocks;
@@ -118,7 +103,7 @@ TEST_CASE("a report from examples/ and a small store has every section and well-
   std::filesystem::create_directories(dir + "/logs");
   testing::WriteFile(dir + "/logs/app-report.lz4",
                      testing::EncodeLz4Block(testing::SyntheticEventLog("app-report", 2, 40)));
-  const Run sim = Perfplan(
+  const Run sim = RunPerfplan(
       "simulate hdfs --files 3 --file-size 5000000 --clients 2 --datanodes 3 --block-size 1048576 "
       "--out '" +
       dir + "/hdfs' --json");
@@ -126,16 +111,16 @@ TEST_CASE("a report from examples/ and a small store has every section and well-
   std::string nodes;
   const nlohmann::json sim_json = nlohmann::json::parse(sim.out);
   for (const auto& n : sim_json["ingest_nodes"]) nodes += " --node '" + n.get<std::string>() + "'";
-  REQUIRE(Perfplan("ingest hdfs" + nodes + " --store '" + dir + "/s.db'").exit_code == 0);
-  REQUIRE(Perfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
+  REQUIRE(RunPerfplan("ingest hdfs" + nodes + " --store '" + dir + "/s.db'").exit_code == 0);
+  REQUIRE(RunPerfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
   testing::WriteFile(dir + "/runs.csv", RunsCsv());
 
   const std::string out = dir + "/out/r.html";
   std::filesystem::create_directories(dir + "/out");
-  const Run r = Perfplan("report --out '" + out + "' --store '" + dir + "/s.db' --profiles " +
-                         examples + "/profiles/kmeans.yaml " + examples + "/profiles/knn.yaml " +
-                         "--topology " + examples + "/topology.yaml --runs '" + dir +
-                         "/runs.csv' --workload w --train 'compute_nodes<=16' --json");
+  const Run r = RunPerfplan("report --out '" + out + "' --store '" + dir + "/s.db' --profiles " +
+                            examples + "/profiles/kmeans.yaml " + examples + "/profiles/knn.yaml " +
+                            "--topology " + examples + "/topology.yaml --runs '" + dir +
+                            "/runs.csv' --workload w --train 'compute_nodes<=16' --json");
   REQUIRE(r.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(r.out);
   CHECK(j["out"] == out);
@@ -153,7 +138,8 @@ TEST_CASE("a report from examples/ and a small store has every section and well-
         std::string::npos);
   const std::vector<std::string> charts = SvgBlocks(html);
   CHECK(charts.size() == j["charts"].get<std::size_t>());
-  CHECK(charts.size() == 2 + 1 + 1 + 1 + 2);
+  // Selection: 2 profiles × the 4 datasets of examples/topology.yaml.
+  CHECK(charts.size() == 2 + 1 + 1 + 1 + 2 * 4);
   for (const std::string& svg : charts) CheckChart(svg);
   CHECK(html.find("y = x") != std::string::npos);
   CHECK(html.find("change point") != std::string::npos);
@@ -177,8 +163,32 @@ TEST_CASE("report refuses missing or partial evidence with exit 2") {
   request.store_path = dir + "/missing.db";
   CHECK(planner::AnswerReport(request).status().message() == dir + "/missing.db: no such store");
   CHECK(!std::filesystem::exists(dir + "/missing.db"));
-  CHECK(Perfplan("report --out '" + dir + "/r.html'").exit_code == 2);
+  CHECK(RunPerfplan("report --out '" + dir + "/r.html'").exit_code == 2);
   CHECK(!std::filesystem::exists(dir + "/r.html"));
+}
+
+TEST_CASE("--dataset limits the selection charts to one dataset of the topology") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string examples = testing::SourceDir() + "/examples";
+  const std::string common = "report --out '" + dir + "/r.html' --profiles " + examples +
+                             "/profiles/kmeans.yaml --topology " + examples + "/topology.yaml";
+  const Run r = RunPerfplan(common + " --dataset sensor-archive --json");
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  REQUIRE(j["sections"].size() == 2);
+  CHECK(j["sections"][1]["id"] == "selection");
+  CHECK(j["sections"][1]["charts"] == 1);
+  CHECK(testing::ReadFile(dir + "/r.html").find("on sensor-archive") != std::string::npos);
+
+  const Run unknown = RunPerfplan(common + " --dataset sensor-archiv", "2>&1 >/dev/null");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.out == "perfplan report: error: --dataset: no dataset \"sensor-archiv\" in " +
+                           examples + "/topology.yaml; did you mean \"sensor-archive\"?\n");
+  planner::ReportRequest request;
+  request.out_file = dir + "/r2.html";
+  request.profile_files = {examples + "/profiles/kmeans.yaml"};
+  request.dataset = "sky-survey";
+  CHECK(planner::AnswerReport(request).status().message() == "--dataset needs --topology");
 }
 
 TEST_CASE("a saved tuning model gives sensitivity bars, most influential first") {
@@ -190,13 +200,13 @@ TEST_CASE("a saved tuning model gives sensitivity bars, most influential first")
            std::to_string(50 + 400.0 / (mem_gb + 2) + 200.0 / cores) + "\n";
   }
   testing::WriteFile(dir + "/runs.csv", csv);
-  REQUIRE(Perfplan("tune train --data '" + dir +
-                   "/runs.csv' --target time_seconds --kinds ridge "
-                   "--out '" +
-                   dir + "/m.json'")
+  REQUIRE(RunPerfplan("tune train --data '" + dir +
+                      "/runs.csv' --target time_seconds --kinds ridge "
+                      "--out '" +
+                      dir + "/m.json'")
               .exit_code == 0);
   const Run r =
-      Perfplan("report --out '" + dir + "/r.html' --tune-model '" + dir + "/m.json' --json");
+      RunPerfplan("report --out '" + dir + "/r.html' --tune-model '" + dir + "/m.json' --json");
   REQUIRE(r.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(r.out);
   REQUIRE(j["sections"].size() == 1);

@@ -4,6 +4,8 @@
 // "no resource data" (never a zero).
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -142,9 +144,9 @@ TEST_CASE("score and label reject unknown applications and bad types with exact 
   const std::string empty = dir + "/empty.db";
   Run none = Perfplan(dir, "score x --store '" + empty + "'");
   CHECK(none.exit_code == 2);
-  CHECK(none.err ==
-        "perfplan score: error: no Spark application x in the store (it holds none: run perfplan "
-        "ingest spark)\n");
+  CHECK(none.err == "perfplan score: error: " + empty +
+                        ": no such store; run `perfplan ingest spark` first\n");
+  CHECK(!std::filesystem::exists(empty));  // a read never creates a store
 }
 
 }  // namespace

@@ -9,10 +9,14 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
+#include "profiles/spark_ingest.h"
+#include "profiles/spark_store.h"
+#include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::planner {
@@ -212,8 +216,17 @@ TEST_CASE("a port in use is a clear failure") {
 
 TEST_CASE("perfplan serve stops cleanly on SIGTERM") {
   const std::string err_file = testing::MakeTempDir() + "/serve.err";
+  testing::WriteFile(err_file, "");  // exists before the child reopens it: the poll can read it
   const pid_t pid = fork();
   REQUIRE(pid >= 0);
+  // A failed REQUIRE below must not leave the server running (it would hold CTest's pipe open).
+  struct KillOnExit {
+    pid_t pid;
+    bool armed = true;
+    ~KillOnExit() {
+      if (armed) kill(pid, SIGKILL), waitpid(pid, nullptr, 0);
+    }
+  } guard{pid};
   if (pid == 0) {
     freopen(err_file.c_str(), "w", stderr);
     chdir(testing::SourceDir().c_str());
@@ -240,6 +253,7 @@ TEST_CASE("perfplan serve stops cleanly on SIGTERM") {
   kill(pid, SIGTERM);
   int status = 0;
   waitpid(pid, &status, 0);
+  guard.armed = false;
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
   const std::string err = testing::ReadFile(err_file);
@@ -304,6 +318,51 @@ TEST_CASE("History Server paths and tuning endpoints explain what the service la
     CHECK(reply.status == c.status);
     if (!c.reply.empty()) CHECK(reply.body == c.reply);
   }
+}
+
+TEST_CASE("GET /v1/apps/{id}/score answers perfplan score's document from the store") {
+  const Catalog catalog = ExampleCatalog();
+  const std::string dir = testing::MakeTempDir();
+  for (const char* id : {"app-score-1", "app-score-2"}) {
+    testing::WriteFile(dir + "/" + id, testing::SyntheticEventLog(id, 2, 20));
+  }
+  {
+    auto store = profiles::Store::Open(dir + "/spark.db", {profiles::spark::StoreMigrations()});
+    REQUIRE(store.ok());
+    REQUIRE(profiles::spark::IngestEventLogs(*store.value(),
+                                             {dir + "/app-score-1", dir + "/app-score-2"})
+                .ok());
+  }
+  ServiceOptions options;
+  options.store_path = dir + "/spark.db";
+
+  HttpReply ok = HandleRequest(catalog, options, "GET", "/v1/apps/app-score-2/score", "", "");
+  REQUIRE(ok.status == 200);
+  const nlohmann::json j = nlohmann::json::parse(ok.body);
+  CHECK(j["app_id"] == "app-score-2");
+  CHECK(j["dimensions"].size() == 12);
+
+  HttpReply unknown = HandleRequest(catalog, options, "GET", "/v1/apps/app-score-3/score", "", "");
+  CHECK(unknown.status == 404);
+  CHECK(
+      unknown.body ==
+      R"({"error":"not_found","field":"id","message":"no Spark application app-score-3 in the store; did you mean 'app-score-1'?"})"
+      "\n");
+  HttpReply post = HandleRequest(catalog, options, "POST", "/v1/apps/app-score-1/score", "", "");
+  CHECK(post.status == 405);
+
+  HttpReply bare = HandleRequest(catalog, ServiceOptions{}, "GET", "/v1/apps/x/score", "", "");
+  CHECK(bare.status == 404);
+  CHECK(
+      bare.body ==
+      R"({"error":"not_found","field":null,"message":"/v1/apps/{id}/score is served when the service is started with --store"})"
+      "\n");
+  // Nested paths are not application ids.
+  CHECK(HandleRequest(catalog, options, "GET", "/v1/apps/a/b/score", "", "").status == 404);
+
+  std::filesystem::remove(dir + "/spark.db");
+  HttpReply gone = HandleRequest(catalog, options, "GET", "/v1/apps/app-score-1/score", "", "");
+  CHECK(gone.status == 503);
 }
 
 }  // namespace

@@ -16,25 +16,8 @@
 namespace perfplan {
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
-
-// Runs the perfplan binary with `args` (already shell-quoted); `redirect` is appended to the
-// command (e.g. "2>&1" to capture stderr as well).
-Run Perfplan(const std::string& args, const std::string& redirect = "2>/dev/null") {
-  std::string cmd = testing::BinaryDir() + "/perfplan " + args + " " + redirect;
-  Run r;
-  std::FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Run = testing::CliRun;
+using testing::RunPerfplan;
 
 // A store holding "app-strag": stage 0 with 30 successful tasks (100 + 10·k ms), stage 1 with
 // only 5 (the other 25 task ends are dropped from the log).
@@ -52,7 +35,8 @@ std::string MakeStore() {
   }
   testing::WriteFile(dir + "/app-strag", log);
   const std::string store = dir + "/s.db";
-  REQUIRE(Perfplan("ingest spark '" + dir + "/app-strag' --store '" + store + "'").exit_code == 0);
+  REQUIRE(RunPerfplan("ingest spark '" + dir + "/app-strag' --store '" + store + "'").exit_code ==
+          0);
   return store;
 }
 
@@ -70,7 +54,7 @@ TEST_CASE(
     "stragglers --json gives each stage's H-index and H_job over the stages with enough "
     "tasks") {
   const std::string store = MakeStore();
-  Run r = Perfplan("stragglers app-strag --store '" + store + "' --json");
+  Run r = RunPerfplan("stragglers app-strag --store '" + store + "' --json");
   INFO(r.out);
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
@@ -116,7 +100,7 @@ TEST_CASE(
 
 TEST_CASE("stragglers reports h_job as null with the reason when no stage has 2ω + 2 tasks") {
   const std::string store = MakeStore();
-  Run r = Perfplan("stragglers app-strag --store '" + store + "' --omega 15 --json");
+  Run r = RunPerfplan("stragglers app-strag --store '" + store + "' --omega 15 --json");
   INFO(r.out);
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
@@ -129,7 +113,7 @@ TEST_CASE("stragglers reports h_job as null with the reason when no stage has 2�
 
 TEST_CASE("stragglers prints a table with H_job and the left-out stages") {
   const std::string store = MakeStore();
-  Run r = Perfplan("stragglers app-strag --store '" + store + "' --degree auto");
+  Run r = RunPerfplan("stragglers app-strag --store '" + store + "' --degree auto");
   INFO(r.out);
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("H_job (weighted by stage task time) = ") != std::string::npos);
@@ -138,7 +122,7 @@ TEST_CASE("stragglers prints a table with H_job and the left-out stages") {
 
 TEST_CASE("an unknown application exits 2 and suggests the closest one in the store") {
   const std::string store = MakeStore();
-  Run r = Perfplan("stragglers app-strg --store '" + store + "'", "2>&1 >/dev/null");
+  Run r = RunPerfplan("stragglers app-strg --store '" + store + "'", "2>&1 >/dev/null");
   CHECK(r.exit_code == 2);
   CHECK(r.out ==
         "perfplan stragglers: error: no Spark application app-strg in the store; did you mean "
@@ -147,7 +131,7 @@ TEST_CASE("an unknown application exits 2 and suggests the closest one in the st
 
 TEST_CASE("export --what stragglers writes one CSV row per stage attempt") {
   const std::string store = MakeStore();
-  Run r = Perfplan("export --what stragglers app-strag --store '" + store + "'");
+  Run r = RunPerfplan("export --what stragglers app-strag --store '" + store + "'");
   INFO(r.out);
   REQUIRE(r.exit_code == 0);
   std::istringstream csv(r.out);

@@ -11,6 +11,7 @@
 #include <random>
 #include <thread>
 
+#include "tests/support/store_dump.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles {
@@ -301,8 +302,41 @@ TEST_CASE("SIGKILL at random points, resumed, gives exactly the totals of one cl
   auto fresh = OpenStore(dir + "/fresh.db");
   REQUIRE(IngestHdfs(*fresh, sources, options).ok());
   CHECK(Dump(*fresh) == Dump(*killed));
+  CHECK(testing::IntegrityCheck(*killed) == "ok");
   MESSAGE("runs " << runs << ", kills " << kills << " (" << progressed
                   << " after some progress), clean run " << clean_us << " us");
+}
+
+TEST_CASE("two ingesters started at once on one store take turns: nothing is read twice") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/audit.log", Lines(0, 20000, AuditLine));
+  testing::WriteFile(dir + "/dn.log", Lines(0, 20000, TraceLine));
+  const std::vector<HdfsSource> sources = {{"nn", dir + "/audit.log"}, {"dn1", dir + "/dn.log"}};
+  HdfsIngestOptions options;
+  options.batch_lines = 500;
+  pid_t children[2];
+  for (pid_t& child : children) {
+    child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      auto store = Store::Open(dir + "/shared.db", {HdfsMigrations()});
+      if (!store.ok()) _exit(3);
+      _exit(IngestHdfs(*store.value(), sources, options).ok() ? 0 : 4);
+    }
+  }
+  for (pid_t child : children) {
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+  }
+  auto shared = OpenStore(dir + "/shared.db");
+  CHECK(Count(*shared, "hdfs_audit") == 20000);
+  CHECK(Count(*shared, "hdfs_transfer") == 20000);
+  auto fresh = OpenStore(dir + "/fresh.db");
+  REQUIRE(IngestHdfs(*fresh, sources, options).ok());
+  CHECK(Dump(*fresh) == Dump(*shared));
+  CHECK(testing::IntegrityCheck(*shared) == "ok");
 }
 
 }  // namespace

@@ -1,11 +1,20 @@
 #include "tests/support/test_support.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace perfplan::testing {
@@ -70,6 +79,56 @@ void WriteFile(const std::string& path, const std::string& contents) {
   std::ofstream out(path, std::ios::binary);
   if (!out) throw std::runtime_error("cannot write " + path);
   out << contents;
+}
+
+CliRun RunPerfplan(const std::string& args, const std::string& redirect) {
+  const std::string command = BinaryDir() + "/perfplan " + args + " " + redirect;
+  std::FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) throw std::runtime_error("cannot run " + command);
+  CliRun run;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) run.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+int StartPerfplan(const std::vector<std::string>& args) {
+  const std::string binary = BinaryDir() + "/perfplan";
+  std::vector<char*> argv = {const_cast<char*>(binary.c_str())};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+int WaitPerfplan(int pid) {
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid) throw std::runtime_error("waitpid failed");
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool RunPerfplanKilledAfter(const std::vector<std::string>& args, long kill_after_microseconds) {
+  const int pid = StartPerfplan(args);
+  if (kill_after_microseconds >= 0) {
+    std::this_thread::sleep_for(std::chrono::microseconds(kill_after_microseconds));
+    kill(pid, SIGKILL);
+  }
+  const int code = WaitPerfplan(pid);
+  if (code == -1) return false;
+  if (code != 0) {
+    throw std::runtime_error("perfplan exited with " + std::to_string(code) + " (expected 0)");
+  }
+  return true;
 }
 
 }  // namespace perfplan::testing

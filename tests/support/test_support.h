@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace perfplan::testing {
 
@@ -31,5 +32,25 @@ std::string MakeTempDir();
 // Reads a whole file; throws std::runtime_error naming the path when it cannot.
 std::string ReadFile(const std::string& path);
 void WriteFile(const std::string& path, const std::string& contents);
+
+// What one run of the perfplan binary printed and how it exited (-1: killed by a signal).
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+};
+// Runs BinaryDir()/perfplan with `args` (already shell-quoted) through the shell, capturing
+// stdout; `redirect` is appended to the command ("2>&1" captures stderr too). Throws
+// std::runtime_error when the shell cannot be started.
+CliRun RunPerfplan(const std::string& args, const std::string& redirect = "2>/dev/null");
+
+// Starts BinaryDir()/perfplan with `args` (no shell) in a child process, stdout and stderr
+// discarded; returns its pid. For tests that signal the process (crash safety).
+int StartPerfplan(const std::vector<std::string>& args);
+// Waits for a child started by StartPerfplan: its exit code, or -1 when a signal ended it.
+int WaitPerfplan(int pid);
+// StartPerfplan, SIGKILL after `kill_after_microseconds` (< 0: never), WaitPerfplan. True when
+// the process exited 0 before the kill; false when the kill ended it. Throws std::runtime_error
+// when it exited with another code.
+bool RunPerfplanKilledAfter(const std::vector<std::string>& args, long kill_after_microseconds);
 
 }  // namespace perfplan::testing
