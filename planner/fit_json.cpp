@@ -166,6 +166,7 @@ std::string ToJson(const EvaluateAnswer& a) {
         {"bootstrap_replicates", a.bootstrap_replicates},
         {"seed", ev.seed}}},
       {"censored", {{"rows", ev.censored_rows}, {"prediction_above_bound", ev.censored_respected}}},
+      {"selection", SelectionJson(a, ev)},
       {"fits", fits},
       {"notes", ev.notes}};
   return j.dump(2) + "\n";

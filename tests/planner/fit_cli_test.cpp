@@ -62,7 +62,7 @@ TEST_CASE("fit writes a profile that predict reproduces") {
 
   // The JSON document is itself a profile, and so is the YAML file.
   testing::WriteFile(dir + "/w.json", fit.out);
-  for (const std::string profile : {dir + "/w.yaml", dir + "/w.json"}) {
+  for (const std::string& profile : {dir + "/w.yaml", dir + "/w.json"}) {
     CAPTURE(profile);
     const Run predict = Perfplan("predict --profile " + profile +
                                      " --dataset-bytes 1e10 --storage-nodes 32 --compute-nodes 32"
@@ -83,10 +83,17 @@ TEST_CASE("evaluate prints the contract keys") {
                           dir + "/err");
   REQUIRE(ev.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(ev.out);
-  for (const char* key : {"predictions", "median_ape", "p90_ape", "baselines", "interval"}) {
+  for (const char* key : {"predictions", "median_ape", "p90_ape", "baselines", "interval",
+                          "censored", "selection", "fits", "notes"}) {
     CAPTURE(key);
     CHECK(j.contains(key));
   }
+  // The node-seconds selection check (docs/fit.md): the pick against the best measured run.
+  REQUIRE(j["selection"].is_object());
+  CHECK(j["selection"]["objective"] == "node-seconds");
+  CHECK(j["selection"]["picked"].contains("measured_node_seconds"));
+  CHECK(j["selection"]["best_measured"].contains("line"));
+  CHECK(j["selection"]["gap"].is_number());
   CHECK(j["baselines"].contains("ernest"));
   CHECK(j["baselines"].contains("amdahl"));
   CHECK(j["interval"]["seed"] == 3);
