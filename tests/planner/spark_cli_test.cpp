@@ -14,31 +14,15 @@
 namespace perfplan {
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
-
-// Runs the perfplan binary with `args` (already shell-quoted), capturing stdout.
-Run Perfplan(const std::string& args) {
-  std::string cmd = testing::BinaryDir() + "/perfplan " + args + " 2>/dev/null";
-  Run r;
-  std::FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Run = testing::CliRun;
+using testing::RunPerfplan;
 
 TEST_CASE("ingest spark --json reports applications, events and skipped lines") {
   const std::string dir = testing::MakeTempDir();
   std::string log = testing::SyntheticEventLog("app-cli", 2, 3);
   log.insert(log.find('\n') + 1, "not json\n");
   testing::WriteFile(dir + "/app-cli.lz4", testing::EncodeLz4Block(log));
-  Run r = Perfplan("ingest spark '" + dir + "' --store '" + dir + "/s.db' --json");
+  Run r = RunPerfplan("ingest spark '" + dir + "' --store '" + dir + "/s.db' --json");
   REQUIRE(r.exit_code == 0);
   auto j = nlohmann::json::parse(r.out);
   CHECK(j["applications"] == 1);
@@ -49,11 +33,11 @@ TEST_CASE("ingest spark --json reports applications, events and skipped lines") 
   CHECK(j["skipped"][0]["line"] == 2);
   CHECK(j["skipped"][0]["reason"] == "invalid JSON");
 
-  Run again = Perfplan("ingest spark '" + dir + "' --store '" + dir + "/s.db' --json");
+  Run again = RunPerfplan("ingest spark '" + dir + "' --store '" + dir + "/s.db' --json");
   REQUIRE(again.exit_code == 0);
   CHECK(nlohmann::json::parse(again.out)["applications_ingested"][0]["unchanged"] == true);
 
-  Run jobs = Perfplan("spark api applications/app-cli/jobs --store '" + dir + "/s.db'");
+  Run jobs = RunPerfplan("spark api applications/app-cli/jobs --store '" + dir + "/s.db'");
   REQUIRE(jobs.exit_code == 0);
   auto list = nlohmann::json::parse(jobs.out);
   REQUIRE(list.size() == 1);
@@ -66,29 +50,29 @@ TEST_CASE("apps and app list what was ingested, with per-stage task statistics")
   const std::string dir = testing::MakeTempDir();
   std::filesystem::create_directories(dir + "/logs");
   testing::WriteFile(dir + "/logs/app-a", testing::SyntheticEventLog("app-a", 2, 5));
-  REQUIRE(Perfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
-  Run apps = Perfplan("apps --store '" + dir + "/s.db' --json");
+  REQUIRE(RunPerfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
+  Run apps = RunPerfplan("apps --store '" + dir + "/s.db' --json");
   REQUIRE(apps.exit_code == 0);
   auto list = nlohmann::json::parse(apps.out)["applications"];
   REQUIRE(list.size() == 1);
   CHECK(list[0]["app_id"] == "app-a");
   CHECK(list[0]["tasks"] == 10);
   CHECK(list[0]["completed"] == true);
-  Run app = Perfplan("app app-a --store '" + dir + "/s.db' --json");
+  Run app = RunPerfplan("app app-a --store '" + dir + "/s.db' --json");
   REQUIRE(app.exit_code == 0);
   auto stages = nlohmann::json::parse(app.out)["stages"];
   REQUIRE(stages.size() == 2);
   CHECK(stages[1]["task_seconds_median"] == doctest::Approx(0.12));
   CHECK(stages[1]["task_seconds_max"] == doctest::Approx(0.14));
-  CHECK(Perfplan("app nope --store '" + dir + "/s.db'").exit_code == 2);
+  CHECK(RunPerfplan("app nope --store '" + dir + "/s.db'").exit_code == 2);
 }
 
 TEST_CASE("whatif executors replays the recorded tasks: fewer slots never finish sooner") {
   const std::string dir = testing::MakeTempDir();
   std::filesystem::create_directories(dir + "/logs");
   testing::WriteFile(dir + "/logs/app-w", testing::SyntheticEventLog("app-w", 3, 6));
-  REQUIRE(Perfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
-  Run r = Perfplan("whatif executors app-w --counts 1,2,4 --store '" + dir + "/s.db' --json");
+  REQUIRE(RunPerfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
+  Run r = RunPerfplan("whatif executors app-w --counts 1,2,4 --store '" + dir + "/s.db' --json");
   REQUIRE(r.exit_code == 0);
   auto j = nlohmann::json::parse(r.out);
   REQUIRE(j["points"].size() == 3);
@@ -99,20 +83,20 @@ TEST_CASE("whatif executors replays the recorded tasks: fewer slots never finish
   CHECK(four >= j["critical_path_seconds"].get<double>());
   CHECK(j["measured_seconds"].get<double>() > 0);
   CHECK(j.contains("relative_error_at_observed"));
-  CHECK(Perfplan("whatif executors app-w --counts 0 --store '" + dir + "/s.db'").exit_code == 2);
+  CHECK(RunPerfplan("whatif executors app-w --counts 0 --store '" + dir + "/s.db'").exit_code == 2);
 }
 
 TEST_CASE("spark profile derives a FREERIDE-G profile that perfplan predict accepts") {
   const std::string dir = testing::MakeTempDir();
   std::filesystem::create_directories(dir + "/logs");
   testing::WriteFile(dir + "/logs/app-p", testing::SyntheticEventLog("app-p", 2, 4));
-  REQUIRE(Perfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
+  REQUIRE(RunPerfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
   Run profile =
-      Perfplan("spark profile app-p --store '" + dir + "/s.db' --out '" + dir + "/p.yaml'");
+      RunPerfplan("spark profile app-p --store '" + dir + "/s.db' --out '" + dir + "/p.yaml'");
   REQUIRE(profile.exit_code == 0);
   const std::string yaml = testing::ReadFile(dir + "/p.yaml");
   CHECK(yaml.find("dataset_bytes: 32768") != std::string::npos);  // 8 tasks x 4096 bytes
-  Run predict = Perfplan("predict --profile '" + dir +
+  Run predict = RunPerfplan("predict --profile '" + dir +
                          "/p.yaml' --dataset-bytes 65536 --storage-nodes 1 --compute-nodes 2 "
                          "--bandwidth-bytes-per-second 125e6 --json");
   REQUIRE(predict.exit_code == 0);
@@ -121,7 +105,7 @@ TEST_CASE("spark profile derives a FREERIDE-G profile that perfplan predict acce
 
 TEST_CASE("spark api exits 2 with the History Server's message for an unknown application") {
   const std::string dir = testing::MakeTempDir();
-  Run r = Perfplan("spark api applications/nope --store '" + dir + "/s.db'");
+  Run r = RunPerfplan("spark api applications/nope --store '" + dir + "/s.db'");
   CHECK(r.exit_code == 2);
   CHECK(nlohmann::json::parse(r.out)["message"] == "unknown app: nope");
 }

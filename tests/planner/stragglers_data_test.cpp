@@ -14,30 +14,15 @@ PERFPLAN_REQUIRE_SHARED_DATA();
 namespace perfplan {
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
-
-Run Perfplan(const std::string& args) {
-  std::string cmd = testing::BinaryDir() + "/perfplan " + args + " 2>/dev/null";
-  Run r;
-  std::FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Run = testing::CliRun;
+using testing::RunPerfplan;
 
 TEST_CASE("stragglers on a real log: stage 0's 100 tasks give m̂ = 87 and H = 0.335") {
   const std::string dir = testing::MakeTempDir();
   const std::string log = testing::SharedDataDir() +
                           "/01-spark-eventlogs/apache-spark/spark-events/local-1430917381534";
-  REQUIRE(Perfplan("ingest spark '" + log + "' --store '" + dir + "/s.db'").exit_code == 0);
-  Run r = Perfplan("stragglers local-1430917381534 --store '" + dir + "/s.db' --json");
+  REQUIRE(RunPerfplan("ingest spark '" + log + "' --store '" + dir + "/s.db'").exit_code == 0);
+  Run r = RunPerfplan("stragglers local-1430917381534 --store '" + dir + "/s.db' --json");
   INFO(r.out);
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);

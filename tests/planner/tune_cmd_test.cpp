@@ -14,23 +14,8 @@
 namespace perfplan {
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
-
-Run Perfplan(const std::string& args) {
-  const std::string cmd = testing::BinaryDir() + "/perfplan " + args + " 2>/dev/null";
-  Run r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Run = testing::CliRun;
+using testing::RunPerfplan;
 
 // 30 runs of a made-up Spark job whose time falls with memory and cores.
 std::string RunsCsv() {
@@ -58,7 +43,7 @@ struct Fixture {
 
 TEST_CASE("tune cv prints models[] {kind, mre} and is repeatable for a seed") {
   Fixture f;
-  const Run a = Perfplan("tune cv " + f.common + " --seed 3");
+  const Run a = RunPerfplan("tune cv " + f.common + " --seed 3");
   REQUIRE(a.exit_code == 0);
   const auto j = nlohmann::json::parse(a.out);
   REQUIRE(j["models"].size() == 3);
@@ -66,15 +51,15 @@ TEST_CASE("tune cv prints models[] {kind, mre} and is repeatable for a seed") {
   CHECK(j["models"][0]["mre"].is_number());
   CHECK(j["chosen"]["kind"] != "mean");
   CHECK(j["seed"] == 3);
-  CHECK(Perfplan("tune cv " + f.common + " --seed 3").out == a.out);
+  CHECK(RunPerfplan("tune cv " + f.common + " --seed 3").out == a.out);
 }
 
 TEST_CASE("tune train saves a model that sensitivity and recommend use") {
   Fixture f;
   const std::string model = f.dir + "/m.json";
-  REQUIRE(Perfplan("tune train " + f.common + " --out " + model).exit_code == 0);
+  REQUIRE(RunPerfplan("tune train " + f.common + " --out " + model).exit_code == 0);
 
-  const Run s = Perfplan("tune sensitivity --model " + model + " --json");
+  const Run s = RunPerfplan("tune sensitivity --model " + model + " --json");
   REQUIRE(s.exit_code == 0);
   const auto sj = nlohmann::json::parse(s.out);
   REQUIRE(sj["parameters"].size() == 3);
@@ -86,7 +71,7 @@ TEST_CASE("tune train saves a model that sensitivity and recommend use") {
   }
   CHECK(sj["parameters"][0]["rank"] == 1);
 
-  const Run r = Perfplan("tune recommend --model " + model +
+  const Run r = RunPerfplan("tune recommend --model " + model +
                          " --constraint 'spark.executor.memory * spark.executor.cores <= 64g' "
                          "--json");
   REQUIRE(r.exit_code == 0);
@@ -100,9 +85,9 @@ TEST_CASE("tune train saves a model that sensitivity and recommend use") {
   const double cores = rj["config"]["spark.executor.cores"];
   CHECK(mem * cores <= 64.0 * 1024 * 1024 * 1024);
 
-  CHECK(Perfplan("tune sensitivity --model " + model + " --at spark.executor.memry=4g").exit_code ==
+  CHECK(RunPerfplan("tune sensitivity --model " + model + " --at spark.executor.memry=4g").exit_code ==
         2);
-  const Run human = Perfplan("tune recommend --model " + model);
+  const Run human = RunPerfplan("tune recommend --model " + model);
   CHECK(human.exit_code == 0);
   CHECK(human.out.find("\nspark.executor.memory ") != std::string::npos);
 }
@@ -117,7 +102,7 @@ TEST_CASE("tune classify reports precision, recall and F1 per class from a score
   }
   testing::WriteFile(dir + "/scores.csv", csv);
   const Run r =
-      Perfplan("tune classify --data " + dir + "/scores.csv --target score --kinds ridge --json");
+      RunPerfplan("tune classify --data " + dir + "/scores.csv --target score --kinds ridge --json");
   REQUIRE(r.exit_code == 0);
   const auto j = nlohmann::json::parse(r.out);
   REQUIRE(j["classes"].size() == 2);
@@ -146,16 +131,16 @@ TEST_CASE("Bad input exits 2 with an error document") {
     CAPTURE(c.name);
     const std::string path = f.dir + "/bad.csv";
     testing::WriteFile(path, c.csv);
-    const Run r = Perfplan("tune cv --data " + path + " --target time_seconds --json");
+    const Run r = RunPerfplan("tune cv --data " + path + " --target time_seconds --json");
     CHECK(r.exit_code == 2);
     CHECK(nlohmann::json::parse(r.out)["error"] == "invalid_argument");
   }
   testing::WriteFile(f.dir + "/corrupt.json", "{\"format\": \"perfplan-tuning-model\"");
-  CHECK(Perfplan("tune sensitivity --model " + f.dir + "/corrupt.json").exit_code == 2);
+  CHECK(RunPerfplan("tune sensitivity --model " + f.dir + "/corrupt.json").exit_code == 2);
   testing::WriteFile(f.dir + "/v9.json",
                      "{\"format\": \"perfplan-tuning-model\", \"format_version\": 9}");
-  CHECK(Perfplan("tune recommend --model " + f.dir + "/v9.json").exit_code == 2);
-  CHECK(Perfplan("tune cv --data " + f.csv + " --target time_seconds --kinds svm").exit_code == 2);
+  CHECK(RunPerfplan("tune recommend --model " + f.dir + "/v9.json").exit_code == 2);
+  CHECK(RunPerfplan("tune cv --data " + f.csv + " --target time_seconds --kinds svm").exit_code == 2);
 }
 
 }  // namespace
@@ -166,7 +151,7 @@ namespace {
 
 TEST_CASE("The documented example recommends a configuration within the constraints") {
   const std::string data = testing::SourceDir() + "/examples/tuning/spark_runs.csv";
-  const Run r = Perfplan("tune recommend --data " + data +
+  const Run r = RunPerfplan("tune recommend --data " + data +
                          " --target time_seconds --budget-seconds 600 "
                          "--constraint 'spark.executor.memory * spark.executor.instances <= 24g' "
                          "--constraint 'spark.executor.cores * spark.executor.instances <= 16' "

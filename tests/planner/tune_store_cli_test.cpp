@@ -13,23 +13,8 @@
 namespace perfplan {
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
-
-Run Perfplan(const std::string& args) {
-  const std::string cmd = testing::BinaryDir() + "/perfplan " + args + " 2>/dev/null";
-  Run r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Run = testing::CliRun;
+using testing::RunPerfplan;
 
 // 8 applications: more executor memory and cores → fewer (equal-length) tasks → shorter run.
 std::string IngestedStore() {
@@ -46,7 +31,7 @@ std::string IngestedStore() {
                                              {"spark.executor.cores", std::to_string(cores[i])},
                                              {"spark.master", "yarn"}}));
   }
-  const Run ingest = Perfplan("ingest spark " + logs + " --store " + dir + "/s.db --json");
+  const Run ingest = RunPerfplan("ingest spark " + logs + " --store " + dir + "/s.db --json");
   REQUIRE(ingest.exit_code == 0);
   return dir + "/s.db";
 }
@@ -55,7 +40,7 @@ const std::string kFast = " --folds 4 --kinds ridge,mean --budget-seconds 30 --j
 
 TEST_CASE("tune cv and train read one run per application from the store") {
   const std::string db = IngestedStore();
-  const Run cv = Perfplan("tune cv --store " + db + " --target total_time_seconds" + kFast);
+  const Run cv = RunPerfplan("tune cv --store " + db + " --target total_time_seconds" + kFast);
   REQUIRE(cv.exit_code == 0);
   const auto j = nlohmann::json::parse(cv.out);
   CHECK(j["runs"] == 8);
@@ -63,17 +48,17 @@ TEST_CASE("tune cv and train read one run per application from the store") {
   CHECK(j["source"] == "store:" + db);
   const std::string model = testing::MakeTempDir() + "/m.json";
   const Run train =
-      Perfplan("tune train --store " + db + " --target total_time_seconds --out " + model + kFast);
+      RunPerfplan("tune train --store " + db + " --target total_time_seconds --out " + model + kFast);
   REQUIRE(train.exit_code == 0);
-  const Run sens = Perfplan("tune sensitivity --model " + model + " --json");
+  const Run sens = RunPerfplan("tune sensitivity --model " + model + " --json");
   REQUIRE(sens.exit_code == 0);
   CHECK(nlohmann::json::parse(sens.out)["parameters"].size() == 2);
-  const Run rec = Perfplan("tune recommend --store " + db +
+  const Run rec = RunPerfplan("tune recommend --store " + db +
                            " --target total_time_seconds --samples 200" + kFast);
   REQUIRE(rec.exit_code == 0);
   CHECK(nlohmann::json::parse(rec.out)["config_text"].contains("spark.executor.memory"));
   const Run some =
-      Perfplan("tune cv --store " + db +
+      RunPerfplan("tune cv --store " + db +
                " --apps app-0,app-1,app-2,app-3,app-4 --target total_time_seconds" + kFast);
   REQUIRE(some.exit_code == 0);
   CHECK(nlohmann::json::parse(some.out)["runs"] == 5);
@@ -81,7 +66,7 @@ TEST_CASE("tune cv and train read one run per application from the store") {
 
 TEST_CASE("tune --store errors: empty store, unknown target, both or neither source") {
   const std::string empty = testing::MakeTempDir() + "/empty.db";
-  const Run none = Perfplan("tune cv --store " + empty + " --target total_time_seconds --json");
+  const Run none = RunPerfplan("tune cv --store " + empty + " --target total_time_seconds --json");
   CHECK(none.exit_code == 2);
   CHECK(nlohmann::json::parse(none.out)["message"] ==
         "no applications in the store " + empty +
@@ -90,7 +75,7 @@ TEST_CASE("tune --store errors: empty store, unknown target, both or neither sou
             empty);
 
   const std::string db = IngestedStore();
-  const Run typo = Perfplan("tune cv --store " + db + " --target total_time_second --json");
+  const Run typo = RunPerfplan("tune cv --store " + db + " --target total_time_second --json");
   CHECK(typo.exit_code == 2);
   const std::string message = nlohmann::json::parse(typo.out)["message"];
   CHECK(message.rfind("store:" + db +
@@ -99,10 +84,10 @@ TEST_CASE("tune --store errors: empty store, unknown target, both or neither sou
                           "spark.executor.memory, total_time_seconds,",
                       0) == 0);
 
-  const Run both = Perfplan("tune cv --store " + db + " --data x.csv --target t --json");
+  const Run both = RunPerfplan("tune cv --store " + db + " --data x.csv --target t --json");
   CHECK(both.exit_code == 2);
   CHECK(nlohmann::json::parse(both.out)["message"] == "give --data FILE or --store DB, not both");
-  const Run neither = Perfplan("tune cv --target t --json");
+  const Run neither = RunPerfplan("tune cv --target t --json");
   CHECK(neither.exit_code == 2);
   CHECK(nlohmann::json::parse(neither.out)["message"] ==
         "give --data FILE or --store DB (one of them)");
