@@ -60,8 +60,12 @@ std::vector<EventLogSource> FindEventLogs(const std::vector<std::string>& paths,
 class EventLineReader {
  public:
   // Prepares to read `source`. Files are opened lazily, part by part; failures to open or decode
-  // a part are reported through skipped() and the reader moves on to the next part.
-  explicit EventLineReader(EventLogSource source);
+  // a part are reported through skipped() and the reader moves on to the next part. Lines longer
+  // than `max_line_bytes` (after decompression, without the terminator) are skipped and reported
+  // as "line longer than N bytes (the maximum line length)"; the reader never holds more than
+  // about max_line_bytes + 1 MiB of a line.
+  explicit EventLineReader(EventLogSource source,
+                           std::size_t max_line_bytes = kDefaultMaxLineBytes);
   ~EventLineReader();
   EventLineReader(const EventLineReader&) = delete;
   EventLineReader& operator=(const EventLineReader&) = delete;
@@ -84,12 +88,17 @@ class EventLineReader {
   // Bytes read from disk so far (compressed size).
   std::int64_t file_bytes_read() const;
 
-  static constexpr std::size_t kMaxLineBytes = 256u << 20;
+  // 64 MiB: the longest lines real Spark logs hold are SQL plan events of a few MiB.
+  static constexpr std::size_t kDefaultMaxLineBytes = std::size_t{64} << 20;
+  // The largest decompressed block or chunk a compressed part may claim (lz4-java and
+  // snappy-java write at most 32 MiB; zstd windows above it are refused by libzstd's own limit).
+  static constexpr std::size_t kMaxBlockBytes = std::size_t{64} << 20;
 
  private:
   class Part;
   bool OpenNextPart();
   EventLogSource source_;
+  std::size_t max_line_bytes_;
   std::size_t next_part_ = 0;
   std::unique_ptr<Part> part_;
   std::vector<SkippedLine> skipped_;
