@@ -1133,6 +1133,10 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
       if (!doc.error()) {
         ++events;
         std::string problem = app.ApplyTask(doc.value_unsafe(), task_end);
+        if (!problem.empty() && profiles::detail::JsonDeeperThan(line, limits.max_json_depth)) {
+          // Checked only on failure, to keep the scan off the hot path.
+          problem = "JSON nested deeper than " + std::to_string(limits.max_json_depth) + " levels";
+        }
         if (!problem.empty()) {
           summary->skipped.push_back({reader.current_file(), reader.current_line(), problem});
           ++skipped;
