@@ -19,8 +19,14 @@ build=$root/build-asan
 # detect_leaks: LeakSanitizer at exit. halt_on_error: the first UB report aborts (the build also
 # passes -fno-sanitize-recover=undefined). Child processes (the perfplan binary run by CLI tests)
 # inherit these. Python, gmond and chromium run by some tests are not instrumented and ignore them.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# Reports go to files (log_path), not stderr: many CLI tests send the child's stderr to /dev/null
+# or compare it exactly, so a report there would be lost or garble the comparison; the exit code
+# (1 for ASan, 23 for leaks) still fails the test, and the files are listed below.
+reports=$build/sanitizer-reports
+rm -rf "$reports"
+mkdir -p "$reports"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:log_path=$reports/asan}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan}
 
 start=$(date +%s)
 cd "$root"
@@ -34,4 +40,12 @@ status=0
 ctest --test-dir "$build" --output-on-failure --timeout 1800 -j "$jobs" "$@" || status=$?
 done_at=$(date +%s)
 echo "sanitize: suite took $((done_at - built)) s (total $((done_at - start)) s)" >&2
+if [ -n "$(ls -A "$reports")" ]; then
+  echo "sanitize: sanitizer reports (a report is a failure even when the test passed):" >&2
+  for f in "$reports"/*; do
+    echo "== $f" >&2
+    head -60 "$f" >&2
+  done
+  status=1
+fi
 exit $status
