@@ -285,9 +285,10 @@ TEST_CASE("Compression headers claiming gigabytes are rejected before allocating
       testing::WriteFile(path, frame);
       return path;
     }());
-    CHECK(r.lines == std::vector<std::string>{"ab"});
+    // libzstd decodes into its small window and finds the content size wrong at the frame end.
+    CHECK(r.lines.empty());
     REQUIRE(r.skipped.size() == 1);
-    CHECK(r.skipped[0].reason == "corrupt zstd stream: Corrupted block detected");
+    CHECK(r.skipped[0].reason == "corrupt zstd stream: Data corruption detected");
   }
   SUBCASE("gzip trailer claiming 10 GB (ISIZE is 10 GB mod 2^32)") {
     std::string gz = testing::EncodeGzipMembers("hello\n");
