@@ -99,6 +99,8 @@ class GzipDecoder : public Decoder {
   }
   ~GzipDecoder() override { inflateEnd(&z_); }
   bool Fill(std::string* out) override {
+    // An error returned with the last good bytes stays the error (not "unexpected end of file").
+    if (!error_.empty()) return false;
     while (true) {
       if (z_.avail_in == 0) {
         std::size_t got = in_->Read(in_buf_.data(), in_buf_.size());
@@ -144,6 +146,7 @@ class ZstdDecoder : public Decoder {
   }
   ~ZstdDecoder() override { ZSTD_freeDStream(ds_); }
   bool Fill(std::string* out) override {
+    if (!error_.empty()) return false;
     while (true) {
       if (input_.pos == input_.size) {
         std::size_t got = in_->Read(in_buf_.data(), in_buf_.size());
