@@ -7,7 +7,8 @@
 // the logs under the paths a user gives and turns each into one line stream; it does not interpret
 // events (spark_ingest.h does).
 //
-// Memory: a reader holds one decompression window and the current line, never the whole file.
+// Memory: a reader holds one decompression window and the current line (at most the maximum line
+// length, 64 MiB by default), never the whole file.
 // Ownership: readers own their files and close them on destruction. Thread-safety: one reader per
 // thread; FindEventLogs is reentrant.
 #pragma once
@@ -62,8 +63,9 @@ class EventLineReader {
   // Prepares to read `source`. Files are opened lazily, part by part; failures to open or decode
   // a part are reported through skipped() and the reader moves on to the next part. Lines longer
   // than `max_line_bytes` (after decompression, without the terminator) are skipped and reported
-  // as "line longer than N bytes (the maximum line length)"; the reader never holds more than
-  // about max_line_bytes + 1 MiB of a line.
+  // as "line longer than N bytes (the maximum line length); skipped"; the reader never holds
+  // more of a line than max_line_bytes plus one decoded block (1 MiB; up to kMaxBlockBytes for
+  // lz4 and snappy).
   explicit EventLineReader(EventLogSource source,
                            std::size_t max_line_bytes = kDefaultMaxLineBytes);
   ~EventLineReader();
