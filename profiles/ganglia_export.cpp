@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "profiles/detail/json_depth.h"
 #include "profiles/ganglia.h"
 
 namespace perfplan::profiles {
@@ -162,6 +163,11 @@ Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::strin
 }
 
 Result<GangliaExport> ParseGangliaWebJson(std::string_view text, const std::string& origin) {
+  // Copying a parsed tree recurses per level: refuse absurd nesting before parsing.
+  if (detail::JsonDeeperThan(text, detail::kMaxJsonDepth)) {
+    return Status::InvalidArgument(origin + ": malformed JSON: arrays/objects nested deeper than " +
+                                   std::to_string(detail::kMaxJsonDepth) + " levels");
+  }
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(text.begin(), text.end());

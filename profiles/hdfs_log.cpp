@@ -655,7 +655,8 @@ void HdfsParseCounts::Merge(const HdfsParseCounts& o) {
 
 // ---- HdfsLogReader -------------------------------------------------------------------------
 
-Result<std::unique_ptr<HdfsLogReader>> HdfsLogReader::Open(const std::string& path) {
+Result<std::unique_ptr<HdfsLogReader>> HdfsLogReader::Open(const std::string& path,
+                                                           std::size_t max_line_bytes) {
   {
     std::ifstream probe(path, std::ios::binary);
     if (!probe) {
@@ -668,6 +669,7 @@ Result<std::unique_ptr<HdfsLogReader>> HdfsLogReader::Open(const std::string& pa
   std::unique_ptr<HdfsLogReader> r(new HdfsLogReader());
   r->gz_ = gz;
   r->path_ = path;
+  r->max_line_bytes_ = max_line_bytes;
   r->buffer_.resize(1 << 20);
   // gzdirect() is only meaningful after the first read; peek one byte then rewind.
   char probe_byte;
@@ -744,9 +746,16 @@ bool HdfsLogReader::Fill() {
   return true;
 }
 
+std::string HdfsLogReader::TooLongReason() const {
+  return "line longer than " + std::to_string(max_line_bytes_) +
+         " bytes (the maximum line length); skipped";
+}
+
 bool HdfsLogReader::Next(string_view* line, bool* terminated) {
   carry_.clear();
+  too_long_ = false;
   bool carrying = false;
+  std::size_t line_bytes = 0;  // of the current line so far, also when not kept
   for (;;) {
     if (begin_ < end_) {
       const char* start = buffer_.data() + begin_;
@@ -756,6 +765,13 @@ bool HdfsLogReader::Next(string_view* line, bool* terminated) {
         begin_ += len + 1;
         offset_ += static_cast<std::int64_t>(len + 1);
         *terminated = true;
+        line_bytes += len;
+        if (line_bytes > max_line_bytes_) {
+          too_long_ = true;
+          std::string().swap(carry_);
+          *line = string_view();
+          return true;
+        }
         if (carrying) {
           carry_.append(start, len);
           *line = carry_;
@@ -765,12 +781,23 @@ bool HdfsLogReader::Next(string_view* line, bool* terminated) {
         if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
         return true;
       }
-      carry_.append(start, end_ - begin_);
+      line_bytes += end_ - begin_;
+      if (line_bytes > max_line_bytes_) {
+        std::string().swap(carry_);  // stop keeping it; read on to its end
+      } else {
+        carry_.append(start, end_ - begin_);
+      }
       offset_ += static_cast<std::int64_t>(end_ - begin_);
       carrying = true;
       begin_ = end_;
     }
     if (!Fill()) {
+      if (carrying && line_bytes > max_line_bytes_) {
+        *terminated = false;
+        too_long_ = true;
+        *line = string_view();
+        return true;
+      }
       if (carrying && !carry_.empty()) {
         *terminated = false;
         *line = carry_;
@@ -780,6 +807,17 @@ bool HdfsLogReader::Next(string_view* line, bool* terminated) {
       return false;
     }
   }
+}
+
+void ParseHdfsReaderLine(const HdfsLogReader& reader, string_view line, HdfsLine* out) {
+  if (!reader.line_too_long()) {
+    ParseHdfsLine(line, out);
+    return;
+  }
+  out->kind = HdfsLineKind::kGarbled;
+  out->time_ms = -1;
+  out->other_op = string_view();
+  out->reason = reader.TooLongReason();
 }
 
 Result<HdfsParseCounts> ParseHdfsLogFile(const std::string& path, HdfsRecordSink* sink) {
@@ -794,7 +832,7 @@ Result<HdfsParseCounts> ParseHdfsLogFile(const std::string& path, HdfsRecordSink
   std::int64_t last_time_ms = -1;
   while (reader.Next(&line, &terminated)) {
     ++line_number;
-    ParseHdfsLine(line, &parsed);
+    ParseHdfsReaderLine(reader, line, &parsed);
     counts.Add(parsed);
     if (parsed.time_ms >= 0) {
       if (parsed.time_ms < last_time_ms) ++counts.time_backwards;

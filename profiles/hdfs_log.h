@@ -106,8 +106,13 @@ struct HdfsParseCounts {
 // plain files through), so offsets are always in uncompressed bytes.
 class HdfsLogReader {
  public:
-  // Opens `path`. NotFound when it does not exist; Failed when it cannot be read.
-  static Result<std::unique_ptr<HdfsLogReader>> Open(const std::string& path);
+  // 64 MiB. Real HDFS lines are under 64 KiB; a longer one is garbage (or a binary file).
+  static constexpr std::size_t kDefaultMaxLineBytes = std::size_t{64} << 20;
+
+  // Opens `path`. NotFound when it does not exist; Failed when it cannot be read. Lines longer
+  // than `max_line_bytes` (without '\n') are not held in memory: see line_too_long().
+  static Result<std::unique_ptr<HdfsLogReader>> Open(
+      const std::string& path, std::size_t max_line_bytes = kDefaultMaxLineBytes);
   ~HdfsLogReader();
   HdfsLogReader(const HdfsLogReader&) = delete;
   HdfsLogReader& operator=(const HdfsLogReader&) = delete;
@@ -121,6 +126,11 @@ class HdfsLogReader {
   // (see error()). *terminated is false for a last line without '\n'. The view stays valid until
   // the next call.
   bool Next(std::string_view* line, bool* terminated);
+  // True when the last line returned was longer than the maximum: Next() read it to its end
+  // (so offsets stay right) but returned an empty view. Callers report TooLongReason().
+  bool line_too_long() const { return too_long_; }
+  // "line longer than N bytes (the maximum line length); skipped".
+  std::string TooLongReason() const;
   // Uncompressed offset just after the last line returned.
   std::int64_t offset() const { return offset_; }
   bool compressed() const { return compressed_; }
@@ -137,8 +147,14 @@ class HdfsLogReader {
   bool compressed_ = false;
   std::int64_t offset_ = 0;
   std::string carry_;  // a line spanning two buffer fills
+  std::size_t max_line_bytes_ = kDefaultMaxLineBytes;
+  bool too_long_ = false;
   Status error_;
 };
+
+// Parses the line `reader` returned last into *out: ParseHdfsLine, except that a line over the
+// reader's maximum length comes back kGarbled with the reader's TooLongReason().
+void ParseHdfsReaderLine(const HdfsLogReader& reader, std::string_view line, HdfsLine* out);
 
 // Parses every line of `path`, calling `sink` for each one that carries a record. Returns the
 // counts (garbled lines located by path and 1-based line number), or NotFound/Failed.

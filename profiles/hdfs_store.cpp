@@ -146,7 +146,7 @@ class FileIngester {
       report_.skipped.push_back({path, 0, "file", "disappeared before it could be read"});
       return Status::Ok();
     }
-    auto opened = HdfsLogReader::Open(path);
+    auto opened = HdfsLogReader::Open(path, static_cast<std::size_t>(options_.max_line_bytes));
     if (!opened.ok()) {
       ++report_.skipped_total;
       report_.skipped.push_back({path, 0, "file", opened.status().message()});
@@ -259,7 +259,7 @@ class FileIngester {
       any = true;
       ++line_number;
       consumed_offset = reader.offset();
-      ParseHdfsLine(line, &parsed);
+      ParseHdfsReaderLine(reader, line, &parsed);
       batch_counts.Add(parsed);
       if (parsed.time_ms >= 0) {
         if (parsed.time_ms < last_time_ms) {
@@ -392,6 +392,10 @@ Status HdfsIngestOptions::Validate() const {
   if (fingerprint_bytes < 16) {
     return Status::InvalidArgument("fingerprint_bytes = " + std::to_string(fingerprint_bytes) +
                                    ": must be at least 16");
+  }
+  if (max_line_bytes < 1024) {
+    return Status::InvalidArgument("max_line_bytes = " + std::to_string(max_line_bytes) +
+                                   ": must be at least 1024");
   }
   return Status::Ok();
 }

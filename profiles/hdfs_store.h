@@ -48,8 +48,12 @@ struct HdfsIngestOptions {
   bool complete_files = false;
   // Bytes of the uncompressed start of a file hashed into its identity. Default 1024.
   std::int64_t fingerprint_bytes = 1024;
+  // Longest line kept (uncompressed, without '\n'); a longer one is read past and reported as
+  // skipped: "line longer than N bytes (the maximum line length); skipped". Default 64 MiB.
+  std::int64_t max_line_bytes = 64 << 20;
 
-  // InvalidArgument naming the field when batch_lines < 1 or fingerprint_bytes < 16.
+  // InvalidArgument naming the field when batch_lines < 1, fingerprint_bytes < 16 or
+  // max_line_bytes < 1024.
   Status Validate() const;
 };
 

@@ -11,6 +11,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "profiles/detail/json_depth.h"
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/spark_store.h"
 
@@ -1064,8 +1065,8 @@ bool SourceUnchanged(Store& store, const EventLogSource& src, const SourceStamp&
 
 // Reads one log into the store inside the caller's transaction. A non-ok Status is a store
 // failure; input problems go to `summary`.
-Status IngestOne(Store& store, const EventLogSource& src, IngestSummary* summary,
-                 IngestedApplication* app_out, bool* wrote) {
+Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& limits,
+                 IngestSummary* summary, IngestedApplication* app_out, bool* wrote) {
   *wrote = false;
   SourceStamp stamp = Stamp(src);
   if (SourceUnchanged(store, src, stamp)) {
@@ -1101,7 +1102,7 @@ Status IngestOne(Store& store, const EventLogSource& src, IngestSummary* summary
   }
   AppBuilder app(store, key, src);
   if (Status st = app.Prepare(); !st.ok()) return st;
-  EventLineReader reader(src);
+  EventLineReader reader(src, limits.max_line_bytes);
   std::string_view line;
   std::int64_t events = 0, skipped = 0, lines = 0;
   std::size_t reader_skips_seen = 0;
@@ -1132,6 +1133,10 @@ Status IngestOne(Store& store, const EventLogSource& src, IngestSummary* summary
       if (!doc.error()) {
         ++events;
         std::string problem = app.ApplyTask(doc.value_unsafe(), task_end);
+        if (!problem.empty() && profiles::detail::JsonDeeperThan(line, limits.max_json_depth)) {
+          // Checked only on failure, to keep the scan off the hot path.
+          problem = "JSON nested deeper than " + std::to_string(limits.max_json_depth) + " levels";
+        }
         if (!problem.empty()) {
           summary->skipped.push_back({reader.current_file(), reader.current_line(), problem});
           ++skipped;
@@ -1139,6 +1144,14 @@ Status IngestOne(Store& store, const EventLogSource& src, IngestSummary* summary
         continue;
       }
       // Not valid JSON: the general path below classifies and reports it.
+    }
+    // Parsing a deep line works, but copying or dumping the tree recurses once per level.
+    if (profiles::detail::JsonDeeperThan(line, limits.max_json_depth)) {
+      summary->skipped.push_back(
+          {reader.current_file(), reader.current_line(),
+           "JSON nested deeper than " + std::to_string(limits.max_json_depth) + " levels"});
+      ++skipped;
+      continue;
     }
     json e = json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (e.is_discarded() || !e.is_object()) {
@@ -1208,15 +1221,28 @@ Status IngestOne(Store& store, const EventLogSource& src, IngestSummary* summary
 
 }  // namespace
 
+Status IngestLimits::Validate() const {
+  if (max_line_bytes < 1024) {
+    return Status::InvalidArgument("max_line_bytes: expected at least 1024, got " +
+                                   std::to_string(max_line_bytes));
+  }
+  if (max_json_depth < 16) {
+    return Status::InvalidArgument("max_json_depth: expected at least 16, got " +
+                                   std::to_string(max_json_depth));
+  }
+  return Status::Ok();
+}
+
 Result<IngestSummary> IngestEventLogs(Store& store, const std::vector<std::string>& paths,
-                                      const IngestProgress& progress) {
+                                      const IngestProgress& progress, const IngestLimits& limits) {
+  if (Status st = limits.Validate(); !st.ok()) return st;
   IngestSummary summary;
   std::vector<EventLogSource> sources = FindEventLogs(paths, &summary.skipped);
   for (std::size_t i = 0; i < sources.size(); ++i) {
     if (Status st = store.Begin(); !st.ok()) return st;
     IngestedApplication app;
     bool wrote = false;
-    Status st = IngestOne(store, sources[i], &summary, &app, &wrote);
+    Status st = IngestOne(store, sources[i], limits, &summary, &app, &wrote);
     if (!st.ok()) {
       store.Rollback();
       return Status::Failed(sources[i].name + ": writing to the store failed: " + st.message());

@@ -44,6 +44,19 @@ struct IngestSummary {
   std::vector<SkippedLine> skipped;  // bad lines, bad streams, logs without an application
 };
 
+// Limits that keep hostile or broken logs from exhausting memory or stack.
+struct IngestLimits {
+  // Longest line read (decompressed, without its terminator); longer lines are skipped with
+  // "line longer than N bytes (the maximum line length); skipped". Default 64 MiB.
+  std::size_t max_line_bytes = EventLineReader::kDefaultMaxLineBytes;
+  // Deepest nesting of JSON arrays/objects in one event; deeper lines are skipped with
+  // "JSON nested deeper than N levels". Default 512.
+  int max_json_depth = 512;
+
+  // InvalidArgument naming the field when max_line_bytes < 1024 or max_json_depth < 16.
+  Status Validate() const;
+};
+
 // Called after each log with (logs done, logs total, bytes read so far).
 using IngestProgress = std::function<void(std::size_t, std::size_t, std::int64_t)>;
 
@@ -51,7 +64,9 @@ using IngestProgress = std::function<void(std::size_t, std::size_t, std::int64_t
 // recursively) into `store`, which must have been opened with StoreMigrations(). Fails only when
 // the store itself fails (the transaction of the current log is rolled back); every problem with
 // the input lands in IngestSummary::skipped.
+// Fails with InvalidArgument when `limits` do not validate.
 Result<IngestSummary> IngestEventLogs(Store& store, const std::vector<std::string>& paths,
-                                      const IngestProgress& progress = {});
+                                      const IngestProgress& progress = {},
+                                      const IngestLimits& limits = {});
 
 }  // namespace perfplan::profiles::spark

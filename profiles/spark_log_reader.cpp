@@ -99,6 +99,8 @@ class GzipDecoder : public Decoder {
   }
   ~GzipDecoder() override { inflateEnd(&z_); }
   bool Fill(std::string* out) override {
+    // An error returned with the last good bytes stays the error (not "unexpected end of file").
+    if (!error_.empty()) return false;
     while (true) {
       if (z_.avail_in == 0) {
         std::size_t got = in_->Read(in_buf_.data(), in_buf_.size());
@@ -144,6 +146,7 @@ class ZstdDecoder : public Decoder {
   }
   ~ZstdDecoder() override { ZSTD_freeDStream(ds_); }
   bool Fill(std::string* out) override {
+    if (!error_.empty()) return false;
     while (true) {
       if (input_.pos == input_.size) {
         std::size_t got = in_->Read(in_buf_.data(), in_buf_.size());
@@ -190,7 +193,12 @@ class Lz4BlockDecoder : public Decoder {
       int method = h[8] & 0xf0;
       std::uint32_t compressed = Le32(h + 9), raw = Le32(h + 13), check = Le32(h + 17);
       if (compressed == 0 && raw == 0) continue;  // end of one stream; another may follow
-      if (raw > (64u << 20) || compressed > (64u << 20)) return Fail("implausible block length");
+      if (raw > EventLineReader::kMaxBlockBytes || compressed > EventLineReader::kMaxBlockBytes) {
+        // Checked before any allocation: a corrupt or hostile header must not reserve GiBs.
+        return Fail("block header claims " + std::to_string(compressed) + " compressed and " +
+                    std::to_string(raw) + " decompressed bytes, more than the " +
+                    std::to_string(EventLineReader::kMaxBlockBytes) + "-byte block limit");
+      }
       buf_.resize(compressed);
       if (in_->Read(buf_.data(), compressed) != compressed) return Fail("truncated block");
       std::size_t old = out->size();
@@ -218,7 +226,7 @@ class Lz4BlockDecoder : public Decoder {
   }
 
  private:
-  bool Fail(const char* what) {
+  bool Fail(const std::string& what) {
     error_ = std::string("corrupt lz4 stream: ") + what;
     return false;
   }
@@ -244,12 +252,19 @@ class SnappyStreamDecoder : public Decoder {
         continue;
       }
       std::uint32_t n = Be32(len_be);
-      if (n > (64u << 20)) return Fail("implausible chunk length");
+      if (n > EventLineReader::kMaxBlockBytes) {
+        return Fail("chunk header claims " + std::to_string(n) + " bytes, more than the " +
+                    std::to_string(EventLineReader::kMaxBlockBytes) + "-byte chunk limit");
+      }
       buf_.resize(n);
       if (in_->Read(buf_.data(), n) != n) return Fail("truncated chunk");
       std::size_t raw = 0;
-      if (snappy_uncompressed_length(buf_.data(), n, &raw) != SNAPPY_OK || raw > (256u << 20)) {
+      if (snappy_uncompressed_length(buf_.data(), n, &raw) != SNAPPY_OK) {
         return Fail("chunk does not decompress");
+      }
+      if (raw > EventLineReader::kMaxBlockBytes) {
+        return Fail("chunk claims " + std::to_string(raw) + " decompressed bytes, more than the " +
+                    std::to_string(EventLineReader::kMaxBlockBytes) + "-byte chunk limit");
       }
       std::size_t old = out->size();
       out->resize(old + raw);
@@ -263,7 +278,7 @@ class SnappyStreamDecoder : public Decoder {
   }
 
  private:
-  bool Fail(const char* what) {
+  bool Fail(const std::string& what) {
     error_ = std::string("corrupt snappy stream: ") + what;
     return false;
   }
@@ -306,12 +321,17 @@ class LzfDecoder : public Decoder {
   }
 
  private:
-  bool Fail(const char* what) {
+  bool Fail(const std::string& what) {
     error_ = std::string("corrupt lzf stream: ") + what;
     return false;
   }
   std::string buf_;
 };
+
+std::string TooLong(std::size_t max_line_bytes) {
+  return "line longer than " + std::to_string(max_line_bytes) +
+         " bytes (the maximum line length); skipped";
+}
 
 std::string Basename(const std::string& path) { return fs::path(path).filename().string(); }
 
@@ -441,7 +461,8 @@ class EventLineReader::Part {
   bool unterminated = false;
 };
 
-EventLineReader::EventLineReader(EventLogSource source) : source_(std::move(source)) {}
+EventLineReader::EventLineReader(EventLogSource source, std::size_t max_line_bytes)
+    : source_(std::move(source)), max_line_bytes_(max_line_bytes) {}
 EventLineReader::~EventLineReader() = default;
 
 const std::string& EventLineReader::current_file() const { return part_ ? part_->path : empty_; }
@@ -514,6 +535,14 @@ bool EventLineReader::Next(std::string_view* line) {
     std::size_t scan_from = p.pos;
     while (true) {
       std::size_t nl = p.buf.find('\n', scan_from);
+      if (nl != std::string::npos && nl - p.pos > max_line_bytes_) {
+        // Completed in the same decoded chunk that took it past the limit.
+        ++p.line;
+        skipped_.push_back({p.path, p.line, TooLong(max_line_bytes_)});
+        p.pos = nl + 1;
+        scan_from = p.pos;
+        continue;
+      }
       if (nl != std::string::npos) {
         std::size_t end = nl;
         if (end > p.pos && p.buf[end - 1] == '\r') --end;
@@ -530,12 +559,11 @@ bool EventLineReader::Next(std::string_view* line) {
         p.pos = 0;
       }
       scan_from = p.buf.size();
-      if (p.buf.size() > kMaxLineBytes) {
-        // Drop the over-long line up to its end.
+      if (p.buf.size() > max_line_bytes_) {
+        // Drop the over-long line up to its end, keeping one decoded chunk at a time.
         ++p.line;
-        skipped_.push_back(
-            {p.path, p.line, "line longer than " + std::to_string(kMaxLineBytes) + " bytes"});
-        p.buf.clear();
+        skipped_.push_back({p.path, p.line, TooLong(max_line_bytes_)});
+        std::string().swap(p.buf);
         scan_from = 0;
         std::string chunk;
         bool found = false;
@@ -547,7 +575,12 @@ bool EventLineReader::Next(std::string_view* line) {
           }
           chunk.clear();
         }
-        if (!found) p.eof = true;
+        if (!found) {
+          p.eof = true;
+          if (!p.decoder->error().empty()) {
+            skipped_.push_back({p.path, p.line + 1, p.decoder->error()});
+          }
+        }
         continue;
       }
       if (!p.decoder->Fill(&p.buf)) {

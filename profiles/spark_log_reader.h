@@ -7,7 +7,8 @@
 // the logs under the paths a user gives and turns each into one line stream; it does not interpret
 // events (spark_ingest.h does).
 //
-// Memory: a reader holds one decompression window and the current line, never the whole file.
+// Memory: a reader holds one decompression window and the current line (at most the maximum line
+// length, 64 MiB by default), never the whole file.
 // Ownership: readers own their files and close them on destruction. Thread-safety: one reader per
 // thread; FindEventLogs is reentrant.
 #pragma once
@@ -60,8 +61,13 @@ std::vector<EventLogSource> FindEventLogs(const std::vector<std::string>& paths,
 class EventLineReader {
  public:
   // Prepares to read `source`. Files are opened lazily, part by part; failures to open or decode
-  // a part are reported through skipped() and the reader moves on to the next part.
-  explicit EventLineReader(EventLogSource source);
+  // a part are reported through skipped() and the reader moves on to the next part. Lines longer
+  // than `max_line_bytes` (after decompression, without the terminator) are skipped and reported
+  // as "line longer than N bytes (the maximum line length); skipped"; the reader never holds
+  // more of a line than max_line_bytes plus one decoded block (1 MiB; up to kMaxBlockBytes for
+  // lz4 and snappy).
+  explicit EventLineReader(EventLogSource source,
+                           std::size_t max_line_bytes = kDefaultMaxLineBytes);
   ~EventLineReader();
   EventLineReader(const EventLineReader&) = delete;
   EventLineReader& operator=(const EventLineReader&) = delete;
@@ -84,12 +90,17 @@ class EventLineReader {
   // Bytes read from disk so far (compressed size).
   std::int64_t file_bytes_read() const;
 
-  static constexpr std::size_t kMaxLineBytes = 256u << 20;
+  // 64 MiB: the longest lines real Spark logs hold are SQL plan events of a few MiB.
+  static constexpr std::size_t kDefaultMaxLineBytes = std::size_t{64} << 20;
+  // The largest decompressed block or chunk a compressed part may claim (lz4-java and
+  // snappy-java write at most 32 MiB; zstd windows above it are refused by libzstd's own limit).
+  static constexpr std::size_t kMaxBlockBytes = std::size_t{64} << 20;
 
  private:
   class Part;
   bool OpenNextPart();
   EventLogSource source_;
+  std::size_t max_line_bytes_;
   std::size_t next_part_ = 0;
   std::unique_ptr<Part> part_;
   std::vector<SkippedLine> skipped_;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing (as root), builds everything, and runs
-# every test with CTest. Suites that need ../shared/data report themselves as skipped when it is
-# absent. Extra arguments go to ctest (e.g. -R runtime_model).
+# every test with CTest, then builds and runs the suite again under ASan + UBSan
+# (scripts/sanitize.sh; PERFPLAN_SKIP_SANITIZE=1 skips that). Suites that need ../shared/data
+# report themselves as skipped when it is absent. Extra arguments go to ctest (e.g. -R runtime_model).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/deps.sh"
@@ -10,3 +11,10 @@ perfplan_build
 build=${PERFPLAN_BUILD_DIR:-$here/../build}
 cd "$build"
 ctest --output-on-failure --timeout 900 -j "$(nproc)" "$@"
+
+# Then the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/). About
+# 36 CPU-minutes of build and 3 of tests: ~20 min on CI's 2 cores (docs/reliability.md,
+# "Sanitizer build"). PERFPLAN_SKIP_SANITIZE=1 skips it (e.g. for a quick local run).
+if [ "${PERFPLAN_SKIP_SANITIZE:-0}" != 1 ]; then
+  "$here/sanitize.sh" "$@"
+fi

@@ -28,6 +28,10 @@ void AddIngestHdfsCommand(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--batch-lines", flags->request.options.batch_lines,
                   "Lines per transaction (checkpoint interval)")
       ->capture_default_str();
+  cmd->add_option("--max-line-bytes", flags->request.options.max_line_bytes,
+                  "Skip (and report) lines longer than this many uncompressed bytes")
+      ->check(CLI::Range(std::int64_t{1024}, std::int64_t{1} << 40))
+      ->capture_default_str();
   cmd->add_flag("--complete", flags->request.options.complete_files,
                 "Also read a last line without a line break (files no longer written)");
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");

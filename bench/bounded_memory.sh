@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Peak memory on ~5 GB inputs (issue 10, item 5): generates a ~5 GB Spark event log and a ~5 GB
+# HDFS log in a scratch folder, runs them through the readers and ingesters, prints peak RSS
+# (getrusage ru_maxrss) of each, and deletes the inputs. Not a test: run by hand on a normal
+# (not sanitized) build. Needs ~12 GB of free disk in SCRATCH.
+#
+#   bench/bounded_memory.sh BUILD_DIR [SCRATCH] [GB]
+#   e.g. ninja -C build spark_ingest_bench perfplan_hdfs_bench && bench/bounded_memory.sh build
+#
+# Results go in docs/performance.md, "Memory on 5 GB inputs".
+set -euo pipefail
+build=${1:?usage: bounded_memory.sh BUILD_DIR [SCRATCH] [GB]}
+scratch=${2:-$(mktemp -d)}
+gb=${3:-5}
+mkdir -p "$scratch"
+trap 'rm -f "$scratch"/bounded-*' EXIT
+spark_bench=$build/bench/spark_ingest_bench
+hdfs_bench=$build/bench/perfplan_hdfs_bench
+# A generated task pair is ~1,585 bytes (1.58 GB per 10^6 tasks, docs/performance.md).
+tasks=$((gb * 1000000000 / 1585))
+
+echo "== Spark: generating $tasks tasks (~$gb GB)"
+/usr/bin/time -f "generate: %e s" "$spark_bench" generate "$scratch/bounded-spark.log" "$tasks" 200
+ls -l "$scratch/bounded-spark.log"
+echo "== Spark: ingest into a fresh store (reader + simdjson + SQLite)"
+"$spark_bench" ingest "$scratch/bounded-spark.db" "$scratch/bounded-spark.log"
+rm -f "$scratch"/bounded-spark*
+
+echo "== HDFS: generating ~$gb GB"
+/usr/bin/time -f "generate: %e s" "$hdfs_bench" generate "$scratch/bounded-hdfs.log" \
+  "$((gb * 1000000000))"
+ls -l "$scratch/bounded-hdfs.log"
+echo "== HDFS: parse every line (reader, no store)"
+"$hdfs_bench" parse "$scratch/bounded-hdfs.log"
+echo "== HDFS: ingest into a fresh store"
+"$hdfs_bench" ingest "$scratch/bounded-hdfs.log" "$scratch/bounded-hdfs.db"
