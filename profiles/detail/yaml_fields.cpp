@@ -1,10 +1,13 @@
 #include "profiles/detail/yaml_fields.h"
 
+#include <yaml-cpp/depthguard.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 namespace perfplan::profiles::detail {
 namespace {
@@ -60,6 +63,14 @@ std::optional<YAML::Node> FieldReader::Parse(const std::string& text) {
       return std::nullopt;
     }
     return root;
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp stops its recursive descent at a fixed depth (guarding the stack) but says only
+    // "bad file".
+    problems_->push_back({file_, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+                          "not valid YAML or JSON: nested too deeply (the parser stops at a "
+                          "recursion depth of " +
+                              std::to_string(e.depth()) + ")"});
+    return std::nullopt;
   } catch (const YAML::Exception& e) {
     problems_->push_back(
         {file_, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "not valid YAML or JSON: " + e.msg});

@@ -121,6 +121,16 @@ TEST_CASE("malformed documents are reported, not crashed on") {
   }
 }
 
+TEST_CASE("a document nested 100,000 deep is refused with a message, not a stack overflow") {
+  const std::string deep =
+      "{\"runs\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+  const std::vector<std::string> messages = Messages(ParseProfile(deep, "deep.json"));
+  REQUIRE(messages.size() == 1);
+  CHECK(messages[0].rfind("deep.json:1: not valid YAML or JSON: nested too deeply (the parser "
+                          "stops at a recursion depth of ",
+                          0) == 0);
+}
+
 TEST_CASE("cross-field problems found by the model are reported too") {
   std::string text = kValidYaml;
   text.replace(text.find("compute_seconds: 26"), 19, "compute_seconds: 7");
