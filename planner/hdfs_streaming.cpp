@@ -70,6 +70,39 @@ bool Int(std::string_view s, std::int64_t* v) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
+// Reads one line (without its '\n') into *line. A line longer than `max_bytes` is consumed to its
+// end, *line is left empty and *too_long set, so one endless line cannot exhaust memory. False at
+// the end of the input.
+bool ReadLineBounded(std::istream& in, std::size_t max_bytes, std::string* line, bool* too_long) {
+  line->clear();
+  *too_long = false;
+  std::streambuf* buf = in.rdbuf();
+  bool any = false;
+  for (;;) {
+    const int c = buf->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      if (*too_long) line->clear();
+      return any;
+    }
+    any = true;
+    if (c == '\n') break;
+    if (line->size() < max_bytes) {
+      line->push_back(static_cast<char>(c));
+    } else {
+      *too_long = true;
+    }
+  }
+  if (*too_long) line->clear();
+  return true;
+}
+
+std::string TooLong(std::size_t max_bytes) {
+  return "line longer than " + std::to_string(max_bytes) + " bytes (the maximum line length)";
+}
+
+constexpr std::size_t kMaxLineBytes = profiles::HdfsLogReader::kDefaultMaxLineBytes;
+
 }  // namespace
 
 Status HdfsMap(std::istream& in, std::ostream& out, std::ostream& err,
@@ -78,8 +111,16 @@ Status HdfsMap(std::istream& in, std::ostream& out, std::ostream& err,
   profiles::HdfsLine parsed;
   std::string line, rec;
   std::int64_t number = 0;
-  while (std::getline(in, line)) {
+  bool too_long = false;
+  while (ReadLineBounded(in, kMaxLineBytes, &line, &too_long)) {
     ++number;
+    if (too_long) {
+      ++counts.lines;
+      ++counts.garbled;
+      err << input_name << ":" << number << ": garbled: " << TooLong(kMaxLineBytes)
+          << "; skipped\n";
+      continue;
+    }
     profiles::ParseHdfsLine(line, &parsed);
     counts.Add(parsed);
     rec.clear();
@@ -154,8 +195,10 @@ Result<WorkloadAnswer> HdfsReduce(std::istream& in, const models::HdfsWorkloadOp
   auto bad = [&number](const std::string& why) {
     return Status::InvalidArgument("stdin:" + std::to_string(number) + ": " + why);
   };
-  while (std::getline(in, line)) {
+  bool too_long = false;
+  while (ReadLineBounded(in, kMaxLineBytes, &line, &too_long)) {
     ++number;
+    if (too_long) return bad(TooLong(kMaxLineBytes));
     if (line.empty()) continue;
     const std::vector<std::string_view> f = Split(line);
     std::int64_t t = 0;

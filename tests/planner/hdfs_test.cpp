@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
+#include "planner/hdfs_streaming.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::planner {
@@ -248,6 +250,27 @@ TEST_CASE("map | sort | reduce gives the single-process statistics, however the 
   testing::WriteFile(dir + "/bad.tsv", "A\t1\n");
   Run("hdfs reduce < " + dir + "/bad.tsv", &rc);
   CHECK(rc == 2);
+}
+
+TEST_CASE("hdfs map and reduce refuse a line longer than 64 MiB without holding it") {
+  const std::size_t limit = std::size_t{64} << 20;
+  const std::string endless(limit + 1, 'x');
+  std::istringstream in("garbage line\n" + endless + "\nlast\n");
+  std::ostringstream out, err;
+  REQUIRE(HdfsMap(in, out, err, "stdin").ok());
+  CHECK(err.str() ==
+        "stdin:1: garbled: no log4j timestamp at the start of the line\n"
+        "stdin:2: garbled: line longer than 67108864 bytes (the maximum line length); skipped\n"
+        "stdin:3: garbled: no log4j timestamp at the start of the line\n");
+  CHECK(out.str().find("#\tlines\t3\n") != std::string::npos);
+  CHECK(out.str().find("#\tgarbled\t3\n") != std::string::npos);
+
+  profiles::HdfsParseCounts counts;
+  std::istringstream long_first(endless + "\n");
+  auto refused = HdfsReduce(long_first, {}, &counts);
+  REQUIRE(!refused.ok());
+  CHECK(refused.status().message() ==
+        "stdin:1: line longer than 67108864 bytes (the maximum line length)");
 }
 
 }  // namespace
