@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <set>
 #include <string_view>
 
@@ -315,11 +316,20 @@ Loaded<models::RunTable> ParseLibsvmRuns(const std::string& text, const std::str
     bool ok = true;
     for (std::size_t t = 1; t < tokens.size() && ok; ++t) {
       const auto colon = tokens[t].find(':');
+      // The whole text before ':' must be the index ("2;:1" or "8x:1" are not indices).
       int index = 0;
-      try {
-        index = colon == std::string::npos ? 0 : std::stoi(tokens[t].substr(0, colon));
-      } catch (const std::exception&) {
-        index = 0;
+      if (colon != std::string::npos) {
+        const char* end = tokens[t].data() + colon;
+        const auto [ptr, ec] = std::from_chars(tokens[t].data(), end, index);
+        if (ec != std::errc() || ptr != end) index = 0;
+      }
+      if (index > kMaxLibsvmFeatures) {
+        out.problems.push_back({file, line_no, "",
+                                "\"" + tokens[t] + "\": feature index above the limit of " +
+                                    std::to_string(kMaxLibsvmFeatures) +
+                                    " (the table is dense in memory)"});
+        ok = false;
+        break;
       }
       if (index <= last) {
         out.problems.push_back(
@@ -335,6 +345,16 @@ Loaded<models::RunTable> ParseLibsvmRuns(const std::string& text, const std::str
     if (!ok) continue;
     sparse.push_back(std::move(features));
     out.value.rows.push_back(std::move(row));
+  }
+  if (const std::size_t cells = (static_cast<std::size_t>(max_index) + 1) * out.value.rows.size();
+      cells > kMaxLibsvmCells) {
+    out.problems.push_back(
+        {file, 0, "",
+         std::to_string(out.value.rows.size()) + " rows x " + std::to_string(max_index) +
+             " features is " + std::to_string(cells) + " cells, above the limit of " +
+             std::to_string(kMaxLibsvmCells) + " (the table is dense in memory)"});
+    out.value.rows.clear();
+    return out;
   }
   out.value.columns.push_back({"label", models::DeclaredType::kNumeric, {}});
   for (int j = 1; j <= max_index; ++j) {

@@ -6,6 +6,7 @@
 // and field (the column name) so a user can find and fix them. Stateless; thread-safe.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "models/run_table.h"
@@ -28,7 +29,11 @@ Loaded<models::RunTable> ParseArffRuns(const std::string& text, const std::strin
 
 // Parses libsvm/svmlight text: "LABEL INDEX:VALUE ..." per line, indices >= 1 and increasing,
 // '#' starts a comment. Columns are "label" then "f1" .. "fN" (N = largest index seen); absent
-// features are "0" (the format is sparse).
+// features are "0" (the format is sparse). The table is dense, so an index above
+// kMaxLibsvmFeatures, or more than kMaxLibsvmCells cells in all (rows x (N + 1)), is a problem
+// rather than gigabytes of "0" cells.
+inline constexpr int kMaxLibsvmFeatures = 100000;
+inline constexpr std::size_t kMaxLibsvmCells = 1000000;
 Loaded<models::RunTable> ParseLibsvmRuns(const std::string& text, const std::string& file);
 
 // Reads `path` and dispatches on its extension (case-insensitive): .csv, .arff, or libsvm format

@@ -93,6 +93,21 @@ TEST_CASE("libsvm rows become dense columns label, f1..fN with zeros for absent 
         "h:1: \"1:3\": expected INDEX:VALUE with indices >= 1 and increasing\n");
 }
 
+TEST_CASE("libsvm indices must be whole numbers within the dense-table limits") {
+  // Found by fuzzing (fuzz/regressions/run_tables/): "8888!8881:0." was read as index 8888 and an
+  // index of 68 million made a dense table of gigabytes.
+  CHECK(Problems(ParseLibsvmRuns("1 2;:1\n", "h")) ==
+        "h:1: \"2;:1\": expected INDEX:VALUE with indices >= 1 and increasing\n");
+  CHECK(Problems(ParseLibsvmRuns("1 1:1 68071981:2\n", "h")) ==
+        "h:1: \"68071981:2\": feature index above the limit of 100000 (the table is dense in "
+        "memory)\n");
+  std::string many;
+  for (int i = 0; i < 20; ++i) many += "1 1:1 99999:1\n";
+  CHECK(Problems(ParseLibsvmRuns(many, "h")) ==
+        "h: 20 rows x 99999 features is 2000000 cells, above the limit of 1000000 (the table is "
+        "dense in memory)\n");
+}
+
 TEST_CASE("ReadRunTable dispatches on the extension and names unknown ones") {
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/r.CSV", "a,b\n1,2\n");
