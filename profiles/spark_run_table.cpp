@@ -166,8 +166,8 @@ Result<StoreRunTable> ReadStoreRunTable(Store& store, const RunTableSelection& s
     else
       parameters.push_back(name);
   }
-  for (const auto& name : parameters) out.table.columns.push_back({name});
-  for (const auto& name : MetricColumns()) out.table.columns.push_back({name});
+  for (const auto& name : parameters) out.table.columns.emplace_back().name = name;
+  for (const auto& name : MetricColumns()) out.table.columns.emplace_back().name = name;
   for (const auto& r : rows) {
     models::RunRow row;
     for (const auto& name : parameters) row.cells.push_back(r.properties.at(name));
