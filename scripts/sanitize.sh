@@ -40,10 +40,18 @@ status=0
 ctest --test-dir "$build" --output-on-failure --timeout 1800 -j "$jobs" "$@" || status=$?
 done_at=$(date +%s)
 echo "sanitize: suite took $((done_at - built)) s (total $((done_at - start)) s)" >&2
-# Only non-empty files hold a report. The crash-safety tests SIGKILL the ASan-built perfplan at
-# random points; a kill landing while the runtime has just opened its log file leaves an empty
-# file behind (seen once in CI-like runs), which is not a finding.
-find "$reports" -type f -empty -delete
+# The crash-safety tests SIGKILL the ASan-built perfplan at random points. A kill that lands while
+# LeakSanitizer is checking at exit leaves a file holding only its tracer's complaint "==N==Unable
+# to get registers from thread M." (or nothing, when the kill came right after the file was
+# opened); seen in 2 of 3 CI-like runs. Those are artefacts of the kill, not findings: drop them.
+# Any other content is a report and fails the run.
+for f in "$reports"/*; do
+  [ -f "$f" ] || continue
+  if ! grep -qvE '^(==[0-9]+==Unable to get registers from thread [0-9]+\.)?$' "$f"; then
+    echo "sanitize: ignoring $f (a process killed during its leak check): $(head -c 200 "$f")" >&2
+    rm -f "$f"
+  fi
+done
 if [ -n "$(ls -A "$reports")" ]; then
   echo "sanitize: sanitizer reports (a report is a failure even when the test passed):" >&2
   for f in "$reports"/*; do
