@@ -894,20 +894,14 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
         "?16,?17,?18,?19)");
     if (!q.ok()) return q.status();
     Statement& s = q.value();
-    auto opt = [&s](int i, const std::optional<std::int64_t>& v) {
-      if (v)
-        s.Bind(i, *v);
-      else
-        s.BindNull(i);
-    };
     s.Bind(1, key_).Bind(2, ex.id).Bind(3, ex.host_port).Bind(4, ex.host);
-    opt(5, ex.total_cores);
-    opt(6, ex.add_ms);
-    opt(7, ex.remove_ms);
+    s.Bind(5, ex.total_cores);
+    s.Bind(6, ex.add_ms);
+    s.Bind(7, ex.remove_ms);
     s.Bind(8, ex.remove_reason);
-    opt(9, ex.max_memory);
-    opt(10, ex.max_onheap);
-    opt(11, ex.max_offheap);
+    s.Bind(9, ex.max_memory);
+    s.Bind(10, ex.max_onheap);
+    s.Bind(11, ex.max_offheap);
     s.Bind(12, ex.log_urls.dump()).Bind(13, ex.attributes.dump()).Bind(14, ex.resources.dump());
     s.Bind(15, std::int64_t{ex.resource_profile_id}).Bind(16, std::int64_t{ex.excluded});
     s.Bind(17, json(ex.excluded_stages).dump()).Bind(18, ex.peak_metrics.dump());
@@ -920,26 +914,14 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
         "?17,?18,?19,?20,?21,?22,?23)");
     if (!q.ok()) return q.status();
     Statement& s = q.value();
-    auto opt = [&s](int i, const std::optional<std::int64_t>& v) {
-      if (v)
-        s.Bind(i, *v);
-      else
-        s.BindNull(i);
-    };
-    auto opts = [&s](int i, const std::optional<std::string>& v) {
-      if (v)
-        s.Bind(i, *v);
-      else
-        s.BindNull(i);
-    };
     s.Bind(1, key_).Bind(2, std::int64_t{id}).Bind(3, j.name);
-    opts(4, j.description);
-    opt(5, j.submission_ms);
-    opt(6, j.completion_ms);
+    s.Bind(4, j.description);
+    s.Bind(5, j.submission_ms);
+    s.Bind(6, j.completion_ms);
     s.Bind(7, j.status).Bind(8, json(j.stage_ids).dump());
-    opts(9, j.job_group);
+    s.Bind(9, j.job_group);
     s.Bind(10, j.tags.dump());
-    opt(11, j.sql_execution_id);
+    s.Bind(11, j.sql_execution_id);
     s.Bind(12, std::int64_t{j.num_tasks}).Bind(13, std::int64_t{j.active_tasks});
     s.Bind(14, std::int64_t{j.completed_tasks}).Bind(15, std::int64_t{j.skipped_tasks});
     s.Bind(16, std::int64_t{j.failed_tasks}).Bind(17, std::int64_t{j.killed_tasks});
@@ -960,18 +942,12 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
         "?17,?18,?19,?20,?21,?22,?23,?24,?25,?26)");
     if (!q.ok()) return q.status();
     Statement& s = q.value();
-    auto opt = [&s](int i, const std::optional<std::int64_t>& v) {
-      if (v)
-        s.Bind(i, *v);
-      else
-        s.BindNull(i);
-    };
     s.Bind(1, key_).Bind(2, std::int64_t{st_.stage_id}).Bind(3, std::int64_t{st_.attempt_id});
     s.Bind(4, st_.name).Bind(5, st_.description).Bind(6, st_.details);
     s.Bind(7, std::int64_t{st_.num_tasks}).Bind(8, st_.status);
-    opt(9, st_.submission_ms);
-    opt(10, st_.first_launch_ms);
-    opt(11, st_.completion_ms);
+    s.Bind(9, st_.submission_ms);
+    s.Bind(10, st_.first_launch_ms);
+    s.Bind(11, st_.completion_ms);
     s.Bind(12, st_.failure_reason).Bind(13, st_.pool).Bind(14, st_.rdd_ids.dump());
     s.Bind(15, st_.parent_ids.dump()).Bind(16, json(st_.job_ids).dump());
     s.Bind(17, st_.accumulables.dump()).Bind(18, std::int64_t{st_.resource_profile_id});

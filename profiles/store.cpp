@@ -198,6 +198,12 @@ Statement& Statement::BindNull(int i) {
   return *this;
 }
 Statement& Statement::Bind(int i, std::optional<double> v) { return v ? Bind(i, *v) : BindNull(i); }
+Statement& Statement::Bind(int i, const std::optional<std::int64_t>& v) {
+  return v ? Bind(i, *v) : BindNull(i);
+}
+Statement& Statement::Bind(int i, const std::optional<std::string>& v) {
+  return v ? Bind(i, *v) : BindNull(i);
+}
 
 bool Statement::Step() {
   const int rc = sqlite3_step(stmt_);

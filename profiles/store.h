@@ -100,6 +100,9 @@ class Statement {
   Statement& Bind(int index, const std::string& value);
   Statement& BindNull(int index);
   Statement& Bind(int index, std::optional<double> value);
+  // Absent optionals bind NULL.
+  Statement& Bind(int index, const std::optional<std::int64_t>& value);
+  Statement& Bind(int index, const std::optional<std::string>& value);
 
   // Steps once: true when a row is available, false when done. An SQLite error is returned as a
   // non-ok status by Error() (Step() then returns false).
