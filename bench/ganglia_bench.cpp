@@ -17,8 +17,8 @@
 
 #include "models/heuristic_score.h"
 #include "models/task_clustering.h"
-#include "profiles/ganglia.h"
-#include "profiles/ganglia_store.h"
+#include "profiles/ganglia/ganglia.h"
+#include "profiles/ganglia/ganglia_store.h"
 
 namespace {
 

@@ -17,8 +17,8 @@
 #include <random>
 #include <string>
 
-#include "profiles/hdfs_log.h"
-#include "profiles/hdfs_store.h"
+#include "profiles/hdfs/hdfs_log.h"
+#include "profiles/hdfs/hdfs_store.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "models/runtime_model.h"
-#include "planner/selection.h"
+#include "planner/runtime/selection.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "planner/accuracy.h"
-#include "planner/fit_eval.h"
+#include "planner/runtime/accuracy.h"
+#include "planner/runtime/fit_eval.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

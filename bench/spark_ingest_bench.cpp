@@ -14,8 +14,8 @@
 #include <random>
 #include <string>
 
-#include "profiles/spark_ingest.h"
-#include "profiles/spark_store.h"
+#include "profiles/spark/spark_ingest.h"
+#include "profiles/spark/spark_store.h"
 
 namespace {
 

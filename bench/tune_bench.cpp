@@ -14,7 +14,7 @@
 #include <string>
 
 #include "tuning/recommend.h"
-#include "tuning/selection.h"
+#include "tuning/model_selection.h"
 #include "tuning/sensitivity.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// libFuzzer target for HDFS log lines (profiles/hdfs_log.h): NameNode audit, NameNode
+// libFuzzer target for HDFS log lines (profiles/hdfs/hdfs_log.h): NameNode audit, NameNode
 // state-change and DataNode clienttrace lines under every log4j layout. The input is split at
 // '\n' and each line is parsed and counted as `ingest hdfs` does; a record's fields are copied
 // out. Any line must get a kind (garbled ones a reason) — never a crash, a sanitizer report or a
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "profiles/hdfs_log.h"
+#include "profiles/hdfs/hdfs_log.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view rest(reinterpret_cast<const char*>(data), size);

@@ -1,5 +1,5 @@
-// libFuzzer target for the profile and topology readers (profiles/profile_reader.h,
-// profiles/topology.h; YAML or JSON). The first byte picks the reader: 'T' topology, 'P'
+// libFuzzer target for the profile and topology readers (profiles/runtime/profile_reader.h,
+// profiles/runtime/topology.h; YAML or JSON). The first byte picks the reader: 'T' topology, 'P'
 // profile; any other byte: odd topology, even profile. A parsed topology also answers
 // SiteScaling between its first and last site, as `predict --site` does. Any text must give a
 // value or problems with messages — never a crash, an exception escaping, a sanitizer report or a
@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "profiles/profile_reader.h"
-#include "profiles/topology.h"
+#include "profiles/runtime/profile_reader.h"
+#include "profiles/runtime/topology.h"
 
 namespace {
 

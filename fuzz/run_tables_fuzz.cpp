@@ -1,5 +1,5 @@
-// libFuzzer target for the run tables: the runs CSV of `fit`/`evaluate` (profiles/runs_csv.h) and
-// the tuning tables of `tune` (profiles/run_table_reader.h: CSV, ARFF, libsvm) turned into a
+// libFuzzer target for the run tables: the runs CSV of `fit`/`evaluate` (profiles/runtime/runs_csv.h) and
+// the tuning tables of `tune` (profiles/tuning/run_table_reader.h: CSV, ARFF, libsvm) turned into a
 // dataset (tuning/dataset.h), as the CLI does. The first byte picks the reader:
 //   'R' runs CSV, 'C' tuning CSV, 'A' ARFF, 'L' libsvm; any other byte: by its value modulo 4.
 // Any text must give a value or problems with messages — never a crash, an exception escaping, a
@@ -8,8 +8,8 @@
 #include <string>
 
 #include "models/run_table.h"
-#include "profiles/run_table_reader.h"
-#include "profiles/runs_csv.h"
+#include "profiles/tuning/run_table_reader.h"
+#include "profiles/runtime/runs_csv.h"
 #include "tuning/dataset.h"
 
 namespace {

@@ -1,5 +1,5 @@
 // libFuzzer target for Spark event-log lines through the event decoder and replay of
-// `ingest spark` (profiles/spark_ingest.h): the input is the content of one plain event log (JSON
+// `ingest spark` (profiles/spark/spark_ingest.h): the input is the content of one plain event log (JSON
 // lines); it is written to a temp file and ingested into an in-memory store, exactly the path the
 // CLI takes. Bad events, truncated lines and logs without an application must land in the
 // summary's skipped list — never a crash, an exception escaping, a sanitizer report or a hang.
@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "fuzz/fuzz_temp_file.h"
-#include "profiles/spark_ingest.h"
-#include "profiles/spark_store.h"
+#include "profiles/spark/spark_ingest.h"
+#include "profiles/spark/spark_store.h"
 #include "profiles/store.h"
 
 namespace {

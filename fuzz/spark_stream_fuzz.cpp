@@ -1,4 +1,4 @@
-// libFuzzer target for the Spark event-log stream reader (profiles/spark_log_reader.h) with every
+// libFuzzer target for the Spark event-log stream reader (profiles/spark/spark_log_reader.h) with every
 // compression framing. The first byte picks the file name's codec extension (value modulo 6:
 // plain, .zstd, .lz4 (lz4-java block framing), .snappy (snappy-java), .lzf, .gz); the rest is the
 // file's content, read line by line through EventLineReader as `ingest spark` reads it, so the
@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "fuzz/fuzz_temp_file.h"
-#include "profiles/spark_log_reader.h"
+#include "profiles/spark/spark_log_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

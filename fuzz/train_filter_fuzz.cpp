@@ -1,4 +1,4 @@
-// libFuzzer target for the `--train EXPR` row filter of `fit`/`evaluate` (profiles/run_filter.h):
+// libFuzzer target for the `--train EXPR` row filter of `fit`/`evaluate` (profiles/runtime/run_filter.h):
 // any expression must parse against the runs-CSV header or give an InvalidArgument with a
 // message, and a parsed filter must evaluate on a row — never a crash, a sanitizer report or a
 // hang. Run with scripts/fuzz.sh.
@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "profiles/run_filter.h"
-#include "profiles/runs_csv.h"
+#include "profiles/runtime/run_filter.h"
+#include "profiles/runtime/runs_csv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::vector<std::string> columns = [] {

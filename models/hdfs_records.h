@@ -1,6 +1,6 @@
 // Plain records mined from HDFS logs (seed 003, DESIGN §3.7): what the NameNode audit log, the
 // NameNode state-change log and the DataNode clienttrace log say, reduced to the fields the
-// workload analysis needs. Parsers (profiles/hdfs_log.h) produce them; the store and the
+// workload analysis needs. Parsers (profiles/hdfs/hdfs_log.h) produce them; the store and the
 // map/reduce path carry them; models/hdfs_workload.h aggregates them.
 //
 // Units: times are milliseconds since the Unix epoch of the log's wall clock (log4j writes local

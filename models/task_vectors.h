@@ -19,7 +19,7 @@
 
 namespace perfplan::models {
 
-// One numeric Ganglia sample of one host (as stored by profiles/ganglia_store.h).
+// One numeric Ganglia sample of one host (as stored by profiles/ganglia/ganglia_store.h).
 struct MetricSample {
   std::string host;
   std::string metric;  // Ganglia metric name, e.g. "cpu_idle"

@@ -11,10 +11,10 @@
 
 #include "models/runtime_model.h"
 #include "models/status.h"
-#include "planner/selection.h"
-#include "profiles/profile_reader.h"
-#include "profiles/topology.h"
-#include "profiles/validate.h"
+#include "planner/runtime/selection.h"
+#include "profiles/runtime/profile_reader.h"
+#include "profiles/runtime/topology.h"
+#include "profiles/runtime/validate.h"
 
 namespace perfplan::planner {
 

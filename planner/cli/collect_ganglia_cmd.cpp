@@ -5,8 +5,8 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
-#include "planner/ganglia_collect.h"
-#include "profiles/ganglia_store.h"
+#include "planner/ganglia/ganglia_collect.h"
+#include "profiles/ganglia/ganglia_store.h"
 
 namespace perfplan::cli {
 namespace {

@@ -1,7 +1,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
-#include "planner/json_output.h"
+#include "planner/runtime/json_output.h"
 
 namespace perfplan::cli {
 

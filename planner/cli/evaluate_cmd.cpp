@@ -2,8 +2,8 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
-#include "planner/fit_eval.h"
-#include "planner/fit_json.h"
+#include "planner/runtime/fit_eval.h"
+#include "planner/runtime/fit_json.h"
 
 namespace perfplan::cli {
 namespace {

@@ -2,11 +2,11 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
-#include "planner/export.h"
+#include "planner/output/export.h"
 #include "planner/planner.h"
-#include "planner/report.h"
-#include "planner/spark_scoring.h"
-#include "planner/tune.h"
+#include "planner/output/report.h"
+#include "planner/scoring/spark_scoring.h"
+#include "planner/tuning/tune.h"
 
 namespace perfplan::cli {
 namespace {

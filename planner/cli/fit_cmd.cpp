@@ -3,9 +3,9 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
-#include "planner/fit_eval.h"
-#include "planner/fit_json.h"
-#include "profiles/profile_writer.h"
+#include "planner/runtime/fit_eval.h"
+#include "planner/runtime/fit_json.h"
+#include "profiles/runtime/profile_writer.h"
 
 namespace perfplan::cli {
 namespace {

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "planner/cli/command.h"
-#include "planner/hdfs_streaming.h"
+#include "planner/hdfs/hdfs_streaming.h"
 
 namespace perfplan::cli {
 namespace {

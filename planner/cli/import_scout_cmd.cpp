@@ -1,8 +1,8 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
-#include "planner/fit_eval.h"
-#include "planner/fit_json.h"
+#include "planner/runtime/fit_eval.h"
+#include "planner/runtime/fit_json.h"
 
 namespace perfplan::cli {
 namespace {

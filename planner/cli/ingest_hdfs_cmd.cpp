@@ -2,7 +2,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
-#include "planner/hdfs.h"
+#include "planner/hdfs/hdfs.h"
 
 namespace perfplan::cli {
 namespace {

@@ -4,9 +4,9 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
-#include "planner/spark_api.h"
-#include "profiles/spark_ingest.h"
-#include "profiles/spark_store.h"
+#include "planner/spark/spark_api.h"
+#include "profiles/spark/spark_ingest.h"
+#include "profiles/spark/spark_store.h"
 
 namespace perfplan::cli {
 namespace {

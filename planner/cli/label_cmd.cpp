@@ -4,7 +4,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
-#include "planner/spark_scoring.h"
+#include "planner/scoring/spark_scoring.h"
 
 namespace perfplan::cli {
 namespace {

@@ -2,7 +2,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
-#include "planner/report.h"
+#include "planner/output/report.h"
 
 namespace perfplan::cli {
 

@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
-#include "planner/service.h"
+#include "planner/service/service.h"
 
 namespace perfplan::cli {
 namespace {

@@ -1,7 +1,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
-#include "planner/hdfs.h"
+#include "planner/hdfs/hdfs.h"
 
 namespace perfplan::cli {
 namespace {

@@ -2,8 +2,8 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
-#include "planner/hindex.h"
-#include "planner/hindex_json.h"
+#include "planner/hindex/hindex.h"
+#include "planner/hindex/hindex_json.h"
 
 namespace perfplan::cli {
 namespace {

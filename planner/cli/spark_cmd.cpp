@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "planner/cli/command.h"
-#include "planner/spark_api.h"
-#include "profiles/profile_writer.h"
-#include "profiles/spark_store.h"
+#include "planner/spark/spark_api.h"
+#include "profiles/runtime/profile_writer.h"
+#include "profiles/spark/spark_store.h"
 
 namespace perfplan::cli {
 namespace {

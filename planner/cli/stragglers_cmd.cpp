@@ -3,7 +3,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
-#include "planner/stragglers.h"
+#include "planner/hindex/stragglers.h"
 
 namespace perfplan::cli {
 namespace {

@@ -8,9 +8,9 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
-#include "planner/json_output.h"
-#include "planner/tune.h"
-#include "planner/tune_json.h"
+#include "planner/runtime/json_output.h"
+#include "planner/tuning/tune.h"
+#include "planner/tuning/tune_json.h"
 
 namespace perfplan::cli {
 namespace {

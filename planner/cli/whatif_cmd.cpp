@@ -5,8 +5,8 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
-#include "planner/spark_api.h"
-#include "profiles/spark_store.h"
+#include "planner/spark/spark_api.h"
+#include "profiles/spark/spark_store.h"
 
 namespace perfplan::cli {
 namespace {

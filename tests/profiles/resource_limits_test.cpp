@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <string>
 
-#include "profiles/ganglia.h"
-#include "profiles/hdfs_log.h"
-#include "profiles/spark_ingest.h"
-#include "profiles/spark_log_reader.h"
-#include "profiles/spark_store.h"
+#include "profiles/ganglia/ganglia.h"
+#include "profiles/hdfs/hdfs_log.h"
+#include "profiles/spark/spark_ingest.h"
+#include "profiles/spark/spark_log_reader.h"
+#include "profiles/spark/spark_store.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 

@@ -2,9 +2,9 @@
 // must beat the mean predictor on each.
 #include <doctest/doctest.h>
 
-#include "profiles/run_table_reader.h"
+#include "profiles/tuning/run_table_reader.h"
 #include "tests/support/test_support.h"
-#include "tuning/selection.h"
+#include "tuning/model_selection.h"
 
 PERFPLAN_REQUIRE_SHARED_DATA();
 

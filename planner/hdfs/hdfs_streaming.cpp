@@ -1,0 +1,261 @@
+#include "planner/hdfs/hdfs_streaming.h"
+
+#include <charconv>
+#include <cstdio>
+#include <istream>
+#include <ostream>
+
+#include "profiles/hdfs/hdfs_log.h"
+
+namespace perfplan::planner {
+namespace {
+
+void Escape(std::string_view s, std::string* out) {
+  for (char c : s) {
+    if (c == '\t')
+      out->append("\\t");
+    else if (c == '\n')
+      out->append("\\n");
+    else if (c == '\\')
+      out->append("\\\\");
+    else
+      out->push_back(c);
+  }
+}
+
+std::string Unescape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size()) {
+      const char n = s[++i];
+      out.push_back(n == 't' ? '\t' : n == 'n' ? '\n' : n);
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+void Time(std::int64_t ms, std::string* out) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%015lld", static_cast<long long>(ms));
+  out->append(buf);
+}
+
+void Field(std::string_view s, std::string* out) {
+  out->push_back('\t');
+  Escape(s, out);
+}
+
+void Field(std::int64_t v, std::string* out) {
+  out->push_back('\t');
+  out->append(std::to_string(v));
+}
+
+std::vector<std::string_view> Split(std::string_view line) {
+  std::vector<std::string_view> f;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t tab = line.find('\t', start);
+    f.push_back(line.substr(start, tab == std::string_view::npos ? tab : tab - start));
+    if (tab == std::string_view::npos) break;
+    start = tab + 1;
+  }
+  return f;
+}
+
+bool Int(std::string_view s, std::int64_t* v) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+// Reads one line (without its '\n') into *line. A line longer than `max_bytes` is consumed to its
+// end, *line is left empty and *too_long set, so one endless line cannot exhaust memory. False at
+// the end of the input.
+bool ReadLineBounded(std::istream& in, std::size_t max_bytes, std::string* line, bool* too_long) {
+  line->clear();
+  *too_long = false;
+  std::streambuf* buf = in.rdbuf();
+  bool any = false;
+  for (;;) {
+    const int c = buf->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      if (*too_long) line->clear();
+      return any;
+    }
+    any = true;
+    if (c == '\n') break;
+    if (line->size() < max_bytes) {
+      line->push_back(static_cast<char>(c));
+    } else {
+      *too_long = true;
+    }
+  }
+  if (*too_long) line->clear();
+  return true;
+}
+
+std::string TooLong(std::size_t max_bytes) {
+  return "line longer than " + std::to_string(max_bytes) + " bytes (the maximum line length)";
+}
+
+constexpr std::size_t kMaxLineBytes = profiles::HdfsLogReader::kDefaultMaxLineBytes;
+
+}  // namespace
+
+Status HdfsMap(std::istream& in, std::ostream& out, std::ostream& err,
+               const std::string& input_name) {
+  profiles::HdfsParseCounts counts;
+  profiles::HdfsLine parsed;
+  std::string line, rec;
+  std::int64_t number = 0;
+  bool too_long = false;
+  while (ReadLineBounded(in, kMaxLineBytes, &line, &too_long)) {
+    ++number;
+    if (too_long) {
+      ++counts.lines;
+      ++counts.garbled;
+      err << input_name << ":" << number << ": garbled: " << TooLong(kMaxLineBytes)
+          << "; skipped\n";
+      continue;
+    }
+    profiles::ParseHdfsLine(line, &parsed);
+    counts.Add(parsed);
+    rec.clear();
+    switch (parsed.kind) {
+      case profiles::HdfsLineKind::kAudit: {
+        const auto& a = parsed.audit;
+        rec = "A\t";
+        Time(a.time_ms, &rec);
+        Field(a.allowed ? 1 : 0, &rec);
+        Field(a.user, &rec);
+        Field(a.real_user, &rec);
+        Field(a.ip, &rec);
+        Field(a.cmd, &rec);
+        Field(a.src, &rec);
+        Field(a.dst, &rec);
+        Field(a.proto, &rec);
+        break;
+      }
+      case profiles::HdfsLineKind::kTransfer: {
+        const auto& t = parsed.transfer;
+        rec = "T\t";
+        Time(t.time_ms, &rec);
+        Field(t.is_read ? 1 : 0, &rec);
+        Field(t.datanode, &rec);
+        Field(t.peer, &rec);
+        Field(t.bytes, &rec);
+        Field(t.block, &rec);
+        Field(t.client_id, &rec);
+        Field(t.duration_ns, &rec);
+        break;
+      }
+      case profiles::HdfsLineKind::kBlock:
+        rec = "B\t";
+        Time(parsed.block.time_ms, &rec);
+        Field(parsed.block.block, &rec);
+        Field(parsed.block.path, &rec);
+        break;
+      case profiles::HdfsLineKind::kGarbled:
+        err << input_name << ":" << number << ": garbled: " << parsed.reason << "\n";
+        break;
+      default:
+        break;
+    }
+    if (!rec.empty()) out << rec << '\n';
+  }
+  if (in.bad())
+    return Status::Failed(input_name + ": read error after line " + std::to_string(number));
+  const std::pair<const char*, std::int64_t> totals[] = {{"lines", counts.lines},
+                                                         {"audit", counts.audit},
+                                                         {"transfer", counts.transfer},
+                                                         {"block", counts.block},
+                                                         {"create", counts.create},
+                                                         {"complete", counts.complete},
+                                                         {"other_trace", counts.other_trace},
+                                                         {"other", counts.other},
+                                                         {"continuation", counts.continuation},
+                                                         {"blank", counts.blank},
+                                                         {"garbled", counts.garbled}};
+  for (const auto& [name, value] : totals) out << "#\t" << name << '\t' << value << '\n';
+  return Status::Ok();
+}
+
+Result<WorkloadAnswer> HdfsReduce(std::istream& in, const models::HdfsWorkloadOptions& options,
+                                  profiles::HdfsParseCounts* lines) {
+  if (Status s = options.Validate(); !s.ok()) return s;
+  std::vector<models::HdfsAuditRecord> audits;
+  std::vector<models::HdfsTransferRecord> transfers;
+  std::vector<models::HdfsBlockRecord> blocks;
+  profiles::HdfsParseCounts counts;
+  std::string line;
+  std::int64_t number = 0;
+  auto bad = [&number](const std::string& why) {
+    return Status::InvalidArgument("stdin:" + std::to_string(number) + ": " + why);
+  };
+  bool too_long = false;
+  while (ReadLineBounded(in, kMaxLineBytes, &line, &too_long)) {
+    ++number;
+    if (too_long) return bad(TooLong(kMaxLineBytes));
+    if (line.empty()) continue;
+    const std::vector<std::string_view> f = Split(line);
+    std::int64_t t = 0;
+    if (f[0] == "A") {
+      if (f.size() != 10 || !Int(f[1], &t)) return bad("expected an audit record of 10 fields");
+      models::HdfsAuditRecord a;
+      a.time_ms = t;
+      a.allowed = f[2] == "1";
+      a.user = Unescape(f[3]);
+      a.real_user = Unescape(f[4]);
+      a.ip = Unescape(f[5]);
+      a.cmd = Unescape(f[6]);
+      a.src = Unescape(f[7]);
+      a.dst = Unescape(f[8]);
+      a.proto = Unescape(f[9]);
+      audits.push_back(std::move(a));
+    } else if (f[0] == "T") {
+      models::HdfsTransferRecord r;
+      if (f.size() != 9 || !Int(f[1], &t) || !Int(f[5], &r.bytes) || !Int(f[8], &r.duration_ns)) {
+        return bad("expected a transfer record of 9 fields");
+      }
+      r.time_ms = t;
+      r.is_read = f[2] == "1";
+      r.datanode = Unescape(f[3]);
+      r.peer = Unescape(f[4]);
+      r.block = Unescape(f[6]);
+      r.client_id = Unescape(f[7]);
+      transfers.push_back(std::move(r));
+    } else if (f[0] == "B") {
+      if (f.size() != 4 || !Int(f[1], &t)) return bad("expected a block record of 4 fields");
+      blocks.push_back({t, Unescape(f[2]), Unescape(f[3])});
+    } else if (f[0] == "#") {
+      std::int64_t v = 0;
+      if (f.size() != 3 || !Int(f[2], &v)) return bad("expected \"#\\tNAME\\tCOUNT\"");
+      std::int64_t* slot = f[1] == "lines"          ? &counts.lines
+                           : f[1] == "audit"        ? &counts.audit
+                           : f[1] == "transfer"     ? &counts.transfer
+                           : f[1] == "block"        ? &counts.block
+                           : f[1] == "create"       ? &counts.create
+                           : f[1] == "complete"     ? &counts.complete
+                           : f[1] == "other_trace"  ? &counts.other_trace
+                           : f[1] == "other"        ? &counts.other
+                           : f[1] == "continuation" ? &counts.continuation
+                           : f[1] == "blank"        ? &counts.blank
+                           : f[1] == "garbled"      ? &counts.garbled
+                                                    : nullptr;
+      if (slot == nullptr) return bad("unknown count \"" + std::string(f[1]) + "\"");
+      *slot += v;
+    } else {
+      return bad("expected a record starting with A, T, B or #, saw \"" +
+                 std::string(f[0].substr(0, 20)) + "\"");
+    }
+  }
+  if (lines != nullptr) *lines = counts;
+  WorkloadAnswer answer;
+  answer.workload = models::AnalyzeHdfsWorkload(audits, transfers, blocks, options);
+  return answer;
+}
+
+}  // namespace perfplan::planner

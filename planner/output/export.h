@@ -1,0 +1,57 @@
+// Export: answers as tables for spreadsheets (CSV) and scripts (JSON) — `perfplan export`.
+//
+// Every export builds one ExportTable (named columns with units in their names, typed cells) and
+// serializes it one of two ways, so CSV and JSON never disagree:
+//   CSV  — RFC 4180: header row, CRLF line ends, fields with comma, quote, CR or LF quoted with
+//          doubled quotes; text cells starting with = + - @ get a leading ' so a spreadsheet
+//          shows them instead of evaluating them (formula injection).
+//   JSON — {"schema_version": 1, "what": ..., "columns": [...], "rows": [{column: value}, ...]}
+// docs/export.md documents the columns of each export. Pure; thread-safe.
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "planner/hdfs/hdfs.h"
+#include "planner/planner.h"
+#include "planner/hindex/stragglers.h"
+#include "planner/scoring/task_scoring.h"
+#include "tuning/sensitivity.h"
+
+namespace perfplan::planner {
+
+inline constexpr int kExportSchemaVersion = 1;
+
+using ExportCell =
+    std::variant<std::monostate, double, long long, std::string>;  // monostate: empty
+
+struct ExportTable {
+  std::string what;                  // e.g. "predictions"
+  std::vector<std::string> columns;  // units in names: runtime_seconds, dataset_bytes, …
+  std::vector<std::vector<ExportCell>> rows;
+};
+
+std::string ToCsv(const ExportTable& table);
+std::string ToJson(const ExportTable& table);
+
+// One row per prediction, with the target, the breakdown and the warnings ("; "-joined).
+ExportTable PredictionsTable(const std::vector<PredictAnswer>& answers);
+// One row per alternative, best first, with its rank.
+ExportTable SelectionTable(const SelectAnswer& answer);
+// One row per stage attempt of `perfplan stragglers`: the H-index columns are empty for a stage
+// left out of H_job, whose `excluded_reason` says why; `h_job` repeats the application's value
+// on every row (empty when there is none).
+ExportTable StragglersTable(const StragglersAnswer& answer);
+// One row per application of `perfplan scores`, in the given order: the score, its task type,
+// the worst dimension, then each γ dimension's value and its score (columns <dimension> and
+// <dimension>_score, Dimensions() order; empty when absent).
+ExportTable ScoresTable(const std::vector<ScoreAnswer>& answers);
+// One row per parameter of `perfplan tune sensitivity`, most influential first.
+ExportTable SensitivityTable(const tuning::Sensitivity& sensitivity);
+// The HDFS workload of `perfplan workload` as one table whose `kind` column says what a row is:
+// one "cluster" row, then "datanode", "client" and "user" rows, then "recommendation" rows
+// (command and reason); columns that do not apply to a kind are empty.
+ExportTable WorkloadTable(const WorkloadAnswer& answer);
+
+}  // namespace perfplan::planner

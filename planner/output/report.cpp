@@ -1,0 +1,475 @@
+#include "planner/output/report.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "models/hdfs_workload.h"
+#include "models/hindex.h"
+#include "planner/runtime/fit_eval.h"
+#include "planner/output/hindex_svg.h"
+#include "planner/planner.h"
+#include "planner/output/svg_chart.h"
+#include "planner/tuning/tune.h"
+#include "profiles/hdfs/hdfs_store.h"
+#include "profiles/spark/spark_store.h"
+#include "profiles/store.h"
+
+namespace perfplan::planner {
+namespace {
+
+constexpr double kMebibyte = 1024.0 * 1024.0;
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// Problems of a Loaded<T>, one per line, as the other commands print them.
+std::string ProblemsText(const std::vector<profiles::Problem>& problems) {
+  std::string text;
+  for (const profiles::Problem& p : problems) {
+    if (!text.empty()) text += "\n";
+    text += profiles::FormatProblem(p);
+  }
+  return text;
+}
+
+class Builder {
+ public:
+  explicit Builder(ReportAnswer* answer) : answer_(answer) {}
+
+  void BeginSection(const std::string& id, const std::string& title, const std::string& intro) {
+    answer_->sections.push_back({id, title, 0});
+    body_ += "<section id=\"" + XmlEscape(id) + "\">\n<h2>" + XmlEscape(title) + "</h2>\n<p>" +
+             XmlEscape(intro) + "</p>\n";
+  }
+  void AddFigure(const std::string& svg, const std::string& caption) {
+    body_ +=
+        "<figure>\n" + svg + "<figcaption>" + XmlEscape(caption) + "</figcaption>\n</figure>\n";
+    ++answer_->sections.back().charts;
+    ++answer_->charts;
+  }
+  void EndSection() { body_ += "</section>\n"; }
+  void Warn(std::string text) { answer_->warnings.push_back(std::move(text)); }
+
+  std::string Html(const std::vector<std::string>& inputs) const {
+    std::string html =
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<title>perfplan report</title>\n<style>\n"
+        "body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}\n"
+        "h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;padding-bottom:4px}\n"
+        "figure{display:inline-block;margin:8px;vertical-align:top}\n"
+        "figcaption{font-size:12px;color:#555;max-width:720px}\n"
+        "nav a{margin-right:12px}ul.warnings{color:#8a4b00}\n"
+        "</style>\n</head>\n<body>\n<h1>perfplan report</h1>\n<p>Inputs:</p>\n<ul>\n";
+    for (const std::string& input : inputs) html += "<li>" + XmlEscape(input) + "</li>\n";
+    html += "</ul>\n<nav>";
+    for (const ReportSection& s : answer_->sections)
+      html += "<a href=\"#" + XmlEscape(s.id) + "\">" + XmlEscape(s.title) + "</a>";
+    html += "</nav>\n" + body_;
+    if (!answer_->warnings.empty()) {
+      html += "<section id=\"warnings\">\n<h2>Not charted</h2>\n<ul class=\"warnings\">\n";
+      for (const std::string& w : answer_->warnings) html += "<li>" + XmlEscape(w) + "</li>\n";
+      html += "</ul>\n</section>\n";
+    }
+    return html + "</body>\n</html>\n";
+  }
+
+ private:
+  ReportAnswer* answer_;
+  std::string body_;
+};
+
+Status AddSparkSection(profiles::Store& store, const ReportRequest& request, Builder& b) {
+  auto apps = profiles::spark::ListApplications(store);
+  if (!apps.ok()) return apps.status();
+  std::vector<profiles::spark::ApplicationSummary> chosen;
+  for (const auto& app : apps.value()) {
+    if (!request.app_id.empty() && app.app_id != request.app_id) continue;
+    // ListApplications lists every attempt; chart the latest one of each application.
+    if (std::any_of(chosen.begin(), chosen.end(),
+                    [&](const auto& c) { return c.app_id == app.app_id; }))
+      continue;
+    chosen.push_back(app);
+  }
+  if (!request.app_id.empty() && chosen.empty())
+    return Status::NotFound("no Spark application " + request.app_id + " in the store");
+  if (chosen.empty()) return Status::Ok();
+  b.BeginSection("stragglers", "Stragglers: Lorenz curves of task durations per stage",
+                 "For each stage, the Lorenz curve L of its successful task durations (ascending), "
+                 "the ideal curve L* of the tasks before the change point, the oracle y = x and "
+                 "the change point; H = 1 - A(L)/A(L*) is the share of the stage's time lost to "
+                 "stragglers.");
+  for (const auto& app : chosen) {
+    auto stages = profiles::spark::TaskDurationsByStage(store, app.app_id, app.attempt_id);
+    if (!stages.ok()) {
+      b.Warn(app.app_id + ": " + stages.status().message());
+      continue;
+    }
+    std::size_t drawn = 0;
+    for (const auto& stage : stages.value()) {
+      const std::string name = app.app_id + " stage " + std::to_string(stage.stage_id) + "." +
+                               std::to_string(stage.stage_attempt_id);
+      if (drawn == request.max_stages_per_app) {
+        b.Warn(app.app_id + ": only the first " + std::to_string(drawn) + " stages are charted");
+        break;
+      }
+      auto result = models::ComputeHIndex(stage.task_duration_seconds, models::HIndexOptions{});
+      if (!result.ok()) {
+        b.Warn(name + ": " + result.status().message());
+        continue;
+      }
+      std::vector<double> sorted = stage.task_duration_seconds;
+      std::sort(sorted.begin(), sorted.end());
+      const auto& r = result.value();
+      b.AddFigure(LorenzFigureSvg(sorted, r, "Lorenz curve, " + name),
+                  name + ": " + std::to_string(r.n) + " tasks, " + Fixed(r.total, 3) +
+                      " s of task time, H = " + Fixed(r.h_index, 3) +
+                      (r.has_change_point
+                           ? ", change point at " + Fixed(100 * r.change_point_fraction, 1) + "%"
+                           : ", no change point"));
+      ++drawn;
+    }
+  }
+  b.EndSection();
+  return Status::Ok();
+}
+
+Status AddHdfsSection(profiles::Store& store, Builder& b) {
+  auto records = profiles::LoadHdfsRecords(store, INT64_MIN, INT64_MAX);
+  if (!records.ok()) return records.status();
+  const auto& r = records.value();
+  if (r.audits.empty() && r.transfers.empty()) return Status::Ok();
+  const models::HdfsWorkload workload =
+      models::AnalyzeHdfsWorkload(r.audits, r.transfers, r.blocks, models::HdfsWorkloadOptions{});
+  if (workload.datanodes.empty()) {
+    b.Warn("HDFS: the store holds no DataNode transfers");
+    return Status::Ok();
+  }
+  BarChart chart;
+  chart.title = "Per-DataNode load";
+  chart.x_label = "DataNode";
+  chart.y_label = "bytes moved (MiB)";
+  chart.segment_names = {"read", "write"};
+  chart.grouped = true;
+  for (const auto& d : workload.datanodes) {
+    chart.categories.push_back(d.datanode);
+    chart.values.push_back({d.read_bytes / kMebibyte, d.write_bytes / kMebibyte});
+  }
+  b.BeginSection("datanodes", "HDFS: per-DataNode load",
+                 "Bytes each DataNode served to readers and received from writers (including "
+                 "replication pipelines), from the HDFS records in the store.");
+  b.AddFigure(BarChartSvg(chart),
+              std::to_string(workload.datanodes.size()) + " DataNodes; Gini of read+write bytes " +
+                  Fixed(workload.cluster.datanode_load_gini, 3) + ", busiest over mean " +
+                  Fixed(workload.cluster.datanode_max_over_mean, 2));
+  b.EndSection();
+  return Status::Ok();
+}
+
+Status AddEvaluateSection(const ReportRequest& request, Builder& b) {
+  EvaluateRequest ev;
+  ev.runs_file = request.runs_file;
+  ev.workload = request.workload;
+  ev.train_expression = request.train_expression;
+  ev.options.bootstrap_replicates = 0;  // intervals are not charted
+  auto answer = AnswerEvaluate(ev);
+  if (!answer.ok()) return answer.status();
+  XYChart chart;
+  chart.title = "Predicted against measured runtime, " + request.workload;
+  chart.x_label = "measured runtime (s)";
+  chart.y_label = "predicted runtime (s)";
+  chart.identity_line = true;
+  ChartSeries perfplan{"perfplan", {}, ChartColor(0)}, ernest{"Ernest", {}, ChartColor(1)},
+      amdahl{"Amdahl", {}, ChartColor(2)};
+  for (const auto& row : answer.value().evaluation.rows) {
+    if (!row.run.completed) continue;
+    const double measured = row.run.runtime_seconds;
+    if (row.predicted_seconds) perfplan.points.emplace_back(measured, *row.predicted_seconds);
+    if (row.ernest_seconds) ernest.points.emplace_back(measured, *row.ernest_seconds);
+    if (row.amdahl_seconds) amdahl.points.emplace_back(measured, *row.amdahl_seconds);
+  }
+  for (ChartSeries* s : {&perfplan, &ernest, &amdahl})
+    if (!s->points.empty()) chart.series.push_back(std::move(*s));
+  if (chart.series.empty()) {
+    b.Warn(request.runs_file + ": no completed held-out run of " + request.workload +
+           " was predicted");
+    return Status::Ok();
+  }
+  const auto& e = answer.value().evaluation;
+  b.BeginSection("evaluate", "Predicted against measured runtimes (held-out runs)",
+                 "Runs of " + request.workload + " in " + request.runs_file +
+                     " not selected by --train '" + request.train_expression +
+                     "', predicted by perfplan and the Ernest and Amdahl baselines; points on "
+                     "y = x are exact.");
+  b.AddFigure(ScatterChartSvg(chart), std::to_string(e.perfplan.predicted) +
+                                          " runs predicted; perfplan median APE " +
+                                          Fixed(100 * e.perfplan.median_ape, 1) + "%, Ernest " +
+                                          Fixed(100 * e.ernest.median_ape, 1) + "%, Amdahl " +
+                                          Fixed(100 * e.amdahl.median_ape, 1) + "%");
+  b.EndSection();
+  return Status::Ok();
+}
+
+Result<std::vector<profiles::ProfileDocument>> LoadProfiles(const ReportRequest& request) {
+  std::vector<profiles::ProfileDocument> docs;
+  for (const std::string& file : request.profile_files) {
+    auto loaded = profiles::LoadProfile(file);
+    if (!loaded.ok()) return Status::InvalidArgument(ProblemsText(loaded.problems));
+    docs.push_back(std::move(loaded.value));
+  }
+  return docs;
+}
+
+// Each run predicted from the profile's other runs (from all runs when it has only one).
+void AddProfileRunsSection(const std::vector<profiles::ProfileDocument>& docs, Builder& b) {
+  XYChart chart;
+  chart.title = "Profile runs: predicted against measured runtime";
+  chart.x_label = "measured runtime t_d + t_n + t_c (s)";
+  chart.y_label = "predicted runtime (s)";
+  chart.identity_line = true;
+  std::size_t points = 0;
+  for (std::size_t p = 0; p < docs.size(); ++p) {
+    const profiles::ProfileDocument& doc = docs[p];
+    ChartSeries series{
+        doc.profile.application.empty() ? doc.file : doc.profile.application, {}, ChartColor(p)};
+    const auto& runs = doc.profile.runs;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      profiles::ProfileDocument others = doc;
+      if (runs.size() > 1) others.profile.runs.erase(others.profile.runs.begin() + i);
+      PredictRequest target;
+      target.dataset_bytes = runs[i].dataset_bytes;
+      target.storage_nodes = runs[i].storage_nodes;
+      target.compute_nodes = runs[i].compute_nodes;
+      target.bandwidth_bytes_per_second = runs[i].bandwidth_bytes_per_second;
+      auto predicted = AnswerPredict(others, nullptr, target);
+      if (!predicted.ok() && runs.size() > 1) predicted = AnswerPredict(doc, nullptr, target);
+      if (!predicted.ok()) {
+        b.Warn(doc.file + ": run " + std::to_string(i + 1) + ": " + predicted.status().message());
+        continue;
+      }
+      const double measured =
+          runs[i].disk_seconds + runs[i].network_seconds + runs[i].compute_seconds;
+      series.points.emplace_back(measured, predicted.value().prediction.runtime_seconds);
+    }
+    points += series.points.size();
+    if (!series.points.empty()) chart.series.push_back(std::move(series));
+  }
+  if (chart.series.empty()) return;
+  b.BeginSection("profiles", "Profile runs: predicted against measured",
+                 "Each profiled run predicted by the model fitted on the profile's other runs "
+                 "(leave one out), against its measured t_d + t_n + t_c.");
+  b.AddFigure(ScatterChartSvg(chart),
+              std::to_string(points) + " runs from " + std::to_string(docs.size()) + " profiles");
+  b.EndSection();
+}
+
+Status AddSelectionSection(const std::vector<profiles::ProfileDocument>& docs,
+                           const ReportRequest& request, Builder& b) {
+  const std::string& topology_file = request.topology_file;
+  auto topology = profiles::LoadTopology(topology_file);
+  if (!topology.ok()) return Status::InvalidArgument(ProblemsText(topology.problems));
+  std::vector<std::string> datasets;
+  for (const auto& d : topology.value.datasets) {
+    if (request.dataset.empty() || d.name == request.dataset) datasets.push_back(d.name);
+  }
+  if (!request.dataset.empty() && datasets.empty()) {
+    std::vector<std::string_view> names;
+    for (const auto& d : topology.value.datasets) names.push_back(d.name);
+    std::string message = "--dataset: no dataset \"" + request.dataset + "\" in " + topology_file;
+    const std::string suggestion = profiles::SuggestClosest(request.dataset, names);
+    if (!suggestion.empty()) message += "; did you mean \"" + suggestion + "\"?";
+    return Status::InvalidArgument(message);
+  }
+  if (datasets.empty()) {
+    b.Warn(topology_file + ": no datasets to select for");
+    return Status::Ok();
+  }
+  bool begun = false;
+  for (const std::string& dataset : datasets) {
+    for (const profiles::ProfileDocument& doc : docs) {
+      SelectRequest select;
+      select.options.dataset = dataset;
+      select.options.top = 8;
+      auto answer = AnswerSelect(doc, topology.value, select);
+      if (!answer.ok()) {
+        b.Warn(doc.file + ": select for " + dataset + ": " + answer.status().message());
+        continue;
+      }
+      BarChart chart;
+      const std::string app = doc.profile.application.empty() ? doc.file : doc.profile.application;
+      chart.title = "Best alternatives for " + app + " on " + dataset;
+      chart.x_label = "replica site → compute site × compute nodes (best first)";
+      chart.y_label = "predicted runtime (s)";
+      chart.segment_names = {"disk", "network", "compute", "reduction", "global reduction"};
+      for (const Alternative& a : answer.value().selection.alternatives) {
+        chart.categories.push_back(a.replica_site + "→" + a.compute_site + " ×" +
+                                   std::to_string(a.compute_nodes));
+        chart.values.push_back({a.breakdown.disk_seconds, a.breakdown.network_seconds,
+                                a.breakdown.compute_seconds, a.breakdown.reduction_seconds,
+                                a.breakdown.global_reduction_seconds});
+      }
+      if (chart.categories.empty()) {
+        b.Warn(doc.file + ": select found no alternative for " + dataset);
+        continue;
+      }
+      if (!begun) {
+        b.BeginSection("selection", "Selection breakdown",
+                       "The best replica and compute choices for " +
+                           (datasets.size() == 1 ? "dataset " + datasets.front() : "each dataset") +
+                           " of " + topology_file + ", as stacked bars of their predicted time.");
+        begun = true;
+      }
+      b.AddFigure(
+          BarChartSvg(chart),
+          app + " on " + dataset + ": " + std::to_string(answer.value().selection.evaluated) +
+              " alternatives evaluated, best " +
+              Fixed(answer.value().selection.alternatives.front().runtime_seconds, 1) + " s");
+    }
+  }
+  if (begun) b.EndSection();
+  return Status::Ok();
+}
+
+// Bars of |η_i| × range per parameter of a saved tuning model, most influential first.
+Status AddSensitivitySection(const std::string& model_file, Builder& b) {
+  TuneModelSource source;
+  source.model_file = model_file;
+  auto sensitivity = AnswerTuneSensitivity(source, {}, tuning::SensitivitySettings{});
+  if (!sensitivity.ok()) return sensitivity.status();
+  const tuning::Sensitivity& s = sensitivity.value();
+  BarChart chart;
+  chart.title = "Sensitivity of " + s.target + " to each parameter";
+  chart.x_label = "parameter (rank order)";
+  chart.y_label = "|η| × parameter range (" + s.target + " units)";
+  chart.segment_names = {"change across the range"};
+  constexpr std::size_t kMaxBars = 12;
+  for (const tuning::ParameterSensitivity& p : s.parameters) {
+    if (chart.categories.size() == kMaxBars) break;
+    chart.categories.push_back(p.name + " (" + p.direction + ")");
+    chart.values.push_back({p.scaled});
+  }
+  for (const std::string& w : s.warnings) b.Warn(model_file + ": " + w);
+  if (chart.categories.empty()) {
+    b.Warn(model_file + ": the model has no parameters");
+    return Status::Ok();
+  }
+  b.BeginSection(
+      "sensitivity", "Configuration sensitivity",
+      "How much " + s.target +
+          " changes across each parameter's training range at the "
+          "model's baseline configuration (perfplan tune sensitivity), with the direction "
+          "that improves it.");
+  b.AddFigure(BarChartSvg(chart), std::to_string(s.parameters.size()) + " parameters; predicted " +
+                                      s.target + " at the baseline " + Fixed(s.predicted, 3));
+  b.EndSection();
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<ReportAnswer> BuildReport(const ReportRequest& request) {
+  const bool any_runs =
+      !request.runs_file.empty() || !request.workload.empty() || !request.train_expression.empty();
+  if (request.store_path.empty() && request.profile_files.empty() && !any_runs &&
+      request.tune_model_file.empty())
+    return Status::InvalidArgument(
+        "nothing to report: give --store, --profiles, --runs or --tune-model");
+  if (any_runs &&
+      (request.runs_file.empty() || request.workload.empty() || request.train_expression.empty()))
+    return Status::InvalidArgument("--runs, --workload and --train go together");
+  if (!request.topology_file.empty() && request.profile_files.empty())
+    return Status::InvalidArgument("--topology needs --profiles");
+  if (!request.dataset.empty() && request.topology_file.empty())
+    return Status::InvalidArgument("--dataset needs --topology");
+  if (!request.app_id.empty() && request.store_path.empty())
+    return Status::InvalidArgument("--app needs --store");
+
+  ReportAnswer answer;
+  answer.out_file = request.out_file;
+  Builder b(&answer);
+  std::vector<std::string> inputs;
+  if (!request.store_path.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::exists(request.store_path, ec))
+      return Status::NotFound(request.store_path + ": no such store");
+    inputs.push_back("store " + request.store_path);
+    auto store = profiles::Store::Open(
+        request.store_path, {profiles::spark::StoreMigrations(), profiles::HdfsMigrations()});
+    if (!store.ok()) return store.status();
+    if (Status s = AddSparkSection(*store.value(), request, b); !s.ok()) return s;
+    if (Status s = AddHdfsSection(*store.value(), b); !s.ok()) return s;
+  }
+  if (any_runs) {
+    inputs.push_back("runs " + request.runs_file + " (workload " + request.workload + ", train " +
+                     request.train_expression + ")");
+    if (Status s = AddEvaluateSection(request, b); !s.ok()) return s;
+  }
+  if (!request.profile_files.empty()) {
+    auto docs = LoadProfiles(request);
+    if (!docs.ok()) return docs.status();
+    for (const std::string& f : request.profile_files) inputs.push_back("profile " + f);
+    AddProfileRunsSection(docs.value(), b);
+    if (!request.topology_file.empty()) {
+      inputs.push_back("topology " + request.topology_file);
+      if (Status s = AddSelectionSection(docs.value(), request, b); !s.ok()) return s;
+    }
+  }
+  if (!request.tune_model_file.empty()) {
+    inputs.push_back("tuning model " + request.tune_model_file);
+    if (Status s = AddSensitivitySection(request.tune_model_file, b); !s.ok()) return s;
+  }
+  if (answer.charts == 0) b.Warn("the evidence given holds nothing to chart");
+  answer.html = b.Html(inputs);
+  return answer;
+}
+
+Status WriteFileAtomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Status::Failed("cannot write " + path + ": " + std::strerror(errno));
+    out << text;
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      return Status::Failed("cannot write " + path + ": write failed");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    std::remove(tmp.c_str());
+    return Status::Failed("cannot write " + path + ": " + reason);
+  }
+  return Status::Ok();
+}
+
+Result<ReportAnswer> AnswerReport(const ReportRequest& request) {
+  if (request.out_file.empty()) return Status::InvalidArgument("--out is required");
+  auto answer = BuildReport(request);
+  if (!answer.ok()) return answer;
+  if (Status s = WriteFileAtomically(request.out_file, answer.value().html); !s.ok()) return s;
+  return answer;
+}
+
+std::string ToJson(const ReportAnswer& answer) {
+  nlohmann::json j;
+  j["out"] = answer.out_file;
+  j["charts"] = answer.charts;
+  j["sections"] = nlohmann::json::array();
+  for (const ReportSection& s : answer.sections)
+    j["sections"].push_back({{"id", s.id}, {"title", s.title}, {"charts", s.charts}});
+  j["warnings"] = answer.warnings;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace perfplan::planner

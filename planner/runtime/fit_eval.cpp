@@ -1,0 +1,148 @@
+#include "planner/runtime/fit_eval.h"
+
+#include <algorithm>
+#include <map>
+
+#include "profiles/runtime/run_filter.h"
+#include "profiles/runtime/runs_csv.h"
+#include "profiles/runtime/scout_import.h"
+
+namespace perfplan::planner {
+namespace {
+
+Status ProblemsToStatus(const std::vector<profiles::Problem>& problems) {
+  std::string message;
+  for (const profiles::Problem& p : problems) {
+    message += (message.empty() ? "" : "\n") + profiles::FormatProblem(p);
+  }
+  return Status::InvalidArgument(message);
+}
+
+Result<profiles::RunsTable> LoadTable(const std::string& file) {
+  profiles::Loaded<profiles::RunsTable> table = profiles::LoadRunsCsv(file);
+  if (!table.ok()) return ProblemsToStatus(table.problems);
+  return table.value;
+}
+
+Status UnknownWorkload(const profiles::RunsTable& table, const std::string& workload) {
+  std::vector<std::string> names;
+  for (const models::MeasuredRun& r : table.runs) {
+    if (std::find(names.begin(), names.end(), r.workload) == names.end()) {
+      names.push_back(r.workload);
+    }
+  }
+  std::vector<std::string_view> views(names.begin(), names.end());
+  std::string known;
+  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+  const std::string suggestion = profiles::SuggestClosest(workload, views);
+  return Status::InvalidArgument(
+      table.file + ": no run of workload '" + workload + "'" +
+      (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?") +
+      " (workloads in the file: " + known + ")");
+}
+
+}  // namespace
+
+Result<FitAnswer> AnswerFit(const FitRequest& request) {
+  Result<profiles::RunsTable> loaded = LoadTable(request.runs_file);
+  if (!loaded.ok()) return loaded.status();
+  const profiles::RunsTable& table = loaded.value();
+  std::optional<profiles::RowFilter> filter;
+  if (!request.train_expression.empty()) {
+    Result<profiles::RowFilter> f =
+        profiles::ParseRowFilter(request.train_expression, table.columns, "--train");
+    if (!f.ok()) return f.status();
+    filter = f.value();
+  }
+  FitAnswer answer;
+  answer.runs_file = request.runs_file;
+  std::map<std::string, std::size_t> completed_by_type;
+  std::vector<std::string> type_order;
+  bool any = false;
+  for (std::size_t i = 0; i < table.runs.size(); ++i) {
+    const models::MeasuredRun& r = table.runs[i];
+    if (r.workload != request.workload) continue;
+    any = true;
+    if (filter && !profiles::MatchesRow(*filter, table.cells[i])) continue;
+    if (!completed_by_type.count(r.instance_type)) type_order.push_back(r.instance_type);
+    completed_by_type[r.instance_type] += r.completed ? 1 : 0;
+  }
+  if (!any) return UnknownWorkload(table, request.workload);
+  std::string type = request.instance_type;
+  if (type.empty()) {
+    for (const std::string& t : type_order) {
+      if (type.empty() || completed_by_type[t] > completed_by_type[type]) type = t;
+    }
+    if (type_order.size() > 1) {
+      answer.warnings.push_back(
+          "workload " + request.workload + " ran on " + std::to_string(type_order.size()) +
+          " instance types; fitted on " + type +
+          " (most completed runs); choose another with "
+          "--instance-type, and reach the others with heterogeneity factors (perfplan evaluate)");
+    }
+  } else if (!completed_by_type.count(type)) {
+    std::vector<std::string_view> views(type_order.begin(), type_order.end());
+    const std::string suggestion = profiles::SuggestClosest(type, views);
+    return Status::InvalidArgument(
+        "--instance-type: no selected run of " + request.workload + " on '" + type + "'" +
+        (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+  }
+  if (type.empty()) {
+    return Status::InvalidArgument("--train selects no run of workload " + request.workload);
+  }
+  for (std::size_t i = 0; i < table.runs.size(); ++i) {
+    const models::MeasuredRun& r = table.runs[i];
+    if (r.workload != request.workload || r.instance_type != type) continue;
+    if (filter && !profiles::MatchesRow(*filter, table.cells[i])) continue;
+    answer.runs.push_back(r);
+    answer.run_lines.push_back(table.lines[i]);
+  }
+  Result<models::RuntimeFit> fit = models::FitRuntime(answer.runs, request.options);
+  if (!fit.ok()) {
+    return Status::InvalidArgument(request.runs_file + ": " + fit.status().message());
+  }
+  answer.fit = fit.value();
+  Result<models::RuntimeProfile> profile = models::ToProfile(answer.fit);
+  if (!profile.ok()) return profile.status();
+  answer.profile = profile.value();
+  return answer;
+}
+
+Result<EvaluateAnswer> AnswerEvaluate(const EvaluateRequest& request) {
+  Result<profiles::RunsTable> loaded = LoadTable(request.runs_file);
+  if (!loaded.ok()) return loaded.status();
+  const profiles::RunsTable& table = loaded.value();
+  Result<profiles::RowFilter> filter =
+      profiles::ParseRowFilter(request.train_expression, table.columns, "--train");
+  if (!filter.ok()) return filter.status();
+  bool any = false;
+  std::vector<bool> train(table.runs.size(), false);
+  for (std::size_t i = 0; i < table.runs.size(); ++i) {
+    any |= table.runs[i].workload == request.workload;
+    train[i] = profiles::MatchesRow(filter.value(), table.cells[i]);
+  }
+  if (!any) return UnknownWorkload(table, request.workload);
+  Result<models::Evaluation> ev =
+      models::EvaluateWorkload(table.runs, train, request.workload, request.options);
+  if (!ev.ok()) return Status::InvalidArgument(request.runs_file + ": " + ev.status().message());
+  EvaluateAnswer answer;
+  answer.runs_file = request.runs_file;
+  answer.train_expression = request.train_expression;
+  answer.evaluation = ev.value();
+  answer.row_lines = table.lines;
+  answer.rows = table.runs;
+  answer.bootstrap_replicates = request.options.bootstrap_replicates;
+  answer.interval_level = request.options.interval_level;
+  return answer;
+}
+
+Result<ImportScoutAnswer> AnswerImportScout(const std::string& dir) {
+  profiles::Loaded<std::vector<models::MeasuredRun>> runs = profiles::ImportScout(dir);
+  if (!runs.ok()) return ProblemsToStatus(runs.problems);
+  ImportScoutAnswer answer;
+  answer.runs = runs.value;
+  answer.csv = profiles::WriteRunsCsv(answer.runs);
+  return answer;
+}
+
+}  // namespace perfplan::planner

@@ -1,0 +1,63 @@
+// The query facade for fitting and evaluating the runtime model from runs CSV files
+// (`perfplan fit`, `perfplan evaluate`, `perfplan import scout`; DESIGN §3.2, §6).
+//
+// Each function reads its input files, reports every input problem as "file:line: column:
+// message" (InvalidArgument → exit 2), calls models/runtime_fit.h and returns a plain answer that
+// the CLI prints as a table or as JSON (planner/runtime/fit_json.h). No globals; thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/runtime_fit.h"
+#include "models/status.h"
+
+namespace perfplan::planner {
+
+struct FitRequest {
+  std::string runs_file;
+  std::string workload;
+  // The instance type to fit on; "" = the type with the most completed runs of the workload.
+  std::string instance_type;
+  std::string train_expression;  // optional row filter (DESIGN §6 syntax); "" = every row
+  models::FitOptions options;
+};
+
+struct FitAnswer {
+  std::string runs_file;
+  models::RuntimeFit fit;
+  models::RuntimeProfile profile;         // what `perfplan predict` reads
+  std::vector<int> run_lines;             // CSV line of each entry of fit.runs_used
+  std::vector<models::MeasuredRun> runs;  // the runs given to the fit (fit.runs_used indexes it)
+  std::vector<std::string> warnings;
+};
+
+Result<FitAnswer> AnswerFit(const FitRequest& request);
+
+struct EvaluateRequest {
+  std::string runs_file;
+  std::string workload;
+  std::string train_expression;  // required: rows of the workload to train on
+  models::EvaluateOptions options;
+};
+
+struct EvaluateAnswer {
+  std::string runs_file;
+  std::string train_expression;
+  models::Evaluation evaluation;
+  std::vector<int> row_lines;             // CSV line of every row of the file, by row index
+  std::vector<models::MeasuredRun> rows;  // every row of the file
+  int bootstrap_replicates = 0;
+  double interval_level = 0;
+};
+
+Result<EvaluateAnswer> AnswerEvaluate(const EvaluateRequest& request);
+
+struct ImportScoutAnswer {
+  std::vector<models::MeasuredRun> runs;
+  std::string csv;  // the runs CSV text
+};
+
+Result<ImportScoutAnswer> AnswerImportScout(const std::string& dir);
+
+}  // namespace perfplan::planner

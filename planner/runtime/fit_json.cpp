@@ -1,0 +1,186 @@
+#include "planner/runtime/fit_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include "profiles/runtime/profile_reader.h"
+
+namespace perfplan::planner {
+namespace {
+
+using nlohmann::json;
+
+json ConfigJson(const models::MeasuredRun& r) {
+  return {{"workload", r.workload},
+          {"instance_type", r.instance_type},
+          {"dataset_bytes", r.dataset_bytes},
+          {"storage_nodes", r.storage_nodes},
+          {"compute_nodes", r.compute_nodes},
+          {"bandwidth_bytes_per_second", r.bandwidth_bytes_per_second}};
+}
+
+json Optional(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json SummaryJson(const models::ErrorSummary& s) {
+  return {{"median_ape", s.median_ape},
+          {"p90_ape", s.p90_ape},
+          {"mean_ape", s.mean_ape},
+          {"predicted_rows", s.predicted}};
+}
+
+json FitJson(const models::RuntimeFit& f) {
+  json j = {{"workload", f.workload},
+            {"instance_type", f.instance_type},
+            {"reduction_object_class", models::ToString(f.reduction_object_class)},
+            {"reduction_object_scaling", models::ToString(f.reduction_object_scaling)},
+            {"global_reduction_class", models::ToString(f.global_reduction_class)},
+            {"classes_chosen_by_fit", f.classes_chosen_by_fit},
+            {"coefficients",
+             {{"disk", f.disk_coefficient},
+              {"network", f.network_coefficient},
+              {"compute", f.compute_coefficient},
+              {"fixed_seconds", f.fixed_seconds},
+              {"reduction_object", f.reduction_object_coefficient},
+              {"global_reduction", f.global_reduction_coefficient},
+              {"memory", f.memory_coefficient}}},
+            {"weighted_rms", f.weighted_rms},
+            {"selection_score", f.selection_score},
+            {"hardware_aware", f.hardware_aware},
+            {"instance_types", f.instance_types},
+            {"memory_overhead_factor", f.memory_overhead_factor},
+            {"censored_active", f.censored_active},
+            {"notes", f.notes}};
+  return j;
+}
+
+}  // namespace
+
+namespace {
+
+json SelectionJson(const EvaluateAnswer& a, const models::Evaluation& ev) {
+  const models::SelectionCheck& s = ev.selection;
+  if (!s.available) return nullptr;
+  json picked = ConfigJson(a.rows[s.picked_row]);
+  picked["line"] = a.row_lines[s.picked_row];
+  picked["predicted_node_seconds"] = s.picked_predicted_node_seconds;
+  picked["measured_node_seconds"] = s.picked_measured_node_seconds;
+  picked["completed"] = s.picked_completed;
+  json best = ConfigJson(a.rows[s.best_row]);
+  best["line"] = a.row_lines[s.best_row];
+  best["measured_node_seconds"] = s.best_measured_node_seconds;
+  return {
+      {"objective", "node-seconds"}, {"picked", picked}, {"best_measured", best}, {"gap", s.gap}};
+}
+
+}  // namespace
+
+std::string ToJson(const FitAnswer& a) {
+  const models::RuntimeProfile& p = a.profile;
+  json j;
+  j["schema_version"] = profiles::kProfileSchemaVersion;
+  j["application"] = p.application;
+  j["profiled_site"] = a.fit.instance_type;
+  j["reduction_object_class"] = models::ToString(*p.reduction_object_class);
+  j["reduction_object_scaling"] = models::ToString(p.reduction_object_scaling);
+  j["global_reduction_class"] = models::ToString(*p.global_reduction_class);
+  j["retrieval_scales_with_storage_nodes"] = p.retrieval_scales_with_storage_nodes;
+  j["reduction_communication"] = {{"seconds_per_byte", p.reduction_communication->seconds_per_byte},
+                                  {"fixed_seconds", p.reduction_communication->fixed_seconds}};
+  json runs = json::array();
+  for (const models::ProfileRun& r : p.runs) {
+    runs.push_back({{"dataset_bytes", r.dataset_bytes},
+                    {"storage_nodes", r.storage_nodes},
+                    {"compute_nodes", r.compute_nodes},
+                    {"bandwidth_bytes_per_second", r.bandwidth_bytes_per_second},
+                    {"disk_seconds", r.disk_seconds},
+                    {"network_seconds", r.network_seconds},
+                    {"compute_seconds", r.compute_seconds},
+                    {"reduction_object_bytes", r.reduction_object_bytes},
+                    {"reduction_seconds", r.reduction_seconds},
+                    {"global_reduction_seconds", r.global_reduction_seconds}});
+  }
+  j["runs"] = runs;
+  json used = json::array();
+  json residuals = json::array();
+  for (std::size_t k = 0; k < a.fit.runs_used.size(); ++k) {
+    const models::MeasuredRun& r = a.runs[a.fit.runs_used[k]];
+    json row = ConfigJson(r);
+    row["line"] = a.run_lines[a.fit.runs_used[k]];
+    row["runtime_seconds"] = r.runtime_seconds;
+    row["completed"] = r.completed;
+    row["residual_seconds"] = a.fit.residual_seconds[k];
+    used.push_back(row);
+    residuals.push_back(a.fit.residual_seconds[k]);
+  }
+  json fit = FitJson(a.fit);
+  fit["runs_file"] = a.runs_file;
+  fit["residual_seconds"] = residuals;
+  fit["runs_used"] = used;
+  fit["warnings"] = a.warnings;
+  j["fit"] = fit;
+  return j.dump(2) + "\n";
+}
+
+std::string ToJson(const EvaluateAnswer& a) {
+  const models::Evaluation& ev = a.evaluation;
+  json predictions = json::array();
+  for (const models::EvaluatedRow& r : ev.rows) {
+    json row = ConfigJson(r.run);
+    row["line"] = a.row_lines[r.row];
+    row["completed"] = r.run.completed;
+    row["measured_seconds"] = r.run.runtime_seconds;
+    row["predicted_seconds"] = Optional(r.predicted_seconds);
+    row["ape"] = Optional(r.ape);
+    row["interval"] = {{"low_seconds", Optional(r.interval_low_seconds)},
+                       {"high_seconds", Optional(r.interval_high_seconds)}};
+    row["inside_interval"] = r.inside_interval ? json(*r.inside_interval) : json(nullptr);
+    row["method"] = r.method;
+    row["ernest_seconds"] = Optional(r.ernest_seconds);
+    row["ernest_ape"] = Optional(r.ernest_ape);
+    row["amdahl_seconds"] = Optional(r.amdahl_seconds);
+    row["amdahl_ape"] = Optional(r.amdahl_ape);
+    if (!r.run.completed) {
+      row["respects_lower_bound"] = r.respects_bound ? json(*r.respects_bound) : json(nullptr);
+    }
+    predictions.push_back(row);
+  }
+  json train_lines = json::array();
+  for (std::size_t i : ev.train_rows) train_lines.push_back(a.row_lines[i]);
+  json fits = json::array();
+  for (const models::RuntimeFit& f : ev.fits) fits.push_back(FitJson(f));
+  json ernest = SummaryJson(ev.ernest);
+  ernest["perfplan_on_same_rows"] = SummaryJson(ev.perfplan_on_ernest_rows);
+  json j = {
+      {"runs_file", a.runs_file},
+      {"workload", ev.workload},
+      {"train", a.train_expression},
+      {"train_lines", train_lines},
+      {"predictions", predictions},
+      {"median_ape", ev.perfplan.median_ape},
+      {"p90_ape", ev.perfplan.p90_ape},
+      {"mean_ape", ev.perfplan.mean_ape},
+      {"predicted_rows", ev.perfplan.predicted},
+      {"baselines", {{"ernest", ernest}, {"amdahl", SummaryJson(ev.amdahl)}}},
+      {"interval",
+       {{"level", a.interval_level},
+        {"coverage", ev.interval_coverage},
+        {"bootstrap_replicates", a.bootstrap_replicates},
+        {"seed", ev.seed}}},
+      {"censored", {{"rows", ev.censored_rows}, {"prediction_above_bound", ev.censored_respected}}},
+      {"selection", SelectionJson(a, ev)},
+      {"fits", fits},
+      {"notes", ev.notes}};
+  return j.dump(2) + "\n";
+}
+
+std::string ToJson(const ImportScoutAnswer& a) {
+  json runs = json::array();
+  for (const models::MeasuredRun& r : a.runs) {
+    json row = ConfigJson(r);
+    row["runtime_seconds"] = r.runtime_seconds;
+    row["completed"] = r.completed;
+    runs.push_back(row);
+  }
+  return json{{"runs", runs}, {"rows", a.runs.size()}}.dump(2) + "\n";
+}
+
+}  // namespace perfplan::planner

@@ -1,0 +1,244 @@
+#include "planner/scoring/spark_scoring.h"
+
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "profiles/ganglia/ganglia_store.h"
+#include "profiles/problem.h"
+#include "profiles/spark/spark_store.h"
+
+namespace perfplan::planner {
+namespace {
+
+std::string Trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+Status NotFoundWithSuggestion(const std::string& app_id,
+                              const std::vector<profiles::spark::ApplicationSummary>& apps) {
+  std::string message = "no Spark application " + app_id + " in the store";
+  if (apps.empty())
+    return Status::NotFound(message + " (it holds none: run perfplan ingest spark)");
+  std::vector<std::string_view> ids;
+  for (const auto& a : apps) ids.push_back(a.app_id);
+  const std::string suggestion = profiles::SuggestClosest(app_id, ids);
+  if (!suggestion.empty()) message += "; did you mean '" + suggestion + "'?";
+  return Status::NotFound(message);
+}
+
+std::optional<double> Share(double share, const profiles::spark::EfficiencyVector& b) {
+  if (b.task_seconds <= 0) return std::nullopt;
+  return share;
+}
+
+}  // namespace
+
+std::vector<profiles::Migrations> ScoringMigrations() {
+  return {profiles::spark::StoreMigrations(), profiles::GangliaMigrations(), TaskTypeMigrations()};
+}
+
+const std::vector<std::pair<std::string_view, std::string_view>>& TuningPropertyDefaults() {
+  // Defaults from Spark's configuration page (3.x); "" where the default depends on the cluster.
+  static const std::vector<std::pair<std::string_view, std::string_view>> kDefaults = {
+      {"spark.executor.memory", "1g"},
+      {"spark.executor.cores", ""},
+      {"spark.executor.instances", ""},
+      {"spark.executor.memoryOverhead", ""},
+      {"spark.driver.memory", "1g"},
+      {"spark.driver.cores", "1"},
+      {"spark.default.parallelism", ""},
+      {"spark.sql.shuffle.partitions", "200"},
+      {"spark.memory.fraction", "0.6"},
+      {"spark.memory.storageFraction", "0.5"},
+      {"spark.memory.offHeap.enabled", "false"},
+      {"spark.serializer", "org.apache.spark.serializer.JavaSerializer"},
+      {"spark.kryoserializer.buffer.max", "64m"},
+      {"spark.io.compression.codec", "lz4"},
+      {"spark.shuffle.compress", "true"},
+      {"spark.shuffle.spill.compress", "true"},
+      {"spark.shuffle.file.buffer", "32k"},
+      {"spark.reducer.maxSizeInFlight", "48m"},
+      {"spark.broadcast.compress", "true"},
+      {"spark.rdd.compress", "false"},
+      {"spark.speculation", "false"},
+      {"spark.locality.wait", "3s"},
+      {"spark.task.cpus", "1"},
+      {"spark.dynamicAllocation.enabled", "false"},
+      {"spark.sql.autoBroadcastJoinThreshold", "10485760"},
+      {"spark.sql.files.maxPartitionBytes", "134217728"},
+      {"spark.sql.adaptive.enabled", ""},
+  };
+  return kDefaults;
+}
+
+std::vector<std::string> NonDefaultTuningProperties(
+    const std::vector<std::pair<std::string, std::string>>& spark_properties) {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : spark_properties) {
+    for (const auto& [tuning, default_value] : TuningPropertyDefaults()) {
+      if (name != tuning) continue;
+      if (default_value.empty() || Trim(value) != default_value) {
+        out.push_back(name + "=" + value);
+      }
+    }
+  }
+  return out;
+}
+
+Result<StoredRun> LoadStoredRun(profiles::Store& store, const std::string& app_id) {
+  if (Status s = CheckApplicationExists(store, app_id); !s.ok()) return s;
+  auto described = profiles::spark::DescribeApplication(store, app_id);
+  if (!described.ok()) return described.status();
+  const profiles::spark::ApplicationSummary& summary = described.value().first;
+  auto key = profiles::spark::FindAttemptKey(store, app_id, summary.attempt_id);
+  if (!key.ok()) return key.status();
+  auto beta = profiles::spark::ComputeEfficiencyVector(store, app_id, summary.attempt_id);
+  if (!beta.ok()) return beta.status();
+
+  StoredRun out;
+  ApplicationRun& run = out.run;
+  run.app_id = app_id;
+  const auto& b = beta.value();
+  run.beta.executor_compute_time_share = Share(b.compute_share, b);
+  run.beta.shuffle_time_share = Share(b.shuffle_share, b);
+  run.beta.shuffle_bytes = b.shuffle_bytes;
+  run.beta.gc_time_share = Share(b.gc_share, b);
+  run.beta.total_time_seconds = b.total_seconds;
+  run.beta.result_serialization_share = Share(b.result_serialization_share, b);
+  if (b.task_seconds <= 0) out.notes.push_back("no task finished: the event-log shares are absent");
+
+  run.start_epoch =
+      static_cast<std::int64_t>(std::floor(static_cast<double>(summary.start_time_ms) / 1000.0));
+  if (summary.end_time_ms) {
+    run.end_epoch =
+        static_cast<std::int64_t>(std::ceil(static_cast<double>(*summary.end_time_ms) / 1000.0));
+  } else {
+    run.end_epoch = static_cast<std::int64_t>(
+        std::ceil(static_cast<double>(summary.start_time_ms) / 1000.0 + b.total_seconds));
+    out.notes.push_back("the log has no application end: the window ends at its last task");
+  }
+
+  std::vector<std::string> executor_hosts, driver_hosts;
+  auto driver = store.Prepare(
+      "SELECT DISTINCT host FROM spark_executors WHERE attempt_key = ?1 AND executor_id = 'driver' "
+      "AND host IS NOT NULL AND host <> ''");
+  if (!driver.ok()) return driver.status();
+  driver.value().Bind(1, key.value());
+  while (driver.value().Step()) driver_hosts.push_back(driver.value().ColumnText(0));
+  if (!driver.value().Error().ok()) return driver.value().Error();
+  auto workers = store.Prepare(
+      "SELECT DISTINCT host FROM spark_executors WHERE attempt_key = ?1 AND executor_id <> "
+      "'driver' AND host IS NOT NULL AND host <> '' ORDER BY host");
+  if (!workers.ok()) return workers.status();
+  workers.value().Bind(1, key.value());
+  while (workers.value().Step()) executor_hosts.push_back(workers.value().ColumnText(0));
+  if (!workers.value().Error().ok()) return workers.value().Error();
+  if (!executor_hosts.empty()) {
+    run.hosts = std::move(executor_hosts);
+  } else {
+    run.hosts = std::move(driver_hosts);
+    if (!run.hosts.empty())
+      out.notes.push_back("local mode: the driver's host stands for the executors");
+  }
+  if (run.hosts.empty()) out.notes.push_back("no executor host in the log: no resource data");
+
+  auto props = store.Prepare(
+      "SELECT name, value FROM spark_properties WHERE attempt_key = ?1 AND section = 'spark' "
+      "ORDER BY ord");
+  if (!props.ok()) return props.status();
+  props.value().Bind(1, key.value());
+  std::vector<std::pair<std::string, std::string>> properties;
+  while (props.value().Step()) {
+    properties.emplace_back(props.value().ColumnText(0), props.value().ColumnText(1));
+  }
+  if (!props.value().Error().ok()) return props.value().Error();
+  out.non_default = NonDefaultTuningProperties(properties);
+  run.baseline = out.non_default.empty();
+  if (!run.baseline) {
+    std::string list;
+    for (const std::string& p : out.non_default) list += (list.empty() ? "" : ", ") + p;
+    out.notes.push_back("not a default-configuration run: " + list);
+  }
+  return out;
+}
+
+Status CheckApplicationExists(profiles::Store& store, const std::string& app_id) {
+  auto apps = profiles::spark::ListApplications(store);
+  if (!apps.ok()) return apps.status();
+  for (const auto& a : apps.value()) {
+    if (a.app_id == app_id) return Status::Ok();
+  }
+  return NotFoundWithSuggestion(app_id, apps.value());
+}
+
+Result<std::vector<StoredRun>> LoadStoredRuns(profiles::Store& store) {
+  auto apps = profiles::spark::ListApplications(store);
+  if (!apps.ok()) return apps.status();
+  std::set<std::string> seen;
+  std::vector<StoredRun> out;
+  for (const auto& a : apps.value()) {
+    if (!seen.insert(a.app_id).second) continue;
+    auto run = LoadStoredRun(store, a.app_id);
+    if (!run.ok()) return run.status();
+    out.push_back(std::move(run).value());
+  }
+  return out;
+}
+
+Result<ClassifyAnswer> ClassifyStoredApplications(profiles::Store& store) {
+  auto stored = LoadStoredRuns(store);
+  if (!stored.ok()) return stored.status();
+  if (stored.value().empty()) return NotFoundWithSuggestion("*", {});
+  std::vector<ApplicationRun> runs;
+  for (const StoredRun& s : stored.value()) runs.push_back(s.run);
+  auto vectors = BuildRunVectors(store, runs);
+  if (!vectors.ok()) return vectors.status();
+  return ClassifyRuns(vectors.value());
+}
+
+Result<std::vector<ScoreAnswer>> ScoreStoredApplications(profiles::Store& store,
+                                                         const std::string& app_id,
+                                                         const models::ScoreSettings& settings) {
+  if (!app_id.empty()) {
+    if (Status s = CheckApplicationExists(store, app_id); !s.ok()) return s;
+  }
+  auto stored = LoadStoredRuns(store);
+  if (!stored.ok()) return stored.status();
+  if (stored.value().empty()) return NotFoundWithSuggestion(app_id.empty() ? "*" : app_id, {});
+  std::vector<ApplicationRun> runs;
+  for (const StoredRun& s : stored.value()) runs.push_back(s.run);
+  auto vectors = BuildRunVectors(store, runs);
+  if (!vectors.ok()) return vectors.status();
+  auto classes = ClassifyRuns(vectors.value());
+  if (!classes.ok()) return classes.status();
+  std::vector<ScoreAnswer> out;
+  for (std::size_t i = 0; i < stored.value().size(); ++i) {
+    const StoredRun& s = stored.value()[i];
+    if (!app_id.empty() && s.run.app_id != app_id) continue;
+    auto answer = ScoreRun(vectors.value(), classes.value(), s.run.app_id, settings);
+    if (!answer.ok()) return answer.status();
+    ScoreAnswer a = std::move(answer).value();
+    a.warnings.insert(a.warnings.begin(), s.notes.begin(), s.notes.end());
+    a.warnings.insert(a.warnings.end(), classes.value().warnings.begin(),
+                      classes.value().warnings.end());
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+Result<std::vector<ScoreAnswer>> AnswerScores(const std::string& store_path,
+                                              const std::string& app_id) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(store_path, ec)) {
+    return Status::NotFound(store_path + ": no such store; run `perfplan ingest spark` first");
+  }
+  auto store = profiles::Store::Open(store_path, ScoringMigrations());
+  if (!store.ok()) return store.status();
+  return ScoreStoredApplications(*store.value(), app_id);
+}
+
+}  // namespace perfplan::planner

@@ -1,0 +1,990 @@
+#include "planner/spark/spark_api.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+
+#include "profiles/detail/spark_metrics.h"
+#include "profiles/spark/spark_store.h"
+
+namespace perfplan::planner {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using profiles::Statement;
+using profiles::Store;
+namespace metrics = profiles::spark::detail;
+
+// Executor memory metrics in the order Spark's ExecutorMetricType lists them.
+constexpr const char* kExecutorMetricNames[] = {"JVMHeapMemory",
+                                                "JVMOffHeapMemory",
+                                                "OnHeapExecutionMemory",
+                                                "OffHeapExecutionMemory",
+                                                "OnHeapStorageMemory",
+                                                "OffHeapStorageMemory",
+                                                "OnHeapUnifiedMemory",
+                                                "OffHeapUnifiedMemory",
+                                                "DirectPoolMemory",
+                                                "MappedPoolMemory",
+                                                "ProcessTreeJVMVMemory",
+                                                "ProcessTreeJVMRSSMemory",
+                                                "ProcessTreePythonVMemory",
+                                                "ProcessTreePythonRSSMemory",
+                                                "ProcessTreeOtherVMemory",
+                                                "ProcessTreeOtherRSSMemory",
+                                                "MinorGCCount",
+                                                "MinorGCTime",
+                                                "MajorGCCount",
+                                                "MajorGCTime",
+                                                "TotalGCTime"};
+
+// "2015-02-03T16:42:59.720GMT", as the History Server formats dates.
+std::string FormatDate(std::int64_t epoch_ms) {
+  std::int64_t secs = epoch_ms >= 0 ? epoch_ms / 1000 : (epoch_ms - 999) / 1000;
+  int millis = static_cast<int>(epoch_ms - secs * 1000);
+  std::time_t t = static_cast<std::time_t>(secs);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dGMT", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
+  return buf;
+}
+
+// Parses the History Server's date parameters: "2015-02-10", "2015-02-03T16:42:40.000GMT" or
+// epoch milliseconds.
+std::optional<std::int64_t> ParseDate(const std::string& s) {
+  if (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::stoll(s);
+  }
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0, ms = 0;
+  int n = std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%d", &y, &mo, &d, &h, &mi, &sec, &ms);
+  if (n != 3 && n != 7) return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = y - 1900;
+  tm.tm_mon = mo - 1;
+  tm.tm_mday = d;
+  tm.tm_hour = h;
+  tm.tm_min = mi;
+  tm.tm_sec = sec;
+  return static_cast<std::int64_t>(timegm(&tm)) * 1000 + ms;
+}
+
+struct Query {
+  std::multimap<std::string, std::string> params;
+  std::optional<std::string> Get(const std::string& key) const {
+    auto it = params.find(key);
+    if (it == params.end()) return std::nullopt;
+    return it->second;
+  }
+  std::vector<std::string> All(const std::string& key) const {
+    std::vector<std::string> out;
+    auto [b, e] = params.equal_range(key);
+    for (auto it = b; it != e; ++it) out.push_back(it->second);
+    return out;
+  }
+};
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+std::string Upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+Json ParseOr(const std::string& text, Json fallback) {
+  Json j = Json::parse(text, nullptr, false);
+  return j.is_discarded() ? fallback : j;
+}
+
+class Api {
+ public:
+  explicit Api(Store& store) : store_(store) {}
+
+  Result<Json> Answer(const std::vector<std::string>& seg, const Query& q);
+
+ private:
+  Result<Statement> Prepare(const std::string& sql) { return store_.Prepare(sql); }
+
+  Result<Json> Applications(const Query& q);
+  Result<Json> Application(const std::string& app_id, const std::string& only_attempt);
+  Result<Json> Jobs(std::int64_t key, const Query& q, std::optional<int> job_id);
+  Result<Json> Stages(std::int64_t key, const Query& q, std::optional<int> stage_id,
+                      std::optional<int> attempt);
+  Result<Json> TaskList(std::int64_t key, int stage, int attempt, const Query& q);
+  Result<Json> TaskSummary(std::int64_t key, int stage, int attempt, const Query& q);
+  Result<Json> Executors(std::int64_t key, bool all);
+  Result<Json> Environment(std::int64_t key);
+
+  Json StageJson(Statement& s, std::int64_t key, const Query& q, bool single);
+  Json ExecutorSummary(std::int64_t key, int stage, int attempt);
+  Result<Json> ExecutorDistributions(std::int64_t key, int stage, int attempt, const Query& q);
+  Json TaskJson(Statement& s, int first_metric_column);
+  std::vector<Json> TasksOf(std::int64_t key, int stage, int attempt, const std::string& status);
+
+  Store& store_;
+};
+
+Result<Json> Api::Answer(const std::vector<std::string>& seg, const Query& q) {
+  if (seg.empty() || seg[0] != "applications") {
+    return Status::InvalidArgument("unsupported path: only applications[/...] is answered");
+  }
+  if (seg.size() == 1) return Applications(q);
+  const std::string& app_id = seg[1];
+  static const std::set<std::string> kEndpoints = {
+      "jobs", "stages", "executors", "allexecutors", "environment", "storage", "sql", "logs"};
+  std::size_t at = 2;
+  std::string attempt;
+  if (seg.size() > 2 && !kEndpoints.count(seg[2])) {
+    attempt = seg[2];
+    at = 3;
+  }
+  if (seg.size() == at) return Application(app_id, attempt);
+  auto key_or = profiles::spark::FindAttemptKey(store_, app_id, attempt);
+  if (!key_or.ok()) {
+    return Status::NotFound(attempt.empty() ? "unknown app: " + app_id
+                                            : "unknown app " + app_id + ", attempt " + attempt);
+  }
+  std::int64_t key = key_or.value();
+  const std::string& what = seg[at];
+  std::size_t rest = seg.size() - at - 1;
+  auto number = [&](std::size_t i) -> std::optional<int> {
+    try {
+      std::size_t used = 0;
+      int v = std::stoi(seg[i], &used);
+      if (used == seg[i].size()) return v;
+    } catch (...) {
+    }
+    return std::nullopt;
+  };
+  if (what == "jobs" && rest <= 1) {
+    std::optional<int> id;
+    if (rest == 1 && !(id = number(at + 1))) {
+      return Status::InvalidArgument("job id must be a number: " + seg[at + 1]);
+    }
+    return Jobs(key, q, id);
+  }
+  if (what == "stages") {
+    std::optional<int> stage, sattempt;
+    if (rest >= 1 && !(stage = number(at + 1))) {
+      return Status::InvalidArgument("stage id must be a number: " + seg[at + 1]);
+    }
+    if (rest >= 2 && !(sattempt = number(at + 2))) {
+      return Status::InvalidArgument("stage attempt id must be a number: " + seg[at + 2]);
+    }
+    if (rest <= 2) return Stages(key, q, stage, sattempt);
+    if (rest == 3 && seg[at + 3] == "taskList") return TaskList(key, *stage, *sattempt, q);
+    if (rest == 3 && seg[at + 3] == "taskSummary") return TaskSummary(key, *stage, *sattempt, q);
+  }
+  if ((what == "executors" || what == "allexecutors") && rest == 0) {
+    return Executors(key, what == "allexecutors");
+  }
+  if (what == "environment" && rest == 0) return Environment(key);
+  std::string path;
+  for (const auto& s : seg) path += (path.empty() ? "" : "/") + s;
+  return Status::InvalidArgument("unsupported path: " + path +
+                                 " (see docs/spark.md for the supported endpoints)");
+}
+
+// ---- applications ----
+
+Result<Json> Api::Application(const std::string& app_id, const std::string& only_attempt) {
+  auto st = Prepare(
+      "SELECT app_name, attempt_id, start_time_ms, end_time_ms, completed, last_updated_ms, "
+      "spark_user, spark_version FROM spark_attempts WHERE app_id = ?1 "
+      "ORDER BY start_time_ms DESC, attempt_id DESC");
+  if (!st.ok()) return st.status();
+  Statement& s = st.value();
+  s.Bind(1, app_id);
+  Json app = {{"id", app_id}, {"name", ""}, {"attempts", Json::array()}};
+  bool any = false;
+  while (s.Step()) {
+    std::string attempt_id = s.ColumnText(1);
+    if (!only_attempt.empty() && attempt_id != only_attempt) continue;
+    any = true;
+    app["name"] = s.ColumnText(0);
+    std::int64_t start = s.ColumnIsNull(2) ? -1 : s.ColumnInt(2);
+    bool completed = s.ColumnInt(4) != 0;
+    std::int64_t end = completed && !s.ColumnIsNull(3) ? s.ColumnInt(3) : -1;
+    std::int64_t updated = s.ColumnInt(5);
+    Json a;
+    if (!attempt_id.empty()) a["attemptId"] = attempt_id;
+    a["startTime"] = FormatDate(start);
+    a["endTime"] = FormatDate(end);
+    a["lastUpdated"] = FormatDate(updated);
+    a["duration"] = completed && end >= 0 && start >= 0 ? end - start : 0;
+    a["sparkUser"] = s.ColumnText(6);
+    a["completed"] = completed;
+    a["appSparkVersion"] = s.ColumnText(7);
+    a["endTimeEpoch"] = end;
+    a["startTimeEpoch"] = start;
+    a["lastUpdatedEpoch"] = updated;
+    app["attempts"].push_back(std::move(a));
+  }
+  if (!s.Error().ok()) return s.Error();
+  if (!any) return Status::NotFound("unknown app: " + app_id);
+  if (!only_attempt.empty()) return app["attempts"][0];
+  return app;
+}
+
+Result<Json> Api::Applications(const Query& q) {
+  std::set<std::string> statuses;
+  for (const auto& v : q.All("status")) {
+    std::string s = Lower(v);
+    if (s != "completed" && s != "running") {
+      return Status::InvalidArgument("status must be completed or running, not " + v);
+    }
+    statuses.insert(s);
+  }
+  std::optional<std::int64_t> min_date, max_date, min_end, max_end;
+  auto date = [&](const char* name, std::optional<std::int64_t>* out) -> Status {
+    if (auto v = q.Get(name)) {
+      *out = ParseDate(*v);
+      if (!*out) return Status::InvalidArgument(std::string(name) + ": not a date: " + *v);
+    }
+    return Status::Ok();
+  };
+  for (auto [name, out] : {std::pair{"minDate", &min_date}, std::pair{"maxDate", &max_date},
+                           std::pair{"minEndDate", &min_end}, std::pair{"maxEndDate", &max_end}}) {
+    if (Status st = date(name, out); !st.ok()) return st;
+  }
+  std::optional<int> limit;
+  if (auto v = q.Get("limit")) limit = std::atoi(v->c_str());
+  // Applications ordered as the History Server lists them: latest end time first, running ones
+  // (no end time) after the completed ones.
+  auto st = Prepare(
+      "SELECT app_id, MAX(CASE WHEN completed = 1 THEN end_time_ms ELSE -1 END) AS e "
+      "FROM spark_attempts WHERE app_id NOT LIKE char(1) || '%' GROUP BY app_id "
+      "ORDER BY e DESC, app_id DESC");
+  if (!st.ok()) return st.status();
+  Json out = Json::array();
+  while (st.value().Step()) {
+    if (limit && static_cast<int>(out.size()) >= *limit) break;
+    auto app = Application(st.value().ColumnText(0), "");
+    if (!app.ok()) return app.status();
+    bool keep = false;
+    for (const Json& a : app.value()["attempts"]) {
+      bool completed = a["completed"].get<bool>();
+      bool status_ok = statuses.empty() || statuses.count(completed ? "completed" : "running");
+      std::int64_t start = a["startTimeEpoch"].get<std::int64_t>();
+      std::int64_t end = a["endTimeEpoch"].get<std::int64_t>();
+      bool date_ok = (!min_date || start >= *min_date) && (!max_date || start <= *max_date);
+      bool end_ok = (!min_end || end >= *min_end) && (!max_end || end <= *max_end);
+      keep |= status_ok && date_ok && end_ok;
+    }
+    if (keep) out.push_back(std::move(app.value()));
+  }
+  return out;
+}
+
+// ---- jobs ----
+
+Result<Json> Api::Jobs(std::int64_t key, const Query& q, std::optional<int> job_id) {
+  std::set<std::string> statuses;
+  for (const auto& v : q.All("status")) statuses.insert(Upper(v));
+  auto st = Prepare(
+      "SELECT job_id, name, description, submission_time_ms, completion_time_ms, stage_ids_json, "
+      "job_group, job_tags_json, status, num_tasks, num_active_tasks, num_completed_tasks, "
+      "num_skipped_tasks, num_failed_tasks, num_killed_tasks, num_completed_indices, "
+      "num_active_stages, num_completed_stages, num_skipped_stages, num_failed_stages, "
+      "killed_tasks_summary_json FROM spark_jobs WHERE attempt_key = ?1 ORDER BY job_id DESC");
+  if (!st.ok()) return st.status();
+  Statement& s = st.value();
+  s.Bind(1, key);
+  Json out = Json::array();
+  while (s.Step()) {
+    int id = static_cast<int>(s.ColumnInt(0));
+    if (job_id && id != *job_id) continue;
+    if (!statuses.empty() && !statuses.count(s.ColumnText(8))) continue;
+    Json j;
+    j["jobId"] = id;
+    j["name"] = s.ColumnText(1);
+    if (!s.ColumnIsNull(2)) j["description"] = s.ColumnText(2);
+    if (!s.ColumnIsNull(3)) j["submissionTime"] = FormatDate(s.ColumnInt(3));
+    if (!s.ColumnIsNull(4)) j["completionTime"] = FormatDate(s.ColumnInt(4));
+    j["stageIds"] = ParseOr(s.ColumnText(5), Json::array());
+    if (!s.ColumnIsNull(6)) j["jobGroup"] = s.ColumnText(6);
+    j["jobTags"] = ParseOr(s.ColumnText(7), Json::array());
+    j["status"] = s.ColumnText(8);
+    const char* counts[] = {
+        "numTasks",           "numActiveTasks",   "numCompletedTasks",   "numSkippedTasks",
+        "numFailedTasks",     "numKilledTasks",   "numCompletedIndices", "numActiveStages",
+        "numCompletedStages", "numSkippedStages", "numFailedStages"};
+    for (int c = 0; c < 11; ++c) j[counts[c]] = s.ColumnInt(9 + c);
+    j["killedTasksSummary"] = ParseOr(s.ColumnText(20), Json::object());
+    out.push_back(std::move(j));
+  }
+  if (!s.Error().ok()) return s.Error();
+  if (job_id) {
+    if (out.empty()) return Status::NotFound("unknown job: " + std::to_string(*job_id));
+    return out[0];
+  }
+  return out;
+}
+
+// ---- stages ----
+
+std::string MetricSums() {
+  std::string cols;
+  for (const auto& m : metrics::kTaskMetrics) cols += ", SUM(t." + std::string(m.column) + ")";
+  return cols;
+}
+
+constexpr const char* kStageColumns =
+    "s.stage_id, s.stage_attempt_id, s.status, s.num_tasks, s.num_active_tasks, "
+    "s.num_complete_tasks, s.num_failed_tasks, s.num_killed_tasks, s.num_completed_indices, "
+    "s.submission_time_ms, s.first_task_launched_time_ms, s.completion_time_ms, "
+    "s.failure_reason, s.name, s.description, s.details, s.scheduling_pool, s.rdd_ids_json, "
+    "s.accumulables_json, s.killed_tasks_summary_json, s.resource_profile_id, "
+    "s.peak_executor_metrics_json";
+constexpr int kStageMetricColumn = 22;
+
+Json PeakMetrics(const std::string& text) {
+  Json stored = ParseOr(text, Json::object());
+  Json out = Json::object();
+  for (const char* name : kExecutorMetricNames) {
+    out[name] = stored.contains(name) ? stored[name] : Json(0);
+  }
+  return out;
+}
+
+std::int64_t MetricValue(Statement& s, int first, std::string_view column) {
+  for (std::size_t i = 0; i < metrics::kTaskMetrics.size(); ++i) {
+    if (metrics::kTaskMetrics[i].column == column) {
+      return s.ColumnInt(first + static_cast<int>(i));
+    }
+  }
+  return 0;
+}
+
+Json Api::ExecutorSummary(std::int64_t key, int stage, int attempt) {
+  Json out = Json::object();
+  auto st = Prepare(
+      "SELECT t.executor_id, COALESCE(SUM(t.duration_ms), 0), SUM(t.status = 'FAILED'), "
+      "SUM(t.status = 'SUCCESS'), SUM(t.status = 'KILLED'), SUM(t.input_bytes), "
+      "SUM(t.input_records), SUM(t.output_bytes), SUM(t.output_records), "
+      "SUM(t.shuffle_remote_bytes_read + t.shuffle_local_bytes_read), "
+      "SUM(t.shuffle_records_read), SUM(t.shuffle_bytes_written), "
+      "SUM(t.shuffle_records_written), SUM(t.memory_bytes_spilled), "
+      "SUM(t.disk_bytes_spilled), s.excluded_executors_json FROM spark_tasks t JOIN spark_stages "
+      "s ON s.attempt_key = t.attempt_key AND s.stage_id = t.stage_id AND s.stage_attempt_id = "
+      "t.stage_attempt_id WHERE t.attempt_key = ?1 AND t.stage_id = ?2 AND "
+      "t.stage_attempt_id = ?3 GROUP BY t.executor_id ORDER BY t.executor_id");
+  if (!st.ok()) return out;
+  Statement& s = st.value();
+  s.Bind(1, key).Bind(2, std::int64_t{stage}).Bind(3, std::int64_t{attempt});
+  while (s.Step()) {
+    std::string id = s.ColumnText(0);
+    Json excluded = ParseOr(s.ColumnText(15), Json::array());
+    bool is_excluded = std::find(excluded.begin(), excluded.end(), Json(id)) != excluded.end();
+    Json e;
+    const char* names[] = {"taskTime",           "failedTasks",     "succeededTasks",
+                           "killedTasks",        "inputBytes",      "inputRecords",
+                           "outputBytes",        "outputRecords",   "shuffleRead",
+                           "shuffleReadRecords", "shuffleWrite",    "shuffleWriteRecords",
+                           "memoryBytesSpilled", "diskBytesSpilled"};
+    for (int c = 0; c < 14; ++c) e[names[c]] = s.ColumnInt(1 + c);
+    e["isBlacklistedForStage"] = is_excluded;
+    // Per-stage executor peaks are not kept in the store (see docs/spark.md): zeros.
+    e["peakMemoryMetrics"] = PeakMetrics("{}");
+    e["isExcludedForStage"] = is_excluded;
+    out[id] = std::move(e);
+  }
+  return out;
+}
+
+Json Api::StageJson(Statement& s, std::int64_t key, const Query& q, bool single) {
+  Json j;
+  j["status"] = s.ColumnText(2);
+  j["stageId"] = s.ColumnInt(0);
+  j["attemptId"] = s.ColumnInt(1);
+  j["numTasks"] = s.ColumnInt(3);
+  j["numActiveTasks"] = s.ColumnInt(4);
+  j["numCompleteTasks"] = s.ColumnInt(5);
+  j["numFailedTasks"] = s.ColumnInt(6);
+  j["numKilledTasks"] = s.ColumnInt(7);
+  j["numCompletedIndices"] = s.ColumnInt(8);
+  if (!s.ColumnIsNull(9)) j["submissionTime"] = FormatDate(s.ColumnInt(9));
+  if (!s.ColumnIsNull(10)) j["firstTaskLaunchedTime"] = FormatDate(s.ColumnInt(10));
+  if (!s.ColumnIsNull(11)) j["completionTime"] = FormatDate(s.ColumnInt(11));
+  if (!s.ColumnText(12).empty()) j["failureReason"] = s.ColumnText(12);
+  const int m = kStageMetricColumn;
+  auto v = [&](std::string_view column) { return MetricValue(s, m, column); };
+  j["executorDeserializeTime"] = v("executor_deserialize_time_ms");
+  j["executorDeserializeCpuTime"] = v("executor_deserialize_cpu_time_ns");
+  j["executorRunTime"] = v("executor_run_time_ms");
+  j["executorCpuTime"] = v("executor_cpu_time_ns");
+  j["resultSize"] = v("result_size_bytes");
+  j["jvmGcTime"] = v("jvm_gc_time_ms");
+  j["resultSerializationTime"] = v("result_serialization_time_ms");
+  j["memoryBytesSpilled"] = v("memory_bytes_spilled");
+  j["diskBytesSpilled"] = v("disk_bytes_spilled");
+  j["peakExecutionMemory"] = v("peak_execution_memory_bytes");
+  j["inputBytes"] = v("input_bytes");
+  j["inputRecords"] = v("input_records");
+  j["outputBytes"] = v("output_bytes");
+  j["outputRecords"] = v("output_records");
+  j["shuffleRemoteBlocksFetched"] = v("shuffle_remote_blocks_fetched");
+  j["shuffleLocalBlocksFetched"] = v("shuffle_local_blocks_fetched");
+  j["shuffleFetchWaitTime"] = v("shuffle_fetch_wait_time_ms");
+  j["shuffleRemoteBytesRead"] = v("shuffle_remote_bytes_read");
+  j["shuffleRemoteBytesReadToDisk"] = v("shuffle_remote_bytes_read_to_disk");
+  j["shuffleLocalBytesRead"] = v("shuffle_local_bytes_read");
+  j["shuffleReadBytes"] = v("shuffle_remote_bytes_read") + v("shuffle_local_bytes_read");
+  j["shuffleReadRecords"] = v("shuffle_records_read");
+  j["shuffleCorruptMergedBlockChunks"] = v("push_corrupt_merged_block_chunks");
+  j["shuffleMergedFetchFallbackCount"] = v("push_merged_fetch_fallback_count");
+  j["shuffleMergedRemoteBlocksFetched"] = v("push_remote_merged_blocks_fetched");
+  j["shuffleMergedLocalBlocksFetched"] = v("push_local_merged_blocks_fetched");
+  j["shuffleMergedRemoteChunksFetched"] = v("push_remote_merged_chunks_fetched");
+  j["shuffleMergedLocalChunksFetched"] = v("push_local_merged_chunks_fetched");
+  j["shuffleMergedRemoteBytesRead"] = v("push_remote_merged_bytes_read");
+  j["shuffleMergedLocalBytesRead"] = v("push_local_merged_bytes_read");
+  j["shuffleRemoteReqsDuration"] = v("shuffle_remote_reqs_duration_ms");
+  j["shuffleMergedRemoteReqsDuration"] = v("push_remote_merged_reqs_duration_ms");
+  j["shuffleWriteBytes"] = v("shuffle_bytes_written");
+  j["shuffleWriteTime"] = v("shuffle_write_time_ns");
+  j["shuffleWriteRecords"] = v("shuffle_records_written");
+  j["name"] = s.ColumnText(13);
+  if (!s.ColumnText(14).empty()) j["description"] = s.ColumnText(14);
+  j["details"] = s.ColumnText(15);
+  j["schedulingPool"] = s.ColumnText(16);
+  Json rdds = ParseOr(s.ColumnText(17), Json::array());
+  std::sort(rdds.begin(), rdds.end(), std::greater<>());
+  j["rddIds"] = rdds;
+  j["accumulatorUpdates"] = ParseOr(s.ColumnText(18), Json::array());
+  int stage = static_cast<int>(s.ColumnInt(0)), attempt = static_cast<int>(s.ColumnInt(1));
+  // One stage answers with its tasks and executor summary unless details=false; a list only
+  // when details=true (as the History Server's StagesResource defaults).
+  if (q.Get("details").value_or(single ? "true" : "false") == "true") {
+    std::string status = Upper(q.Get("taskStatus").value_or(""));
+    Json tasks = Json::object();
+    for (Json& t : TasksOf(key, stage, attempt, status)) {
+      std::string id = std::to_string(t["taskId"].get<std::int64_t>());
+      tasks[id] = std::move(t);
+    }
+    j["tasks"] = tasks;
+    j["executorSummary"] = ExecutorSummary(key, stage, attempt);
+  }
+  j["killedTasksSummary"] = ParseOr(s.ColumnText(19), Json::object());
+  j["resourceProfileId"] = s.ColumnInt(20);
+  j["peakExecutorMetrics"] = PeakMetrics(s.ColumnText(21));
+  if (q.Get("withSummaries").value_or("false") == "true") {
+    // Distributions of the stage attempt's successful tasks (as taskSummary) and of its
+    // per-executor summaries, with the same quantiles. Omitted when there is nothing to summarize.
+    if (auto tasks = TaskSummary(key, stage, attempt, q); tasks.ok()) {
+      j["taskMetricsDistributions"] = tasks.value();
+    }
+    if (auto execs = ExecutorDistributions(key, stage, attempt, q); execs.ok()) {
+      j["executorMetricsDistributions"] = execs.value();
+    }
+  }
+  j["isShufflePushEnabled"] = false;
+  j["shuffleMergersCount"] = 0;
+  return j;
+}
+
+Result<Json> Api::Stages(std::int64_t key, const Query& q, std::optional<int> stage_id,
+                         std::optional<int> attempt) {
+  std::set<std::string> statuses;
+  for (const auto& v : q.All("status")) statuses.insert(Upper(v));
+  auto st = Prepare(std::string("SELECT ") + kStageColumns + MetricSums() +
+                    " FROM spark_stages s LEFT JOIN spark_tasks t ON t.attempt_key = "
+                    "s.attempt_key AND t.stage_id = s.stage_id AND t.stage_attempt_id = "
+                    "s.stage_attempt_id WHERE s.attempt_key = ?1 GROUP BY s.stage_id, "
+                    "s.stage_attempt_id ORDER BY s.stage_id DESC, s.stage_attempt_id DESC");
+  if (!st.ok()) return st.status();
+  Statement& s = st.value();
+  s.Bind(1, key);
+  Json out = Json::array();
+  while (s.Step()) {
+    if (stage_id && s.ColumnInt(0) != *stage_id) continue;
+    if (attempt && s.ColumnInt(1) != *attempt) continue;
+    if (!statuses.empty() && !statuses.count(s.ColumnText(2))) continue;
+    out.push_back(StageJson(s, key, q, stage_id.has_value()));
+  }
+  if (!s.Error().ok()) return s.Error();
+  if (stage_id && out.empty()) {
+    return Status::NotFound("unknown stage: " + std::to_string(*stage_id) +
+                            (attempt ? ", attempt " + std::to_string(*attempt) : ""));
+  }
+  if (attempt) return out[0];
+  if (stage_id) {
+    // One stage: its attempts in increasing attempt order.
+    std::reverse(out.begin(), out.end());
+  }
+  return out;
+}
+
+// ---- tasks ----
+
+constexpr const char* kTaskColumns =
+    "task_id, task_index, task_attempt, partition_id, launch_time_ms, finish_time_ms, "
+    "getting_result_time_ms, duration_ms, executor_id, host, status, locality, speculative, "
+    "error_message, accumulables_json, has_metrics";
+constexpr int kTaskMetricColumn = 16;
+
+std::string TaskMetricColumns() {
+  std::string cols;
+  for (const auto& m : metrics::kTaskMetrics) cols += ", " + std::string(m.column);
+  return cols;
+}
+
+std::int64_t GettingResultTime(std::int64_t launch, std::int64_t fetch_start,
+                               std::optional<std::int64_t> duration) {
+  if (fetch_start <= 0) return 0;
+  return duration && *duration > 0 ? launch + *duration - fetch_start : 0;
+}
+
+Json Api::TaskJson(Statement& s, int first) {
+  Json t;
+  t["taskId"] = s.ColumnInt(0);
+  t["index"] = s.ColumnInt(1);
+  t["attempt"] = s.ColumnInt(2);
+  t["partitionId"] = s.ColumnInt(3);
+  std::int64_t launch = s.ColumnInt(4);
+  t["launchTime"] = FormatDate(launch);
+  std::int64_t fetch_start = s.ColumnInt(6);
+  if (fetch_start > 0) t["resultFetchStart"] = FormatDate(fetch_start);
+  std::optional<std::int64_t> duration;
+  if (!s.ColumnIsNull(7)) duration = s.ColumnInt(7);
+  if (duration) t["duration"] = *duration;
+  t["executorId"] = s.ColumnText(8);
+  t["host"] = s.ColumnText(9);
+  t["status"] = s.ColumnText(10);
+  t["taskLocality"] = s.ColumnText(11);
+  t["speculative"] = s.ColumnInt(12) != 0;
+  t["accumulatorUpdates"] = ParseOr(s.ColumnText(14), Json::array());
+  if (!s.ColumnIsNull(13)) t["errorMessage"] = s.ColumnText(13);
+  bool has_metrics = s.ColumnInt(15) != 0;
+  std::int64_t getting = GettingResultTime(launch, fetch_start, duration);
+  std::int64_t delay = 0;
+  if (has_metrics) {
+    Json m = Json::object();
+    Json groups = Json::object();
+    for (std::size_t i = 0; i < metrics::kTaskMetrics.size(); ++i) {
+      const auto& spec = metrics::kTaskMetrics[i];
+      std::int64_t v = s.ColumnInt(first + static_cast<int>(i));
+      if (spec.api_group.empty()) {
+        m[std::string(spec.api_field)] = v;
+      } else if (spec.api_group == "shufflePushReadMetrics") {
+        m["shuffleReadMetrics"]["shufflePushReadMetrics"][std::string(spec.api_field)] = v;
+      } else {
+        m[std::string(spec.api_group)][std::string(spec.api_field)] = v;
+      }
+    }
+    t["taskMetrics"] = m;
+    if (duration) {
+      delay =
+          std::max<std::int64_t>(0, *duration - m["executorRunTime"].get<std::int64_t>() -
+                                        m["executorDeserializeTime"].get<std::int64_t>() -
+                                        m["resultSerializationTime"].get<std::int64_t>() - getting);
+    }
+  }
+  t["executorLogs"] = Json::object();
+  t["schedulerDelay"] = delay;
+  t["gettingResultTime"] = getting;
+  return t;
+}
+
+std::vector<Json> Api::TasksOf(std::int64_t key, int stage, int attempt,
+                               const std::string& status) {
+  std::vector<Json> out;
+  // Tasks show their executor's log links, as the History Server joins them.
+  std::map<std::string, Json> logs;
+  if (auto ex = Prepare("SELECT executor_id, log_urls_json FROM spark_executors WHERE "
+                        "attempt_key = ?1");
+      ex.ok()) {
+    ex.value().Bind(1, key);
+    while (ex.value().Step()) {
+      logs[ex.value().ColumnText(0)] = ParseOr(ex.value().ColumnText(1), Json::object());
+    }
+  }
+  auto st = Prepare(std::string("SELECT ") + kTaskColumns + TaskMetricColumns() +
+                    " FROM spark_tasks WHERE attempt_key = ?1 AND stage_id = ?2 AND "
+                    "stage_attempt_id = ?3 ORDER BY task_id");
+  if (!st.ok()) return out;
+  Statement& s = st.value();
+  s.Bind(1, key).Bind(2, std::int64_t{stage}).Bind(3, std::int64_t{attempt});
+  while (s.Step()) {
+    if (!status.empty() && s.ColumnText(10) != status) continue;
+    out.push_back(TaskJson(s, kTaskMetricColumn));
+    if (auto it = logs.find(s.ColumnText(8)); it != logs.end()) {
+      out.back()["executorLogs"] = it->second;
+    }
+  }
+  return out;
+}
+
+std::int64_t RunTimeOf(const Json& t) {
+  if (!t.contains("taskMetrics")) return -1;
+  return t["taskMetrics"]["executorRunTime"].get<std::int64_t>();
+}
+
+Result<Json> Api::TaskList(std::int64_t key, int stage, int attempt, const Query& q) {
+  std::string status = Upper(q.Get("status").value_or(""));
+  std::vector<Json> tasks = TasksOf(key, stage, attempt, status);
+  std::string sort_by = q.Get("sortBy").value_or("ID");
+  if (sort_by == "DECREASING_RUNTIME" || sort_by == "-runtime") {
+    std::stable_sort(tasks.begin(), tasks.end(), [](const Json& a, const Json& b) {
+      std::int64_t ra = RunTimeOf(a), rb = RunTimeOf(b);
+      if (ra != rb) return ra > rb;
+      return a["taskId"].get<std::int64_t>() > b["taskId"].get<std::int64_t>();
+    });
+  } else if (sort_by == "INCREASING_RUNTIME" || sort_by == "runtime") {
+    std::stable_sort(tasks.begin(), tasks.end(), [](const Json& a, const Json& b) {
+      std::int64_t ra = RunTimeOf(a), rb = RunTimeOf(b);
+      if (ra != rb) return ra < rb;
+      return a["taskId"].get<std::int64_t>() < b["taskId"].get<std::int64_t>();
+    });
+  } else if (sort_by != "ID") {
+    return Status::InvalidArgument(
+        "sortBy must be ID, runtime, -runtime, INCREASING_RUNTIME or "
+        "DECREASING_RUNTIME, not " +
+        sort_by);
+  }
+  std::size_t offset = static_cast<std::size_t>(std::atoi(q.Get("offset").value_or("0").c_str()));
+  std::size_t length = static_cast<std::size_t>(std::atoi(q.Get("length").value_or("20").c_str()));
+  Json out = Json::array();
+  for (std::size_t i = offset; i < tasks.size() && i < offset + length; ++i) {
+    out.push_back(std::move(tasks[i]));
+  }
+  return out;
+}
+
+// The `quantiles` parameter (default 0.05,0.25,0.5,0.75,0.95), each in [0, 1].
+Result<std::vector<double>> ParseQuantiles(const Query& q) {
+  std::vector<double> quantiles = {0.05, 0.25, 0.5, 0.75, 0.95};
+  if (auto v = q.Get("quantiles")) {
+    quantiles.clear();
+    std::size_t at = 0;
+    while (at <= v->size()) {
+      std::size_t comma = v->find(',', at);
+      std::string part = v->substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      char* end = nullptr;
+      double d = std::strtod(part.c_str(), &end);
+      if (part.empty() || *end != '\0' || d < 0 || d > 1) {
+        return Status::InvalidArgument("quantiles must be numbers in [0, 1], not " + part);
+      }
+      quantiles.push_back(d);
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+  }
+  return quantiles;
+}
+
+// The History Server's quantile: the value at index min(q * n, n - 1) of the sorted values.
+Json Quantiles(std::vector<double> values, const std::vector<double>& quantiles) {
+  std::sort(values.begin(), values.end());
+  Json out = Json::array();
+  for (double qq : quantiles) {
+    std::size_t i = std::min(static_cast<std::size_t>(qq * static_cast<double>(values.size())),
+                             values.size() - 1);
+    out.push_back(values[i]);
+  }
+  return out;
+}
+
+Result<Json> Api::ExecutorDistributions(std::int64_t key, int stage, int attempt, const Query& q) {
+  auto quantiles = ParseQuantiles(q);
+  if (!quantiles.ok()) return quantiles.status();
+  Json summary = ExecutorSummary(key, stage, attempt);
+  if (summary.empty()) return Status::NotFound("no executors in stage " + std::to_string(stage));
+  Json out;
+  out["quantiles"] = quantiles.value();
+  for (const char* f :
+       {"taskTime", "failedTasks", "succeededTasks", "killedTasks", "inputBytes", "inputRecords",
+        "outputBytes", "outputRecords", "shuffleRead", "shuffleReadRecords", "shuffleWrite",
+        "shuffleWriteRecords", "memoryBytesSpilled", "diskBytesSpilled"}) {
+    std::vector<double> values;
+    for (auto& [id, e] : summary.items()) values.push_back(e[f].get<double>());
+    out[f] = Quantiles(values, quantiles.value());
+  }
+  return out;
+}
+
+Result<Json> Api::TaskSummary(std::int64_t key, int stage, int attempt, const Query& q) {
+  auto parsed = ParseQuantiles(q);
+  if (!parsed.ok()) return parsed.status();
+  const std::vector<double>& quantiles = parsed.value();
+  std::vector<Json> tasks = TasksOf(key, stage, attempt, "SUCCESS");
+  if (tasks.empty())
+    return Status::NotFound("no successful tasks in stage " + std::to_string(stage) + ", attempt " +
+                            std::to_string(attempt));
+  auto dist = [&](const std::function<double(const Json&)>& f) {
+    std::vector<double> values;
+    for (const Json& t : tasks) values.push_back(f(t));
+    return Quantiles(std::move(values), quantiles);
+  };
+  auto metric = [&](const char* group, const char* field) {
+    return dist([group, field](const Json& t) -> double {
+      if (!t.contains("taskMetrics")) return 0;
+      const Json& m = t["taskMetrics"];
+      const Json& g = group[0] ? m[group] : m;
+      return g.contains(field) ? g[field].get<double>() : 0.0;
+    });
+  };
+  auto push = [&](const char* field) {
+    return dist([field](const Json& t) -> double {
+      if (!t.contains("taskMetrics")) return 0;
+      return t["taskMetrics"]["shuffleReadMetrics"]["shufflePushReadMetrics"][field].get<double>();
+    });
+  };
+  Json j;
+  j["quantiles"] = quantiles;
+  j["duration"] = dist([](const Json& t) { return t.value("duration", 0.0); });
+  for (const char* f : {"executorDeserializeTime", "executorDeserializeCpuTime", "executorRunTime",
+                        "executorCpuTime", "resultSize", "jvmGcTime", "resultSerializationTime"}) {
+    j[f] = metric("", f);
+  }
+  j["gettingResultTime"] = dist([](const Json& t) { return t["gettingResultTime"].get<double>(); });
+  j["schedulerDelay"] = dist([](const Json& t) { return t["schedulerDelay"].get<double>(); });
+  for (const char* f : {"peakExecutionMemory", "memoryBytesSpilled", "diskBytesSpilled"}) {
+    j[f] = metric("", f);
+  }
+  j["inputMetrics"] = {{"bytesRead", metric("inputMetrics", "bytesRead")},
+                       {"recordsRead", metric("inputMetrics", "recordsRead")}};
+  j["outputMetrics"] = {{"bytesWritten", metric("outputMetrics", "bytesWritten")},
+                        {"recordsWritten", metric("outputMetrics", "recordsWritten")}};
+  auto sr = [](const Json& t, const char* f) -> double {
+    if (!t.contains("taskMetrics")) return 0;
+    return t["taskMetrics"]["shuffleReadMetrics"][f].get<double>();
+  };
+  Json read;
+  read["readBytes"] =
+      dist([&](const Json& t) { return sr(t, "remoteBytesRead") + sr(t, "localBytesRead"); });
+  read["readRecords"] = metric("shuffleReadMetrics", "recordsRead");
+  for (const char* f : {"remoteBlocksFetched", "localBlocksFetched", "fetchWaitTime",
+                        "remoteBytesRead", "remoteBytesReadToDisk"}) {
+    read[f] = metric("shuffleReadMetrics", f);
+  }
+  read["totalBlocksFetched"] = dist(
+      [&](const Json& t) { return sr(t, "remoteBlocksFetched") + sr(t, "localBlocksFetched"); });
+  read["remoteReqsDuration"] = metric("shuffleReadMetrics", "remoteReqsDuration");
+  Json push_dist;
+  for (const char* f :
+       {"corruptMergedBlockChunks", "mergedFetchFallbackCount", "remoteMergedBlocksFetched",
+        "localMergedBlocksFetched", "remoteMergedChunksFetched", "localMergedChunksFetched",
+        "remoteMergedBytesRead", "localMergedBytesRead", "remoteMergedReqsDuration"}) {
+    push_dist[f] = push(f);
+  }
+  read["shufflePushReadMetricsDist"] = push_dist;
+  j["shuffleReadMetrics"] = read;
+  j["shuffleWriteMetrics"] = {{"writeBytes", metric("shuffleWriteMetrics", "bytesWritten")},
+                              {"writeRecords", metric("shuffleWriteMetrics", "recordsWritten")},
+                              {"writeTime", metric("shuffleWriteMetrics", "writeTime")}};
+  return j;
+}
+
+// ---- executors ----
+
+Result<Json> Api::Executors(std::int64_t key, bool all) {
+  auto st = Prepare(
+      "SELECT e.executor_id, e.host_port, e.total_cores, e.add_time_ms, e.remove_time_ms, "
+      "e.remove_reason, e.max_memory_bytes, e.max_onheap_memory_bytes, "
+      "e.max_offheap_memory_bytes, e.log_urls_json, e.attributes_json, e.resources_json, "
+      "e.resource_profile_id, e.excluded, e.excluded_in_stages_json, e.peak_metrics_json, "
+      "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = e.attempt_key AND "
+      "t.executor_id = e.executor_id AND t.status = 'RUNNING'), "
+      "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = e.attempt_key AND "
+      "t.executor_id = e.executor_id AND t.status = 'FAILED'), "
+      "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = e.attempt_key AND "
+      "t.executor_id = e.executor_id AND t.status = 'SUCCESS'), "
+      "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = e.attempt_key AND "
+      "t.executor_id = e.executor_id), "
+      "(SELECT COALESCE(SUM(duration_ms), 0) FROM spark_tasks t WHERE t.attempt_key = "
+      "e.attempt_key AND t.executor_id = e.executor_id), "
+      "(SELECT COALESCE(SUM(input_bytes), 0) FROM spark_tasks t WHERE t.attempt_key = "
+      "e.attempt_key AND t.executor_id = e.executor_id), "
+      "(SELECT COALESCE(SUM(shuffle_remote_bytes_read + shuffle_local_bytes_read), 0) FROM "
+      "spark_tasks t WHERE t.attempt_key = e.attempt_key AND t.executor_id = e.executor_id), "
+      "(SELECT COALESCE(SUM(shuffle_bytes_written), 0) FROM spark_tasks t WHERE t.attempt_key = "
+      "e.attempt_key AND t.executor_id = e.executor_id), "
+      "(SELECT COALESCE(SUM(jvm_gc_time_ms), 0) FROM spark_tasks t WHERE t.attempt_key = "
+      "e.attempt_key AND t.executor_id = e.executor_id) "
+      "FROM spark_executors e WHERE e.attempt_key = ?1 ORDER BY e.executor_id DESC");
+  if (!st.ok()) return st.status();
+  std::int64_t app_duration_ms = 0;
+  if (auto a = Prepare("SELECT start_time_ms, end_time_ms, completed FROM spark_attempts WHERE "
+                       "attempt_key = ?1");
+      a.ok()) {
+    a.value().Bind(1, key);
+    if (a.value().Step() && a.value().ColumnInt(2) != 0) {
+      app_duration_ms = a.value().ColumnInt(1) - a.value().ColumnInt(0);
+    }
+  }
+  Statement& s = st.value();
+  s.Bind(1, key);
+  Json out = Json::array();
+  while (s.Step()) {
+    bool active = s.ColumnIsNull(4);
+    if (!all && !active) continue;
+    Json e;
+    e["id"] = s.ColumnText(0);
+    e["hostPort"] = s.ColumnText(1);
+    e["isActive"] = active;
+    e["rddBlocks"] = 0;
+    e["memoryUsed"] = 0;
+    e["diskUsed"] = 0;
+    e["totalCores"] = s.ColumnIsNull(2) ? 0 : s.ColumnInt(2);
+    e["maxTasks"] = s.ColumnIsNull(2) ? 0 : s.ColumnInt(2);
+    e["activeTasks"] = s.ColumnInt(16);
+    e["failedTasks"] = s.ColumnInt(17);
+    e["completedTasks"] = s.ColumnInt(18);
+    e["totalTasks"] = s.ColumnInt(19);
+    e["totalDuration"] = s.ColumnInt(20);
+    e["totalGCTime"] = s.ColumnInt(24);
+    if (e["id"] == "driver") {
+      // The History Server reports the driver's uptime as its total duration and its own JVM's
+      // GC time (the TotalGCTime executor metric), not the sums of tasks run in local mode.
+      e["totalDuration"] = app_duration_ms;
+      Json peaks = ParseOr(s.ColumnText(15), Json::object());
+      e["totalGCTime"] = peaks.is_object() ? peaks.value("TotalGCTime", 0) : 0;
+    }
+    e["totalInputBytes"] = s.ColumnInt(21);
+    e["totalShuffleRead"] = s.ColumnInt(22);
+    e["totalShuffleWrite"] = s.ColumnInt(23);
+    e["isBlacklisted"] = s.ColumnInt(13) != 0;
+    e["maxMemory"] = s.ColumnIsNull(6) ? 0 : s.ColumnInt(6);
+    e["addTime"] = FormatDate(s.ColumnIsNull(3) ? 0 : s.ColumnInt(3));
+    if (!active) {
+      e["removeTime"] = FormatDate(s.ColumnInt(4));
+      e["removeReason"] = s.ColumnText(5);
+    }
+    e["executorLogs"] = ParseOr(s.ColumnText(9), Json::object());
+    if (!s.ColumnIsNull(7)) {
+      e["memoryMetrics"] = {{"usedOnHeapStorageMemory", 0},
+                            {"usedOffHeapStorageMemory", 0},
+                            {"totalOnHeapStorageMemory", s.ColumnInt(7)},
+                            {"totalOffHeapStorageMemory", s.ColumnInt(8)}};
+    }
+    Json stages = ParseOr(s.ColumnText(14), Json::array());
+    e["blacklistedInStages"] = stages;
+    if (Json peaks = ParseOr(s.ColumnText(15), nullptr); peaks.is_object()) {
+      e["peakMemoryMetrics"] = PeakMetrics(s.ColumnText(15));
+    }
+    e["attributes"] = ParseOr(s.ColumnText(10), Json::object());
+    e["resources"] = ParseOr(s.ColumnText(11), Json::object());
+    e["resourceProfileId"] = s.ColumnInt(12);
+    e["isExcluded"] = s.ColumnInt(13) != 0;
+    e["excludedInStages"] = stages;
+    out.push_back(std::move(e));
+  }
+  if (!s.Error().ok()) return s.Error();
+  return out;
+}
+
+// ---- environment ----
+
+Result<Json> Api::Environment(std::int64_t key) {
+  auto st = Prepare(
+      "SELECT section, name, value FROM spark_properties WHERE attempt_key = ?1 "
+      "ORDER BY section, name");
+  if (!st.ok()) return st.status();
+  Statement& s = st.value();
+  s.Bind(1, key);
+  Json runtime = Json::object();
+  std::map<std::string, Json> pairs;
+  for (const char* sec : {"spark", "hadoop", "system", "metrics", "classpath"}) {
+    pairs[sec] = Json::array();
+  }
+  while (s.Step()) {
+    std::string section = s.ColumnText(0);
+    if (section == "jvm") {
+      std::string name = s.ColumnText(1);
+      if (name == "Java Version") runtime["javaVersion"] = s.ColumnText(2);
+      if (name == "Java Home") runtime["javaHome"] = s.ColumnText(2);
+      if (name == "Scala Version") runtime["scalaVersion"] = s.ColumnText(2);
+      continue;
+    }
+    pairs[section].push_back(Json::array({s.ColumnText(1), s.ColumnText(2)}));
+  }
+  if (!s.Error().ok()) return s.Error();
+  Json r;
+  r["javaVersion"] = runtime.value("javaVersion", "");
+  r["javaHome"] = runtime.value("javaHome", "");
+  r["scalaVersion"] = runtime.value("scalaVersion", "");
+  Json j;
+  j["runtime"] = r;
+  j["sparkProperties"] = pairs["spark"];
+  j["hadoopProperties"] = pairs["hadoop"];
+  j["systemProperties"] = pairs["system"];
+  j["metricsProperties"] = pairs["metrics"];
+  j["classpathEntries"] = pairs["classpath"];
+  Json profiles = Json::array();
+  auto rp = Prepare(
+      "SELECT profile_id, executor_resources_json, task_resources_json FROM "
+      "spark_resource_profiles WHERE attempt_key = ?1 ORDER BY profile_id");
+  if (!rp.ok()) return rp.status();
+  rp.value().Bind(1, key);
+  while (rp.value().Step()) {
+    Json p;
+    p["id"] = rp.value().ColumnInt(0);
+    Json ex = Json::object();
+    const Json ex_requests = ParseOr(rp.value().ColumnText(1), Json::object());
+    const Json task_requests = ParseOr(rp.value().ColumnText(2), Json::object());
+    for (auto& [name, req] : ex_requests.items()) {
+      ex[name] = {{"resourceName", req.value("Resource Name", name)},
+                  {"amount", req.value("Amount", 0)},
+                  {"discoveryScript", req.value("Discovery Script", "")},
+                  {"vendor", req.value("Vendor", "")}};
+    }
+    Json task = Json::object();
+    for (auto& [name, req] : task_requests.items()) {
+      task[name] = {{"resourceName", req.value("Resource Name", name)},
+                    {"amount", req.value("Amount", 0.0)}};
+    }
+    p["executorResources"] = ex;
+    p["taskResources"] = task;
+    profiles.push_back(std::move(p));
+  }
+  j["resourceProfiles"] = profiles;
+  return j;
+}
+
+}  // namespace
+
+Result<std::string> SparkApi(Store& store, const std::string& path) {
+  std::string p = path, query;
+  if (auto qm = p.find('?'); qm != std::string::npos) {
+    query = p.substr(qm + 1);
+    p.resize(qm);
+  }
+  while (!p.empty() && p.front() == '/') p.erase(0, 1);
+  if (p.rfind("api/v1/", 0) == 0) p.erase(0, 7);
+  std::vector<std::string> seg;
+  std::size_t at = 0;
+  while (at < p.size()) {
+    std::size_t slash = p.find('/', at);
+    std::string part = p.substr(at, slash == std::string::npos ? std::string::npos : slash - at);
+    if (!part.empty()) seg.push_back(part);
+    if (slash == std::string::npos) break;
+    at = slash + 1;
+  }
+  Query q;
+  at = 0;
+  while (at < query.size()) {
+    std::size_t amp = query.find('&', at);
+    std::string kv = query.substr(at, amp == std::string::npos ? std::string::npos : amp - at);
+    std::size_t eq = kv.find('=');
+    if (!kv.empty()) {
+      q.params.emplace(kv.substr(0, eq), eq == std::string::npos ? "" : kv.substr(eq + 1));
+    }
+    if (amp == std::string::npos) break;
+    at = amp + 1;
+  }
+  Api api(store);
+  auto answer = api.Answer(seg, q);
+  if (!answer.ok()) return answer.status();
+  return answer.value().dump(2) + "\n";
+}
+
+}  // namespace perfplan::planner

@@ -1,0 +1,136 @@
+#include <nlohmann/json.hpp>
+
+#include "planner/spark/spark_api.h"
+
+namespace perfplan::planner {
+
+std::string ToJson(const profiles::spark::IngestSummary& summary) {
+  nlohmann::json apps = nlohmann::json::array();
+  for (const auto& a : summary.applications) {
+    apps.push_back({{"app_id", a.app_id},
+                    {"attempt_id", a.attempt_id},
+                    {"source", a.source},
+                    {"events", a.events},
+                    {"completed", a.completed},
+                    {"unchanged", a.unchanged}});
+  }
+  nlohmann::json skipped = nlohmann::json::array();
+  for (const auto& s : summary.skipped) {
+    skipped.push_back({{"file", s.file}, {"line", s.line}, {"reason", s.reason}});
+  }
+  nlohmann::json doc = {{"applications", summary.applications.size()},
+                        {"events", summary.events},
+                        {"lines", summary.lines},
+                        {"bytes_read", summary.bytes_read},
+                        {"applications_ingested", apps},
+                        {"skipped", skipped}};
+  return doc.dump(2) + "\n";
+}
+
+namespace {
+
+nlohmann::json AppJson(const profiles::spark::ApplicationSummary& a) {
+  nlohmann::json j = {{"app_id", a.app_id},
+                      {"attempt_id", a.attempt_id},
+                      {"name", a.name},
+                      {"user", a.user},
+                      {"spark_version", a.spark_version},
+                      {"start_time_ms", a.start_time_ms},
+                      {"end_time_ms", nullptr},
+                      {"duration_seconds", nullptr},
+                      {"completed", a.completed},
+                      {"jobs", a.jobs},
+                      {"stages", a.stages},
+                      {"tasks", a.tasks},
+                      {"failed_tasks", a.failed_tasks},
+                      {"executors", a.executors},
+                      {"events", a.events},
+                      {"skipped_lines", a.skipped_lines},
+                      {"source", a.source}};
+  if (a.end_time_ms) {
+    j["end_time_ms"] = *a.end_time_ms;
+    j["duration_seconds"] = static_cast<double>(*a.end_time_ms - a.start_time_ms) / 1000.0;
+  }
+  return j;
+}
+
+}  // namespace
+
+Result<WhatIfAnswer> AnswerWhatIfExecutors(profiles::Store& store, const std::string& app_id,
+                                           const std::string& attempt_id,
+                                           const std::vector<int>& counts) {
+  auto app = profiles::spark::LoadWhatIfApplication(store, app_id, attempt_id);
+  if (!app.ok()) return app.status();
+  const models::WhatIfApplication& a = app.value();
+  WhatIfAnswer answer;
+  answer.app_id = app_id;
+  answer.attempt_id = attempt_id;
+  for (int n : counts) {
+    auto t = models::PredictWithExecutors(a, n);
+    if (!t.ok()) return t.status();
+    answer.points.emplace_back(n, t.value());
+  }
+  auto critical = models::CriticalPathSeconds(a);
+  if (!critical.ok()) return critical.status();
+  answer.critical_path_seconds = critical.value();
+  answer.measured_seconds = a.measured_seconds;
+  answer.driver_seconds = a.driver_seconds;
+  answer.observed_executors = a.observed_executors;
+  answer.cores_per_executor = a.cores_per_executor;
+  auto at_observed = models::PredictWithExecutors(a, a.observed_executors);
+  if (!at_observed.ok()) return at_observed.status();
+  answer.predicted_at_observed_seconds = at_observed.value();
+  if (a.measured_seconds > 0) {
+    answer.relative_error_at_observed =
+        (at_observed.value() - a.measured_seconds) / a.measured_seconds;
+  }
+  return answer;
+}
+
+std::string ToJson(const WhatIfAnswer& a) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const auto& [n, t] : a.points)
+    points.push_back({{"executors", n}, {"predicted_seconds", t}});
+  return nlohmann::json({{"app_id", a.app_id},
+                         {"attempt_id", a.attempt_id},
+                         {"points", points},
+                         {"critical_path_seconds", a.critical_path_seconds},
+                         {"measured_seconds", a.measured_seconds},
+                         {"driver_seconds", a.driver_seconds},
+                         {"observed_executors", a.observed_executors},
+                         {"cores_per_executor", a.cores_per_executor},
+                         {"predicted_at_observed_seconds", a.predicted_at_observed_seconds},
+                         {"relative_error_at_observed", a.relative_error_at_observed}})
+             .dump(2) +
+         "\n";
+}
+
+std::string ToJson(const std::vector<profiles::spark::ApplicationSummary>& apps) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& a : apps) list.push_back(AppJson(a));
+  return nlohmann::json({{"applications", list}}).dump(2) + "\n";
+}
+
+std::string ToJson(const profiles::spark::ApplicationSummary& app,
+                   const std::vector<profiles::spark::StageSummary>& stages) {
+  nlohmann::json j = AppJson(app);
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& s : stages) {
+    list.push_back(
+        {{"stage_id", s.stage_id},
+         {"stage_attempt_id", s.stage_attempt_id},
+         {"name", s.name},
+         {"status", s.status},
+         {"num_tasks", s.num_tasks},
+         {"succeeded_tasks", s.succeeded_tasks},
+         {"failed_tasks", s.failed_tasks},
+         {"duration_seconds", s.duration_seconds ? nlohmann::json(*s.duration_seconds) : nullptr},
+         {"task_seconds_median", s.task_seconds_median},
+         {"task_seconds_max", s.task_seconds_max},
+         {"task_seconds_sum", s.task_seconds_sum}});
+  }
+  j["stages"] = list;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace perfplan::planner

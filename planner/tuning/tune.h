@@ -1,0 +1,93 @@
+// The tuning questions of the query facade: cross-validate model kinds for a metric, train and
+// save the chosen model, parameter sensitivity, configuration recommendation, the score
+// classification check, and predictions of a saved model. Reads run tables (CSV, ARFF) through
+// profiles/ and fits through tuning/; the CLI (`perfplan tune ...`) and, later, the HTTP service
+// and the Spark store source call these functions and serialize the answers with tune_json.h.
+// Stateless; thread-safe.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/status.h"
+#include "tuning/classification.h"
+#include "tuning/recommend.h"
+#include "tuning/model_selection.h"
+#include "tuning/sensitivity.h"
+
+namespace perfplan::planner {
+
+// Where training runs come from and how to read them.
+// Exactly one of data_file and store_path is set.
+struct TuneDataRequest {
+  std::string data_file;   // .csv or .arff
+  std::string store_path;  // profile store: one run per Spark application (docs/tuning.md)
+  std::vector<std::string> store_apps;  // --apps: application ids (empty = all)
+  std::string store_app_name;           // --app-name: substring of the application name
+  tuning::DatasetSettings dataset;
+};
+
+// A model to query: a saved model file, or (when model_file is empty) one trained on the fly
+// from `data` with `search`.
+struct TuneModelSource {
+  std::string model_file;
+  TuneDataRequest data;
+  tuning::SearchSettings search;
+};
+
+struct TuneCvAnswer {
+  std::string source;
+  std::size_t runs = 0;
+  std::size_t parameters = 0;  // features after encoding
+  tuning::Selection selection;
+  std::vector<std::string> warnings;  // data set warnings, then search warnings
+};
+
+struct TuneTrainAnswer {
+  TuneCvAnswer cv;
+  std::string model_file;
+  std::size_t support_vectors = 0;
+};
+
+struct TuneClassifyAnswer {
+  TuneCvAnswer cv;
+  tuning::ClassificationReport report;
+};
+
+struct TunePrediction {
+  int line = 0;
+  double predicted = 0;
+  bool has_measured = false;
+  double measured = 0;
+};
+struct TunePredictAnswer {
+  std::string model_file;
+  std::string target;
+  std::vector<TunePrediction> predictions;
+};
+
+// Each: InvalidArgument (CLI exit 2) for unreadable or bad input files (the message lists every
+// problem as FILE:LINE: FIELD: message), bad settings, unknown parameters, corrupt or other-version
+// model files; Failed (exit 1) when a model cannot be trained or saved.
+Result<TuneCvAnswer> AnswerTuneCv(const TuneDataRequest& data,
+                                  const tuning::SearchSettings& search);
+Result<TuneTrainAnswer> AnswerTuneTrain(const TuneDataRequest& data,
+                                        const tuning::SearchSettings& search,
+                                        const std::string& out_file);
+Result<tuning::Sensitivity> AnswerTuneSensitivity(
+    const TuneModelSource& source, const std::vector<std::pair<std::string, std::string>>& at,
+    tuning::SensitivitySettings settings);
+Result<tuning::Recommendation> AnswerTuneRecommend(const TuneModelSource& source,
+                                                   const tuning::RecommendSettings& settings);
+// Cross-validated predictions of the score column (data.dataset.target) classified at
+// `threshold` against the measured scores.
+Result<TuneClassifyAnswer> AnswerTuneClassify(const TuneDataRequest& data,
+                                              const tuning::SearchSettings& search,
+                                              double threshold);
+// Predicts every row of `data_file` with a saved model; parameter columns are matched by name
+// (extra columns are ignored; the model's target column, when present, is reported as measured).
+Result<TunePredictAnswer> AnswerTunePredict(const std::string& model_file,
+                                            const std::string& data_file);
+
+}  // namespace perfplan::planner

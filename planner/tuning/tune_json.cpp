@@ -1,0 +1,153 @@
+#include "planner/tuning/tune_json.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace perfplan::planner {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string Dump(const json& j) { return j.dump(2) + "\n"; }
+
+json Number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json Params(tuning::ModelKind kind, const tuning::HyperParams& p) {
+  using tuning::ModelKind;
+  switch (kind) {
+    case ModelKind::kEpsSvrRbf:
+      return {{"c", p.c}, {"gamma", p.gamma}, {"epsilon", p.epsilon}};
+    case ModelKind::kEpsSvrLinear:
+      return {{"c", p.c}, {"epsilon", p.epsilon}};
+    case ModelKind::kEpsSvrPoly:
+      return {{"c", p.c},
+              {"gamma", p.gamma},
+              {"epsilon", p.epsilon},
+              {"degree", p.degree},
+              {"coef0", p.coef0}};
+    case ModelKind::kNuSvrRbf:
+      return {{"c", p.c}, {"gamma", p.gamma}, {"nu", p.nu}};
+    case ModelKind::kRidge:
+    case ModelKind::kPolyRidge:
+      return {{"lambda", p.lambda}};
+    case ModelKind::kMean:
+      return json::object();
+  }
+  return json::object();
+}
+
+json CvJson(const TuneCvAnswer& a) {
+  const tuning::Selection& s = a.selection;
+  json models = json::array();
+  for (const auto& k : s.kinds) {
+    models.push_back({{"kind", std::string(tuning::ToString(k.kind))},
+                      {"mre", Number(k.mre)},
+                      {"params", Params(k.kind, k.params)},
+                      {"evaluated", k.evaluated},
+                      {"candidates", k.candidates}});
+  }
+  return {{"source", a.source},
+          {"target", s.target},
+          {"runs", a.runs},
+          {"parameters", a.parameters},
+          {"folds", s.folds},
+          {"seed", s.seed},
+          {"models", models},
+          {"chosen",
+           {{"kind", std::string(tuning::ToString(s.chosen))}, {"mre", Number(s.chosen_mre)}}},
+          {"mean_mre", s.mean_mre >= 0 ? Number(s.mean_mre) : json(nullptr)},
+          {"budget_exhausted", s.budget_exhausted},
+          {"warnings", a.warnings}};
+}
+
+json ModelJson(tuning::ModelKind kind, double cv_mre) {
+  return {{"kind", std::string(tuning::ToString(kind))},
+          {"cv_mre", cv_mre >= 0 ? Number(cv_mre) : json(nullptr)}};
+}
+
+}  // namespace
+
+std::string ToJson(const TuneCvAnswer& a) { return Dump(CvJson(a)); }
+
+std::string ToJson(const TuneTrainAnswer& a) {
+  json j = CvJson(a.cv);
+  j["model_file"] = a.model_file;
+  j["support_vectors"] = a.support_vectors;
+  return Dump(j);
+}
+
+std::string ToJson(const tuning::Sensitivity& s) {
+  json params = json::array();
+  for (const auto& p : s.parameters) {
+    params.push_back({{"name", p.name},
+                      {"eta", Number(p.eta)},
+                      {"direction", p.direction},
+                      {"rank", p.rank},
+                      {"value", Number(p.value)},
+                      {"unit", std::string(tuning::ToString(p.unit))},
+                      {"step", Number(p.step)},
+                      {"scaled", Number(p.scaled)}});
+  }
+  return Dump({{"target", s.target},
+               {"model", ModelJson(s.kind, s.cv_mre)},
+               {"predicted", Number(s.predicted)},
+               {"parameters", params},
+               {"warnings", s.warnings}});
+}
+
+std::string ToJson(const tuning::Recommendation& r) {
+  json config = json::object();
+  json text = json::object();
+  json baseline = json::object();
+  for (const auto& v : r.config) {
+    config[v.parameter] = Number(v.value);
+    text[v.parameter] = v.text;
+    baseline[v.parameter] = v.baseline_text;
+  }
+  return Dump({{"target", r.target},
+               {"config", config},
+               {"config_text", text},
+               {"baseline_config_text", baseline},
+               {"predicted", Number(r.predicted)},
+               {"baseline_predicted", Number(r.baseline_predicted)},
+               {"predicted_gain", Number(r.predicted_gain)},
+               {"cv_mre", r.cv_mre >= 0 ? Number(r.cv_mre) : json(nullptr)},
+               {"model", ModelJson(r.kind, r.cv_mre)},
+               {"spark_defaults", r.spark_defaults},
+               {"evaluated", r.evaluated},
+               {"feasible", r.feasible},
+               {"seed", r.seed},
+               {"warnings", r.warnings}});
+}
+
+std::string ToJson(const TuneClassifyAnswer& a) {
+  json classes = json::array();
+  for (const auto& c : a.report.classes) {
+    classes.push_back({{"class", c.label},
+                       {"label", c.label == 0 ? "score >= threshold" : "score < threshold"},
+                       {"precision", c.precision},
+                       {"recall", c.recall},
+                       {"f1", c.f1},
+                       {"support", c.support},
+                       {"predicted", c.predicted}});
+  }
+  return Dump({{"target", a.cv.selection.target},
+               {"threshold", a.report.threshold},
+               {"runs", a.report.runs},
+               {"model", ModelJson(a.cv.selection.chosen, a.cv.selection.chosen_mre)},
+               {"classes", classes},
+               {"accuracy", a.report.accuracy},
+               {"warnings", a.cv.warnings}});
+}
+
+std::string ToJson(const TunePredictAnswer& a) {
+  json preds = json::array();
+  for (const auto& p : a.predictions) {
+    json row = {{"line", p.line}, {"predicted", Number(p.predicted)}};
+    if (p.has_measured) row["measured"] = Number(p.measured);
+    preds.push_back(row);
+  }
+  return Dump({{"model_file", a.model_file}, {"target", a.target}, {"predictions", preds}});
+}
+
+}  // namespace perfplan::planner

@@ -1,0 +1,547 @@
+#include "profiles/hdfs/hdfs_store.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <optional>
+
+namespace perfplan::profiles {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Early return for Status-returning calls, local to this file.
+#define PERFPLAN_RETURN_IF_ERROR_(expr) \
+  do {                                  \
+    Status status_ = (expr);            \
+    if (!status_.ok()) return status_;  \
+  } while (0)
+
+const char* const kSchemaV1 = R"sql(
+CREATE TABLE hdfs_audit(
+  id INTEGER PRIMARY KEY, node TEXT NOT NULL, time_ms INTEGER NOT NULL, allowed INTEGER NOT NULL,
+  user TEXT NOT NULL, real_user TEXT NOT NULL, ip TEXT NOT NULL, cmd TEXT NOT NULL,
+  src TEXT NOT NULL, dst TEXT NOT NULL, proto TEXT NOT NULL);
+CREATE INDEX hdfs_audit_time ON hdfs_audit(time_ms);
+CREATE TABLE hdfs_transfer(
+  id INTEGER PRIMARY KEY, node TEXT NOT NULL, time_ms INTEGER NOT NULL, is_read INTEGER NOT NULL,
+  datanode TEXT NOT NULL, peer TEXT NOT NULL, bytes INTEGER NOT NULL, block TEXT NOT NULL,
+  client_id TEXT NOT NULL, duration_ns INTEGER NOT NULL);
+CREATE INDEX hdfs_transfer_time ON hdfs_transfer(time_ms);
+CREATE TABLE hdfs_block(
+  id INTEGER PRIMARY KEY, node TEXT NOT NULL, time_ms INTEGER NOT NULL, block TEXT NOT NULL,
+  path TEXT NOT NULL);
+CREATE TABLE hdfs_skipped(
+  id INTEGER PRIMARY KEY, node TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,
+  reason TEXT NOT NULL);
+CREATE TABLE hdfs_checkpoint(
+  id INTEGER PRIMARY KEY, node TEXT NOT NULL, path TEXT NOT NULL, device INTEGER NOT NULL,
+  inode INTEGER NOT NULL, size_bytes INTEGER NOT NULL, fingerprint TEXT NOT NULL,
+  fingerprint_bytes INTEGER NOT NULL, offset_bytes INTEGER NOT NULL, lines INTEGER NOT NULL,
+  last_time_ms INTEGER NOT NULL, at_end INTEGER NOT NULL, UNIQUE(node, fingerprint));
+)sql";
+
+std::string Fingerprint(std::string_view bytes) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+  return out;
+}
+
+bool AllDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+struct StoredCheckpoint {
+  std::int64_t id = 0;
+  HdfsCheckpoint cp;
+  std::int64_t size_bytes = 0;
+  bool at_end = false;
+};
+
+// Prepared statements of one ingestion run.
+struct Writer {
+  Statement audit, transfer, block, skipped, cp_insert, cp_update;
+};
+
+Result<Writer> PrepareWriter(Store& store) {
+  auto audit = store.Prepare(
+      "INSERT INTO hdfs_audit(node,time_ms,allowed,user,real_user,ip,cmd,src,dst,proto) "
+      "VALUES(?,?,?,?,?,?,?,?,?,?)");
+  if (!audit.ok()) return audit.status();
+  auto transfer = store.Prepare(
+      "INSERT INTO hdfs_transfer(node,time_ms,is_read,datanode,peer,bytes,block,client_id,"
+      "duration_ns) VALUES(?,?,?,?,?,?,?,?,?)");
+  if (!transfer.ok()) return transfer.status();
+  auto block = store.Prepare("INSERT INTO hdfs_block(node,time_ms,block,path) VALUES(?,?,?,?)");
+  if (!block.ok()) return block.status();
+  auto skipped = store.Prepare("INSERT INTO hdfs_skipped(node,file,line,reason) VALUES(?,?,?,?)");
+  if (!skipped.ok()) return skipped.status();
+  auto cp_insert = store.Prepare(
+      "INSERT INTO hdfs_checkpoint(node,path,device,inode,size_bytes,fingerprint,"
+      "fingerprint_bytes,offset_bytes,lines,last_time_ms,at_end) VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+  if (!cp_insert.ok()) return cp_insert.status();
+  auto cp_update = store.Prepare(
+      "UPDATE hdfs_checkpoint SET path=?,device=?,inode=?,size_bytes=?,fingerprint=?,"
+      "fingerprint_bytes=?,offset_bytes=?,lines=?,last_time_ms=?,at_end=? WHERE id=?");
+  if (!cp_update.ok()) return cp_update.status();
+  return Writer{std::move(audit).value(),     std::move(transfer).value(),
+                std::move(block).value(),     std::move(skipped).value(),
+                std::move(cp_insert).value(), std::move(cp_update).value()};
+}
+
+Result<std::vector<StoredCheckpoint>> LoadCheckpoints(Store& store, const std::string& node) {
+  auto st = store.Prepare(
+      "SELECT id,path,device,inode,size_bytes,fingerprint,fingerprint_bytes,offset_bytes,lines,"
+      "last_time_ms,at_end FROM hdfs_checkpoint WHERE node=? ORDER BY id");
+  if (!st.ok()) return st.status();
+  Statement& s = st.value();
+  s.Bind(1, node);
+  std::vector<StoredCheckpoint> out;
+  while (s.Step()) {
+    StoredCheckpoint c;
+    c.id = s.ColumnInt(0);
+    c.cp.node = node;
+    c.cp.path = s.ColumnText(1);
+    c.cp.device = s.ColumnInt(2);
+    c.cp.inode = s.ColumnInt(3);
+    c.size_bytes = s.ColumnInt(4);
+    c.cp.fingerprint = s.ColumnText(5);
+    c.cp.fingerprint_bytes = s.ColumnInt(6);
+    c.cp.offset_bytes = s.ColumnInt(7);
+    c.cp.lines = s.ColumnInt(8);
+    c.cp.last_time_ms = s.ColumnInt(9);
+    c.at_end = s.ColumnInt(10) != 0;
+    out.push_back(std::move(c));
+  }
+  if (!s.Error().ok()) return s.Error();
+  return out;
+}
+
+Status Check(Statement& s) {
+  Status st = s.Run();
+  s.Reset();
+  return st;
+}
+
+// Reads one file from its checkpoint, committing every batch with its checkpoint.
+class FileIngester {
+ public:
+  FileIngester(Store& store, Writer& writer, const HdfsIngestOptions& options,
+               HdfsIngestReport& report)
+      : store_(store), w_(writer), options_(options), report_(report) {}
+
+  Status Run(const std::string& node, const std::string& path, bool live,
+             std::vector<StoredCheckpoint>& checkpoints) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) {
+      ++report_.skipped_total;
+      report_.skipped.push_back({path, 0, "file", "disappeared before it could be read"});
+      return Status::Ok();
+    }
+    auto opened = HdfsLogReader::Open(path, static_cast<std::size_t>(options_.max_line_bytes));
+    if (!opened.ok()) {
+      ++report_.skipped_total;
+      report_.skipped.push_back({path, 0, "file", opened.status().message()});
+      return Status::Ok();
+    }
+    HdfsLogReader& reader = *opened.value();
+    // The identity prefix: the first fingerprint_bytes uncompressed bytes (fewer if shorter).
+    // Raw bytes, so the prefix of an append-only file never changes as it grows.
+    auto peeked = reader.Peek(options_.fingerprint_bytes);
+    if (!peeked.ok()) {
+      ++report_.skipped_total;
+      report_.skipped.push_back({path, 0, "file", peeked.status().message()});
+      return Status::Ok();
+    }
+    const std::string prefix = std::move(peeked).value();
+    if (prefix.empty()) return Status::Ok();  // empty file: nothing to identify or read
+
+    StoredCheckpoint* match = nullptr;
+    for (StoredCheckpoint& c : checkpoints) {
+      if (c.cp.fingerprint_bytes <= static_cast<std::int64_t>(prefix.size()) &&
+          Fingerprint(std::string_view(prefix).substr(
+              0, static_cast<std::size_t>(c.cp.fingerprint_bytes))) == c.cp.fingerprint) {
+        match = &c;
+        break;
+      }
+    }
+    StoredCheckpoint fresh;
+    if (match == nullptr) {
+      fresh.cp.node = node;
+      fresh.cp.path = path;
+      match = &fresh;
+    } else if (match->at_end && match->size_bytes == static_cast<std::int64_t>(info.st_size) &&
+               match->cp.inode == static_cast<std::int64_t>(info.st_ino)) {
+      ++report_.files_unchanged;
+      if (match->cp.path != path) {  // renamed only: remember where it is now
+        match->cp.path = path;
+        PERFPLAN_RETURN_IF_ERROR_(store_.Begin());
+        PERFPLAN_RETURN_IF_ERROR_(WriteCheckpoint(*match, info, prefix, true));
+        PERFPLAN_RETURN_IF_ERROR_(store_.Commit());
+      }
+      return Status::Ok();
+    }
+    StoredCheckpoint& cp = *match;
+    Status seek = reader.Seek(cp.cp.offset_bytes);
+    if (!seek.ok()) {
+      ++report_.skipped_total;
+      report_.skipped.push_back(
+          {path, 0, "file",
+           "shorter than its checkpoint (" + std::to_string(cp.cp.offset_bytes) +
+               " bytes already read); it was truncated in place — lines written after the "
+               "truncation up to that offset cannot be told apart and are not read"});
+      return Status::Ok();
+    }
+    const bool was_fresh = cp.id == 0;
+    std::int64_t line_number = cp.cp.lines;
+    std::int64_t last_time_ms = cp.cp.last_time_ms;
+    std::int64_t batch = 0;
+    std::int64_t batch_records = 0;
+    HdfsParseCounts batch_counts;
+    std::vector<Problem> batch_skipped, batch_warnings;
+    bool any = false;
+    bool at_end = true;
+    HdfsLine parsed;
+    std::string_view line;
+    bool terminated = true;
+    PERFPLAN_RETURN_IF_ERROR_(store_.Begin());
+    auto commit = [&](bool end) -> Status {
+      cp.cp.path = path;
+      cp.cp.lines = line_number;
+      cp.cp.last_time_ms = last_time_ms;
+      Status s = WriteCheckpoint(cp, info, prefix, end);
+      if (!s.ok()) {
+        store_.Rollback();
+        return s;
+      }
+      s = store_.Commit();
+      if (!s.ok()) {
+        store_.Rollback();
+        return s;
+      }
+      report_.records += batch_records;
+      report_.counts.Merge(batch_counts);
+      for (auto& p : batch_skipped) {
+        ++report_.skipped_total;
+        if (report_.skipped.size() < HdfsParseCounts::kMaxProblems) {
+          report_.skipped.push_back(std::move(p));
+        }
+      }
+      for (auto& p : batch_warnings) {
+        if (report_.warnings.size() < HdfsParseCounts::kMaxProblems) {
+          report_.warnings.push_back(std::move(p));
+        }
+      }
+      batch_counts = HdfsParseCounts();
+      batch_skipped.clear();
+      batch_warnings.clear();
+      batch_records = 0;
+      batch = 0;
+      return Status::Ok();
+    };
+    std::int64_t consumed_offset = cp.cp.offset_bytes;
+    while (reader.Next(&line, &terminated)) {
+      if (!terminated && live && !options_.complete_files) {
+        at_end = false;
+        batch_warnings.push_back({path, static_cast<int>(line_number + 1), "line",
+                                  "last line has no line break yet; held back until it has "
+                                  "one (or pass --complete)"});
+        break;
+      }
+      any = true;
+      ++line_number;
+      consumed_offset = reader.offset();
+      ParseHdfsReaderLine(reader, line, &parsed);
+      batch_counts.Add(parsed);
+      if (parsed.time_ms >= 0) {
+        if (parsed.time_ms < last_time_ms) {
+          ++batch_counts.time_backwards;
+          batch_warnings.push_back({path, static_cast<int>(line_number), "time",
+                                    "timestamp earlier than the previous line's"});
+        }
+        last_time_ms = std::max(last_time_ms, parsed.time_ms);
+      }
+      Status s = StoreLine(node, path, line_number, parsed, &batch_records, &batch_skipped);
+      if (!s.ok()) {
+        store_.Rollback();
+        return s;
+      }
+      if (++batch >= options_.batch_lines) {
+        cp.cp.offset_bytes = consumed_offset;
+        PERFPLAN_RETURN_IF_ERROR_(commit(false));
+        PERFPLAN_RETURN_IF_ERROR_(store_.Begin());
+      }
+    }
+    if (!reader.error().ok()) {
+      at_end = false;
+      batch_skipped.push_back(
+          {path, static_cast<int>(line_number + 1), "file", reader.error().message()});
+    }
+    cp.cp.offset_bytes = consumed_offset;
+    PERFPLAN_RETURN_IF_ERROR_(commit(at_end));
+    if (any)
+      ++report_.files_read;
+    else
+      ++report_.files_unchanged;
+    if (was_fresh) checkpoints.push_back(cp);
+    return Status::Ok();
+  }
+
+ private:
+  Status WriteCheckpoint(StoredCheckpoint& c, const struct stat& info, const std::string& prefix,
+                         bool at_end) {
+    c.cp.device = static_cast<std::int64_t>(info.st_dev);
+    c.cp.inode = static_cast<std::int64_t>(info.st_ino);
+    c.size_bytes = static_cast<std::int64_t>(info.st_size);
+    c.cp.fingerprint = Fingerprint(prefix);
+    c.cp.fingerprint_bytes = static_cast<std::int64_t>(prefix.size());
+    c.at_end = at_end;
+    if (c.id == 0) {
+      Statement& s = w_.cp_insert;
+      s.Bind(1, c.cp.node).Bind(2, c.cp.path).Bind(3, c.cp.device).Bind(4, c.cp.inode);
+      s.Bind(5, c.size_bytes).Bind(6, c.cp.fingerprint).Bind(7, c.cp.fingerprint_bytes);
+      s.Bind(8, c.cp.offset_bytes).Bind(9, c.cp.lines).Bind(10, c.cp.last_time_ms);
+      s.Bind(11, static_cast<std::int64_t>(at_end));
+      PERFPLAN_RETURN_IF_ERROR_(Check(s));
+      c.id = store_.LastInsertRowId();
+      return Status::Ok();
+    }
+    Statement& s = w_.cp_update;
+    s.Bind(1, c.cp.path).Bind(2, c.cp.device).Bind(3, c.cp.inode).Bind(4, c.size_bytes);
+    s.Bind(5, c.cp.fingerprint).Bind(6, c.cp.fingerprint_bytes).Bind(7, c.cp.offset_bytes);
+    s.Bind(8, c.cp.lines).Bind(9, c.cp.last_time_ms).Bind(10, static_cast<std::int64_t>(at_end));
+    s.Bind(11, c.id);
+    return Check(s);
+  }
+
+  Status StoreLine(const std::string& node, const std::string& path, std::int64_t line_number,
+                   const HdfsLine& l, std::int64_t* records, std::vector<Problem>* skipped) {
+    switch (l.kind) {
+      case HdfsLineKind::kAudit: {
+        const auto& a = l.audit;
+        Statement& s = w_.audit;
+        s.Bind(1, node).Bind(2, a.time_ms).Bind(3, static_cast<std::int64_t>(a.allowed));
+        s.Bind(4, std::string(a.user)).Bind(5, std::string(a.real_user));
+        s.Bind(6, std::string(a.ip)).Bind(7, std::string(a.cmd)).Bind(8, std::string(a.src));
+        s.Bind(9, std::string(a.dst)).Bind(10, std::string(a.proto));
+        ++*records;
+        return Check(s);
+      }
+      case HdfsLineKind::kTransfer: {
+        const auto& t = l.transfer;
+        Statement& s = w_.transfer;
+        s.Bind(1, node).Bind(2, t.time_ms).Bind(3, static_cast<std::int64_t>(t.is_read));
+        s.Bind(4, std::string(t.datanode)).Bind(5, std::string(t.peer)).Bind(6, t.bytes);
+        s.Bind(7, std::string(t.block)).Bind(8, std::string(t.client_id)).Bind(9, t.duration_ns);
+        ++*records;
+        return Check(s);
+      }
+      case HdfsLineKind::kBlock: {
+        Statement& s = w_.block;
+        s.Bind(1, node).Bind(2, l.block.time_ms).Bind(3, std::string(l.block.block));
+        s.Bind(4, std::string(l.block.path));
+        ++*records;
+        return Check(s);
+      }
+      case HdfsLineKind::kGarbled: {
+        Statement& s = w_.skipped;
+        s.Bind(1, node).Bind(2, path).Bind(3, line_number).Bind(4, l.reason);
+        skipped->push_back({path, static_cast<int>(line_number), "garbled", l.reason});
+        return Check(s);
+      }
+      default:
+        return Status::Ok();
+    }
+  }
+
+  Store& store_;
+  Writer& w_;
+  const HdfsIngestOptions& options_;
+  HdfsIngestReport& report_;
+};
+
+}  // namespace
+
+const Migrations& HdfsMigrations() {
+  static const Migrations kMigrations{"hdfs", {kSchemaV1}};
+  return kMigrations;
+}
+
+Result<HdfsSource> ParseHdfsSource(const std::string& text) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    return Status::InvalidArgument(
+        "--node \"" + text + "\": expected NAME=PATH, e.g. nn1=/var/log/hadoop/hdfs-audit.log");
+  }
+  return HdfsSource{text.substr(0, eq), text.substr(eq + 1)};
+}
+
+Status HdfsIngestOptions::Validate() const {
+  if (batch_lines < 1) {
+    return Status::InvalidArgument("batch_lines = " + std::to_string(batch_lines) +
+                                   ": must be at least 1");
+  }
+  if (fingerprint_bytes < 16) {
+    return Status::InvalidArgument("fingerprint_bytes = " + std::to_string(fingerprint_bytes) +
+                                   ": must be at least 16");
+  }
+  if (max_line_bytes < 1024) {
+    return Status::InvalidArgument("max_line_bytes = " + std::to_string(max_line_bytes) +
+                                   ": must be at least 1024");
+  }
+  return Status::Ok();
+}
+
+std::vector<std::string> RotatedFamily(const std::string& path) {
+  const fs::path p(path);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  const std::string base = p.filename().string() + ".";
+  std::vector<std::pair<long long, std::string>> numbered;
+  std::vector<std::string> dated;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(base, 0) != 0 || !it->is_regular_file(ec)) continue;
+    std::string rest = name.substr(base.size());
+    if (rest.size() > 3 && rest.substr(rest.size() - 3) == ".gz") rest.resize(rest.size() - 3);
+    const std::string full = p.has_parent_path() ? (dir / name).string() : name;
+    if (AllDigits(rest) && rest.size() < 10) {
+      numbered.emplace_back(std::stoll(rest), full);
+    } else if (rest.size() >= 8 && rest[0] >= '0' && rest[0] <= '9') {
+      dated.push_back(full);  // yyyy-MM-dd[-HH] and similar date patterns
+    }
+  }
+  std::sort(dated.begin(), dated.end());
+  std::sort(numbered.begin(), numbered.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::string> out = dated;
+  for (auto& [n, name] : numbered) out.push_back(name);
+  if (fs::is_regular_file(p, ec)) out.push_back(path);
+  return out;
+}
+
+Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>& sources,
+                                    const HdfsIngestOptions& options) {
+  if (Status s = options.Validate(); !s.ok()) return s;
+  // The same file under two node names would get two checkpoints and be counted twice.
+  {
+    std::vector<std::pair<std::string, std::string>> seen;  // (canonical path, node)
+    for (const HdfsSource& source : sources) {
+      std::error_code ec;
+      const fs::path canonical = fs::weakly_canonical(source.path, ec);
+      const std::string key = ec ? source.path : canonical.string();
+      for (const auto& [path, node] : seen) {
+        if (path == key && node != source.node) {
+          return Status::InvalidArgument("--node " + source.node + "=" + source.path +
+                                         ": the same file is already given for node " + node +
+                                         "; a file belongs to one node");
+        }
+      }
+      seen.emplace_back(key, source.node);
+    }
+  }
+  // Checkpoints are read once per file and advanced batch by batch: a second ingester on the same
+  // store must wait for this one, or both would read the same lines.
+  auto lock = store.LockExclusively("ingest hdfs");
+  if (!lock.ok()) return lock.status();
+  auto writer = PrepareWriter(store);
+  if (!writer.ok()) return writer.status();
+  HdfsIngestReport report;
+  std::vector<std::string> nodes;
+  for (const HdfsSource& source : sources) {
+    auto checkpoints = LoadCheckpoints(store, source.node);
+    if (!checkpoints.ok()) return checkpoints.status();
+    const std::vector<std::string> family = RotatedFamily(source.path);
+    if (family.empty()) {
+      ++report.skipped_total;
+      report.skipped.push_back(
+          {source.path, 0, "file", "no such file (nor rotated copies " + source.path + ".N[.gz])"});
+      continue;
+    }
+    FileIngester ingester(store, writer.value(), options, report);
+    for (const std::string& file : family) {
+      Status s = ingester.Run(source.node, file, file == source.path, checkpoints.value());
+      if (!s.ok()) return s;
+    }
+    if (std::find(nodes.begin(), nodes.end(), source.node) == nodes.end()) {
+      nodes.push_back(source.node);
+    }
+  }
+  for (const std::string& node : nodes) {
+    auto checkpoints = LoadCheckpoints(store, node);
+    if (!checkpoints.ok()) return checkpoints.status();
+    for (auto& c : checkpoints.value()) report.checkpoints.push_back(std::move(c.cp));
+  }
+  return report;
+}
+
+Result<HdfsRecords> LoadHdfsRecords(Store& store, std::int64_t from_ms, std::int64_t to_ms) {
+  HdfsRecords out;
+  {
+    auto st = store.Prepare(
+        "SELECT time_ms,allowed,user,real_user,ip,cmd,src,dst,proto FROM hdfs_audit "
+        "WHERE time_ms>=? AND time_ms<? ORDER BY time_ms,id");
+    if (!st.ok()) return st.status();
+    Statement& s = st.value();
+    s.Bind(1, from_ms).Bind(2, to_ms);
+    while (s.Step()) {
+      models::HdfsAuditRecord a;
+      a.time_ms = s.ColumnInt(0);
+      a.allowed = s.ColumnInt(1) != 0;
+      a.user = s.ColumnText(2);
+      a.real_user = s.ColumnText(3);
+      a.ip = s.ColumnText(4);
+      a.cmd = s.ColumnText(5);
+      a.src = s.ColumnText(6);
+      a.dst = s.ColumnText(7);
+      a.proto = s.ColumnText(8);
+      out.audits.push_back(std::move(a));
+    }
+    if (!s.Error().ok()) return s.Error();
+  }
+  {
+    auto st = store.Prepare(
+        "SELECT time_ms,is_read,datanode,peer,bytes,block,client_id,duration_ns FROM "
+        "hdfs_transfer WHERE time_ms>=? AND time_ms<? ORDER BY time_ms,id");
+    if (!st.ok()) return st.status();
+    Statement& s = st.value();
+    s.Bind(1, from_ms).Bind(2, to_ms);
+    while (s.Step()) {
+      models::HdfsTransferRecord t;
+      t.time_ms = s.ColumnInt(0);
+      t.is_read = s.ColumnInt(1) != 0;
+      t.datanode = s.ColumnText(2);
+      t.peer = s.ColumnText(3);
+      t.bytes = s.ColumnInt(4);
+      t.block = s.ColumnText(5);
+      t.client_id = s.ColumnText(6);
+      t.duration_ns = s.ColumnInt(7);
+      out.transfers.push_back(std::move(t));
+    }
+    if (!s.Error().ok()) return s.Error();
+  }
+  {
+    auto st = store.Prepare("SELECT time_ms,block,path FROM hdfs_block ORDER BY time_ms,id");
+    if (!st.ok()) return st.status();
+    Statement& s = st.value();
+    while (s.Step()) {
+      models::HdfsBlockRecord b;
+      b.time_ms = s.ColumnInt(0);
+      b.block = s.ColumnText(1);
+      b.path = s.ColumnText(2);
+      out.blocks.push_back(std::move(b));
+    }
+    if (!s.Error().ok()) return s.Error();
+  }
+  return out;
+}
+
+}  // namespace perfplan::profiles

@@ -1,0 +1,281 @@
+#include <deque>
+#include <set>
+
+#include "profiles/detail/yaml_fields.h"
+#include "profiles/runtime/topology.h"
+
+namespace perfplan::profiles {
+namespace {
+
+using detail::FieldReader;
+using detail::Range;
+
+const std::vector<std::string_view> kTopKeys = {"schema_version", "description", "sites",
+                                                "links",          "datasets",    "reference_runs"};
+const std::vector<std::string_view> kSiteKeys = {
+    "name", "description", "local_bandwidth_bytes_per_second", "scaling", "nodes"};
+const std::vector<std::string_view> kScalingKeys = {"disk", "network", "compute"};
+const std::vector<std::string_view> kNodeKeys = {"name", "count", "cores", "speed"};
+const std::vector<std::string_view> kLinkKeys = {"from", "to", "bandwidth_bytes_per_second",
+                                                 "latency_seconds"};
+const std::vector<std::string_view> kDatasetKeys = {"name", "dataset_bytes", "replicas"};
+const std::vector<std::string_view> kReplicaKeys = {"site", "storage_nodes"};
+const std::vector<std::string_view> kReferenceKeys = {"application", "site", "disk_seconds",
+                                                      "network_seconds", "compute_seconds"};
+
+int LineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+
+void ReadSites(FieldReader& r, const YAML::Node& root, Topology* t) {
+  std::optional<YAML::Node> sites = r.Sequence(root, "", "sites", true);
+  if (!sites) return;
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < sites->size(); ++i) {
+    const YAML::Node node = (*sites)[i];
+    const std::string path = FieldReader::Index("sites", i);
+    if (!r.ExpectMap(node, path, kSiteKeys)) continue;
+    Site site;
+    site.line = LineOf(node);
+    if (auto v = r.String(node, path, "name", true)) {
+      site.name = *v;
+      if (!seen.insert(site.name).second) {
+        r.Report(node["name"], FieldReader::Join(path, "name"),
+                 "duplicate site name \"" + site.name + "\"");
+      }
+    }
+    if (auto v =
+            r.Number(node, path, "local_bandwidth_bytes_per_second", Range::kNonNegative, false)) {
+      site.local_bandwidth_bytes_per_second = *v;
+    }
+    if (const YAML::Node sc = node["scaling"]) {
+      const std::string sp = FieldReader::Join(path, "scaling");
+      if (r.ExpectMap(sc, sp, kScalingKeys)) {
+        site.has_scaling = true;
+        if (auto v = r.Number(sc, sp, "disk", Range::kPositive, false)) site.scaling.disk = *v;
+        if (auto v = r.Number(sc, sp, "network", Range::kPositive, false))
+          site.scaling.network = *v;
+        if (auto v = r.Number(sc, sp, "compute", Range::kPositive, false))
+          site.scaling.compute = *v;
+      }
+    }
+    if (std::optional<YAML::Node> nodes = r.Sequence(node, path, "nodes", false)) {
+      for (std::size_t j = 0; j < nodes->size(); ++j) {
+        const YAML::Node g = (*nodes)[j];
+        const std::string gp = FieldReader::Index(FieldReader::Join(path, "nodes"), j);
+        if (!r.ExpectMap(g, gp, kNodeKeys)) continue;
+        NodeGroup group;
+        group.name = site.name + "-" + std::to_string(j);
+        if (auto v = r.String(g, gp, "name", false)) group.name = *v;
+        if (auto v = r.Integer(g, gp, "count", 1, false)) group.count = static_cast<int>(*v);
+        if (auto v = r.Integer(g, gp, "cores", 1, false)) group.cores = static_cast<int>(*v);
+        if (auto v = r.Number(g, gp, "speed", Range::kPositive, false)) group.speed = *v;
+        site.nodes.push_back(group);
+      }
+    }
+    t->sites.push_back(site);
+  }
+}
+
+void ReadLinks(FieldReader& r, const YAML::Node& root, Topology* t) {
+  std::optional<YAML::Node> links = r.Sequence(root, "", "links", false);
+  if (!links) return;
+  for (std::size_t i = 0; i < links->size(); ++i) {
+    const YAML::Node node = (*links)[i];
+    const std::string path = FieldReader::Index("links", i);
+    if (!r.ExpectMap(node, path, kLinkKeys)) continue;
+    Link link;
+    link.line = LineOf(node);
+    for (auto [key, out] : {std::pair{"from", &link.from}, {"to", &link.to}}) {
+      if (auto v = r.String(node, path, key, true)) {
+        *out = *v;
+        if (!t->FindSite(*v)) {
+          r.Report(node[key], FieldReader::Join(path, key), "unknown site \"" + *v + "\"");
+        }
+      }
+    }
+    if (auto v = r.Number(node, path, "bandwidth_bytes_per_second", Range::kPositive, true)) {
+      link.bandwidth_bytes_per_second = *v;
+    }
+    if (auto v = r.Number(node, path, "latency_seconds", Range::kNonNegative, false)) {
+      link.latency_seconds = *v;
+    }
+    t->links.push_back(link);
+  }
+}
+
+void ReadDatasets(FieldReader& r, const YAML::Node& root, Topology* t) {
+  std::optional<YAML::Node> datasets = r.Sequence(root, "", "datasets", false);
+  if (!datasets) return;
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < datasets->size(); ++i) {
+    const YAML::Node node = (*datasets)[i];
+    const std::string path = FieldReader::Index("datasets", i);
+    if (!r.ExpectMap(node, path, kDatasetKeys)) continue;
+    Dataset d;
+    d.line = LineOf(node);
+    if (auto v = r.String(node, path, "name", true)) {
+      d.name = *v;
+      if (!seen.insert(d.name).second) {
+        r.Report(node["name"], FieldReader::Join(path, "name"),
+                 "duplicate dataset name \"" + d.name + "\"");
+      }
+    }
+    if (auto v = r.Number(node, path, "dataset_bytes", Range::kPositive, true)) {
+      d.dataset_bytes = *v;
+    }
+    if (std::optional<YAML::Node> reps = r.Sequence(node, path, "replicas", true)) {
+      if (reps->size() == 0) {
+        r.Report(*reps, FieldReader::Join(path, "replicas"), "expected at least 1 replica, got 0");
+      }
+      for (std::size_t j = 0; j < reps->size(); ++j) {
+        const YAML::Node rn = (*reps)[j];
+        const std::string rp = FieldReader::Index(FieldReader::Join(path, "replicas"), j);
+        if (!r.ExpectMap(rn, rp, kReplicaKeys)) continue;
+        Replica rep;
+        if (auto v = r.String(rn, rp, "site", true)) {
+          rep.site = *v;
+          if (!t->FindSite(*v)) {
+            std::vector<std::string_view> names;
+            for (const Site& s : t->sites) names.push_back(s.name);
+            std::string message = "unknown site \"" + *v + "\"";
+            const std::string suggestion = SuggestClosest(*v, names);
+            if (!suggestion.empty()) message += "; did you mean \"" + suggestion + "\"?";
+            r.Report(rn["site"], FieldReader::Join(rp, "site"), message);
+          }
+        }
+        if (auto v = r.Number(rn, rp, "storage_nodes", Range::kPositive, true)) {
+          rep.storage_nodes = *v;
+        }
+        d.replicas.push_back(rep);
+      }
+    }
+    t->datasets.push_back(d);
+  }
+}
+
+void ReadReferenceRuns(FieldReader& r, const YAML::Node& root, Topology* t) {
+  std::optional<YAML::Node> refs = r.Sequence(root, "", "reference_runs", false);
+  if (!refs) return;
+  for (std::size_t i = 0; i < refs->size(); ++i) {
+    const YAML::Node node = (*refs)[i];
+    const std::string path = FieldReader::Index("reference_runs", i);
+    if (!r.ExpectMap(node, path, kReferenceKeys)) continue;
+    models::ReferenceMeasurement m;
+    std::string site;
+    if (auto v = r.String(node, path, "application", true)) m.application = *v;
+    if (auto v = r.String(node, path, "site", true)) {
+      site = *v;
+      if (!t->FindSite(site)) {
+        r.Report(node["site"], FieldReader::Join(path, "site"), "unknown site \"" + site + "\"");
+      }
+    }
+    if (auto v = r.Number(node, path, "disk_seconds", Range::kNonNegative, true))
+      m.disk_seconds = *v;
+    if (auto v = r.Number(node, path, "network_seconds", Range::kNonNegative, true)) {
+      m.network_seconds = *v;
+    }
+    if (auto v = r.Number(node, path, "compute_seconds", Range::kNonNegative, true)) {
+      m.compute_seconds = *v;
+    }
+    t->reference_runs[site].push_back(m);
+  }
+}
+
+// Every replica must reach (over links) at least one site that has compute nodes.
+void CheckReachability(FieldReader& r, const YAML::Node& root, const Topology& t) {
+  std::map<std::string, std::vector<std::string>> adjacent;
+  for (const Link& l : t.links) {
+    adjacent[l.from].push_back(l.to);
+    adjacent[l.to].push_back(l.from);
+  }
+  const YAML::Node datasets = root["datasets"];
+  for (std::size_t i = 0; i < t.datasets.size(); ++i) {
+    for (std::size_t j = 0; j < t.datasets[i].replicas.size(); ++j) {
+      const std::string& start = t.datasets[i].replicas[j].site;
+      const Site* start_site = t.FindSite(start);
+      if (!start_site) continue;  // already reported
+      bool reachable =
+          start_site->ComputeNodeCount() > 0 && start_site->local_bandwidth_bytes_per_second > 0;
+      std::set<std::string> seen = {start};
+      std::deque<std::string> queue = {start};
+      while (!queue.empty() && !reachable) {
+        const std::string here = queue.front();
+        queue.pop_front();
+        for (const std::string& next : adjacent[here]) {
+          if (!seen.insert(next).second) continue;
+          const Site* s = t.FindSite(next);
+          if (s && s->ComputeNodeCount() > 0) reachable = true;
+          queue.push_back(next);
+        }
+      }
+      if (!reachable) {
+        const std::string path =
+            FieldReader::Index(FieldReader::Join(FieldReader::Index("datasets", i), "replicas"), j);
+        r.Report(datasets[i]["replicas"][j], FieldReader::Join(path, "site"),
+                 "replica at \"" + start + "\" cannot reach any site with compute nodes");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+const Site* Topology::FindSite(const std::string& name) const {
+  for (const Site& s : sites) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+const Dataset* Topology::FindDataset(const std::string& name) const {
+  for (const Dataset& d : datasets) {
+    if (d.name == name) return &d;
+  }
+  return nullptr;
+}
+
+Loaded<Topology> ParseTopology(const std::string& text, const std::string& file) {
+  Loaded<Topology> out;
+  out.value.file = file;
+  FieldReader r(file, &out.problems);
+  std::optional<YAML::Node> root = r.Parse(text);
+  if (!root) return out;
+  r.ExpectMap(*root, "", kTopKeys);
+  if (auto v = r.Integer(*root, "", "schema_version", 1, true); v && *v != kTopologySchemaVersion) {
+    r.Report((*root)["schema_version"], "schema_version",
+             "this perfplan reads version " + std::to_string(kTopologySchemaVersion) + ", got " +
+                 std::to_string(*v));
+  }
+  ReadSites(r, *root, &out.value);
+  ReadLinks(r, *root, &out.value);
+  ReadDatasets(r, *root, &out.value);
+  ReadReferenceRuns(r, *root, &out.value);
+  if (out.ok()) CheckReachability(r, *root, out.value);
+  return out;
+}
+
+Loaded<Topology> LoadTopology(const std::string& path) {
+  Loaded<Topology> out;
+  std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
+  if (!text) return out;
+  return ParseTopology(*text, path);
+}
+
+Result<models::ScalingFactors> SiteScaling(const Topology& t, const std::string& profiled_site,
+                                           const std::string& target_site) {
+  const Site* target = t.FindSite(target_site);
+  if (!target) return Status::NotFound("unknown site \"" + target_site + "\"");
+  if (profiled_site.empty()) return target->scaling;
+  const Site* profiled = t.FindSite(profiled_site);
+  if (!profiled) return Status::NotFound("unknown profiled site \"" + profiled_site + "\"");
+  if (profiled_site == target_site) return models::ScalingFactors{};
+  auto a = t.reference_runs.find(profiled_site);
+  auto b = t.reference_runs.find(target_site);
+  if (a != t.reference_runs.end() && b != t.reference_runs.end()) {
+    return models::ComputeScalingFactors(a->second, b->second);
+  }
+  return models::ScalingFactors{target->scaling.disk / profiled->scaling.disk,
+                                target->scaling.network / profiled->scaling.network,
+                                target->scaling.compute / profiled->scaling.compute};
+}
+
+}  // namespace perfplan::profiles

@@ -1,0 +1,1237 @@
+#include "profiles/spark/spark_ingest.h"
+
+#include <simdjson.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+#include "profiles/detail/json_depth.h"
+#include "profiles/detail/spark_metrics.h"
+#include "profiles/spark/spark_store.h"
+
+namespace perfplan::profiles::spark {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// A set of small non-negative integers (task indices) as a bitmap: 1 bit per index instead of a
+// hash node, so 10^6 tasks cost 125 KB, not tens of MB.
+class IndexSet {
+ public:
+  void Insert(std::int64_t i) {
+    if (i < 0) return;
+    auto u = static_cast<std::size_t>(i);
+    if (u >= bits_.size()) bits_.resize(std::max(u + 1, bits_.size() * 2));
+    if (!bits_[u]) {
+      bits_[u] = true;
+      ++size_;
+    }
+  }
+  std::size_t size() const { return size_; }
+
+ private:
+  std::vector<bool> bits_;
+  std::size_t size_ = 0;
+};
+
+constexpr std::string_view kSqlStart =
+    "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart";
+constexpr std::string_view kTaskEndPrefix = "{\"Event\":\"SparkListenerTaskEnd\",";
+constexpr std::string_view kTaskStartPrefix = "{\"Event\":\"SparkListenerTaskStart\",";
+constexpr std::string_view kSqlEnd =
+    "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd";
+
+// ---- JSON field access that never throws ----
+const json* Find(const json& j, std::string_view key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  return it == j.end() || it->is_null() ? nullptr : &*it;
+}
+std::int64_t Int(const json& j, std::string_view key, std::int64_t fallback = 0) {
+  const json* v = Find(j, key);
+  if (!v) return fallback;
+  if (v->is_number_integer() || v->is_number_unsigned()) return v->get<std::int64_t>();
+  if (v->is_number_float()) return static_cast<std::int64_t>(v->get<double>());
+  if (v->is_string()) {
+    try {
+      return std::stoll(v->get<std::string>());
+    } catch (...) {
+      return fallback;
+    }
+  }
+  return fallback;
+}
+std::optional<std::int64_t> OptInt(const json& j, std::string_view key) {
+  const json* v = Find(j, key);
+  if (!v || !(v->is_number() || v->is_string())) return std::nullopt;
+  return Int(j, key);
+}
+std::string Str(const json& j, std::string_view key, const std::string& fallback = "") {
+  const json* v = Find(j, key);
+  if (!v) return fallback;
+  if (v->is_string()) return v->get<std::string>();
+  return v->dump();
+}
+bool Bool(const json& j, std::string_view key) {
+  const json* v = Find(j, key);
+  return v && v->is_boolean() && v->get<bool>();
+}
+std::optional<std::string> Property(const json& event, const char* name) {
+  const json* props = Find(event, "Properties");
+  if (!props) return std::nullopt;
+  const json* v = Find(*props, name);
+  if (!v || !v->is_string()) return std::nullopt;
+  return v->get<std::string>();
+}
+
+// Accumulables without Spark's internal task metrics, as the REST API lists them.
+json PublicAccumulables(const json& info, bool with_update) {
+  json out = json::array();
+  const json* acc = Find(info, "Accumulables");
+  if (!acc || !acc->is_array()) return out;
+  for (const json& a : *acc) {
+    std::string name = Str(a, "Name");
+    if (Bool(a, "Internal") || name.rfind("internal.", 0) == 0) continue;
+    json o = {{"id", Int(a, "ID")}, {"name", name}};
+    if (with_update) o["update"] = Str(a, "Update");
+    o["value"] = Str(a, "Value");
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+struct LiveStage {
+  int stage_id = 0, attempt_id = 0;
+  std::string name, details, description, failure_reason, pool = "default";
+  int num_tasks = 0;
+  std::string status = "PENDING";
+  std::optional<std::int64_t> submission_ms, first_launch_ms, completion_ms;
+  json rdd_ids = json::array(), parent_ids = json::array(), accumulables = json::array();
+  std::set<int> job_ids;
+  int resource_profile_id = 0;
+  int active = 0, complete = 0, failed = 0, killed = 0;
+  IndexSet completed_indices;
+  std::map<std::string, int> killed_summary;
+  json peak_executor_metrics = json::object();
+  std::set<std::string> excluded_executors;
+};
+
+struct LiveJob {
+  int job_id = 0;
+  std::string name;
+  std::optional<std::string> description, job_group;
+  std::optional<std::int64_t> submission_ms, completion_ms, sql_execution_id;
+  std::string status = "RUNNING";
+  std::vector<int> stage_ids;
+  json tags = json::array();
+  int num_tasks = 0, active_tasks = 0, completed_tasks = 0, skipped_tasks = 0, failed_tasks = 0,
+      killed_tasks = 0, active_stages = 0, failed_stages = 0;
+  std::map<int, IndexSet> completed_indices;  // by stage id: distinct (stage, index) pairs
+  std::set<int> completed_stages, skipped_stages;
+  std::map<std::string, int> killed_summary;
+};
+
+struct LiveExecutor {
+  std::string id, host_port, host, remove_reason;
+  std::optional<std::int64_t> total_cores, add_ms, remove_ms, max_memory, max_onheap, max_offheap;
+  json log_urls = json::object(), attributes = json::object(), resources = json::object();
+  int resource_profile_id = 0;
+  bool excluded = false;
+  std::set<int> excluded_stages;
+  // null until the executor finished a task or reported metrics (the History Server then shows
+  // peakMemoryMetrics, all zeros when the log carries no values).
+  json peak_metrics = nullptr;
+  int ord = 0;
+};
+
+// ---- Task events: most of a log's bytes, read with simdjson into plain records ----
+namespace sj = simdjson::dom;
+using SjResult = simdjson::simdjson_result<sj::element>;
+
+struct TaskInfoRecord {
+  std::int64_t task_id = 0, index = 0, attempt = 0, partition = -1, launch_ms = 0, finish_ms = 0,
+               getting_result_ms = 0;
+  std::string executor, host, locality;
+  bool speculative = false;
+  std::string accumulables_json = "[]";  // public accumulables, as the REST API lists them
+};
+
+struct TaskEvent {
+  bool end = false;
+  int stage_id = 0, stage_attempt = 0;
+  TaskInfoRecord info;
+  std::string kind = "Success";  // Task End Reason
+  std::string killed_key, error;
+  bool has_metrics = false;
+  std::array<std::int64_t, detail::kTaskMetrics.size()> metrics{};
+  std::vector<std::pair<std::string, std::int64_t>> executor_metrics;
+};
+
+std::int64_t SInt(SjResult v, std::int64_t fallback = 0) {
+  if (v.error()) return fallback;
+  std::int64_t i;
+  if (v.get_int64().get(i) == simdjson::SUCCESS) return i;
+  std::uint64_t u;
+  if (v.get_uint64().get(u) == simdjson::SUCCESS) return static_cast<std::int64_t>(u);
+  double d;
+  if (v.get_double().get(d) == simdjson::SUCCESS) return static_cast<std::int64_t>(d);
+  std::string_view sv;
+  if (v.get_string().get(sv) == simdjson::SUCCESS) {
+    try {
+      return std::stoll(std::string(sv));
+    } catch (...) {
+    }
+  }
+  return fallback;
+}
+std::string SStr(SjResult v, const std::string& fallback = "") {
+  if (v.error() || v.is_null()) return fallback;
+  std::string_view sv;
+  if (v.get_string().get(sv) == simdjson::SUCCESS) return std::string(sv);
+  return simdjson::minify(v.value_unsafe());
+}
+
+std::string SPublicAccumulables(SjResult info) {
+  sj::array acc;
+  if (info["Accumulables"].get_array().get(acc) != simdjson::SUCCESS || acc.size() == 0) {
+    return "[]";
+  }
+  json out = json::array();
+  for (sj::element a : acc) {
+    std::string name = SStr(a["Name"]);
+    bool internal = false;
+    if (a["Internal"].get_bool().get(internal) != simdjson::SUCCESS) internal = false;
+    if (internal || name.rfind("internal.", 0) == 0) continue;
+    out.push_back({{"id", SInt(a["ID"])},
+                   {"name", name},
+                   {"update", SStr(a["Update"])},
+                   {"value", SStr(a["Value"])}});
+  }
+  return out.dump();
+}
+
+// Fills `out` from a SparkListenerTaskStart/TaskEnd document; returns a reason when the event
+// lacks what it needs.
+std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
+  const char* name = end ? "SparkListenerTaskEnd" : "SparkListenerTaskStart";
+  SjResult info = doc["Task Info"];
+  if (info.error() || info["Task ID"].error()) {
+    return std::string(name) + " without \"Task Info\"";
+  }
+  std::int64_t probe = 0;
+  if (info["Task ID"].get_int64().get(probe) != simdjson::SUCCESS) {
+    return std::string(name) + " with a \"Task ID\" that is not an integer";
+  }
+  if (doc["Stage ID"].get_int64().get(probe) != simdjson::SUCCESS) {
+    return std::string(name) + " without an integer \"Stage ID\"";
+  }
+  out->end = end;
+  out->stage_id = static_cast<int>(SInt(doc["Stage ID"]));
+  out->stage_attempt = static_cast<int>(SInt(doc["Stage Attempt ID"]));
+  TaskInfoRecord& t = out->info;
+  t.task_id = SInt(info["Task ID"]);
+  t.index = SInt(info["Index"]);
+  t.attempt = SInt(info["Attempt"]);
+  t.partition = SInt(info["Partition ID"], -1);
+  t.launch_ms = SInt(info["Launch Time"]);
+  t.finish_ms = SInt(info["Finish Time"]);
+  t.getting_result_ms = SInt(info["Getting Result Time"]);
+  t.executor = SStr(info["Executor ID"]);
+  t.host = SStr(info["Host"]);
+  t.locality = SStr(info["Locality"]);
+  bool spec = false;
+  if (info["Speculative"].get_bool().get(spec) != simdjson::SUCCESS) spec = false;
+  t.speculative = spec;
+  if (!end) return "";
+  t.accumulables_json = SPublicAccumulables(info);
+  SjResult reason = doc["Task End Reason"];
+  out->kind = reason.error() ? "Success" : SStr(reason["Reason"]);
+  if (out->kind == "TaskKilled") {
+    out->killed_key = SStr(reason["Kill Reason"], "unknown reason");
+    out->error = "TaskKilled (" + out->killed_key + ")";
+  } else if (out->kind == "TaskCommitDenied") {
+    out->killed_key = "TaskCommitDenied (Driver denied task commit) for job: " +
+                      std::to_string(SInt(reason["Job ID"])) +
+                      ", partition: " + std::to_string(SInt(reason["Partition ID"])) +
+                      ", attemptNumber: " + std::to_string(SInt(reason["Attempt Number"]));
+    out->error = out->killed_key;
+  } else if (out->kind == "ExceptionFailure") {
+    out->error = SStr(reason["Full Stack Trace"]);
+    if (out->error.empty()) {
+      out->error = SStr(reason["Class Name"]) + ": " + SStr(reason["Description"]);
+    }
+  } else if (out->kind != "Success") {
+    out->error = out->kind;
+  }
+  SjResult metrics = doc["Task Metrics"];
+  out->has_metrics = !metrics.error() && metrics.is_object();
+  if (out->has_metrics) {
+    // kTaskMetrics lists each group's metrics together: look a group up once.
+    std::string_view group = "";
+    SjResult obj = metrics;
+    for (std::size_t i = 0; i < detail::kTaskMetrics.size(); ++i) {
+      const auto& m = detail::kTaskMetrics[i];
+      if (m.log_group != group) {
+        group = m.log_group;
+        if (group.empty()) {
+          obj = metrics;
+        } else if (group == "Push") {
+          obj = metrics["Shuffle Read Metrics"]["Push Based Shuffle"];
+        } else {
+          obj = metrics[group];
+        }
+      }
+      out->metrics[i] = obj.error() ? 0 : SInt(obj[m.log_field]);
+    }
+  }
+  sj::object peaks;
+  if (doc["Task Executor Metrics"].get_object().get(peaks) == simdjson::SUCCESS) {
+    for (auto field : peaks) {
+      std::int64_t v = SInt(SjResult(sj::element(field.value)), -1);
+      if (v >= 0) out->executor_metrics.emplace_back(std::string(field.key), v);
+    }
+  }
+  return "";
+}
+
+struct LiveTask {
+  std::int64_t task_id = 0;
+  int stage_id = 0, stage_attempt = 0;
+  TaskInfoRecord info;
+};
+
+struct SqlExecution {
+  std::int64_t id = 0;
+  std::string description, details, plan, error;
+  std::optional<std::int64_t> start_ms, end_ms;
+};
+
+using StageKey = std::pair<int, int>;
+
+// Folds one application's events and writes them; tasks go to the store as they end.
+class AppBuilder {
+ public:
+  AppBuilder(Store& store, std::int64_t key, const EventLogSource& src)
+      : store_(store), key_(key), src_(src) {}
+
+  Status Prepare() {
+    std::string sql =
+        "INSERT INTO spark_tasks(attempt_key, task_id, stage_id, stage_attempt_id, "
+        "task_index, task_attempt, partition_id, launch_time_ms, finish_time_ms, "
+        "getting_result_time_ms, duration_ms, executor_id, host, status, locality, "
+        "speculative, error_message, accumulables_json, has_metrics";
+    std::string values = "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?";
+    for (const auto& m : detail::kTaskMetrics) {
+      sql += ", " + std::string(m.column);
+      values += ",?";
+    }
+    sql += ") VALUES(" + values + ") ON CONFLICT(attempt_key, task_id) DO NOTHING";
+    auto st = store_.Prepare(sql);
+    if (!st.ok()) return st.status();
+    insert_task_.emplace(std::move(st.value()));
+    return Status::Ok();
+  }
+
+  // Returns a reason when the event lacks what it needs.
+  std::string Apply(const json& e, const std::string& type) {
+    if (type == "SparkListenerTaskEnd" || type == "SparkListenerTaskStart") {
+      // Only reached when the "Event" key is not first; the fast path reads these directly.
+      std::string text = e.dump();
+      auto doc = parser_.parse(text);
+      if (doc.error()) return "invalid JSON";
+      return ApplyTask(doc.value_unsafe(), type == "SparkListenerTaskEnd");
+    }
+    if (type == "SparkListenerStageSubmitted") return OnStageSubmitted(e);
+    if (type == "SparkListenerStageCompleted") return OnStageCompleted(e);
+    if (type == "SparkListenerJobStart") return OnJobStart(e);
+    if (type == "SparkListenerJobEnd") return OnJobEnd(e);
+    if (type == "SparkListenerApplicationStart") {
+      app_id_ = Str(e, "App ID");
+      app_name_ = Str(e, "App Name");
+      attempt_id_ = Str(e, "App Attempt ID");
+      user_ = Str(e, "User");
+      start_ms_ = OptInt(e, "Timestamp");
+      saw_start_ = true;
+      // The driver's log links and attributes arrive with ApplicationStart.
+      if (const json* logs = Find(e, "Driver Logs"); logs && logs->is_object()) {
+        if (auto it = executors_.find("driver"); it != executors_.end()) {
+          it->second.log_urls = *logs;
+          if (const json* attrs = Find(e, "Driver Attributes"); attrs && attrs->is_object()) {
+            it->second.attributes = *attrs;
+          }
+        }
+      }
+      return "";
+    }
+    if (type == "SparkListenerApplicationEnd") {
+      end_ms_ = OptInt(e, "Timestamp");
+      completed_ = true;
+      return "";
+    }
+    if (type == "SparkListenerLogStart") {
+      spark_version_ = Str(e, "Spark Version");
+      return "";
+    }
+    if (type == "SparkListenerEnvironmentUpdate") {
+      environment_ = e;
+      return "";
+    }
+    if (type == "SparkListenerResourceProfileAdded") {
+      resource_profiles_[static_cast<int>(Int(e, "Resource Profile Id"))] = e;
+      return "";
+    }
+    if (type == "SparkListenerExecutorAdded") return OnExecutorAdded(e);
+    if (type == "SparkListenerExecutorRemoved") {
+      LiveExecutor& ex = Executor(Str(e, "Executor ID"));
+      ex.remove_ms = OptInt(e, "Timestamp");
+      ex.remove_reason = Str(e, "Removed Reason");
+      return "";
+    }
+    if (type == "SparkListenerBlockManagerAdded") return OnBlockManagerAdded(e);
+    if (type == "SparkListenerStageExecutorMetrics") return OnStageExecutorMetrics(e);
+    if (type.find("ExecutorBlacklisted") != std::string::npos ||
+        type.find("ExecutorExcluded") != std::string::npos ||
+        type.find("NodeBlacklisted") != std::string::npos ||
+        type.find("NodeExcluded") != std::string::npos) {
+      return OnExecutorExcluded(e, type);
+    }
+    if (type == kSqlStart) {
+      SqlExecution& x = sql_[Int(e, "executionId")];
+      x.id = Int(e, "executionId");
+      x.description = Str(e, "description");
+      x.details = Str(e, "details");
+      x.plan = Str(e, "physicalPlanDescription");
+      x.start_ms = OptInt(e, "time");
+      return "";
+    }
+    if (type == kSqlEnd) {
+      SqlExecution& x = sql_[Int(e, "executionId")];
+      x.id = Int(e, "executionId");
+      x.end_ms = OptInt(e, "time");
+      x.error = Str(e, "errorMessage");
+      return "";
+    }
+    return "";  // unknown or unneeded event: skipped silently by design
+  }
+
+  // Applies a SparkListenerTaskStart/TaskEnd document read by simdjson.
+  std::string ApplyTask(sj::element doc, bool end) {
+    TaskEvent ev;
+    std::string problem = ReadTaskEvent(doc, end, &ev);
+    if (!problem.empty()) return problem;
+    if (end) {
+      OnTaskEnd(ev);
+    } else {
+      OnTaskStart(ev);
+    }
+    return "";
+  }
+  sj::parser& parser() { return parser_; }
+
+  bool saw_start() const { return saw_start_; }
+  const std::string& app_id() const { return app_id_; }
+  const std::string& attempt_id() const { return attempt_id_; }
+  bool completed() const { return completed_; }
+  void set_app_id(std::string id) { app_id_ = std::move(id); }
+
+  Status Finish(std::int64_t events, std::int64_t skipped, std::int64_t last_updated_ms);
+
+ private:
+  LiveStage& Stage(int id, int attempt) {
+    auto [it, inserted] = stages_.try_emplace({id, attempt});
+    if (inserted) {
+      it->second.stage_id = id;
+      it->second.attempt_id = attempt;
+    }
+    return it->second;
+  }
+  LiveStage& StageFromInfo(const json& info) {
+    LiveStage& s = Stage(static_cast<int>(Int(info, "Stage ID")),
+                         static_cast<int>(Int(info, "Stage Attempt ID")));
+    s.name = Str(info, "Stage Name");
+    s.num_tasks = static_cast<int>(Int(info, "Number of Tasks"));
+    s.details = Str(info, "Details");
+    s.resource_profile_id = static_cast<int>(Int(info, "Resource Profile Id"));
+    if (const json* rdds = Find(info, "RDD Info"); rdds && rdds->is_array()) {
+      s.rdd_ids = json::array();
+      for (const json& r : *rdds) s.rdd_ids.push_back(Int(r, "RDD ID"));
+    }
+    if (const json* p = Find(info, "Parent IDs"); p && p->is_array()) s.parent_ids = *p;
+    if (auto t = OptInt(info, "Submission Time")) s.submission_ms = t;
+    if (auto t = OptInt(info, "Completion Time")) s.completion_ms = t;
+    if (const json* f = Find(info, "Failure Reason")) s.failure_reason = f->get<std::string>();
+    s.accumulables = PublicAccumulables(info, false);
+    return s;
+  }
+  std::vector<LiveJob*> JobsOf(const LiveStage& s) {
+    std::vector<LiveJob*> out;
+    for (int id : s.job_ids) {
+      auto it = jobs_.find(id);
+      if (it != jobs_.end()) out.push_back(&it->second);
+    }
+    return out;
+  }
+  LiveExecutor& Executor(const std::string& id) {
+    auto [it, inserted] = executors_.try_emplace(id);
+    if (inserted) {
+      it->second.id = id;
+      it->second.ord = static_cast<int>(executors_.size());
+    }
+    return it->second;
+  }
+
+  std::string OnJobStart(const json& e) {
+    if (!Find(e, "Job ID")) return "SparkListenerJobStart without \"Job ID\"";
+    LiveJob& job = jobs_[static_cast<int>(Int(e, "Job ID"))];
+    job.job_id = static_cast<int>(Int(e, "Job ID"));
+    job.submission_ms = OptInt(e, "Submission Time");
+    job.description = Property(e, "spark.job.description");
+    job.job_group = Property(e, "spark.jobGroup.id");
+    if (auto sql = Property(e, "spark.sql.execution.id")) {
+      try {
+        job.sql_execution_id = std::stoll(*sql);
+      } catch (...) {
+      }
+    }
+    if (auto tags = Property(e, "spark.job.tags")) {
+      std::string t = *tags;
+      std::size_t at = 0;
+      while (at <= t.size() && !t.empty()) {
+        std::size_t comma = t.find(',', at);
+        std::string tag = t.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        if (!tag.empty()) job.tags.push_back(tag);
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+      }
+    }
+    int last_stage = -1;
+    const json* infos = Find(e, "Stage Infos");
+    if (infos && infos->is_array()) {
+      for (const json& info : *infos) {
+        if (!Find(info, "Completion Time")) job.num_tasks += Int(info, "Number of Tasks");
+        int id = static_cast<int>(Int(info, "Stage ID"));
+        if (id >= last_stage) {
+          last_stage = id;
+          job.name = Str(info, "Stage Name");
+        }
+        LiveStage& s = Stage(id, static_cast<int>(Int(info, "Stage Attempt ID")));
+        bool fresh = s.name.empty();
+        if (fresh) StageFromInfo(info);
+        s.job_ids.insert(job.job_id);
+      }
+    }
+    if (const json* ids = Find(e, "Stage IDs"); ids && ids->is_array()) {
+      for (const json& id : *ids) job.stage_ids.push_back(id.get<int>());
+    } else if (infos && infos->is_array()) {
+      for (const json& info : *infos)
+        job.stage_ids.push_back(static_cast<int>(Int(info, "Stage ID")));
+    }
+    return "";
+  }
+
+  std::string OnJobEnd(const json& e) {
+    auto it = jobs_.find(static_cast<int>(Int(e, "Job ID", -1)));
+    if (it == jobs_.end()) return "SparkListenerJobEnd for a job that never started";
+    LiveJob& job = it->second;
+    for (auto& [key, s] : stages_) {
+      if (s.status != "PENDING") continue;
+      if (std::find(job.stage_ids.begin(), job.stage_ids.end(), s.stage_id) ==
+          job.stage_ids.end()) {
+        continue;
+      }
+      s.status = "SKIPPED";
+      job.skipped_stages.insert(s.stage_id);
+      job.skipped_tasks += s.num_tasks;
+    }
+    const json* result = Find(e, "Job Result");
+    job.status = result && Str(*result, "Result") == "JobSucceeded" ? "SUCCEEDED" : "FAILED";
+    job.completion_ms = OptInt(e, "Completion Time");
+    return "";
+  }
+
+  std::string OnStageSubmitted(const json& e) {
+    const json* info = Find(e, "Stage Info");
+    if (!info) return "SparkListenerStageSubmitted without \"Stage Info\"";
+    LiveStage& s = StageFromInfo(*info);
+    s.status = "ACTIVE";
+    if (auto pool = Property(e, "spark.scheduler.pool")) s.pool = *pool;
+    if (auto d = Property(e, "spark.job.description")) s.description = *d;
+    s.job_ids.clear();
+    for (auto& [id, job] : jobs_) {
+      if (job.status != "RUNNING") continue;
+      if (std::find(job.stage_ids.begin(), job.stage_ids.end(), s.stage_id) !=
+          job.stage_ids.end()) {
+        s.job_ids.insert(id);
+        job.completed_stages.erase(s.stage_id);
+        job.active_stages += 1;
+      }
+    }
+    return "";
+  }
+
+  std::string OnStageCompleted(const json& e) {
+    const json* info = Find(e, "Stage Info");
+    if (!info) return "SparkListenerStageCompleted without \"Stage Info\"";
+    LiveStage& s = StageFromInfo(*info);
+    if (!s.failure_reason.empty()) {
+      s.status = "FAILED";
+    } else if (s.submission_ms) {
+      s.status = "COMPLETE";
+    } else {
+      s.status = "SKIPPED";
+    }
+    for (LiveJob* job : JobsOf(s)) {
+      if (s.status == "COMPLETE") {
+        job->completed_stages.insert(s.stage_id);
+      } else if (s.status == "SKIPPED") {
+        job->skipped_stages.insert(s.stage_id);
+        job->skipped_tasks += s.num_tasks;
+      } else {
+        job->failed_stages += 1;
+      }
+      job->active_stages -= 1;
+    }
+    return "";
+  }
+
+  void OnTaskStart(const TaskEvent& ev) {
+    LiveTask t;
+    t.task_id = ev.info.task_id;
+    t.stage_id = ev.stage_id;
+    t.stage_attempt = ev.stage_attempt;
+    t.info = ev.info;
+    LiveStage& s = Stage(t.stage_id, t.stage_attempt);
+    s.active += 1;
+    if (ev.info.launch_ms > 0 && (!s.first_launch_ms || ev.info.launch_ms < *s.first_launch_ms)) {
+      s.first_launch_ms = ev.info.launch_ms;
+    }
+    for (LiveJob* job : JobsOf(s)) job->active_tasks += 1;
+    running_[t.task_id] = std::move(t);
+  }
+
+  void OnTaskEnd(const TaskEvent& ev);
+  Status InsertTask(int stage_id, int stage_attempt, const TaskInfoRecord& info,
+                    const std::string& status, const std::string& error, const TaskEvent* ev);
+
+  std::string OnExecutorAdded(const json& e) {
+    LiveExecutor& ex = Executor(Str(e, "Executor ID"));
+    ex.add_ms = OptInt(e, "Timestamp");
+    if (const json* info = Find(e, "Executor Info")) {
+      ex.host = Str(*info, "Host");
+      ex.total_cores = OptInt(*info, "Total Cores");
+      if (const json* v = Find(*info, "Log Urls")) ex.log_urls = *v;
+      if (const json* v = Find(*info, "Attributes")) ex.attributes = *v;
+      if (const json* v = Find(*info, "Resources")) ex.resources = *v;
+      ex.resource_profile_id = static_cast<int>(Int(*info, "Resource Profile Id"));
+    }
+    return "";
+  }
+
+  std::string OnBlockManagerAdded(const json& e) {
+    const json* bm = Find(e, "Block Manager ID");
+    if (!bm) return "SparkListenerBlockManagerAdded without \"Block Manager ID\"";
+    LiveExecutor& ex = Executor(Str(*bm, "Executor ID"));
+    if (!ex.add_ms) ex.add_ms = OptInt(e, "Timestamp");
+    ex.host_port = Str(*bm, "Host") + ":" + std::to_string(Int(*bm, "Port"));
+    if (ex.host.empty()) ex.host = Str(*bm, "Host");
+    ex.max_memory = OptInt(e, "Maximum Memory");
+    ex.max_onheap = OptInt(e, "Maximum Onheap Memory");
+    ex.max_offheap = OptInt(e, "Maximum Offheap Memory");
+    return "";
+  }
+
+  std::string OnStageExecutorMetrics(const json& e) {
+    const json* m = Find(e, "Executor Metrics");
+    if (!m || !m->is_object()) return "";
+    LiveExecutor& ex = Executor(Str(e, "Executor ID"));
+    LiveStage& s =
+        Stage(static_cast<int>(Int(e, "Stage ID")), static_cast<int>(Int(e, "Stage Attempt ID")));
+    if (ex.peak_metrics.is_null()) ex.peak_metrics = json::object();
+    UpdatePeaks(*m, &ex.peak_metrics, &s.peak_executor_metrics);
+    return "";
+  }
+
+  static void UpdatePeaks(const json& m, json* a, json* b) {
+    for (auto it = m.begin(); it != m.end(); ++it) {
+      if (!it.value().is_number()) continue;
+      std::int64_t v = it.value().get<std::int64_t>();
+      for (json* peak : {a, b}) {
+        if (!peak->contains(it.key()) || (*peak)[it.key()].get<std::int64_t>() < v) {
+          (*peak)[it.key()] = v;
+        }
+      }
+    }
+  }
+
+  std::string OnExecutorExcluded(const json& e, const std::string& type) {
+    if (type.find("Node") != std::string::npos) {
+      // A node excluded for the application excludes every executor then on it except the
+      // driver; per-stage node exclusion adds the stage.
+      const std::string host = Str(e, "hostId");
+      const bool for_stage = type.find("ForStage") != std::string::npos;
+      for (auto& [id, ex] : executors_) {
+        std::string ex_host =
+            ex.host.empty() ? ex.host_port.substr(0, ex.host_port.rfind(':')) : ex.host;
+        if (ex_host != host) continue;
+        if (id == "driver") continue;
+        if (for_stage) {
+          ex.excluded_stages.insert(static_cast<int>(Int(e, "stageId")));
+          Stage(static_cast<int>(Int(e, "stageId")), static_cast<int>(Int(e, "stageAttemptId")))
+              .excluded_executors.insert(id);
+        } else {
+          ex.excluded = true;
+        }
+      }
+      return "";
+    }
+    std::string id = Str(e, "executorId");
+    if (id.empty()) return "";
+    LiveExecutor& ex = Executor(id);
+    if (type.find("ForStage") != std::string::npos) {
+      ex.excluded_stages.insert(static_cast<int>(Int(e, "stageId")));
+      Stage(static_cast<int>(Int(e, "stageId")), static_cast<int>(Int(e, "stageAttemptId")))
+          .excluded_executors.insert(id);
+    } else {
+      ex.excluded = true;
+    }
+    return "";
+  }
+
+  Store& store_;
+  std::int64_t key_;
+  const EventLogSource& src_;
+  std::optional<Statement> insert_task_;
+  std::string app_id_, app_name_, attempt_id_, user_, spark_version_;
+  std::optional<std::int64_t> start_ms_, end_ms_;
+  bool saw_start_ = false, completed_ = false;
+  json environment_;
+  std::map<int, json> resource_profiles_;
+  std::map<StageKey, LiveStage> stages_;
+  std::map<int, LiveJob> jobs_;
+  std::map<std::string, LiveExecutor> executors_;
+  std::unordered_map<std::int64_t, LiveTask> running_;
+  sj::parser parser_;
+  std::map<std::int64_t, SqlExecution> sql_;
+  Status task_error_;
+};
+
+void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
+  const int stage_id = ev.stage_id, stage_attempt = ev.stage_attempt;
+  bool was_running = running_.erase(ev.info.task_id) > 0;
+  int completed = 0, failed = 0, killed = 0;
+  std::string status;
+  if (ev.kind == "Success") {
+    completed = 1;
+    status = "SUCCESS";
+  } else if (ev.kind == "TaskKilled" || ev.kind == "TaskCommitDenied") {
+    killed = 1;
+    status = "KILLED";
+  } else {
+    failed = 1;
+    status = "FAILED";
+  }
+  LiveStage& s = Stage(stage_id, stage_attempt);
+  if (was_running) s.active -= 1;
+  s.complete += completed;
+  s.failed += failed;
+  s.killed += killed;
+  const std::int64_t index = ev.info.index;
+  if (completed) s.completed_indices.Insert(index);
+  if (killed) s.killed_summary[ev.killed_key] += 1;
+  for (LiveJob* job : JobsOf(s)) {
+    if (was_running) job->active_tasks -= 1;
+    job->completed_tasks += completed;
+    job->failed_tasks += failed;
+    job->killed_tasks += killed;
+    if (completed) job->completed_indices[stage_id].Insert(index);
+    if (killed) job->killed_summary[ev.killed_key] += 1;
+  }
+  if (json& peak = Executor(ev.info.executor).peak_metrics; peak.is_null()) {
+    peak = json::object();
+  }
+  if (!ev.executor_metrics.empty()) {
+    json* peaks[] = {&Executor(ev.info.executor).peak_metrics, &s.peak_executor_metrics};
+    for (const auto& [name, v] : ev.executor_metrics) {
+      for (json* peak : peaks) {
+        auto it = peak->find(name);
+        if (it == peak->end() || it->get<std::int64_t>() < v) (*peak)[name] = v;
+      }
+    }
+  }
+  Status st = InsertTask(stage_id, stage_attempt, ev.info, status, ev.error, &ev);
+  if (!st.ok() && task_error_.ok()) task_error_ = st;
+}
+
+Status AppBuilder::InsertTask(int stage_id, int stage_attempt, const TaskInfoRecord& info,
+                              const std::string& status, const std::string& error,
+                              const TaskEvent* ev) {
+  Statement& q = *insert_task_;
+  q.Reset();
+  int i = 1;
+  q.Bind(i++, key_);
+  q.Bind(i++, info.task_id);
+  q.Bind(i++, std::int64_t{stage_id});
+  q.Bind(i++, std::int64_t{stage_attempt});
+  q.Bind(i++, info.index);
+  q.Bind(i++, info.attempt);
+  q.Bind(i++, info.partition);
+  q.Bind(i++, info.launch_ms);
+  if (info.finish_ms > 0) {
+    q.Bind(i++, info.finish_ms);
+  } else {
+    q.BindNull(i++);
+  }
+  q.Bind(i++, info.getting_result_ms);
+  if (info.finish_ms > 0) {
+    q.Bind(i++, info.finish_ms - info.launch_ms);
+  } else {
+    q.BindNull(i++);
+  }
+  q.Bind(i++, info.executor);
+  q.Bind(i++, info.host);
+  q.Bind(i++, status);
+  q.Bind(i++, info.locality);
+  q.Bind(i++, std::int64_t{info.speculative});
+  if (error.empty()) {
+    q.BindNull(i++);
+  } else {
+    q.Bind(i++, error);
+  }
+  q.Bind(i++, info.accumulables_json);
+  const bool has_metrics = ev && ev->has_metrics;
+  q.Bind(i++, std::int64_t{has_metrics});
+  for (std::size_t m = 0; m < detail::kTaskMetrics.size(); ++m) {
+    q.Bind(i++, has_metrics ? ev->metrics[m] : std::int64_t{0});
+  }
+  return q.Run();
+}
+
+Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_t last_updated_ms) {
+  if (!task_error_.ok()) return task_error_;
+  // Tasks still running when the log ends (an application still running, or a lost end event).
+  for (const auto& entry : running_) {
+    const LiveTask& t = entry.second;
+    Status st = InsertTask(t.stage_id, t.stage_attempt, t.info, "RUNNING", "", nullptr);
+    if (!st.ok()) return st;
+  }
+  // Replace whatever the store held for this application attempt.
+  const char* tables[] = {"spark_properties",     "spark_resource_profiles",
+                          "spark_executors",      "spark_jobs",
+                          "spark_stages",         "spark_tasks",
+                          "spark_sql_executions", "spark_attempts"};
+  for (const char* table : tables) {
+    auto del = store_.Prepare(std::string("DELETE FROM ") + table +
+                              " WHERE attempt_key IN (SELECT attempt_key FROM spark_attempts "
+                              "WHERE app_id = ?1 AND attempt_id = ?2 AND attempt_key != ?3)");
+    if (!del.ok()) return del.status();
+    del.value().Bind(1, app_id_).Bind(2, attempt_id_).Bind(3, key_);
+    if (Status st = del.value().Run(); !st.ok()) return st;
+  }
+  {
+    auto up = store_.Prepare(
+        "UPDATE spark_attempts SET app_id=?2, attempt_id=?3, app_name=?4, spark_user=?5, "
+        "spark_version=?6, start_time_ms=?7, end_time_ms=?8, completed=?9, last_updated_ms=?10, "
+        "events=?11, skipped_lines=?12 WHERE attempt_key=?1");
+    if (!up.ok()) return up.status();
+    Statement& q = up.value();
+    q.Bind(1, key_).Bind(2, app_id_).Bind(3, attempt_id_).Bind(4, app_name_).Bind(5, user_);
+    q.Bind(6, spark_version_);
+    if (start_ms_)
+      q.Bind(7, *start_ms_);
+    else
+      q.BindNull(7);
+    if (end_ms_)
+      q.Bind(8, *end_ms_);
+    else
+      q.BindNull(8);
+    q.Bind(9, std::int64_t{completed_}).Bind(10, last_updated_ms).Bind(11, events);
+    q.Bind(12, skipped);
+    if (Status st = q.Run(); !st.ok()) return st;
+  }
+  // Environment.
+  if (!environment_.is_null()) {
+    auto ins = store_.Prepare(
+        "INSERT INTO spark_properties(attempt_key, section, ord, name, value) "
+        "VALUES(?1, ?2, ?3, ?4, ?5)");
+    if (!ins.ok()) return ins.status();
+    const std::pair<const char*, const char*> sections[] = {
+        {"jvm", "JVM Information"},         {"spark", "Spark Properties"},
+        {"hadoop", "Hadoop Properties"},    {"system", "System Properties"},
+        {"classpath", "Classpath Entries"}, {"metrics", "Metrics Properties"}};
+    for (const auto& [section, field] : sections) {
+      const json* obj = Find(environment_, field);
+      if (!obj || !obj->is_object()) continue;
+      std::int64_t ord = 0;
+      for (auto it = obj->begin(); it != obj->end(); ++it) {
+        Statement& q = ins.value();
+        q.Reset();
+        q.Bind(1, key_).Bind(2, std::string(section)).Bind(3, ord++).Bind(4, it.key());
+        q.Bind(5, it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+        if (Status st = q.Run(); !st.ok()) return st;
+      }
+    }
+  }
+  for (const auto& [id, e] : resource_profiles_) {
+    auto q =
+        store_.Prepare("INSERT OR REPLACE INTO spark_resource_profiles VALUES(?1, ?2, ?3, ?4)");
+    if (!q.ok()) return q.status();
+    const json* ex = Find(e, "Executor Resource Requests");
+    const json* task = Find(e, "Task Resource Requests");
+    q.value().Bind(1, key_).Bind(2, std::int64_t{id});
+    q.value().Bind(3, ex ? ex->dump() : "{}").Bind(4, task ? task->dump() : "{}");
+    if (Status st = q.value().Run(); !st.ok()) return st;
+  }
+  for (const auto& [id, ex] : executors_) {
+    auto q = store_.Prepare(
+        "INSERT INTO spark_executors VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
+        "?16,?17,?18,?19)");
+    if (!q.ok()) return q.status();
+    Statement& s = q.value();
+    s.Bind(1, key_).Bind(2, ex.id).Bind(3, ex.host_port).Bind(4, ex.host);
+    s.Bind(5, ex.total_cores);
+    s.Bind(6, ex.add_ms);
+    s.Bind(7, ex.remove_ms);
+    s.Bind(8, ex.remove_reason);
+    s.Bind(9, ex.max_memory);
+    s.Bind(10, ex.max_onheap);
+    s.Bind(11, ex.max_offheap);
+    s.Bind(12, ex.log_urls.dump()).Bind(13, ex.attributes.dump()).Bind(14, ex.resources.dump());
+    s.Bind(15, std::int64_t{ex.resource_profile_id}).Bind(16, std::int64_t{ex.excluded});
+    s.Bind(17, json(ex.excluded_stages).dump()).Bind(18, ex.peak_metrics.dump());
+    s.Bind(19, std::int64_t{ex.ord});
+    if (Status st = s.Run(); !st.ok()) return st;
+  }
+  for (const auto& [id, j] : jobs_) {
+    auto q = store_.Prepare(
+        "INSERT INTO spark_jobs VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,"
+        "?17,?18,?19,?20,?21,?22,?23)");
+    if (!q.ok()) return q.status();
+    Statement& s = q.value();
+    s.Bind(1, key_).Bind(2, std::int64_t{id}).Bind(3, j.name);
+    s.Bind(4, j.description);
+    s.Bind(5, j.submission_ms);
+    s.Bind(6, j.completion_ms);
+    s.Bind(7, j.status).Bind(8, json(j.stage_ids).dump());
+    s.Bind(9, j.job_group);
+    s.Bind(10, j.tags.dump());
+    s.Bind(11, j.sql_execution_id);
+    s.Bind(12, std::int64_t{j.num_tasks}).Bind(13, std::int64_t{j.active_tasks});
+    s.Bind(14, std::int64_t{j.completed_tasks}).Bind(15, std::int64_t{j.skipped_tasks});
+    s.Bind(16, std::int64_t{j.failed_tasks}).Bind(17, std::int64_t{j.killed_tasks});
+    std::int64_t completed_indices = 0;
+    for (const auto& [stage, set] : j.completed_indices) {
+      completed_indices += static_cast<std::int64_t>(set.size());
+    }
+    s.Bind(18, completed_indices);
+    s.Bind(19, std::int64_t{std::max(0, j.active_stages)});
+    s.Bind(20, static_cast<std::int64_t>(j.completed_stages.size()));
+    s.Bind(21, static_cast<std::int64_t>(j.skipped_stages.size()));
+    s.Bind(22, std::int64_t{j.failed_stages}).Bind(23, json(j.killed_summary).dump());
+    if (Status st = s.Run(); !st.ok()) return st;
+  }
+  for (const auto& [k, st_] : stages_) {
+    auto q = store_.Prepare(
+        "INSERT INTO spark_stages VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,"
+        "?17,?18,?19,?20,?21,?22,?23,?24,?25,?26)");
+    if (!q.ok()) return q.status();
+    Statement& s = q.value();
+    s.Bind(1, key_).Bind(2, std::int64_t{st_.stage_id}).Bind(3, std::int64_t{st_.attempt_id});
+    s.Bind(4, st_.name).Bind(5, st_.description).Bind(6, st_.details);
+    s.Bind(7, std::int64_t{st_.num_tasks}).Bind(8, st_.status);
+    s.Bind(9, st_.submission_ms);
+    s.Bind(10, st_.first_launch_ms);
+    s.Bind(11, st_.completion_ms);
+    s.Bind(12, st_.failure_reason).Bind(13, st_.pool).Bind(14, st_.rdd_ids.dump());
+    s.Bind(15, st_.parent_ids.dump()).Bind(16, json(st_.job_ids).dump());
+    s.Bind(17, st_.accumulables.dump()).Bind(18, std::int64_t{st_.resource_profile_id});
+    s.Bind(19, std::int64_t{st_.active}).Bind(20, std::int64_t{st_.complete});
+    s.Bind(21, std::int64_t{st_.failed}).Bind(22, std::int64_t{st_.killed});
+    s.Bind(23, static_cast<std::int64_t>(st_.completed_indices.size()));
+    s.Bind(24, json(st_.killed_summary).dump()).Bind(25, st_.peak_executor_metrics.dump());
+    s.Bind(26, json(st_.excluded_executors).dump());
+    if (Status st = s.Run(); !st.ok()) return st;
+  }
+  for (const auto& [id, x] : sql_) {
+    auto q = store_.Prepare("INSERT INTO spark_sql_executions VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
+    if (!q.ok()) return q.status();
+    Statement& s = q.value();
+    s.Bind(1, key_).Bind(2, id).Bind(3, x.description).Bind(4, x.details).Bind(5, x.plan);
+    if (x.start_ms)
+      s.Bind(6, *x.start_ms);
+    else
+      s.BindNull(6);
+    if (x.end_ms)
+      s.Bind(7, *x.end_ms);
+    else
+      s.BindNull(7);
+    s.Bind(8, x.error);
+    if (Status st = s.Run(); !st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
+struct SourceStamp {
+  std::int64_t size_bytes = 0;
+  std::int64_t mtime_ns = 0;
+  std::string fingerprint;
+};
+
+SourceStamp Stamp(const EventLogSource& src) {
+  SourceStamp s;
+  XXH64_state_t* h = XXH64_createState();
+  XXH64_reset(h, 0);
+  for (const std::string& part : src.parts) {
+    std::error_code ec;
+    auto size = fs::file_size(part, ec);
+    if (!ec) s.size_bytes += static_cast<std::int64_t>(size);
+    auto t = fs::last_write_time(part, ec);
+    if (!ec) {
+      s.mtime_ns = std::max<std::int64_t>(s.mtime_ns,
+                                          std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                              std::chrono::file_clock::to_sys(t).time_since_epoch())
+                                              .count());
+    }
+    if (std::FILE* f = std::fopen(part.c_str(), "rb")) {
+      char buf[4096];
+      std::size_t n = std::fread(buf, 1, sizeof(buf), f);
+      XXH64_update(h, buf, n);
+      std::fclose(f);
+    }
+    XXH64_update(h, part.data(), part.size());
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(XXH64_digest(h)));
+  XXH64_freeState(h);
+  s.fingerprint = hex;
+  s.fingerprint += src.in_progress ? "+inprogress" : "";
+  return s;
+}
+
+// The application id a rolling folder or file name implies, for logs without ApplicationStart.
+std::string AppIdFromName(const EventLogSource& src) {
+  std::string base = fs::path(src.name).filename().string();
+  if (src.rolling && base.rfind("eventlog_v2_", 0) == 0) return base.substr(12);
+  for (std::string_view suffix :
+       {".inprogress", ".zstd", ".zst", ".lz4", ".snappy", ".lzf", ".gz"}) {
+    if (base.size() > suffix.size() && base.substr(base.size() - suffix.size()) == suffix) {
+      base.resize(base.size() - suffix.size());
+    }
+  }
+  return base;
+}
+
+bool SourceUnchanged(Store& store, const EventLogSource& src, const SourceStamp& stamp) {
+  // The source row alone decides: when another file of the same application attempt replaced
+  // this one's rows, reading it again would only flip the store back and forth.
+  auto q = store.Prepare(
+      "SELECT 1 FROM spark_sources s "
+      "WHERE s.source = ?1 AND s.size_bytes = ?2 AND s.mtime_ns = ?3 AND s.fingerprint = ?4");
+  if (!q.ok()) return false;
+  q.value().Bind(1, src.name).Bind(2, stamp.size_bytes).Bind(3, stamp.mtime_ns);
+  q.value().Bind(4, stamp.fingerprint);
+  return q.value().Step();
+}
+
+// Reads one log into the store inside the caller's transaction. A non-ok Status is a store
+// failure; input problems go to `summary`.
+Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& limits,
+                 IngestSummary* summary, IngestedApplication* app_out, bool* wrote) {
+  *wrote = false;
+  SourceStamp stamp = Stamp(src);
+  if (SourceUnchanged(store, src, stamp)) {
+    auto q = store.Prepare(
+        "SELECT app_id, attempt_id, events, completed FROM spark_sources WHERE source = ?1");
+    if (q.ok()) {
+      q.value().Bind(1, src.name);
+      if (q.value().Step()) {
+        *app_out = {q.value().ColumnText(0),
+                    q.value().ColumnText(1),
+                    src.name,
+                    0,
+                    q.value().ColumnInt(3) != 0,
+                    true};
+      }
+    }
+    return Status::Ok();
+  }
+  if (Status st = store.Exec("INSERT INTO spark_attempts(app_id, completed, source) VALUES('', 0, "
+                             "'')");
+      !st.ok()) {
+    return st;
+  }
+  // The placeholder row gets a unique app id until the real one is known.
+  std::int64_t key = store.LastInsertRowId();
+  {
+    auto q = store.Prepare(
+        "UPDATE spark_attempts SET app_id = ?1, source = ?2 WHERE "
+        "attempt_key = ?3");
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, "\x01pending-" + std::to_string(key)).Bind(2, src.name).Bind(3, key);
+    if (Status st = q.value().Run(); !st.ok()) return st;
+  }
+  AppBuilder app(store, key, src);
+  if (Status st = app.Prepare(); !st.ok()) return st;
+  EventLineReader reader(src, limits.max_line_bytes);
+  std::string_view line;
+  std::int64_t events = 0, skipped = 0, lines = 0;
+  std::size_t reader_skips_seen = 0;
+  const std::size_t skipped_before = summary->skipped.size();
+  // A file whose first lines hold no Spark event is not an event log: report it once, not once
+  // per line.
+  constexpr std::int64_t kProbeLines = 5;
+  while (reader.Next(&line)) {
+    if (events == 0 && skipped >= kProbeLines) {
+      summary->skipped.resize(skipped_before);
+      summary->skipped.push_back(
+          {src.name, 0, "not a Spark event log: no Spark event in the first lines"});
+      summary->lines += lines;
+      summary->bytes_read += reader.file_bytes_read();
+      return Status::Ok();
+    }
+    ++lines;
+    // Drain reader-level problems (corrupt streams) in order.
+    while (reader_skips_seen < reader.skipped().size()) {
+      summary->skipped.push_back(reader.skipped()[reader_skips_seen++]);
+      ++skipped;
+    }
+    if (line.empty()) continue;
+    // Fast path: Spark writes "Event" first, and task events are most of a log.
+    const bool task_end = line.rfind(kTaskEndPrefix, 0) == 0;
+    if (task_end || line.rfind(kTaskStartPrefix, 0) == 0) {
+      auto doc = app.parser().parse(line.data(), line.size());
+      if (!doc.error()) {
+        ++events;
+        std::string problem = app.ApplyTask(doc.value_unsafe(), task_end);
+        if (!problem.empty() && profiles::detail::JsonDeeperThan(line, limits.max_json_depth)) {
+          // Checked only on failure, to keep the scan off the hot path.
+          problem = "JSON nested deeper than " + std::to_string(limits.max_json_depth) + " levels";
+        }
+        if (!problem.empty()) {
+          summary->skipped.push_back({reader.current_file(), reader.current_line(), problem});
+          ++skipped;
+        }
+        continue;
+      }
+      // Not valid JSON: the general path below classifies and reports it.
+    }
+    // Parsing a deep line works, but copying or dumping the tree recurses once per level.
+    if (profiles::detail::JsonDeeperThan(line, limits.max_json_depth)) {
+      summary->skipped.push_back(
+          {reader.current_file(), reader.current_line(),
+           "JSON nested deeper than " + std::to_string(limits.max_json_depth) + " levels"});
+      ++skipped;
+      continue;
+    }
+    json e = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (e.is_discarded() || !e.is_object()) {
+      std::string reason;
+      if (reader.current_line_unterminated()) {
+        reason = "truncated last line (no line end, not valid JSON)";
+      } else if (e.is_discarded()) {
+        reason = "invalid JSON";
+      } else {
+        reason = "not a JSON object";
+      }
+      summary->skipped.push_back({reader.current_file(), reader.current_line(), reason});
+      ++skipped;
+      continue;
+    }
+    const json* type = Find(e, "Event");
+    if (!type || !type->is_string()) {
+      summary->skipped.push_back(
+          {reader.current_file(), reader.current_line(), "no \"Event\" field"});
+      ++skipped;
+      continue;
+    }
+    ++events;
+    std::string problem;
+    try {
+      problem = app.Apply(e, type->get<std::string>());
+    } catch (const std::exception& ex) {
+      problem = std::string("unexpected field type: ") + ex.what();
+    }
+    if (!problem.empty()) {
+      summary->skipped.push_back({reader.current_file(), reader.current_line(), problem});
+      ++skipped;
+    }
+  }
+  while (reader_skips_seen < reader.skipped().size()) {
+    summary->skipped.push_back(reader.skipped()[reader_skips_seen++]);
+    ++skipped;
+  }
+  summary->events += events;
+  summary->lines += lines;
+  summary->bytes_read += reader.file_bytes_read();
+  if (!app.saw_start()) {
+    if (events == 0) {
+      summary->skipped.resize(skipped_before);
+      summary->skipped.push_back(
+          {src.name, 0, "not a Spark event log: no Spark event in the first lines"});
+      return Status::Ok();  // the caller rolls back the placeholder
+    }
+    app.set_app_id(AppIdFromName(src));
+    summary->skipped.push_back(
+        {src.name, 0,
+         "no SparkListenerApplicationStart event; application id taken from the name: " +
+             app.app_id()});
+  }
+  if (Status st = app.Finish(events, skipped, stamp.mtime_ns / 1000000); !st.ok()) return st;
+  auto q = store.Prepare(
+      "INSERT OR REPLACE INTO spark_sources VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, src.name).Bind(2, stamp.size_bytes).Bind(3, stamp.mtime_ns);
+  q.value().Bind(4, stamp.fingerprint).Bind(5, key).Bind(6, app.app_id());
+  q.value().Bind(7, app.attempt_id()).Bind(8, events).Bind(9, std::int64_t{app.completed()});
+  if (Status st = q.value().Run(); !st.ok()) return st;
+  *app_out = {app.app_id(), app.attempt_id(), src.name, events, app.completed(), false};
+  *wrote = true;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status IngestLimits::Validate() const {
+  if (max_line_bytes < 1024) {
+    return Status::InvalidArgument("max_line_bytes: expected at least 1024, got " +
+                                   std::to_string(max_line_bytes));
+  }
+  if (max_json_depth < 16) {
+    return Status::InvalidArgument("max_json_depth: expected at least 16, got " +
+                                   std::to_string(max_json_depth));
+  }
+  return Status::Ok();
+}
+
+Result<IngestSummary> IngestEventLogs(Store& store, const std::vector<std::string>& paths,
+                                      const IngestProgress& progress, const IngestLimits& limits) {
+  if (Status st = limits.Validate(); !st.ok()) return st;
+  IngestSummary summary;
+  std::vector<EventLogSource> sources = FindEventLogs(paths, &summary.skipped);
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (Status st = store.Begin(); !st.ok()) return st;
+    IngestedApplication app;
+    bool wrote = false;
+    Status st = IngestOne(store, sources[i], limits, &summary, &app, &wrote);
+    if (!st.ok()) {
+      store.Rollback();
+      return Status::Failed(sources[i].name + ": writing to the store failed: " + st.message());
+    }
+    if (wrote) {
+      if (Status c = store.Commit(); !c.ok()) return c;
+    } else {
+      store.Rollback();
+    }
+    if (!app.app_id.empty()) summary.applications.push_back(std::move(app));
+    if (progress) progress(i + 1, sources.size(), summary.bytes_read);
+  }
+  return summary;
+}
+
+}  // namespace perfplan::profiles::spark

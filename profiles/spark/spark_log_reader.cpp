@@ -1,0 +1,606 @@
+#include "profiles/spark/spark_log_reader.h"
+
+#include <lz4.h>
+#include <snappy-c.h>
+#include <xxhash.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+#include "profiles/detail/lzf.h"
+
+namespace perfplan::profiles::spark {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kReadChunkBytes = 1u << 20;
+constexpr std::string_view kInProgress = ".inprogress";
+constexpr std::string_view kLz4Magic = "LZ4Block";
+constexpr std::string_view kSnappyMagic("\x82SNAPPY\0", 8);
+constexpr std::string_view kZstdMagic("\x28\xb5\x2f\xfd", 4);
+constexpr std::string_view kGzipMagic("\x1f\x8b", 2);
+constexpr std::string_view kLzfMagic = "ZV";
+// lz4-java's LZ4BlockOutputStream hashes each block with XXHash32 and this seed.
+constexpr std::uint32_t kLz4Seed = 0x9747b28c;
+constexpr int kLz4HeaderBytes = 21;
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+std::uint32_t Be32(const unsigned char* p) {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
+         p[3];
+}
+std::uint32_t Le32(const unsigned char* p) {
+  return (std::uint32_t{p[3]} << 24) | (std::uint32_t{p[2]} << 16) | (std::uint32_t{p[1]} << 8) |
+         p[0];
+}
+
+// A file read in chunks; counts bytes.
+class FileInput {
+ public:
+  explicit FileInput(std::FILE* f) : f_(f) {}
+  ~FileInput() {
+    if (f_) std::fclose(f_);
+  }
+  std::size_t Read(void* dst, std::size_t n) {
+    std::size_t got = std::fread(dst, 1, n, f_);
+    bytes_ += static_cast<std::int64_t>(got);
+    return got;
+  }
+  std::int64_t bytes() const { return bytes_; }
+
+ private:
+  std::FILE* f_;
+  std::int64_t bytes_ = 0;
+};
+
+// Turns a file into decoded bytes. Fill appends at least one byte and returns true, or returns
+// false at the end of the stream or on error (error() non-empty).
+class Decoder {
+ public:
+  explicit Decoder(FileInput* in) : in_(in) {}
+  virtual ~Decoder() = default;
+  virtual bool Fill(std::string* out) = 0;
+  const std::string& error() const { return error_; }
+
+ protected:
+  FileInput* in_;
+  std::string error_;
+};
+
+class PlainDecoder : public Decoder {
+ public:
+  using Decoder::Decoder;
+  bool Fill(std::string* out) override {
+    std::size_t old = out->size();
+    out->resize(old + kReadChunkBytes);
+    std::size_t got = in_->Read(out->data() + old, kReadChunkBytes);
+    out->resize(old + got);
+    return got > 0;
+  }
+};
+
+class GzipDecoder : public Decoder {
+ public:
+  explicit GzipDecoder(FileInput* in) : Decoder(in), in_buf_(kReadChunkBytes / 4, '\0') {
+    std::memset(&z_, 0, sizeof(z_));
+    inflateInit2(&z_, 16 + MAX_WBITS);
+  }
+  ~GzipDecoder() override { inflateEnd(&z_); }
+  bool Fill(std::string* out) override {
+    // An error returned with the last good bytes stays the error (not "unexpected end of file").
+    if (!error_.empty()) return false;
+    while (true) {
+      if (z_.avail_in == 0) {
+        std::size_t got = in_->Read(in_buf_.data(), in_buf_.size());
+        if (got == 0) {
+          if (!finished_member_) error_ = "corrupt gzip stream: unexpected end of file";
+          return false;
+        }
+        z_.next_in = reinterpret_cast<Bytef*>(in_buf_.data());
+        z_.avail_in = static_cast<uInt>(got);
+      }
+      if (finished_member_) {
+        // Another gzip member follows (concatenated gzip files decode as one stream).
+        inflateReset(&z_);
+        finished_member_ = false;
+      }
+      std::size_t old = out->size();
+      out->resize(old + kReadChunkBytes);
+      z_.next_out = reinterpret_cast<Bytef*>(out->data() + old);
+      z_.avail_out = static_cast<uInt>(kReadChunkBytes);
+      int rc = inflate(&z_, Z_NO_FLUSH);
+      out->resize(old + kReadChunkBytes - z_.avail_out);
+      if (rc == Z_STREAM_END) {
+        finished_member_ = true;
+      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        error_ = std::string("corrupt gzip stream: ") + (z_.msg ? z_.msg : "inflate failed");
+        return out->size() > old;
+      }
+      if (out->size() > old) return true;
+    }
+  }
+
+ private:
+  z_stream z_;
+  std::string in_buf_;
+  bool finished_member_ = false;
+};
+
+class ZstdDecoder : public Decoder {
+ public:
+  explicit ZstdDecoder(FileInput* in)
+      : Decoder(in), ds_(ZSTD_createDStream()), in_buf_(ZSTD_DStreamInSize(), '\0') {
+    ZSTD_initDStream(ds_);
+  }
+  ~ZstdDecoder() override { ZSTD_freeDStream(ds_); }
+  bool Fill(std::string* out) override {
+    if (!error_.empty()) return false;
+    while (true) {
+      if (input_.pos == input_.size) {
+        std::size_t got = in_->Read(in_buf_.data(), in_buf_.size());
+        if (got == 0) {
+          if (!frame_done_) error_ = "corrupt zstd stream: unexpected end of file inside a frame";
+          return false;
+        }
+        input_ = {in_buf_.data(), got, 0};
+      }
+      std::size_t old = out->size();
+      out->resize(old + kReadChunkBytes);
+      ZSTD_outBuffer output = {out->data() + old, kReadChunkBytes, 0};
+      std::size_t rc = ZSTD_decompressStream(ds_, &output, &input_);
+      out->resize(old + output.pos);
+      if (ZSTD_isError(rc)) {
+        error_ = std::string("corrupt zstd stream: ") + ZSTD_getErrorName(rc);
+        return output.pos > 0;
+      }
+      frame_done_ = rc == 0;  // 0: a frame ended; more frames may follow (concatenated)
+      if (output.pos > 0) return true;
+    }
+  }
+
+ private:
+  ZSTD_DStream* ds_;
+  std::string in_buf_;
+  ZSTD_inBuffer input_ = {nullptr, 0, 0};
+  bool frame_done_ = true;
+};
+
+// lz4-java LZ4BlockOutputStream: blocks of [magic "LZ4Block"][token][compressed length LE]
+// [decompressed length LE][XXHash32 LE] + bytes; an empty block ends a stream, and Spark reads
+// concatenated streams.
+class Lz4BlockDecoder : public Decoder {
+ public:
+  using Decoder::Decoder;
+  bool Fill(std::string* out) override {
+    while (true) {
+      unsigned char h[kLz4HeaderBytes];
+      std::size_t got = in_->Read(h, sizeof(h));
+      if (got == 0) return false;
+      if (got < sizeof(h)) return Fail("truncated block header");
+      if (std::memcmp(h, kLz4Magic.data(), kLz4Magic.size()) != 0) return Fail("bad block magic");
+      int method = h[8] & 0xf0;
+      std::uint32_t compressed = Le32(h + 9), raw = Le32(h + 13), check = Le32(h + 17);
+      if (compressed == 0 && raw == 0) continue;  // end of one stream; another may follow
+      if (raw > EventLineReader::kMaxBlockBytes || compressed > EventLineReader::kMaxBlockBytes) {
+        // Checked before any allocation: a corrupt or hostile header must not reserve GiBs.
+        return Fail("block header claims " + std::to_string(compressed) + " compressed and " +
+                    std::to_string(raw) + " decompressed bytes, more than the " +
+                    std::to_string(EventLineReader::kMaxBlockBytes) + "-byte block limit");
+      }
+      buf_.resize(compressed);
+      if (in_->Read(buf_.data(), compressed) != compressed) return Fail("truncated block");
+      std::size_t old = out->size();
+      out->resize(old + raw);
+      if (method == 0x10) {
+        if (compressed != raw) return Fail("stored block with differing lengths");
+        std::memcpy(out->data() + old, buf_.data(), raw);
+      } else if (method == 0x20) {
+        int n = LZ4_decompress_safe(buf_.data(), out->data() + old, static_cast<int>(compressed),
+                                    static_cast<int>(raw));
+        if (n < 0 || static_cast<std::uint32_t>(n) != raw) {
+          out->resize(old);
+          return Fail("block does not decompress");
+        }
+      } else {
+        out->resize(old);
+        return Fail("unknown block method");
+      }
+      if ((XXH32(out->data() + old, raw, kLz4Seed) & 0x0FFFFFFFu) != check) {
+        out->resize(old);
+        return Fail("block checksum mismatch");
+      }
+      if (raw > 0) return true;
+    }
+  }
+
+ private:
+  bool Fail(const std::string& what) {
+    error_ = std::string("corrupt lz4 stream: ") + what;
+    return false;
+  }
+  std::string buf_;
+};
+
+// snappy-java SnappyOutputStream: 16-byte header (magic, version, compatible version), then
+// chunks of [length BE][raw snappy block]. A header may appear again (concatenated streams).
+class SnappyStreamDecoder : public Decoder {
+ public:
+  using Decoder::Decoder;
+  bool Fill(std::string* out) override {
+    while (true) {
+      unsigned char len_be[4];
+      std::size_t got = in_->Read(len_be, 4);
+      if (got == 0) return false;
+      if (got < 4) return Fail("truncated chunk length");
+      if (len_be[0] == 0x82 && len_be[1] == 'S' && len_be[2] == 'N' && len_be[3] == 'A') {
+        unsigned char rest[12];
+        if (in_->Read(rest, 12) != 12 || std::memcmp(rest, "PPY\0", 4) != 0) {
+          return Fail("bad stream header");
+        }
+        continue;
+      }
+      std::uint32_t n = Be32(len_be);
+      if (n > EventLineReader::kMaxBlockBytes) {
+        return Fail("chunk header claims " + std::to_string(n) + " bytes, more than the " +
+                    std::to_string(EventLineReader::kMaxBlockBytes) + "-byte chunk limit");
+      }
+      buf_.resize(n);
+      if (in_->Read(buf_.data(), n) != n) return Fail("truncated chunk");
+      std::size_t raw = 0;
+      if (snappy_uncompressed_length(buf_.data(), n, &raw) != SNAPPY_OK) {
+        return Fail("chunk does not decompress");
+      }
+      if (raw > EventLineReader::kMaxBlockBytes) {
+        return Fail("chunk claims " + std::to_string(raw) + " decompressed bytes, more than the " +
+                    std::to_string(EventLineReader::kMaxBlockBytes) + "-byte chunk limit");
+      }
+      std::size_t old = out->size();
+      out->resize(old + raw);
+      if (snappy_uncompress(buf_.data(), n, out->data() + old, &raw) != SNAPPY_OK) {
+        out->resize(old);
+        return Fail("chunk does not decompress");
+      }
+      out->resize(old + raw);
+      if (raw > 0) return true;
+    }
+  }
+
+ private:
+  bool Fail(const std::string& what) {
+    error_ = std::string("corrupt snappy stream: ") + what;
+    return false;
+  }
+  std::string buf_;
+};
+
+// compress-lzf chunks: "ZV", type 0 (stored: length BE16, bytes) or 1 (compressed: compressed
+// length BE16, raw length BE16, bytes).
+class LzfDecoder : public Decoder {
+ public:
+  using Decoder::Decoder;
+  bool Fill(std::string* out) override {
+    while (true) {
+      unsigned char h[5];
+      std::size_t got = in_->Read(h, 5);
+      if (got == 0) return false;
+      if (got < 5 || h[0] != 'Z' || h[1] != 'V') return Fail("bad chunk header");
+      std::size_t n = (std::size_t{h[3]} << 8) | h[4];
+      if (h[2] == 0) {
+        std::size_t old = out->size();
+        out->resize(old + n);
+        if (in_->Read(out->data() + old, n) != n) return Fail("truncated chunk");
+      } else if (h[2] == 1) {
+        unsigned char r[2];
+        if (in_->Read(r, 2) != 2) return Fail("truncated chunk header");
+        std::size_t raw = (std::size_t{r[0]} << 8) | r[1];
+        buf_.resize(n);
+        if (in_->Read(buf_.data(), n) != n) return Fail("truncated chunk");
+        std::size_t old = out->size();
+        out->resize(old + raw);
+        if (!detail::LzfDecompress(std::string_view(buf_.data(), n), out->data() + old, raw)) {
+          out->resize(old);
+          return Fail("chunk does not decompress");
+        }
+      } else {
+        return Fail("unknown chunk type");
+      }
+      if (n > 0) return true;
+    }
+  }
+
+ private:
+  bool Fail(const std::string& what) {
+    error_ = std::string("corrupt lzf stream: ") + what;
+    return false;
+  }
+  std::string buf_;
+};
+
+std::string TooLong(std::size_t max_line_bytes) {
+  return "line longer than " + std::to_string(max_line_bytes) +
+         " bytes (the maximum line length); skipped";
+}
+
+std::string Basename(const std::string& path) { return fs::path(path).filename().string(); }
+
+// Numeric part index of "events_<n>_<app>[.codec]", or -1.
+long PartIndex(const std::string& file_name) {
+  if (!StartsWith(file_name, "events_")) return -1;
+  std::size_t i = 7, start = 7;
+  while (i < file_name.size() && file_name[i] >= '0' && file_name[i] <= '9') ++i;
+  if (i == start || i >= file_name.size() || file_name[i] != '_') return -1;
+  return std::stol(file_name.substr(start, i - start));
+}
+
+void AddRollingFolder(const fs::path& dir, std::vector<EventLogSource>* out) {
+  EventLogSource src;
+  src.name = dir.string();
+  src.rolling = true;
+  std::map<long, std::string> parts;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::string base = entry.path().filename().string();
+    if (StartsWith(base, "appstatus_")) {
+      src.in_progress = EndsWith(base, kInProgress);
+    } else if (long idx = PartIndex(base); idx >= 0 && entry.is_regular_file()) {
+      parts[idx] = entry.path().string();
+    }
+  }
+  for (auto& [idx, path] : parts) src.parts.push_back(std::move(path));
+  if (!src.parts.empty()) out->push_back(std::move(src));
+}
+
+void AddPath(const fs::path& path, std::vector<EventLogSource>* out,
+             std::vector<SkippedLine>* missing) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    if (StartsWith(path.filename().string(), "eventlog_v2_")) {
+      AddRollingFolder(path, out);
+      return;
+    }
+    std::vector<fs::path> children;
+    for (const auto& entry : fs::directory_iterator(path, ec)) children.push_back(entry.path());
+    std::sort(children.begin(), children.end());
+    for (const auto& child : children) {
+      std::string base = child.filename().string();
+      if (StartsWith(base, ".")) continue;  // hidden files, e.g. Spark's .crc checksums
+      // Files next to logs that are never event logs (expectations, notes, checksums). A file
+      // named explicitly on the command line is always read.
+      bool not_log = false;
+      for (std::string_view ext : {".json", ".csv", ".md", ".txt", ".crc", ".html", ".yaml", ".db",
+                                   ".db-journal", ".db-wal", ".db-shm"}) {
+        not_log |= EndsWith(base, ext);
+      }
+      if (not_log && !fs::is_directory(child, ec)) continue;
+      AddPath(child, out, missing);
+    }
+    return;
+  }
+  if (fs::is_regular_file(path, ec)) {
+    EventLogSource src;
+    src.name = path.string();
+    src.parts = {path.string()};
+    src.in_progress = EndsWith(src.name, kInProgress);
+    out->push_back(std::move(src));
+    return;
+  }
+  missing->push_back({path.string(), 0, "no such file or folder"});
+}
+
+}  // namespace
+
+std::string_view ToString(Codec codec) {
+  switch (codec) {
+    case Codec::kPlain:
+      return "plain";
+    case Codec::kGzip:
+      return "gzip";
+    case Codec::kZstd:
+      return "zstd";
+    case Codec::kLz4:
+      return "lz4";
+    case Codec::kSnappy:
+      return "snappy";
+    case Codec::kLzf:
+      return "lzf";
+  }
+  return "plain";
+}
+
+Codec CodecFromFileName(std::string_view name) {
+  if (EndsWith(name, kInProgress)) name.remove_suffix(kInProgress.size());
+  if (EndsWith(name, ".zstd") || EndsWith(name, ".zst")) return Codec::kZstd;
+  if (EndsWith(name, ".lz4")) return Codec::kLz4;
+  if (EndsWith(name, ".snappy")) return Codec::kSnappy;
+  if (EndsWith(name, ".lzf")) return Codec::kLzf;
+  if (EndsWith(name, ".gz")) return Codec::kGzip;
+  return Codec::kPlain;
+}
+
+Codec CodecFromContent(std::string_view head) {
+  if (StartsWith(head, kZstdMagic)) return Codec::kZstd;
+  if (StartsWith(head, kLz4Magic)) return Codec::kLz4;
+  if (StartsWith(head, kSnappyMagic)) return Codec::kSnappy;
+  if (StartsWith(head, kGzipMagic)) return Codec::kGzip;
+  if (head.size() >= 3 && StartsWith(head, kLzfMagic) && (head[2] == 0 || head[2] == 1)) {
+    return Codec::kLzf;
+  }
+  return Codec::kPlain;
+}
+
+std::vector<EventLogSource> FindEventLogs(const std::vector<std::string>& paths,
+                                          std::vector<SkippedLine>* missing) {
+  std::vector<EventLogSource> out;
+  for (const std::string& p : paths) AddPath(fs::path(p), &out, missing);
+  return out;
+}
+
+// One part file being read: the file, its decoder and the line assembly buffer.
+class EventLineReader::Part {
+ public:
+  std::string path;
+  Codec codec = Codec::kPlain;
+  std::unique_ptr<FileInput> input;
+  std::unique_ptr<Decoder> decoder;
+  std::string buf;
+  std::size_t pos = 0;  // start of the unread data in buf
+  bool eof = false;
+  std::int64_t line = 0;
+  bool unterminated = false;
+};
+
+EventLineReader::EventLineReader(EventLogSource source, std::size_t max_line_bytes)
+    : source_(std::move(source)), max_line_bytes_(max_line_bytes) {}
+EventLineReader::~EventLineReader() = default;
+
+const std::string& EventLineReader::current_file() const { return part_ ? part_->path : empty_; }
+std::int64_t EventLineReader::current_line() const { return part_ ? part_->line : 0; }
+bool EventLineReader::current_line_unterminated() const { return part_ && part_->unterminated; }
+Codec EventLineReader::current_codec() const { return part_ ? part_->codec : Codec::kPlain; }
+std::int64_t EventLineReader::file_bytes_read() const {
+  return bytes_done_ + (part_ && part_->input ? part_->input->bytes() : 0);
+}
+
+bool EventLineReader::OpenNextPart() {
+  if (part_ && part_->input) bytes_done_ += part_->input->bytes();
+  part_.reset();
+  while (next_part_ < source_.parts.size()) {
+    const std::string& path = source_.parts[next_part_++];
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) {
+      skipped_.push_back({path, 0, std::string("cannot open: ") + std::strerror(errno)});
+      continue;
+    }
+    char head[16] = {};
+    std::size_t n = std::fread(head, 1, sizeof(head), f);
+    std::rewind(f);
+    auto part = std::make_unique<Part>();
+    part->path = path;
+    part->input = std::make_unique<FileInput>(f);
+    Codec by_name = CodecFromFileName(Basename(path));
+    Codec by_content = CodecFromContent(std::string_view(head, n));
+    Codec codec = by_name;
+    if (n > 0 && by_name != by_content) {
+      // Trust the bytes: a renamed or mislabelled file still reads, with a note.
+      skipped_.push_back({path, 0,
+                          "file name says " + std::string(ToString(by_name)) +
+                              " but the content is " + std::string(ToString(by_content)) +
+                              "; read as " + std::string(ToString(by_content))});
+      codec = by_content;
+    }
+    part->codec = codec;
+    FileInput* in = part->input.get();
+    switch (codec) {
+      case Codec::kPlain:
+        part->decoder = std::make_unique<PlainDecoder>(in);
+        break;
+      case Codec::kGzip:
+        part->decoder = std::make_unique<GzipDecoder>(in);
+        break;
+      case Codec::kZstd:
+        part->decoder = std::make_unique<ZstdDecoder>(in);
+        break;
+      case Codec::kLz4:
+        part->decoder = std::make_unique<Lz4BlockDecoder>(in);
+        break;
+      case Codec::kSnappy:
+        part->decoder = std::make_unique<SnappyStreamDecoder>(in);
+        break;
+      case Codec::kLzf:
+        part->decoder = std::make_unique<LzfDecoder>(in);
+        break;
+    }
+    part_ = std::move(part);
+    return true;
+  }
+  return false;
+}
+
+bool EventLineReader::Next(std::string_view* line) {
+  while (true) {
+    if (!part_ && !OpenNextPart()) return false;
+    Part& p = *part_;
+    std::size_t scan_from = p.pos;
+    while (true) {
+      std::size_t nl = p.buf.find('\n', scan_from);
+      if (nl != std::string::npos && nl - p.pos > max_line_bytes_) {
+        // Completed in the same decoded chunk that took it past the limit.
+        ++p.line;
+        skipped_.push_back({p.path, p.line, TooLong(max_line_bytes_)});
+        p.pos = nl + 1;
+        scan_from = p.pos;
+        continue;
+      }
+      if (nl != std::string::npos) {
+        std::size_t end = nl;
+        if (end > p.pos && p.buf[end - 1] == '\r') --end;
+        *line = std::string_view(p.buf).substr(p.pos, end - p.pos);
+        p.pos = nl + 1;
+        ++p.line;
+        p.unterminated = false;
+        return true;
+      }
+      if (p.eof) break;
+      // Compact, then decode more.
+      if (p.pos > 0) {
+        p.buf.erase(0, p.pos);
+        p.pos = 0;
+      }
+      scan_from = p.buf.size();
+      if (p.buf.size() > max_line_bytes_) {
+        // Drop the over-long line up to its end, keeping one decoded chunk at a time.
+        ++p.line;
+        skipped_.push_back({p.path, p.line, TooLong(max_line_bytes_)});
+        std::string().swap(p.buf);
+        scan_from = 0;
+        std::string chunk;
+        bool found = false;
+        while (!found && p.decoder->Fill(&chunk)) {
+          std::size_t at = chunk.find('\n');
+          if (at != std::string::npos) {
+            p.buf.assign(chunk, at + 1);
+            found = true;
+          }
+          chunk.clear();
+        }
+        if (!found) {
+          p.eof = true;
+          if (!p.decoder->error().empty()) {
+            skipped_.push_back({p.path, p.line + 1, p.decoder->error()});
+          }
+        }
+        continue;
+      }
+      if (!p.decoder->Fill(&p.buf)) {
+        p.eof = true;
+        if (!p.decoder->error().empty()) {
+          skipped_.push_back({p.path, p.line + 1, p.decoder->error()});
+        }
+      }
+    }
+    if (p.pos < p.buf.size()) {
+      std::size_t end = p.buf.size();
+      if (p.buf[end - 1] == '\r') --end;
+      *line = std::string_view(p.buf).substr(p.pos, end - p.pos);
+      p.pos = p.buf.size();
+      ++p.line;
+      p.unterminated = true;
+      return true;
+    }
+    if (!OpenNextPart()) return false;
+  }
+}
+
+}  // namespace perfplan::profiles::spark

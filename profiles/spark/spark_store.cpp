@@ -1,0 +1,563 @@
+#include "profiles/spark/spark_store.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "profiles/detail/spark_metrics.h"
+
+namespace perfplan::profiles::spark {
+namespace {
+
+std::string SchemaV1() {
+  std::string tasks =
+      "CREATE TABLE spark_tasks(\n"
+      "  attempt_key INTEGER NOT NULL, task_id INTEGER NOT NULL, stage_id INTEGER NOT NULL,\n"
+      "  stage_attempt_id INTEGER NOT NULL, task_index INTEGER, task_attempt INTEGER,\n"
+      "  partition_id INTEGER, launch_time_ms INTEGER, finish_time_ms INTEGER,\n"
+      "  getting_result_time_ms INTEGER, duration_ms INTEGER, executor_id TEXT, host TEXT,\n"
+      "  status TEXT, locality TEXT, speculative INTEGER, error_message TEXT,\n"
+      "  accumulables_json TEXT, has_metrics INTEGER NOT NULL DEFAULT 0";
+  for (const auto& m : detail::kTaskMetrics) {
+    tasks += ",\n  " + std::string(m.column) + " INTEGER NOT NULL DEFAULT 0";
+  }
+  tasks += ",\n  PRIMARY KEY(attempt_key, task_id)) WITHOUT ROWID;\n";
+  return R"sql(
+CREATE TABLE spark_attempts(
+  attempt_key INTEGER PRIMARY KEY,
+  app_id TEXT NOT NULL, attempt_id TEXT NOT NULL DEFAULT '', app_name TEXT, spark_user TEXT,
+  spark_version TEXT, start_time_ms INTEGER, end_time_ms INTEGER, completed INTEGER NOT NULL,
+  last_updated_ms INTEGER, events INTEGER NOT NULL DEFAULT 0, skipped_lines INTEGER NOT NULL
+  DEFAULT 0, source TEXT);
+CREATE UNIQUE INDEX spark_attempts_app ON spark_attempts(app_id, attempt_id);
+CREATE TABLE spark_sources(
+  source TEXT PRIMARY KEY, size_bytes INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+  fingerprint TEXT NOT NULL, attempt_key INTEGER, app_id TEXT, attempt_id TEXT,
+  events INTEGER, completed INTEGER);
+CREATE TABLE spark_properties(
+  attempt_key INTEGER NOT NULL, section TEXT NOT NULL, ord INTEGER NOT NULL, name TEXT NOT NULL,
+  value TEXT);
+CREATE INDEX spark_properties_key ON spark_properties(attempt_key, section, ord);
+CREATE TABLE spark_resource_profiles(
+  attempt_key INTEGER NOT NULL, profile_id INTEGER NOT NULL, executor_resources_json TEXT,
+  task_resources_json TEXT, PRIMARY KEY(attempt_key, profile_id));
+CREATE TABLE spark_executors(
+  attempt_key INTEGER NOT NULL, executor_id TEXT NOT NULL, host_port TEXT, host TEXT,
+  total_cores INTEGER, add_time_ms INTEGER, remove_time_ms INTEGER, remove_reason TEXT,
+  max_memory_bytes INTEGER, max_onheap_memory_bytes INTEGER, max_offheap_memory_bytes INTEGER,
+  log_urls_json TEXT, attributes_json TEXT, resources_json TEXT, resource_profile_id INTEGER,
+  excluded INTEGER NOT NULL DEFAULT 0, excluded_in_stages_json TEXT, peak_metrics_json TEXT,
+  ord INTEGER NOT NULL, PRIMARY KEY(attempt_key, executor_id));
+CREATE TABLE spark_jobs(
+  attempt_key INTEGER NOT NULL, job_id INTEGER NOT NULL, name TEXT, description TEXT,
+  submission_time_ms INTEGER, completion_time_ms INTEGER, status TEXT NOT NULL,
+  stage_ids_json TEXT, job_group TEXT, job_tags_json TEXT, sql_execution_id INTEGER,
+  num_tasks INTEGER, num_active_tasks INTEGER, num_completed_tasks INTEGER,
+  num_skipped_tasks INTEGER, num_failed_tasks INTEGER, num_killed_tasks INTEGER,
+  num_completed_indices INTEGER, num_active_stages INTEGER, num_completed_stages INTEGER,
+  num_skipped_stages INTEGER, num_failed_stages INTEGER, killed_tasks_summary_json TEXT,
+  PRIMARY KEY(attempt_key, job_id));
+CREATE TABLE spark_stages(
+  attempt_key INTEGER NOT NULL, stage_id INTEGER NOT NULL, stage_attempt_id INTEGER NOT NULL,
+  name TEXT, description TEXT, details TEXT, num_tasks INTEGER, status TEXT NOT NULL,
+  submission_time_ms INTEGER, first_task_launched_time_ms INTEGER, completion_time_ms INTEGER,
+  failure_reason TEXT, scheduling_pool TEXT, rdd_ids_json TEXT, parent_ids_json TEXT,
+  job_ids_json TEXT, accumulables_json TEXT, resource_profile_id INTEGER,
+  num_active_tasks INTEGER, num_complete_tasks INTEGER, num_failed_tasks INTEGER,
+  num_killed_tasks INTEGER, num_completed_indices INTEGER, killed_tasks_summary_json TEXT,
+  peak_executor_metrics_json TEXT, excluded_executors_json TEXT,
+  PRIMARY KEY(attempt_key, stage_id, stage_attempt_id));
+CREATE TABLE spark_sql_executions(
+  attempt_key INTEGER NOT NULL, execution_id INTEGER NOT NULL, description TEXT, details TEXT,
+  physical_plan TEXT, start_time_ms INTEGER, end_time_ms INTEGER, error_message TEXT,
+  PRIMARY KEY(attempt_key, execution_id));
+)sql" + tasks +
+         "CREATE INDEX spark_tasks_stage ON spark_tasks(attempt_key, stage_id, "
+         "stage_attempt_id);\n";
+}
+
+// spark-rapids-tools' aggregate columns and the SQL over spark_tasks (alias t) computing each.
+// CPU and shuffle-write times are summed in nanoseconds per stage, then truncated to
+// milliseconds (for jobs: the truncated stage values are summed, as the profiler does).
+constexpr std::pair<const char*, const char*> kAggregateColumns[] = {
+    {"numTasks", "COUNT(t.task_id)"},
+    {"duration", "%DURATION%"},
+    {"diskBytesSpilledSum", "SUM(t.disk_bytes_spilled)"},
+    {"durationSum", "SUM(t.duration_ms)"},
+    {"durationMax", "MAX(t.duration_ms)"},
+    {"durationMin", "MIN(t.duration_ms)"},
+    {"durationAvg", "ROUND(AVG(t.duration_ms), 1)"},
+    {"executorCPUTimeSum", "SUM(t.executor_cpu_time_ns) / 1000000"},
+    {"executorDeserializeCpuTimeSum", "SUM(t.executor_deserialize_cpu_time_ns) / 1000000"},
+    {"executorDeserializeTimeSum", "SUM(t.executor_deserialize_time_ms)"},
+    {"executorRunTimeSum", "SUM(t.executor_run_time_ms)"},
+    {"inputBytesReadSum", "SUM(t.input_bytes)"},
+    {"inputBytesReadMax", "MAX(t.input_bytes)"},
+    {"inputRecordsReadSum", "SUM(t.input_records)"},
+    {"jvmGCTimeSum", "SUM(t.jvm_gc_time_ms)"},
+    {"memoryBytesSpilledSum", "SUM(t.memory_bytes_spilled)"},
+    {"outputBytesWrittenSum", "SUM(t.output_bytes)"},
+    {"outputRecordsWrittenSum", "SUM(t.output_records)"},
+    {"peakExecutionMemoryMax", "MAX(t.peak_execution_memory_bytes)"},
+    {"resultSerializationTimeSum", "SUM(t.result_serialization_time_ms)"},
+    {"resultSizeMax", "MAX(t.result_size_bytes)"},
+    {"srFetchWaitTimeSum", "SUM(t.shuffle_fetch_wait_time_ms)"},
+    {"srLocalBlocksFetchedSum", "SUM(t.shuffle_local_blocks_fetched)"},
+    {"srcLocalBytesReadSum", "SUM(t.shuffle_local_bytes_read)"},
+    {"srRemoteBlocksFetchSum", "SUM(t.shuffle_remote_blocks_fetched)"},
+    {"srRemoteBytesReadSum", "SUM(t.shuffle_remote_bytes_read)"},
+    {"srRemoteBytesReadToDiskSum", "SUM(t.shuffle_remote_bytes_read_to_disk)"},
+    {"srTotalBytesReadSum", "SUM(t.shuffle_remote_bytes_read + t.shuffle_local_bytes_read)"},
+    {"swBytesWrittenSum", "SUM(t.shuffle_bytes_written)"},
+    {"swRecordsWrittenSum", "SUM(t.shuffle_records_written)"},
+    {"swWriteTimeSum", "SUM(t.shuffle_write_time_ns) / 1000000"},
+};
+
+Result<std::vector<MetricAggregates>> Aggregates(Store& store, std::int64_t key, bool jobs) {
+  std::string cols;
+  for (const auto& [name, expr] : kAggregateColumns) {
+    std::string e = expr;
+    const std::string ns_suffix = ") / 1000000";
+    if (jobs && e.size() > ns_suffix.size() &&
+        e.compare(e.size() - ns_suffix.size(), ns_suffix.size(), ns_suffix) == 0) {
+      // The profiler truncates nanoseconds to milliseconds per stage, then sums the stages.
+      e = "(SELECT SUM(x) FROM (SELECT " + std::string(expr).replace(0, 6, "SUM(t2.") +
+          " AS x FROM spark_tasks t2 JOIN json_each(j.stage_ids_json) je2 ON t2.stage_id = "
+          "je2.value WHERE t2.attempt_key = j.attempt_key GROUP BY t2.stage_id))";
+    }
+    if (e == "%DURATION%") {
+      e = jobs ? "MAX(j.completion_time_ms) - MAX(j.submission_time_ms)"
+               : "(SELECT s.completion_time_ms - s.submission_time_ms FROM spark_stages s WHERE "
+                 "s.attempt_key = t.attempt_key AND s.stage_id = t.stage_id ORDER BY "
+                 "s.stage_attempt_id DESC LIMIT 1)";
+    }
+    cols += ", COALESCE(" + e + ", 0)";
+  }
+  std::string sql =
+      jobs ? "SELECT j.job_id" + cols +
+                 " FROM spark_jobs j JOIN json_each(j.stage_ids_json) je JOIN spark_tasks t ON "
+                 "t.attempt_key = j.attempt_key AND t.stage_id = je.value WHERE j.attempt_key = "
+                 "?1 GROUP BY j.job_id ORDER BY j.job_id"
+           : "SELECT t.stage_id" + cols +
+                 " FROM spark_tasks t WHERE t.attempt_key = ?1 GROUP BY t.stage_id ORDER BY "
+                 "t.stage_id";
+  auto st = store.Prepare(sql);
+  if (!st.ok()) return st.status();
+  st.value().Bind(1, key);
+  std::vector<MetricAggregates> out;
+  while (st.value().Step()) {
+    MetricAggregates a;
+    a.id = st.value().ColumnInt(0);
+    int i = 1;
+    for (const auto& [name, expr] : kAggregateColumns) {
+      a.values.emplace_back(name, st.value().ColumnDouble(i++));
+    }
+    out.push_back(std::move(a));
+  }
+  if (!st.value().Error().ok()) return st.value().Error();
+  return out;
+}
+
+constexpr const char* kApplicationSql =
+    "SELECT a.app_id, a.attempt_id, a.app_name, a.spark_user, a.spark_version, a.source, "
+    "a.start_time_ms, a.end_time_ms, a.completed, "
+    "(SELECT COUNT(*) FROM spark_jobs j WHERE j.attempt_key = a.attempt_key), "
+    "(SELECT COUNT(*) FROM spark_stages s WHERE s.attempt_key = a.attempt_key), "
+    "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = a.attempt_key), "
+    "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = a.attempt_key AND t.status = "
+    "'FAILED'), "
+    "(SELECT COUNT(*) FROM spark_executors e WHERE e.attempt_key = a.attempt_key AND "
+    "e.executor_id != 'driver'), a.events, a.skipped_lines, a.attempt_key "
+    "FROM spark_attempts a WHERE a.app_id NOT LIKE char(1) || '%' ";
+
+ApplicationSummary ReadApplication(Statement& q) {
+  ApplicationSummary a;
+  a.app_id = q.ColumnText(0);
+  a.attempt_id = q.ColumnText(1);
+  a.name = q.ColumnText(2);
+  a.user = q.ColumnText(3);
+  a.spark_version = q.ColumnText(4);
+  a.source = q.ColumnText(5);
+  a.start_time_ms = q.ColumnInt(6);
+  if (!q.ColumnIsNull(7)) a.end_time_ms = q.ColumnInt(7);
+  a.completed = q.ColumnInt(8) != 0;
+  a.jobs = q.ColumnInt(9);
+  a.stages = q.ColumnInt(10);
+  a.tasks = q.ColumnInt(11);
+  a.failed_tasks = q.ColumnInt(12);
+  a.executors = q.ColumnInt(13);
+  a.events = q.ColumnInt(14);
+  a.skipped_lines = q.ColumnInt(15);
+  return a;
+}
+
+}  // namespace
+
+Result<std::vector<ApplicationSummary>> ListApplications(Store& store) {
+  auto q = store.Prepare(std::string(kApplicationSql) +
+                         "ORDER BY a.start_time_ms DESC, a.app_id, a.attempt_id");
+  if (!q.ok()) return q.status();
+  std::vector<ApplicationSummary> out;
+  while (q.value().Step()) out.push_back(ReadApplication(q.value()));
+  if (!q.value().Error().ok()) return q.value().Error();
+  return out;
+}
+
+Result<std::pair<ApplicationSummary, std::vector<StageSummary>>> DescribeApplication(
+    Store& store, const std::string& app_id, const std::string& attempt_id) {
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
+  auto q = store.Prepare(std::string(kApplicationSql) + "AND a.attempt_key = ?1");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, key.value());
+  if (!q.value().Step()) return Status::Failed("application row vanished: " + app_id);
+  std::pair<ApplicationSummary, std::vector<StageSummary>> out;
+  out.first = ReadApplication(q.value());
+  auto st = store.Prepare(
+      "SELECT stage_id, stage_attempt_id, name, status, num_tasks, num_complete_tasks, "
+      "num_failed_tasks, submission_time_ms, completion_time_ms FROM spark_stages WHERE "
+      "attempt_key = ?1 ORDER BY stage_id, stage_attempt_id");
+  if (!st.ok()) return st.status();
+  st.value().Bind(1, key.value());
+  while (st.value().Step()) {
+    Statement& r = st.value();
+    StageSummary s;
+    s.stage_id = static_cast<int>(r.ColumnInt(0));
+    s.stage_attempt_id = static_cast<int>(r.ColumnInt(1));
+    s.name = r.ColumnText(2);
+    s.status = r.ColumnText(3);
+    s.num_tasks = r.ColumnInt(4);
+    s.succeeded_tasks = r.ColumnInt(5);
+    s.failed_tasks = r.ColumnInt(6);
+    if (!r.ColumnIsNull(7) && !r.ColumnIsNull(8)) {
+      s.duration_seconds = static_cast<double>(r.ColumnInt(8) - r.ColumnInt(7)) / 1000.0;
+    }
+    out.second.push_back(std::move(s));
+  }
+  auto durations = TaskDurationsByStage(store, app_id, out.first.attempt_id);
+  if (!durations.ok()) return durations.status();
+  for (StageSummary& s : out.second) {
+    for (const StageTaskDurations& d : durations.value()) {
+      if (d.stage_id != s.stage_id || d.stage_attempt_id != s.stage_attempt_id) continue;
+      std::vector<double> v = d.task_duration_seconds;
+      if (v.empty()) continue;
+      std::sort(v.begin(), v.end());
+      s.task_seconds_median =
+          v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+      s.task_seconds_max = v.back();
+      for (double x : v) s.task_seconds_sum += x;
+    }
+  }
+  return out;
+}
+
+Result<models::WhatIfApplication> LoadWhatIfApplication(Store& store, const std::string& app_id,
+                                                        const std::string& attempt_id) {
+  auto key_or = FindAttemptKey(store, app_id, attempt_id);
+  if (!key_or.ok()) return key_or.status();
+  const std::int64_t key = key_or.value();
+  models::WhatIfApplication app;
+  std::int64_t start_ms = 0, end_ms = 0;
+  bool completed = false;
+  {
+    auto q = store.Prepare(
+        "SELECT start_time_ms, end_time_ms, completed FROM spark_attempts WHERE attempt_key = ?1");
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, key);
+    if (q.value().Step()) {
+      start_ms = q.value().ColumnInt(0);
+      end_ms = q.value().ColumnIsNull(1) ? 0 : q.value().ColumnInt(1);
+      completed = q.value().ColumnInt(2) != 0;
+    }
+  }
+  // Stage attempts: first job, parents.
+  struct StageInfo {
+    int job = -1;
+    std::vector<int> parents;
+  };
+  std::map<int, StageInfo> stages;
+  {
+    auto q = store.Prepare(
+        "SELECT stage_id, job_ids_json, parent_ids_json FROM spark_stages WHERE attempt_key = ?1");
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, key);
+    while (q.value().Step()) {
+      StageInfo& info = stages[static_cast<int>(q.value().ColumnInt(0))];
+      auto jobs = nlohmann::json::parse(q.value().ColumnText(1), nullptr, false);
+      if (jobs.is_array()) {
+        for (const auto& j : jobs) {
+          if (j.is_number() && (info.job < 0 || j.get<int>() < info.job)) info.job = j.get<int>();
+        }
+      }
+      auto parents = nlohmann::json::parse(q.value().ColumnText(2), nullptr, false);
+      if (parents.is_array()) {
+        info.parents.clear();
+        for (const auto& p : parents) {
+          if (p.is_number()) info.parents.push_back(p.get<int>());
+        }
+      }
+    }
+  }
+  // Tasks: durations per stage, job spans, per-executor concurrency.
+  std::map<int, std::vector<double>> durations;
+  std::map<int, std::pair<std::int64_t, std::int64_t>> job_span;
+  std::map<std::string, std::vector<std::pair<std::int64_t, int>>> executor_events;
+  {
+    auto q = store.Prepare(
+        "SELECT stage_id, launch_time_ms, finish_time_ms, executor_id FROM spark_tasks WHERE "
+        "attempt_key = ?1 AND finish_time_ms IS NOT NULL ORDER BY stage_id, launch_time_ms, "
+        "task_id");
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, key);
+    while (q.value().Step()) {
+      const int stage = static_cast<int>(q.value().ColumnInt(0));
+      const std::int64_t launch = q.value().ColumnInt(1), finish = q.value().ColumnInt(2);
+      durations[stage].push_back(static_cast<double>(finish - launch) / 1000.0);
+      auto it = stages.find(stage);
+      if (it != stages.end() && it->second.job >= 0) {
+        auto [span, fresh] = job_span.try_emplace(it->second.job, launch, finish);
+        if (!fresh) {
+          span->second.first = std::min(span->second.first, launch);
+          span->second.second = std::max(span->second.second, finish);
+        }
+      }
+      auto& events = executor_events[q.value().ColumnText(3)];
+      events.emplace_back(launch, +1);
+      events.emplace_back(finish, -1);
+      if (!completed) end_ms = std::max(end_ms, finish);
+    }
+    if (!q.value().Error().ok()) return q.value().Error();
+  }
+  // Recorded job submission/completion times, when the log has them, bound the job spans.
+  {
+    auto q = store.Prepare(
+        "SELECT job_id, submission_time_ms, completion_time_ms FROM spark_jobs WHERE "
+        "attempt_key = ?1 AND submission_time_ms IS NOT NULL AND completion_time_ms IS NOT NULL");
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, key);
+    while (q.value().Step()) {
+      job_span[static_cast<int>(q.value().ColumnInt(0))] = {q.value().ColumnInt(1),
+                                                            q.value().ColumnInt(2)};
+    }
+  }
+  std::map<int, models::WhatIfJob> jobs;
+  for (const auto& [stage, info] : stages) {
+    if (info.job < 0) continue;
+    auto d = durations.find(stage);
+    if (d == durations.end()) continue;  // skipped stage: nothing ran
+    jobs[info.job].stages.push_back({stage, info.parents, d->second});
+  }
+  for (auto& [id, job] : jobs) app.jobs.push_back(std::move(job));
+  // Driver time: application duration minus the union of job spans.
+  std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+  for (const auto& [id, span] : job_span) spans.push_back(span);
+  std::sort(spans.begin(), spans.end());
+  std::int64_t covered = 0, cur_start = 0, cur_end = -1;
+  for (const auto& [a, b] : spans) {
+    if (a > cur_end) {
+      if (cur_end >= cur_start) covered += cur_end - cur_start;
+      cur_start = a;
+      cur_end = b;
+    } else {
+      cur_end = std::max(cur_end, b);
+    }
+  }
+  if (cur_end >= cur_start) covered += cur_end - cur_start;
+  app.measured_seconds = static_cast<double>(std::max<std::int64_t>(0, end_ms - start_ms)) / 1000.0;
+  app.driver_seconds = std::max(0.0, app.measured_seconds - static_cast<double>(covered) / 1000.0);
+  int executors = 0, cores = 1;
+  for (auto& [id, events] : executor_events) {
+    if (id != "driver") ++executors;
+    std::sort(events.begin(), events.end());  // a finish (-1) sorts before a launch at the same ms
+    int running = 0;
+    for (const auto& [t, delta] : events) {
+      running += delta;
+      cores = std::max(cores, running);
+    }
+  }
+  app.observed_executors = std::max(1, executors);
+  app.cores_per_executor = cores;
+  // Recorded cores (ExecutorAdded "Total Cores") beat the concurrency seen in the log, which
+  // overcounts when launch and finish events of neighbouring tasks share a millisecond.
+  auto q = store.Prepare(
+      "SELECT MAX(total_cores) FROM spark_executors WHERE attempt_key = ?1 AND executor_id != "
+      "'driver' AND total_cores > 0");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, key);
+  if (q.value().Step() && !q.value().ColumnIsNull(0)) {
+    app.cores_per_executor = static_cast<int>(q.value().ColumnInt(0));
+  }
+  return app;
+}
+
+Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string& app_id,
+                                                 const std::string& attempt_id) {
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
+  auto q = store.Prepare(
+      "SELECT COALESCE(SUM(t.duration_ms), 0) / 1e3, "
+      "COALESCE(SUM(t.executor_cpu_time_ns), 0) / 1e9, "
+      "COALESCE(SUM(t.shuffle_fetch_wait_time_ms), 0) / 1e3 + "
+      "COALESCE(SUM(t.shuffle_write_time_ns), 0) / 1e9, "
+      "COALESCE(SUM(t.shuffle_remote_bytes_read + t.shuffle_local_bytes_read + "
+      "t.shuffle_bytes_written), 0), "
+      "COALESCE(SUM(t.jvm_gc_time_ms), 0) / 1e3, "
+      "COALESCE(SUM(t.result_serialization_time_ms), 0) / 1e3, "
+      "(SELECT CASE WHEN a.completed = 1 AND a.end_time_ms IS NOT NULL THEN a.end_time_ms ELSE "
+      "COALESCE(MAX(t.finish_time_ms), a.start_time_ms) END - a.start_time_ms FROM "
+      "spark_attempts a WHERE a.attempt_key = ?1) / 1e3 "
+      "FROM spark_tasks t WHERE t.attempt_key = ?1 AND t.finish_time_ms IS NOT NULL");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, key.value());
+  EfficiencyVector b;
+  if (q.value().Step()) {
+    Statement& r = q.value();
+    b.task_seconds = r.ColumnDouble(0);
+    b.shuffle_bytes = r.ColumnDouble(3);
+    b.total_seconds = r.ColumnDouble(6);
+    if (b.task_seconds > 0) {
+      b.compute_share = r.ColumnDouble(1) / b.task_seconds;
+      b.shuffle_share = r.ColumnDouble(2) / b.task_seconds;
+      b.gc_share = r.ColumnDouble(4) / b.task_seconds;
+      b.result_serialization_share = r.ColumnDouble(5) / b.task_seconds;
+    }
+  }
+  if (!q.value().Error().ok()) return q.value().Error();
+  return b;
+}
+
+Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app_id,
+                                            const std::string& attempt_id,
+                                            double fallback_bandwidth_bytes_per_second) {
+  auto shape = LoadWhatIfApplication(store, app_id, attempt_id);
+  if (!shape.ok()) return shape.status();
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
+  auto q = store.Prepare(
+      "SELECT COALESCE(SUM(input_bytes), 0), "
+      "COALESCE(SUM(CASE WHEN input_bytes > 0 THEN MAX(0, executor_run_time_ms - "
+      "executor_cpu_time_ns / 1000000 - shuffle_fetch_wait_time_ms) ELSE 0 END), 0) / 1e3, "
+      "COALESCE(SUM(shuffle_fetch_wait_time_ms), 0) / 1e3, "
+      "COALESCE(SUM(shuffle_remote_bytes_read), 0), "
+      "COALESCE(SUM(executor_cpu_time_ns), 0) / 1e9, "
+      "COALESCE(MAX(result_size_bytes), 0), "
+      "COALESCE(SUM(result_serialization_time_ms + CASE WHEN getting_result_time_ms > 0 THEN "
+      "finish_time_ms - getting_result_time_ms ELSE 0 END), 0) / 1e3, "
+      "(SELECT COUNT(DISTINCT host) FROM spark_tasks h WHERE h.attempt_key = ?1 AND "
+      "h.executor_id != 'driver') "
+      "FROM spark_tasks WHERE attempt_key = ?1 AND finish_time_ms IS NOT NULL");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, key.value());
+  if (!q.value().Step()) return Status::Failed("no task rows for " + app_id);
+  Statement& r = q.value();
+  const double input_bytes = r.ColumnDouble(0);
+  if (input_bytes <= 0) {
+    return Status::InvalidArgument(app_id +
+                                   " read no input bytes: there is no dataset size to scale");
+  }
+  const models::WhatIfApplication& app = shape.value();
+  const double slots =
+      static_cast<double>(app.observed_executors) * std::max(1, app.cores_per_executor);
+  DerivedProfile out;
+  models::ProfileRun run;
+  run.dataset_bytes = input_bytes;
+  run.compute_nodes = static_cast<double>(std::max<std::int64_t>(1, r.ColumnInt(7)));
+  run.storage_nodes = run.compute_nodes;
+  const double fetch_wait_seconds = r.ColumnDouble(2);
+  const double remote_bytes = r.ColumnDouble(3);
+  if (fetch_wait_seconds > 0 && remote_bytes > 0) {
+    run.bandwidth_bytes_per_second = remote_bytes / fetch_wait_seconds;
+  } else {
+    run.bandwidth_bytes_per_second = fallback_bandwidth_bytes_per_second;
+    out.notes.push_back("no remote shuffle fetch measured: bandwidth set to " +
+                        std::to_string(fallback_bandwidth_bytes_per_second) + " bytes/s");
+  }
+  run.disk_seconds = r.ColumnDouble(1) / slots;
+  run.network_seconds = fetch_wait_seconds / slots;
+  run.reduction_object_bytes = r.ColumnDouble(5);
+  run.reduction_seconds = r.ColumnDouble(6) / slots;
+  run.global_reduction_seconds = app.driver_seconds;
+  run.compute_seconds =
+      r.ColumnDouble(4) / slots + run.reduction_seconds + run.global_reduction_seconds;
+  out.notes.push_back("task time divided by " + std::to_string(static_cast<long>(slots)) +
+                      " task slots (" + std::to_string(app.observed_executors) + " executors x " +
+                      std::to_string(app.cores_per_executor) + " cores)");
+  out.profile.application = app_id;
+  out.profile.runs.push_back(run);
+  // One run cannot show how r and T_g scale: state the common case (a fixed-size result merged
+  // once per compute node) and say so.
+  out.profile.reduction_object_class = models::ReductionObjectClass::kConstant;
+  out.profile.global_reduction_class = models::GlobalReductionClass::kLinearConstant;
+  out.notes.push_back(
+      "one run: reduction object class set to constant, global reduction to linear-constant");
+  return out;
+}
+
+Result<std::vector<MetricAggregates>> StageAggregates(Store& store, const std::string& app_id,
+                                                      const std::string& attempt_id) {
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
+  return Aggregates(store, key.value(), false);
+}
+
+Result<std::vector<MetricAggregates>> JobAggregates(Store& store, const std::string& app_id,
+                                                    const std::string& attempt_id) {
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
+  return Aggregates(store, key.value(), true);
+}
+
+const Migrations& StoreMigrations() {
+  static const Migrations kMigrations = {"spark", {SchemaV1()}};
+  return kMigrations;
+}
+
+Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,
+                                    const std::string& attempt_id) {
+  // Latest attempt: the one that started last (attempt ids are not always numeric).
+  auto st = store.Prepare(
+      attempt_id.empty()
+          ? "SELECT attempt_key FROM spark_attempts WHERE app_id = ?1 "
+            "ORDER BY start_time_ms DESC, attempt_key DESC LIMIT 1"
+          : "SELECT attempt_key FROM spark_attempts WHERE app_id = ?1 AND attempt_id = ?2");
+  if (!st.ok()) return st.status();
+  st.value().Bind(1, app_id);
+  if (!attempt_id.empty()) st.value().Bind(2, attempt_id);
+  if (!st.value().Step()) {
+    if (!st.value().Error().ok()) return st.value().Error();
+    return Status::NotFound("no Spark application " + app_id +
+                            (attempt_id.empty() ? "" : "/" + attempt_id) + " in the store");
+  }
+  return st.value().ColumnInt(0);
+}
+
+Result<std::vector<StageTaskDurations>> TaskDurationsByStage(Store& store,
+                                                             const std::string& app_id,
+                                                             const std::string& attempt_id) {
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
+  auto st = store.Prepare(
+      "SELECT s.stage_id, s.stage_attempt_id, t.duration_ms FROM spark_stages s "
+      "LEFT JOIN spark_tasks t ON t.attempt_key = s.attempt_key AND t.stage_id = s.stage_id AND "
+      "t.stage_attempt_id = s.stage_attempt_id AND t.status = 'SUCCESS' "
+      "WHERE s.attempt_key = ?1 "
+      "ORDER BY s.stage_id, s.stage_attempt_id, t.launch_time_ms, t.task_id");
+  if (!st.ok()) return st.status();
+  st.value().Bind(1, key.value());
+  std::vector<StageTaskDurations> out;
+  while (st.value().Step()) {
+    int stage = static_cast<int>(st.value().ColumnInt(0));
+    int attempt = static_cast<int>(st.value().ColumnInt(1));
+    if (out.empty() || out.back().stage_id != stage || out.back().stage_attempt_id != attempt) {
+      out.push_back({stage, attempt, {}});
+    }
+    if (!st.value().ColumnIsNull(2)) {
+      out.back().task_duration_seconds.push_back(st.value().ColumnDouble(2) / 1000.0);
+    }
+  }
+  if (!st.value().Error().ok()) return st.value().Error();
+  return out;
+}
+
+}  // namespace perfplan::profiles::spark

@@ -1,0 +1,105 @@
+// Keeps docs/openapi.json true: every documented operation is called over a real socket with its
+// x-perfplan-example request, and the answer must have the documented status and every key the
+// documented response schema requires (following $ref, one level into objects and arrays).
+#include <doctest/doctest.h>
+#include <httplib.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "planner/service/service.h"
+#include "planner/tuning/tune.h"
+#include "profiles/spark/spark_ingest.h"
+#include "profiles/spark/spark_store.h"
+#include "tests/support/spark_codecs.h"
+#include "tests/support/test_support.h"
+
+namespace perfplan::planner {
+namespace {
+
+using nlohmann::json;
+
+const json& Deref(const json& doc, const json& schema) {
+  if (!schema.contains("$ref")) return schema;
+  std::string ref = schema["$ref"].get<std::string>();  // "#/components/schemas/Name"
+  return doc["components"]["schemas"][ref.substr(ref.rfind('/') + 1)];
+}
+
+void CheckRequired(const json& doc, const json& schema_in, const json& value,
+                   const std::string& where, int depth) {
+  const json& schema = Deref(doc, schema_in);
+  if (schema.contains("required")) {
+    REQUIRE_MESSAGE(value.is_object(), where << " is not an object");
+    for (const json& key : schema["required"]) {
+      CHECK_MESSAGE(value.contains(key.get<std::string>()), where << " lacks " << key);
+    }
+  }
+  if (depth == 0 || !schema.contains("properties") || !value.is_object()) return;
+  for (const auto& [key, sub] : schema["properties"].items()) {
+    if (!value.contains(key)) continue;
+    const json& v = value[key];
+    if (Deref(doc, sub).contains("items") && v.is_array() && !v.empty()) {
+      CheckRequired(doc, Deref(doc, sub)["items"], v[0], where + "." + key + "[0]", depth - 1);
+    } else {
+      CheckRequired(doc, sub, v, where + "." + key, depth - 1);
+    }
+  }
+}
+
+TEST_CASE("every documented endpoint answers as documented over a real socket") {
+  const json doc = json::parse(testing::ReadFile(testing::SourceDir() + "/docs/openapi.json"));
+  const std::string examples = testing::SourceDir() + "/examples";
+  Result<Catalog> catalog = Catalog::Load({examples + "/profiles"}, examples + "/topology.yaml");
+  REQUIRE(catalog.ok());
+  // A store with one synthetic Spark application, and a saved tuning model named "example".
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/app-openapi-1", testing::SyntheticEventLog("app-openapi-1", 2, 30));
+  {
+    auto store = profiles::Store::Open(dir + "/spark.db", {profiles::spark::StoreMigrations()});
+    REQUIRE(store.ok());
+    REQUIRE(profiles::spark::IngestEventLogs(*store.value(), {dir + "/app-openapi-1"}).ok());
+  }
+  std::filesystem::create_directory(dir + "/models");
+  TuneDataRequest data;
+  data.data_file = examples + "/tuning/spark_runs.csv";
+  data.dataset.target = "time_seconds";
+  tuning::SearchSettings search;
+  search.kinds = {tuning::ModelKind::kRidge};  // fast and deterministic; the endpoint is the point
+  REQUIRE(AnswerTuneTrain(data, search, dir + "/models/example.model.json").ok());
+
+  ServiceOptions options;
+  options.port = 0;
+  options.store_path = dir + "/spark.db";
+  options.models_dir = dir + "/models";
+  Service service(std::move(catalog).value(), options, nullptr);
+  REQUIRE(service.Start().ok());
+  httplib::Client client("127.0.0.1", service.port());
+
+  int operations = 0;
+  for (const auto& [path, item] : doc["paths"].items()) {
+    for (const auto& [method, op] : item.items()) {
+      CAPTURE(path);
+      CAPTURE(method);
+      ++operations;
+      REQUIRE_MESSAGE(op.contains("x-perfplan-example"), "undocumented example");
+      const json& example = op["x-perfplan-example"];
+      // A templated path ("/api/v1/{path}") is called at the example's concrete target.
+      const std::string target = example.value("target", path);
+      httplib::Result r =
+          method == "get" ? client.Get(target.c_str())
+                          : client.Post(target.c_str(), example["body"].dump(), "application/json");
+      REQUIRE(r);
+      const int status = example["status"].get<int>();
+      CHECK(r->status == status);
+      if (r->status != status) MESSAGE(r->body);
+      const json& response = op["responses"][std::to_string(status)];
+      const json body = json::parse(r->body);
+      CheckRequired(doc, response["content"]["application/json"]["schema"], body, "response", 2);
+    }
+  }
+  CHECK(operations == 7);
+  service.Stop();
+}
+
+}  // namespace
+}  // namespace perfplan::planner

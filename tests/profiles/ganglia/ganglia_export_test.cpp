@@ -1,0 +1,81 @@
+#include <doctest/doctest.h>
+
+#include "profiles/ganglia/ganglia.h"
+
+namespace perfplan::profiles {
+namespace {
+
+TEST_CASE("Ambari text: repeats count the value already given, [~n] leaves a gap") {
+  const char* text =
+      "100\nsum\nc\nh\nm\n1000\n10\n1.5\n[~r]3\n[~n]\n[~r]2\n4\n[~EOM]\n[~EOF]\n101\n";
+  auto r = ParseAmbariRrdText(text, "a.txt");
+  REQUIRE_MESSAGE(r.ok(), r.status().message());
+  const GangliaSeries& s = r.value().series.at(0);
+  using P = std::pair<std::int64_t, double>;
+  // 1.5 at 1000, repeated to 3 points in all (1010, 1020); two gaps (1030, 1040); 4 at 1050.
+  CHECK(s.points == std::vector<P>{{1000, 1.5}, {1010, 1.5}, {1020, 1.5}, {1050, 4}});
+  CHECK(s.missing == 2);
+  CHECK(s.step_seconds == 10);
+}
+
+TEST_CASE("Ambari text errors name the line and what was expected") {
+  struct Case {
+    const char* text;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"x\n", "a.txt:1: first line 'x' is not the server epoch (a number)"},
+      {"100\nsum\nc\nh\nm\n1000\n10\nabc\n[~EOM]\n[~EOF]\n",
+       "a.txt:8: value 'abc' is not a number, [~n], [~r]N or [~EOM]"},
+      {"100\nsum\nc\nh\nm\n1000\n0\n", "a.txt:7: step '0' is not a number of seconds in [1, 1e9]"},
+      {"100\nsum\nc\nh\nm\n1000\n10\n[~r]2\n",
+       "a.txt:8: repeat '[~r]2' has no previous value to repeat"},
+      {"100\nsum\nc\nh\nm\n1000\n10\n1\n[~r]99999999999\n",
+       "a.txt:9: repeat '[~r]99999999999' makes the series longer than 10000000 points"},
+      {"100\nsum\nc\nh\nm\n1000\n10\n1\n", "a.txt: series c/h/m ends without [~EOM]"},
+      {"100\nsum\nc\n", "a.txt: block 'sum' ends before its host name"},
+      {"100\nsum\nc\nh\nm\n1000\n10\n[~EOM]\n",
+       "a.txt: ends after line 8 without [~EOF] (the export was cut off)"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    auto r = ParseAmbariRrdText(c.text, "a.txt");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().message() == c.message);
+  }
+}
+
+TEST_CASE("ganglia-web JSON: null and NaN are gaps; bad points are located") {
+  auto ok = ParseGangliaWebJson(
+      R"([{"ds_name":"a0","cluster_name":"c","host_name":"h","metric_name":"m",)"
+      R"("datapoints":[[1,10],[null,20],["NaN",30],[2.5,40]]}])",
+      "g.json");
+  REQUIRE_MESSAGE(ok.ok(), ok.status().message());
+  CHECK(ok.value().series[0].points.size() == 2);
+  CHECK(ok.value().series[0].missing == 2);
+  CHECK(ok.value().series[0].host == "h");
+  struct Case {
+    const char* text;
+    const char* message;
+  };
+  const Case cases[] = {
+      {R"({"a":1})",
+       "g.json: expected a JSON array of series objects (ganglia-web graph.php?json=1)"},
+      {R"([{"datapoints":[["x",1]]}])",
+       R"(g.json: [0].datapoints[0][0]: value "x" is not a number, null or "NaN")"},
+      {R"([{"datapoints":[[1,1.5]]}])",
+       "g.json: [0].datapoints[0][1]: epoch 1.5 is not a whole number of seconds"},
+      {R"([{"metric_name":3,"datapoints":[]}])", "g.json: [0].metric_name: expected a string"},
+      {R"([{"datapoints":[[1,1e400]]}])",
+       "g.json: malformed JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    auto r = ParseGangliaWebJson(c.text, "g.json");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().message() == c.message);
+  }
+}
+
+}  // namespace
+}  // namespace perfplan::profiles

@@ -1,0 +1,343 @@
+#include "profiles/hdfs/hdfs_store.h"
+
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include "tests/support/store_dump.h"
+#include "tests/support/test_support.h"
+
+namespace perfplan::profiles {
+namespace {
+
+std::string AuditLine(int i) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "2024-01-01 %02d:%02d:%02d,%03d INFO FSNamesystem.audit: allowed=true\tugi=u%d "
+                "(auth:SIMPLE)\tip=/10.0.0.%d\tcmd=%s\tsrc=/data/f%d\tdst=null\tperm=null\t"
+                "proto=rpc\n",
+                (i / 3600000) % 24, (i / 60000) % 60, (i / 1000) % 60, i % 1000, i % 7, i % 5,
+                i % 3 ? "open" : "create", i % 101);
+  return buf;
+}
+
+std::string TraceLine(int i) {
+  char buf[400];
+  std::snprintf(buf, sizeof buf,
+                "2024-01-01 %02d:%02d:%02d,%03d INFO org.apache.hadoop.hdfs.server.datanode."
+                "DataNode.clienttrace: src: /10.0.1.%d:9866, dest: /10.0.0.%d:5000%d, bytes: %d, "
+                "op: HDFS_READ, cliID: DFSClient_NONMAPREDUCE_1_1, offset: 0, srvID: s, blockid: "
+                "BP-1-10.0.0.1-1:blk_%d_1, duration(ns): %d\n",
+                (i / 3600000) % 24, (i / 60000) % 60, (i / 1000) % 60, i % 1000, i % 4, i % 5,
+                i % 10, 1000 + i, 1073741825 + i % 101, i);
+  return buf;
+}
+
+std::string Lines(int from, int to, std::string (*make)(int)) {
+  std::string out;
+  for (int i = from; i < to; ++i) out += make(i);
+  return out;
+}
+
+void WriteGzip(const std::string& path, const std::string& text) {
+  gzFile gz = gzopen(path.c_str(), "wb");
+  REQUIRE(gz != nullptr);
+  gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(gz);
+}
+
+void Append(const std::string& path, const std::string& text) {
+  FILE* f = std::fopen(path.c_str(), "ab");
+  REQUIRE(f != nullptr);
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+}
+
+std::unique_ptr<Store> OpenStore(const std::string& path) {
+  auto store = Store::Open(path, {HdfsMigrations()});
+  REQUIRE(store.ok());
+  return std::move(store).value();
+}
+
+// Every stored record, in a canonical order, as one string: equal strings = equal totals and
+// no record lost or duplicated.
+std::string Dump(Store& store) {
+  std::string out;
+  for (const char* sql :
+       {"SELECT count(*) || '|' || coalesce(group_concat(r, ';'), '') FROM (SELECT time_ms || ',' "
+        "|| user || ',' || ip || ',' || cmd || ',' || src AS r FROM hdfs_audit ORDER BY r)",
+        "SELECT count(*) || '|' || coalesce(sum(bytes), 0) || '|' || coalesce(group_concat(r, "
+        "';'), '') FROM (SELECT time_ms || ',' || datanode || ',' || peer || ',' || bytes || ',' "
+        "|| block AS r, bytes FROM hdfs_transfer ORDER BY r)"}) {
+    auto st = store.Prepare(sql);
+    REQUIRE(st.ok());
+    REQUIRE(st.value().Step());
+    const std::string all = st.value().ColumnText(0);
+    // Count (and sum) plus a hash of the rest: failures print short values.
+    out +=
+        all.substr(0, all.find(';')) + "#" + std::to_string(std::hash<std::string>{}(all)) + "\n";
+  }
+  return out;
+}
+
+std::int64_t Count(Store& store, const std::string& table) {
+  auto st = store.Prepare("SELECT count(*) FROM " + table);
+  REQUIRE(st.ok());
+  REQUIRE(st.value().Step());
+  return st.value().ColumnInt(0);
+}
+
+TEST_CASE("NAME=PATH parsing and option validation") {
+  auto ok = ParseHdfsSource("nn1=/var/log/a=b.log");
+  REQUIRE(ok.ok());
+  CHECK(ok.value().node == "nn1");
+  CHECK(ok.value().path == "/var/log/a=b.log");
+  CHECK(ParseHdfsSource("=x").status().message() ==
+        "--node \"=x\": expected NAME=PATH, e.g. nn1=/var/log/hadoop/hdfs-audit.log");
+  HdfsIngestOptions bad;
+  bad.batch_lines = 0;
+  CHECK(bad.Validate().message() == "batch_lines = 0: must be at least 1");
+}
+
+TEST_CASE("one file under two node names is refused (it would be counted twice)") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/a.log", AuditLine(1));
+  auto store = OpenStore(dir + "/s.db");
+  auto report = IngestHdfs(*store, {{"n1", dir + "/a.log"}, {"n2", dir + "/./a.log"}}, {});
+  REQUIRE_FALSE(report.ok());
+  CHECK(report.status().message() == "--node n2=" + dir +
+                                         "/./a.log: the same file is already given for node n1; "
+                                         "a file belongs to one node");
+}
+
+TEST_CASE("rotated family is listed oldest first") {
+  const std::string dir = testing::MakeTempDir();
+  for (const char* f : {"a.log", "a.log.1", "a.log.2.gz", "a.log.10", "a.log.2023-12-31",
+                        "a.log.2023-12-30.gz", "a.logx", "b.log.1"}) {
+    testing::WriteFile(dir + "/" + f, "x\n");
+  }
+  const std::vector<std::string> expected = {
+      dir + "/a.log.2023-12-30.gz", dir + "/a.log.2023-12-31", dir + "/a.log.10",
+      dir + "/a.log.2.gz",          dir + "/a.log.1",          dir + "/a.log"};
+  CHECK(RotatedFamily(dir + "/a.log") == expected);
+}
+
+TEST_CASE("ingesting twice adds nothing; appended lines are picked up; a partial line waits") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string log = dir + "/hdfs-audit.log";
+  testing::WriteFile(log, Lines(0, 100, AuditLine));
+  auto store = OpenStore(dir + "/s.db");
+  const std::vector<HdfsSource> sources = {{"nn", log}};
+  auto first = IngestHdfs(*store, sources, {});
+  REQUIRE(first.ok());
+  CHECK(first.value().records == 100);
+  CHECK(first.value().files_read == 1);
+  REQUIRE(first.value().checkpoints.size() == 1);
+  CHECK(first.value().checkpoints[0].lines == 100);
+  auto again = IngestHdfs(*store, sources, {});
+  REQUIRE(again.ok());
+  CHECK(again.value().records == 0);
+  CHECK(again.value().files_unchanged == 1);
+  const std::string line100 = AuditLine(100);
+  Append(log, line100.substr(0, 30));
+  auto partial = IngestHdfs(*store, sources, {});
+  REQUIRE(partial.ok());
+  CHECK(partial.value().records == 0);
+  REQUIRE(partial.value().warnings.size() == 1);
+  CHECK(FormatProblem(partial.value().warnings[0]) ==
+        log +
+            ":101: line: last line has no line break yet; held back until it has one (or "
+            "pass --complete)");
+  Append(log, line100.substr(30) + Lines(101, 150, AuditLine));
+  auto more = IngestHdfs(*store, sources, {});
+  REQUIRE(more.ok());
+  CHECK(more.value().records == 50);
+  CHECK(Count(*store, "hdfs_audit") == 150);
+}
+
+TEST_CASE("rotation and compression of old files never double-count") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string log = dir + "/hdfs-audit.log";
+  testing::WriteFile(log, Lines(0, 300, AuditLine));
+  auto store = OpenStore(dir + "/s.db");
+  const std::vector<HdfsSource> sources = {{"nn", log}};
+  REQUIRE(IngestHdfs(*store, sources, {}).ok());
+  // More lines, then rotate (rename) and start a new file; later compress the rotated one.
+  Append(log, Lines(300, 400, AuditLine));
+  std::filesystem::rename(log, log + ".1");
+  testing::WriteFile(log, Lines(400, 450, AuditLine));
+  auto after = IngestHdfs(*store, sources, {});
+  REQUIRE(after.ok());
+  CHECK(after.value().records == 150);
+  WriteGzip(log + ".1.gz", testing::ReadFile(log + ".1"));
+  std::filesystem::remove(log + ".1");
+  auto compressed = IngestHdfs(*store, sources, {});
+  REQUIRE(compressed.ok());
+  CHECK(compressed.value().records == 0);
+  CHECK(Count(*store, "hdfs_audit") == 450);
+  // A fresh store reading the final files sees the same records.
+  auto clean = OpenStore(dir + "/clean.db");
+  REQUIRE(IngestHdfs(*clean, sources, {}).ok());
+  CHECK(Dump(*clean) == Dump(*store));
+}
+
+TEST_CASE("a missing file and garbled lines are reported with file and line") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/dn.log", TraceLine(1) + "oops\n" + TraceLine(2));
+  auto store = OpenStore(dir + "/s.db");
+  auto report = IngestHdfs(*store, {{"dn1", dir + "/dn.log"}, {"dn2", dir + "/gone.log"}}, {});
+  REQUIRE(report.ok());
+  CHECK(report.value().records == 2);
+  REQUIRE(report.value().skipped.size() == 2);
+  CHECK(FormatProblem(report.value().skipped[0]) ==
+        dir + "/dn.log:2: garbled: no log4j timestamp at the start of the line");
+  CHECK(FormatProblem(report.value().skipped[1]) ==
+        dir + "/gone.log: file: no such file (nor rotated copies " + dir + "/gone.log.N[.gz])");
+  CHECK(report.value().skipped_total == 2);
+  CHECK(Count(*store, "hdfs_skipped") == 1);
+  // Reported once: a second run neither re-reads nor re-reports the garbled line.
+  auto again = IngestHdfs(*store, {{"dn1", dir + "/dn.log"}}, {});
+  REQUIRE(again.ok());
+  CHECK(again.value().skipped.empty());
+  CHECK(Count(*store, "hdfs_skipped") == 1);
+}
+
+// Runs IngestHdfs in a child process; returns true when it finished, false when killed.
+bool IngestInChild(const std::string& db, const std::vector<HdfsSource>& sources,
+                   const HdfsIngestOptions& options, int kill_after_us) {
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    auto store = Store::Open(db, {HdfsMigrations()});
+    if (!store.ok()) _exit(3);
+    auto report = IngestHdfs(*store.value(), sources, options);
+    _exit(report.ok() ? 0 : 4);
+  }
+  if (kill_after_us >= 0) {
+    std::this_thread::sleep_for(std::chrono::microseconds(kill_after_us));
+    kill(pid, SIGKILL);
+  }
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  if (WIFEXITED(status)) {
+    REQUIRE(WEXITSTATUS(status) == 0);
+    return true;
+  }
+  REQUIRE(WIFSIGNALED(status));
+  return false;
+}
+
+TEST_CASE("SIGKILL at random points, resumed, gives exactly the totals of one clean run") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string audit = dir + "/hdfs-audit.log";
+  const std::string dn = dir + "/datanode.log";
+  testing::WriteFile(audit + ".2", Lines(0, 20000, AuditLine));
+  WriteGzip(audit + ".1.gz", Lines(20000, 40000, AuditLine));
+  testing::WriteFile(audit, Lines(40000, 60000, AuditLine));
+  testing::WriteFile(dn, Lines(0, 40000, TraceLine));
+  const std::vector<HdfsSource> sources = {{"nn", audit}, {"dn1", dn}};
+  HdfsIngestOptions options;
+  options.batch_lines = 500;  // many commits, so kills land between and inside batches
+
+  const auto t0 = std::chrono::steady_clock::now();
+  REQUIRE(IngestInChild(dir + "/clean.db", sources, options, -1));
+  const auto clean_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
+  // Kill points: uniform over the first tenth of a clean run, so most kills land while work
+  // remains; when a run finishes anyway, the logs grow (as a live cluster's do) and killing goes
+  // on. Fixed seed: the same kill points on the same machine speed.
+  std::mt19937 rng(20261129);
+  std::uniform_int_distribution<int> delay(0, static_cast<int>(clean_us / 10) + 500);
+  int kills = 0, runs = 0, audit_lines = 61000, trace_lines = 40000;
+  // audit_lines counts the live file's next line number (the rotated parts hold 0..40000).
+  int next_audit = 60000;
+  bool rotated = false;
+  std::int64_t committed_lines = 0;
+  int progressed = 0;
+  while (kills < 30) {
+    ++runs;
+    REQUIRE(runs < 1000);
+    if (IngestInChild(dir + "/killed.db", sources, options, delay(rng))) {
+      Append(audit, Lines(next_audit, next_audit + 2000, AuditLine));
+      next_audit += 2000;
+      Append(dn, Lines(trace_lines, trace_lines + 2000, TraceLine));
+      trace_lines += 2000;
+      continue;
+    }
+    ++kills;
+    {
+      // Did this run commit something before it died? (Kills mid-way, not only at start-up.)
+      auto probe = OpenStore(dir + "/killed.db");
+      auto st = probe->Prepare("SELECT coalesce(sum(lines), 0) FROM hdfs_checkpoint");
+      REQUIRE(st.ok());
+      REQUIRE(st.value().Step());
+      const std::int64_t lines = st.value().ColumnInt(0);
+      if (lines > committed_lines) ++progressed;
+      committed_lines = lines;
+    }
+    if (kills == 12 && !rotated) {
+      // Rotate mid-way: the live file (perhaps half read) becomes .0, a new live file starts.
+      rotated = true;
+      std::filesystem::rename(audit, audit + ".0");
+      testing::WriteFile(audit, Lines(next_audit, next_audit + 1000, AuditLine));
+      next_audit += 1000;
+    }
+  }
+  REQUIRE(IngestInChild(dir + "/killed.db", sources, options, -1));
+  audit_lines = next_audit;
+  CHECK(kills >= 20);
+  CHECK(progressed >= 8);
+  auto killed = OpenStore(dir + "/killed.db");
+  CHECK(Count(*killed, "hdfs_audit") == audit_lines);
+  CHECK(Count(*killed, "hdfs_transfer") == trace_lines);
+  CHECK(Count(*killed, "hdfs_skipped") == 0);
+  auto fresh = OpenStore(dir + "/fresh.db");
+  REQUIRE(IngestHdfs(*fresh, sources, options).ok());
+  CHECK(Dump(*fresh) == Dump(*killed));
+  CHECK(testing::IntegrityCheck(*killed) == "ok");
+  MESSAGE("runs " << runs << ", kills " << kills << " (" << progressed
+                  << " after some progress), clean run " << clean_us << " us");
+}
+
+TEST_CASE("two ingesters started at once on one store take turns: nothing is read twice") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/audit.log", Lines(0, 20000, AuditLine));
+  testing::WriteFile(dir + "/dn.log", Lines(0, 20000, TraceLine));
+  const std::vector<HdfsSource> sources = {{"nn", dir + "/audit.log"}, {"dn1", dir + "/dn.log"}};
+  HdfsIngestOptions options;
+  options.batch_lines = 500;
+  pid_t children[2];
+  for (pid_t& child : children) {
+    child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      auto store = Store::Open(dir + "/shared.db", {HdfsMigrations()});
+      if (!store.ok()) _exit(3);
+      _exit(IngestHdfs(*store.value(), sources, options).ok() ? 0 : 4);
+    }
+  }
+  for (pid_t child : children) {
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+  }
+  auto shared = OpenStore(dir + "/shared.db");
+  CHECK(Count(*shared, "hdfs_audit") == 20000);
+  CHECK(Count(*shared, "hdfs_transfer") == 20000);
+  auto fresh = OpenStore(dir + "/fresh.db");
+  REQUIRE(IngestHdfs(*fresh, sources, options).ok());
+  CHECK(Dump(*fresh) == Dump(*shared));
+  CHECK(testing::IntegrityCheck(*shared) == "ok");
+}
+
+}  // namespace
+}  // namespace perfplan::profiles

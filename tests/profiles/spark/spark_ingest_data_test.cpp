@@ -1,0 +1,100 @@
+// Ingests the real event logs of ../shared/data (data README §1.1): every codec and layout there,
+// with the counts the README states.
+#include <doctest/doctest.h>
+
+#include "profiles/spark/spark_ingest.h"
+#include "profiles/spark/spark_store.h"
+#include "tests/support/test_support.h"
+
+PERFPLAN_REQUIRE_SHARED_DATA();
+
+namespace perfplan::profiles::spark {
+namespace {
+
+std::string Logs() { return testing::SharedDataDir() + "/01-spark-eventlogs"; }
+
+std::unique_ptr<Store> Ingest(const std::string& path, IngestSummary* summary) {
+  auto store = Store::Open(":memory:", {StoreMigrations()});
+  REQUIRE(store.ok());
+  auto s = IngestEventLogs(*store.value(), {path});
+  REQUIRE(s.ok());
+  *summary = s.value();
+  return std::move(store.value());
+}
+
+std::int64_t Count(Store& store, const std::string& sql) {
+  auto st = store.Prepare(sql);
+  REQUIRE(st.ok());
+  REQUIRE(st.value().Step());
+  return st.value().ColumnInt(0);
+}
+
+TEST_CASE("The rolling zstd log reads its two parts in order as one completed application") {
+  IngestSummary s;
+  auto store = Ingest(
+      Logs() + "/spark-rapids-tools/spark-events-qualification/eventlog_v2_local-1623876083964",
+      &s);
+  REQUIRE(s.applications.size() == 1);
+  CHECK(s.applications[0].app_id == "local-1623876083964");
+  CHECK(s.applications[0].completed);
+  CHECK(s.events == 5370 + 251);
+  CHECK(s.skipped.empty());
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks WHERE status = 'SUCCESS'") == 2672 + 129);
+}
+
+TEST_CASE("The gzip Databricks log is the first rolling part: incomplete, with running tasks") {
+  IngestSummary s;
+  auto store = Ingest(Logs() +
+                          "/spark-rapids-tools/spark-events-qualification/db_sim_eventlog/"
+                          "eventlog-2021-06-15--15-00.gz",
+                      &s);
+  REQUIRE(s.applications.size() == 1);
+  CHECK_FALSE(s.applications[0].completed);
+  CHECK(s.events == 5370);
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks WHERE status = 'SUCCESS'") == 2672);
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks WHERE status = 'RUNNING'") > 0);
+}
+
+TEST_CASE("The zstd RAPIDS join log holds 213 tasks and its SQL execution") {
+  IngestSummary s;
+  auto store =
+      Ingest(Logs() + "/spark-rapids-tools/spark-events-profiling/rapids_join_eventlog.zstd", &s);
+  CHECK(s.events == 444);
+  CHECK(s.skipped.empty());
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks") == 213);
+  CHECK(Count(*store, "SELECT count(*) FROM spark_sql_executions") >= 1);
+}
+
+TEST_CASE("Two attempts in differently named files merge under one application id") {
+  IngestSummary s;
+  auto store = Ingest(Logs() + "/apache-spark/spark-events", &s);
+  CHECK(s.skipped.empty());
+  CHECK(Count(*store, "SELECT count(*) FROM spark_attempts WHERE app_id = 'local-1426533911241'") ==
+        2);
+  auto one = TaskDurationsByStage(*store, "local-1426533911241", "1");
+  REQUIRE(one.ok());
+  REQUIRE(one.value().size() == 1);
+  CHECK(one.value()[0].task_duration_seconds.size() == 8);
+}
+
+TEST_CASE("An incomplete last attempt is stored as running, the first as completed") {
+  IngestSummary s;
+  auto store = Ingest(Logs() + "/apache-spark/spark-events-broken/last-attempt-incomplete", &s);
+  REQUIRE(s.applications.size() == 2);
+  CHECK(Count(*store, "SELECT completed FROM spark_attempts WHERE attempt_id = '1'") == 1);
+  CHECK(Count(*store, "SELECT completed FROM spark_attempts WHERE attempt_id = '2'") == 0);
+}
+
+TEST_CASE("Every real log in the data folder ingests without a skipped line") {
+  IngestSummary s;
+  auto store = Ingest(Logs(), &s);
+  for (const auto& k : s.skipped) {
+    CAPTURE(k.file);
+    CAPTURE(k.reason);
+    CHECK(k.line == -1);  // fails, naming the line, for any skipped line
+  }
+  CHECK(s.applications.size() >= 25);
+}
+
+}  // namespace
+}  // namespace perfplan::profiles::spark

@@ -1,0 +1,195 @@
+#include "profiles/spark/spark_ingest.h"
+
+#include <doctest/doctest.h>
+
+#include "profiles/spark/spark_store.h"
+#include "tests/support/spark_codecs.h"
+#include "tests/support/test_support.h"
+
+namespace perfplan::profiles::spark {
+namespace {
+
+std::unique_ptr<Store> OpenStore(const std::string& path) {
+  auto store = Store::Open(path, {StoreMigrations()});
+  REQUIRE(store.ok());
+  return std::move(store.value());
+}
+
+std::int64_t Count(Store& store, const std::string& sql) {
+  auto st = store.Prepare(sql);
+  REQUIRE(st.ok());
+  REQUIRE(st.value().Step());
+  return st.value().ColumnInt(0);
+}
+
+TEST_CASE("A synthetic log lands as one application with its stages and task durations") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/app-1", testing::SyntheticEventLog("app-1", 2, 5));
+  auto store = OpenStore(":memory:");
+  auto summary = IngestEventLogs(*store, {dir + "/app-1"});
+  REQUIRE(summary.ok());
+  REQUIRE(summary.value().applications.size() == 1);
+  CHECK(summary.value().applications[0].app_id == "app-1");
+  CHECK(summary.value().applications[0].completed);
+  CHECK(summary.value().events == 2 + 1 + 2 * (2 + 2 * 5) + 1 + 1);
+  CHECK(summary.value().skipped.empty());
+  auto durations = TaskDurationsByStage(*store, "app-1");
+  REQUIRE(durations.ok());
+  REQUIRE(durations.value().size() == 2);
+  CHECK(durations.value()[1].stage_id == 1);
+  CHECK(durations.value()[1].task_duration_seconds ==
+        std::vector<double>{0.1, 0.11, 0.12, 0.13, 0.14});
+}
+
+TEST_CASE("The efficiency vector divides the metric sums by the summed task time") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/app-b", testing::SyntheticEventLog("app-b", 1, 4));
+  auto store = OpenStore(":memory:");
+  REQUIRE(IngestEventLogs(*store, {dir + "/app-b"}).ok());
+  auto beta = ComputeEfficiencyVector(*store, "app-b");
+  REQUIRE(beta.ok());
+  // Tasks last 100, 110, 120, 130 ms with 1 ms GC each and no CPU time or shuffle recorded.
+  CHECK(beta.value().task_seconds == doctest::Approx(0.46));
+  CHECK(beta.value().gc_share == doctest::Approx(0.004 / 0.46));
+  CHECK(beta.value().compute_share == 0);
+  CHECK(beta.value().shuffle_bytes == 0);
+  CHECK(beta.value().total_seconds > 0.13);
+}
+
+TEST_CASE("An unknown application is NotFound with its id") {
+  auto store = OpenStore(":memory:");
+  auto durations = TaskDurationsByStage(*store, "nope", "2");
+  REQUIRE_FALSE(durations.ok());
+  CHECK(durations.status().code() == StatusCode::kNotFound);
+  CHECK(durations.status().message() == "no Spark application nope/2 in the store");
+}
+
+TEST_CASE("Ingesting the same log twice adds nothing") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/app-1.zstd",
+                     testing::EncodeZstdFrames(testing::SyntheticEventLog("app-1", 2, 5)));
+  // A copy under another name holds the same application attempt: it replaces, never adds.
+  testing::WriteFile(dir + "/copy-of-app-1", testing::SyntheticEventLog("app-1", 2, 5));
+  auto store = OpenStore(dir + "/s.db");
+  REQUIRE(IngestEventLogs(*store, {dir}).ok());
+  const std::int64_t tasks = Count(*store, "SELECT count(*) FROM spark_tasks");
+  CHECK(tasks == 10);
+  auto again = IngestEventLogs(*store, {dir});
+  REQUIRE(again.ok());
+  REQUIRE(again.value().applications.size() == 2);
+  for (const auto& a : again.value().applications) {
+    CHECK(a.unchanged);
+    CHECK(a.app_id == "app-1");
+  }
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks") == tasks);
+  CHECK(Count(*store, "SELECT count(*) FROM spark_attempts") == 1);
+  CHECK(Count(*store, "SELECT count(*) FROM spark_stages") == 2);
+}
+
+TEST_CASE("A grown .inprogress log replaces the application's earlier state") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string full = testing::SyntheticEventLog("app-2", 3, 4);
+  // Cut just before the first task of stage 1 ends: that task is still running.
+  const std::string partial =
+      full.substr(0, full.find("{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":1,"));
+  const std::string path = dir + "/app-2.inprogress";
+  testing::WriteFile(path, partial.substr(0, partial.rfind('\n') + 1));
+  auto store = OpenStore(":memory:");
+  auto first = IngestEventLogs(*store, {path});
+  REQUIRE(first.ok());
+  REQUIRE(first.value().applications.size() == 1);
+  CHECK_FALSE(first.value().applications[0].completed);
+  const std::int64_t early = Count(*store, "SELECT count(*) FROM spark_tasks");
+  CHECK(early > 0);
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks WHERE status = 'RUNNING'") >= 1);
+  testing::WriteFile(path, full);
+  auto second = IngestEventLogs(*store, {path});
+  REQUIRE(second.ok());
+  CHECK(second.value().applications[0].completed);
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks") == 12);
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks WHERE status = 'RUNNING'") == 0);
+  CHECK(Count(*store, "SELECT count(*) FROM spark_attempts") == 1);
+  CHECK(Count(*store, "SELECT completed FROM spark_attempts") == 1);
+}
+
+TEST_CASE("Bad lines are reported with file, line and reason; the rest is ingested") {
+  const std::string dir = testing::MakeTempDir();
+  std::string log = testing::SyntheticEventLog("app-3", 1, 3);
+  std::size_t third = log.find('\n', log.find('\n') + 1) + 1;
+  log.insert(third, "garbage \x01\x02 bytes\n{\"Event\":\"SparkListenerTaskEnd\"}\n{\"a\":1}\n");
+  log += "{\"Event\":\"SparkListenerApplicationEnd\",\"Times";  // truncated last line
+  const std::string path = dir + "/app-3";
+  testing::WriteFile(path, log);
+  auto store = OpenStore(":memory:");
+  auto summary = IngestEventLogs(*store, {path});
+  REQUIRE(summary.ok());
+  const auto& skipped = summary.value().skipped;
+  REQUIRE(skipped.size() == 4);
+  CHECK(skipped[0].file == path);
+  CHECK(skipped[0].line == 3);
+  CHECK(skipped[0].reason == "invalid JSON");
+  CHECK(skipped[1].line == 4);
+  CHECK(skipped[1].reason == "SparkListenerTaskEnd without \"Task Info\"");
+  CHECK(skipped[2].line == 5);
+  CHECK(skipped[2].reason == "no \"Event\" field");
+  CHECK(skipped[3].reason == "truncated last line (no line end, not valid JSON)");
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks") == 3);
+  CHECK(Count(*store, "SELECT skipped_lines FROM spark_attempts") == 4);
+}
+
+TEST_CASE("A file that is not an event log is reported once and leaves the store untouched") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/notes", "a\nb\nc\nd\ne\nf\ng\n");
+  auto store = OpenStore(":memory:");
+  auto summary = IngestEventLogs(*store, {dir + "/notes"});
+  REQUIRE(summary.ok());
+  CHECK(summary.value().applications.empty());
+  REQUIRE(summary.value().skipped.size() == 1);
+  CHECK(summary.value().skipped[0].reason ==
+        "not a Spark event log: no Spark event in the first lines");
+  CHECK(Count(*store, "SELECT count(*) FROM spark_attempts") == 0);
+}
+
+}  // namespace
+}  // namespace perfplan::profiles::spark
+
+namespace perfplan::profiles::spark {
+namespace {
+
+TEST_CASE("Events out of order or missing their context still ingest what they can") {
+  const std::string dir = testing::MakeTempDir();
+  // A task that ends without a start, in a stage and job never announced; a job end for an
+  // unknown job; a stage completion before its submission; fields of the wrong type.
+  const std::string log =
+      R"({"Event":"SparkListenerApplicationStart","App Name":"o","App ID":"app-o","Timestamp":1000,"User":"u"})"
+      "\n"
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":7,"Stage Attempt ID":0,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":1,"Index":0,"Attempt":0,"Launch Time":1100,"Executor ID":"1","Host":"h","Finish Time":1300}})"
+      "\n"
+      R"({"Event":"SparkListenerJobEnd","Job ID":99,"Job Result":{"Result":"JobSucceeded"}})"
+      "\n"
+      R"({"Event":"SparkListenerStageCompleted","Stage Info":{"Stage ID":7,"Stage Attempt ID":0,"Stage Name":"s","Number of Tasks":"many"}})"
+      "\n"
+      R"({"Event":"SparkListenerTaskStart","Stage ID":"seven","Task Info":{"Task ID":"two"}})"
+      "\n"
+      R"({"Event":"SparkListenerApplicationEnd","Timestamp":2000})"
+      "\n";
+  testing::WriteFile(dir + "/app-o", log);
+  auto store = OpenStore(":memory:");
+  auto summary = IngestEventLogs(*store, {dir + "/app-o"});
+  REQUIRE(summary.ok());
+  REQUIRE(summary.value().skipped.size() == 2);
+  CHECK(summary.value().skipped[0].line == 3);
+  CHECK(summary.value().skipped[0].reason == "SparkListenerJobEnd for a job that never started");
+  CHECK(summary.value().skipped[1].line == 5);
+  CHECK(summary.value().skipped[1].reason ==
+        "SparkListenerTaskStart with a \"Task ID\" that is not an integer");
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks WHERE stage_id = 7") == 1);
+  CHECK(Count(*store, "SELECT completed FROM spark_attempts") == 1);
+  auto durations = TaskDurationsByStage(*store, "app-o");
+  REQUIRE(durations.ok());
+  REQUIRE(durations.value().size() == 1);
+  CHECK(durations.value()[0].task_duration_seconds == std::vector<double>{0.2});
+}
+
+}  // namespace
+}  // namespace perfplan::profiles::spark
