@@ -12,6 +12,7 @@
 #include <ctime>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "tuning/recommend.h"
 #include "tuning/model_selection.h"
@@ -61,15 +62,37 @@ perfplan::tuning::Dataset Synthetic(int runs, int params) {
 
 }  // namespace
 
+// Usage: tune_bench [RUNS=2000] [PARAMETERS=30] [C=1] [--csv-out FILE] [--threads N]
+// --csv-out writes the synthetic runs (parameters, then time_seconds) for peers such as
+// scikit-learn to train on; without it nothing is written.
 int main(int argc, char** argv) {
   using namespace perfplan::tuning;
   using perfplan::Result;
-  const int runs = argc > 1 ? std::atoi(argv[1]) : 2000;
-  const int params = argc > 2 ? std::atoi(argv[2]) : 30;
-  const double c = argc > 3 ? std::atof(argv[3]) : 1.0;
+  std::vector<std::string> positional;
+  std::string csv_out;
+  int threads = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--csv-out" && i + 1 < argc) {
+      csv_out = argv[++i];
+    } else if (arg == "--threads" && i + 1 < argc) {
+      threads = std::atoi(argv[++i]);
+    } else if (arg.rfind("--", 0) == 0) {
+      std::fprintf(stderr,
+                   "tune_bench: unknown flag %s\nusage: tune_bench [RUNS] [PARAMETERS] [C] "
+                   "[--csv-out FILE] [--threads N]\n",
+                   arg.c_str());
+      return 2;
+    } else {
+      positional.push_back(arg);
+    }
+  }
+  const int runs = positional.size() > 0 ? std::atoi(positional[0].c_str()) : 2000;
+  const int params = positional.size() > 1 ? std::atoi(positional[1].c_str()) : 30;
+  const double c = positional.size() > 2 ? std::atof(positional[2].c_str()) : 1.0;
   const Dataset d = Synthetic(runs, params);
-  if (argc > 4 && std::string(argv[4]) != "-") {
-    std::ofstream out(argv[4]);
+  if (!csv_out.empty()) {
+    std::ofstream out(csv_out);
     for (int j = 0; j < params; ++j) out << "p" << j << ",";
     out << "time_seconds\n";
     char buf[32];
@@ -80,6 +103,10 @@ int main(int argc, char** argv) {
       }
       std::snprintf(buf, sizeof buf, "%.17g\n", d.y[i]);
       out << buf;
+    }
+    if (!out) {
+      std::fprintf(stderr, "tune_bench: cannot write %s\n", csv_out.c_str());
+      return 1;
     }
   }
   HyperParams hp;
@@ -125,7 +152,6 @@ int main(int argc, char** argv) {
 
   RecommendSettings rs;
   rs.samples = 100000;
-  const int threads = argc > 5 ? std::atoi(argv[5]) : 1;
   rs.threads = threads;
   t0 = std::chrono::steady_clock::now();
   c0 = CpuSeconds();

@@ -1,76 +1,49 @@
-// The query facade: the one place where the CLI and the HTTP service turn requests into answers.
+// The index of the query facade. The CLI (planner/cli/) and the HTTP service (planner/service/)
+// turn requests into answers through these headers only; each declares its answer structs and the
+// one serializer of each (`ToJson`). Include the one you need; this header includes them all for a
+// reader who wants the whole facade at once (and so that a test keeps them compiling together).
 //
-// Each function loads and validates its input files, calls the models, and returns a plain answer
-// struct (or a Status whose message lists every problem, one per line, as "file:line: field:
-// message"). InvalidArgument/NotFound mean bad input (exit 2), Failed means the question has no
-// answer (exit 1). No globals; safe to call concurrently.
+// | domain   | header                              | answers                                      |
+// |----------|-------------------------------------|----------------------------------------------|
+// | runtime  | planner/runtime/runtime.h           | predict, select, validate                    |
+// |          | planner/runtime/json_output.h       | their JSON                                   |
+// |          | planner/runtime/fit_eval.h          | fit, evaluate, import scout                  |
+// |          | planner/runtime/fit_json.h          | their JSON                                   |
+// |          | planner/runtime/accuracy.h          | the leave-out accuracy study                 |
+// | spark    | planner/spark/spark_api.h           | ingest spark, apps, app, whatif executors    |
+// |          | profiles/spark/history_api.h        | spark api (the History Server's /api/v1)     |
+// | hdfs     | planner/hdfs/hdfs.h                 | ingest hdfs, workload, simulate hdfs         |
+// |          | planner/hdfs/hdfs_streaming.h       | hdfs map, hdfs reduce                        |
+// | ganglia  | planner/ganglia/ganglia_collect.h   | collect ganglia                              |
+// | hindex   | planner/hindex/hindex.h             | hindex, simulate hindex                      |
+// |          | planner/hindex/hindex_json.h        | their JSON                                   |
+// |          | planner/hindex/stragglers.h         | stragglers                                   |
+// | scoring  | planner/scoring/spark_scoring.h     | label, classify, score, scores               |
+// |          | planner/scoring/task_scoring.h      | task types and scores over stored runs       |
+// | tuning   | planner/tuning/tune.h               | tune train, cv, sensitivity, recommend       |
+// |          | planner/tuning/tune_json.h          | their JSON                                   |
+// | output   | planner/output/export.h             | export                                       |
+// |          | planner/output/report.h             | report (HTML with SVG charts)                |
+// | service  | planner/service/service.h           | serve                                        |
 #pragma once
 
-#include <string>
-#include <vector>
-
-#include "models/runtime_model.h"
-#include "models/status.h"
-#include "planner/runtime/selection.h"
-#include "profiles/runtime/profile_reader.h"
-#include "profiles/runtime/topology.h"
-#include "profiles/runtime/validate.h"
-
-namespace perfplan::planner {
-
-struct PredictRequest {
-  std::string profile_file;
-  double dataset_bytes = 0;
-  double storage_nodes = 0;
-  double compute_nodes = 0;
-  double bandwidth_bytes_per_second = 0;
-  std::string cluster_file;  // heterogeneity: a topology file …
-  std::string site;          // … and the target site in it (both or neither)
-  models::ModelVariant variant = models::ModelVariant::kAuto;
-};
-
-struct PredictAnswer {
-  std::string profile_file;
-  std::string profiled_site;
-  std::string site;  // target site, when heterogeneity factors were applied
-  models::ResolvedModel model;
-  models::Target target;
-  models::Prediction prediction;
-};
-
-// Loads request.profile_file (and request.cluster_file) and answers.
-Result<PredictAnswer> AnswerPredict(const PredictRequest& request);
-// Answers over an already-loaded profile; `cluster` (may be null) supplies the heterogeneity
-// factors of request.site. The request's file fields are ignored.
-Result<PredictAnswer> AnswerPredict(const profiles::ProfileDocument& profile,
-                                    const profiles::Topology* cluster,
-                                    const PredictRequest& request);
-
-struct SelectRequest {
-  std::string profile_file;
-  std::string topology_file;
-  SelectOptions options;  // options.profiled_site defaults to the profile's profiled_site
-  models::ModelVariant variant = models::ModelVariant::kAuto;
-};
-
-struct SelectAnswer {
-  std::string profile_file;
-  std::string topology_file;
-  models::ResolvedModel model;
-  Selection selection;
-};
-
-// Loads request.profile_file and request.topology_file and answers.
-Result<SelectAnswer> AnswerSelect(const SelectRequest& request);
-// Answers over already-loaded documents. The request's file fields are ignored.
-Result<SelectAnswer> AnswerSelect(const profiles::ProfileDocument& profile,
-                                  const profiles::Topology& topology, const SelectRequest& request);
-
-struct ValidateAnswer {
-  std::vector<profiles::FileValidation> files;
-  std::size_t ProblemCount() const;
-};
-
-ValidateAnswer AnswerValidate(const std::vector<std::string>& files);
-
-}  // namespace perfplan::planner
+#include "planner/ganglia/ganglia_collect.h"
+#include "planner/hdfs/hdfs.h"
+#include "planner/hdfs/hdfs_streaming.h"
+#include "planner/hindex/hindex.h"
+#include "planner/hindex/hindex_json.h"
+#include "planner/hindex/stragglers.h"
+#include "planner/output/export.h"
+#include "planner/output/report.h"
+#include "planner/runtime/accuracy.h"
+#include "planner/runtime/fit_eval.h"
+#include "planner/runtime/fit_json.h"
+#include "planner/runtime/json_output.h"
+#include "planner/runtime/runtime.h"
+#include "planner/scoring/spark_scoring.h"
+#include "planner/scoring/task_scoring.h"
+#include "planner/service/service.h"
+#include "planner/spark/spark_api.h"
+#include "planner/tuning/tune.h"
+#include "planner/tuning/tune_json.h"
+#include "profiles/spark/history_api.h"

@@ -3,7 +3,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/output/export.h"
-#include "planner/planner.h"
+#include "planner/runtime/runtime.h"
 #include "planner/output/report.h"
 #include "planner/scoring/spark_scoring.h"
 #include "planner/tuning/tune.h"

@@ -5,6 +5,7 @@
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
 #include "planner/scoring/spark_scoring.h"
+#include "profiles/ganglia/task_type_hints.h"
 
 namespace perfplan::cli {
 namespace {
@@ -38,7 +39,7 @@ void AddLabelCommand(CLI::App& app, CliContext& ctx) {
     if (Status s = planner::CheckApplicationExists(*store.value(), flags->app_id); !s.ok()) {
       return ReportError(ctx, "label", s, flags->json);
     }
-    if (Status s = planner::LabelApplication(*store.value(), flags->app_id, *type); !s.ok()) {
+    if (Status s = profiles::SaveTaskTypeHint(*store.value(), flags->app_id, *type); !s.ok()) {
       return ReportError(ctx, "label", s, flags->json);
     }
     ctx.exit_code = 0;

@@ -3,7 +3,7 @@
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
 #include "planner/runtime/json_output.h"
-#include "planner/planner.h"
+#include "planner/runtime/runtime.h"
 
 namespace perfplan::cli {
 namespace {

@@ -4,6 +4,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/spark/spark_api.h"
+#include "profiles/spark/history_api.h"
 #include "profiles/runtime/profile_writer.h"
 #include "profiles/spark/spark_store.h"
 
@@ -86,7 +87,7 @@ void AddSparkCommand(CLI::App& app, CliContext& ctx) {
   api->callback([flags, &ctx] {
     auto store = profiles::Store::Open(flags->store, {profiles::spark::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "spark api", store.status(), true);
-    auto answer = planner::SparkApi(*store.value(), flags->path);
+    auto answer = profiles::spark::HistoryApi(*store.value(), flags->path);
     if (!answer.ok()) return ReportError(ctx, "spark api", answer.status(), true);
     ctx.exit_code = 0;
     *ctx.out << answer.value();

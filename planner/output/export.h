@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "planner/hdfs/hdfs.h"
-#include "planner/planner.h"
+#include "planner/runtime/runtime.h"
 #include "planner/hindex/stragglers.h"
 #include "planner/scoring/task_scoring.h"
 #include "tuning/sensitivity.h"

@@ -15,7 +15,7 @@
 #include "models/hindex.h"
 #include "planner/runtime/fit_eval.h"
 #include "planner/output/hindex_svg.h"
-#include "planner/planner.h"
+#include "planner/runtime/runtime.h"
 #include "planner/output/svg_chart.h"
 #include "planner/tuning/tune.h"
 #include "profiles/hdfs/hdfs_store.h"

@@ -1,4 +1,4 @@
-// JSON documents for the answers of planner.h: one serializer per answer, used by `--json` on the
+// JSON documents for the answers of planner/runtime/runtime.h: one serializer per answer, used by `--json` on the
 // CLI, by export and by the HTTP service, so none of them rebuilds a result. Keys follow the
 // interface contract of DESIGN §6; units are in every key name. nlohmann::json stays inside the
 // .cpp file.
@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "planner/planner.h"
+#include "planner/runtime/runtime.h"
 
 namespace perfplan::planner {
 

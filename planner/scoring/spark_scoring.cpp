@@ -5,6 +5,7 @@
 #include <set>
 
 #include "profiles/ganglia/ganglia_store.h"
+#include "profiles/ganglia/task_type_hints.h"
 #include "profiles/problem.h"
 #include "profiles/spark/spark_store.h"
 
@@ -38,7 +39,8 @@ std::optional<double> Share(double share, const profiles::spark::EfficiencyVecto
 }  // namespace
 
 std::vector<profiles::Migrations> ScoringMigrations() {
-  return {profiles::spark::StoreMigrations(), profiles::GangliaMigrations(), TaskTypeMigrations()};
+  return {profiles::spark::StoreMigrations(), profiles::GangliaMigrations(),
+          profiles::TaskTypeMigrations()};
 }
 
 const std::vector<std::pair<std::string_view, std::string_view>>& TuningPropertyDefaults() {
@@ -122,41 +124,20 @@ Result<StoredRun> LoadStoredRun(profiles::Store& store, const std::string& app_i
     out.notes.push_back("the log has no application end: the window ends at its last task");
   }
 
-  std::vector<std::string> executor_hosts, driver_hosts;
-  auto driver = store.Prepare(
-      "SELECT DISTINCT host FROM spark_executors WHERE attempt_key = ?1 AND executor_id = 'driver' "
-      "AND host IS NOT NULL AND host <> ''");
-  if (!driver.ok()) return driver.status();
-  driver.value().Bind(1, key.value());
-  while (driver.value().Step()) driver_hosts.push_back(driver.value().ColumnText(0));
-  if (!driver.value().Error().ok()) return driver.value().Error();
-  auto workers = store.Prepare(
-      "SELECT DISTINCT host FROM spark_executors WHERE attempt_key = ?1 AND executor_id <> "
-      "'driver' AND host IS NOT NULL AND host <> '' ORDER BY host");
-  if (!workers.ok()) return workers.status();
-  workers.value().Bind(1, key.value());
-  while (workers.value().Step()) executor_hosts.push_back(workers.value().ColumnText(0));
-  if (!workers.value().Error().ok()) return workers.value().Error();
-  if (!executor_hosts.empty()) {
-    run.hosts = std::move(executor_hosts);
+  auto hosts = profiles::spark::LoadExecutorHosts(store, key.value());
+  if (!hosts.ok()) return hosts.status();
+  if (!hosts.value().executors.empty()) {
+    run.hosts = std::move(hosts.value().executors);
   } else {
-    run.hosts = std::move(driver_hosts);
+    run.hosts = std::move(hosts.value().driver);
     if (!run.hosts.empty())
       out.notes.push_back("local mode: the driver's host stands for the executors");
   }
   if (run.hosts.empty()) out.notes.push_back("no executor host in the log: no resource data");
 
-  auto props = store.Prepare(
-      "SELECT name, value FROM spark_properties WHERE attempt_key = ?1 AND section = 'spark' "
-      "ORDER BY ord");
-  if (!props.ok()) return props.status();
-  props.value().Bind(1, key.value());
-  std::vector<std::pair<std::string, std::string>> properties;
-  while (props.value().Step()) {
-    properties.emplace_back(props.value().ColumnText(0), props.value().ColumnText(1));
-  }
-  if (!props.value().Error().ok()) return props.value().Error();
-  out.non_default = NonDefaultTuningProperties(properties);
+  auto properties = profiles::spark::LoadSparkProperties(store, key.value());
+  if (!properties.ok()) return properties.status();
+  out.non_default = NonDefaultTuningProperties(properties.value());
   run.baseline = out.non_default.empty();
   if (!run.baseline) {
     std::string list;

@@ -35,13 +35,6 @@ struct ApplicationRun {
   bool baseline = false;  // ran with the default configuration
 };
 
-// The "task_types" component: user hints (`perfplan label APP io|compute`).
-const profiles::Migrations& TaskTypeMigrations();
-// Records (or replaces) the hint for `app_id`. InvalidArgument for TaskType::kUnknown; Failed on an
-// SQLite error. The caller checks that the application exists.
-Status LabelApplication(profiles::Store& store, const std::string& app_id, models::TaskType type);
-Result<std::map<std::string, models::TaskType>> LoadLabels(profiles::Store& store);
-
 // γ of one application with how α was obtained.
 struct RunVector {
   std::string app_id;

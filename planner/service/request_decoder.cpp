@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "profiles/detail/json_depth.h"
+#include "profiles/json_depth.h"
 #include "profiles/problem.h"
 
 namespace perfplan::planner {
@@ -117,10 +117,10 @@ class Fields {
 std::optional<ApiError> ParseObject(std::string_view body, json* out) {
   // The tree of a deeper body would be parsed fine, but copying or dumping it recurses once per
   // level and overflows the stack near 100,000 levels.
-  if (profiles::detail::JsonDeeperThan(body, profiles::detail::kMaxJsonDepth)) {
+  if (profiles::JsonDeeperThan(body, profiles::kMaxJsonDepth)) {
     return ApiError{400, "invalid_json",
                     "the request body nests arrays/objects deeper than " +
-                        std::to_string(profiles::detail::kMaxJsonDepth) + " levels",
+                        std::to_string(profiles::kMaxJsonDepth) + " levels",
                     ""};
   }
   *out = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);

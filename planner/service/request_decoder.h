@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "models/status.h"
-#include "planner/planner.h"
+#include "planner/runtime/runtime.h"
 
 namespace perfplan::planner {
 

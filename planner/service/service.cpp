@@ -11,6 +11,7 @@
 #include "planner/runtime/json_output.h"
 #include "planner/service/request_decoder.h"
 #include "planner/spark/spark_api.h"
+#include "profiles/spark/history_api.h"
 #include "planner/scoring/spark_scoring.h"
 #include "planner/tuning/tune.h"
 #include "planner/tuning/tune_json.h"
@@ -103,7 +104,7 @@ HttpReply SparkHistory(const ServiceOptions& options, const std::string& rest) {
   Result<std::unique_ptr<profiles::Store>> store =
       profiles::Store::Open(options.store_path, {profiles::spark::StoreMigrations()});
   if (!store.ok()) return Error({503, "unavailable", store.status().message(), ""});
-  Result<std::string> answer = SparkApi(*store.value(), rest);
+  Result<std::string> answer = profiles::spark::HistoryApi(*store.value(), rest);
   if (!answer.ok()) return FromStatus(answer.status());
   return {200, answer.value()};
 }

@@ -1,10 +1,7 @@
-// Spark answers: the JSON of `perfplan ingest spark` and History-Server-compatible answers to
-// `/api/v1/<path>` computed from the profile store.
-//
-// SparkApi answers the REST paths of Spark's History Server (monitoring.html) for the
-// applications in the store, with the same JSON document the History Server returns; see
-// docs/spark.md for the supported paths and the fields it cannot produce. The store is only read.
-// Thread-safety: one call per Store at a time. nlohmann::json stays inside the .cpp files.
+// Spark answers of the planner: the JSON of `perfplan ingest spark`, `apps`, `app` and the executor
+// what-if. The History Server's `/api/v1` answers live next to the schema they read, in
+// profiles/spark/history_api.h. Thread-safety: one call per Store at a time. nlohmann::json stays
+// inside the .cpp files.
 #pragma once
 
 #include <string>
@@ -15,13 +12,6 @@
 #include "profiles/store.h"
 
 namespace perfplan::planner {
-
-// Answers `path` (relative to /api/v1/, with an optional "?query"), e.g.
-// "applications/local-1422981780767/stages/1?details=true". On success returns the JSON text
-// (pretty-printed, 2-space indent). Fails with NotFound for an unknown application, job or stage
-// ("unknown app: ID", as the History Server's 404 text), and InvalidArgument for a path or
-// parameter perfplan does not support, naming it.
-Result<std::string> SparkApi(profiles::Store& store, const std::string& path);
 
 // {"applications": N, "events": N, "lines": N, "bytes_read": N, "applications_ingested": [...],
 //  "skipped": [{file, line, reason}]}

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "profiles/detail/json_depth.h"
+#include "profiles/json_depth.h"
 #include "profiles/ganglia/ganglia.h"
 
 namespace perfplan::profiles {
@@ -164,9 +164,9 @@ Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::strin
 
 Result<GangliaExport> ParseGangliaWebJson(std::string_view text, const std::string& origin) {
   // Copying a parsed tree recurses per level: refuse absurd nesting before parsing.
-  if (detail::JsonDeeperThan(text, detail::kMaxJsonDepth)) {
+  if (JsonDeeperThan(text, kMaxJsonDepth)) {
     return Status::InvalidArgument(origin + ": malformed JSON: arrays/objects nested deeper than " +
-                                   std::to_string(detail::kMaxJsonDepth) + " levels");
+                                   std::to_string(kMaxJsonDepth) + " levels");
   }
   nlohmann::json doc;
   try {

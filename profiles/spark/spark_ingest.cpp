@@ -11,7 +11,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "profiles/detail/json_depth.h"
+#include "profiles/json_depth.h"
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/spark/spark_store.h"
 
@@ -1109,7 +1109,7 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
       if (!doc.error()) {
         ++events;
         std::string problem = app.ApplyTask(doc.value_unsafe(), task_end);
-        if (!problem.empty() && profiles::detail::JsonDeeperThan(line, limits.max_json_depth)) {
+        if (!problem.empty() && profiles::JsonDeeperThan(line, limits.max_json_depth)) {
           // Checked only on failure, to keep the scan off the hot path.
           problem = "JSON nested deeper than " + std::to_string(limits.max_json_depth) + " levels";
         }
@@ -1122,7 +1122,7 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
       // Not valid JSON: the general path below classifies and reports it.
     }
     // Parsing a deep line works, but copying or dumping the tree recurses once per level.
-    if (profiles::detail::JsonDeeperThan(line, limits.max_json_depth)) {
+    if (profiles::JsonDeeperThan(line, limits.max_json_depth)) {
       summary->skipped.push_back(
           {reader.current_file(), reader.current_line(),
            "JSON nested deeper than " + std::to_string(limits.max_json_depth) + " levels"});

@@ -532,6 +532,35 @@ Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,
   return st.value().ColumnInt(0);
 }
 
+Result<ExecutorHosts> LoadExecutorHosts(Store& store, std::int64_t attempt_key) {
+  auto st = store.Prepare(
+      "SELECT DISTINCT executor_id = 'driver', host FROM spark_executors WHERE attempt_key = ?1 "
+      "AND host IS NOT NULL AND host <> '' ORDER BY host");
+  if (!st.ok()) return st.status();
+  st.value().Bind(1, attempt_key);
+  ExecutorHosts out;
+  while (st.value().Step()) {
+    auto& hosts = st.value().ColumnInt(0) != 0 ? out.driver : out.executors;
+    std::string host = st.value().ColumnText(1);
+    if (hosts.empty() || hosts.back() != host) hosts.push_back(std::move(host));
+  }
+  if (!st.value().Error().ok()) return st.value().Error();
+  return out;
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> LoadSparkProperties(
+    Store& store, std::int64_t attempt_key) {
+  auto st = store.Prepare(
+      "SELECT name, value FROM spark_properties WHERE attempt_key = ?1 AND section = 'spark' "
+      "ORDER BY ord");
+  if (!st.ok()) return st.status();
+  st.value().Bind(1, attempt_key);
+  std::vector<std::pair<std::string, std::string>> out;
+  while (st.value().Step()) out.emplace_back(st.value().ColumnText(0), st.value().ColumnText(1));
+  if (!st.value().Error().ok()) return st.value().Error();
+  return out;
+}
+
 Result<std::vector<StageTaskDurations>> TaskDurationsByStage(Store& store,
                                                              const std::string& app_id,
                                                              const std::string& attempt_id) {

@@ -135,6 +135,18 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
                                             const std::string& attempt_id,
                                             double fallback_bandwidth_bytes_per_second);
 
+// The distinct hosts an attempt's executors ran on, sorted, without empty names; the driver's
+// host(s) apart. Failed on a store error.
+struct ExecutorHosts {
+  std::vector<std::string> executors;
+  std::vector<std::string> driver;
+};
+Result<ExecutorHosts> LoadExecutorHosts(Store& store, std::int64_t attempt_key);
+
+// The attempt's `spark.*` properties (environment section "spark") in log order.
+Result<std::vector<std::pair<std::string, std::string>>> LoadSparkProperties(
+    Store& store, std::int64_t attempt_key);
+
 // The attempt_key of an application attempt (latest attempt when attempt_id is empty).
 Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,
                                     const std::string& attempt_id);

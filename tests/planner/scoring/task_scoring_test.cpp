@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "profiles/ganglia/ganglia_store.h"
+#include "profiles/ganglia/task_type_hints.h"
 
 namespace perfplan::planner {
 namespace {
@@ -13,7 +14,7 @@ constexpr double kTolerance = 1e-9;  // averages and ratios of short decimals
 
 std::unique_ptr<profiles::Store> OpenStore() {
   auto store =
-      profiles::Store::Open(":memory:", {profiles::GangliaMigrations(), TaskTypeMigrations()});
+      profiles::Store::Open(":memory:", {profiles::GangliaMigrations(), profiles::TaskTypeMigrations()});
   REQUIRE(store.ok());
   return std::move(store).value();
 }
@@ -42,9 +43,9 @@ ApplicationRun Run(const std::string& id, std::int64_t from, std::int64_t to, do
 TEST_CASE("Each run's alpha comes from its own window and hosts; labels are stored hints") {
   auto store = OpenStore();
   StoreSamples(*store);
-  REQUIRE(LabelApplication(*store, "busy", models::TaskType::kComputeIntensive).ok());
-  REQUIRE(LabelApplication(*store, "busy", models::TaskType::kIoIntensive).ok());  // replaces
-  CHECK(LabelApplication(*store, "x", models::TaskType::kUnknown).message() ==
+  REQUIRE(profiles::SaveTaskTypeHint(*store, "busy", models::TaskType::kComputeIntensive).ok());
+  REQUIRE(profiles::SaveTaskTypeHint(*store, "busy", models::TaskType::kIoIntensive).ok());  // replaces
+  CHECK(profiles::SaveTaskTypeHint(*store, "x", models::TaskType::kUnknown).message() ==
         "label x: the type must be io or compute");
   auto vectors = BuildRunVectors(
       *store, {Run("busy", 100, 200, 10), Run("idle", 300, 400, 20), Run("dark", 500, 600, 30)});
@@ -64,8 +65,8 @@ TEST_CASE("Runs cluster into two types labelled by hints, and a run scores withi
   auto store = OpenStore();
   StoreSamples(*store);
   // Two busy runs (cpu 80 %) and two idle ones (cpu 10 %); one hint in each group.
-  REQUIRE(LabelApplication(*store, "busy-1", models::TaskType::kComputeIntensive).ok());
-  REQUIRE(LabelApplication(*store, "idle-1", models::TaskType::kIoIntensive).ok());
+  REQUIRE(profiles::SaveTaskTypeHint(*store, "busy-1", models::TaskType::kComputeIntensive).ok());
+  REQUIRE(profiles::SaveTaskTypeHint(*store, "idle-1", models::TaskType::kIoIntensive).ok());
   auto vectors =
       BuildRunVectors(*store, {Run("busy-1", 100, 200, 100, true), Run("busy-2", 100, 200, 80),
                                Run("idle-1", 300, 400, 1000, true), Run("idle-2", 300, 400, 1100)});
@@ -107,7 +108,7 @@ TEST_CASE("Runs cluster into two types labelled by hints, and a run scores withi
 TEST_CASE("Too few runs to cluster keep their own labels, with a warning") {
   auto store = OpenStore();
   StoreSamples(*store);
-  REQUIRE(LabelApplication(*store, "only", models::TaskType::kIoIntensive).ok());
+  REQUIRE(profiles::SaveTaskTypeHint(*store, "only", models::TaskType::kIoIntensive).ok());
   auto vectors = BuildRunVectors(*store, {Run("only", 100, 200, 10)});
   REQUIRE(vectors.ok());
   auto classes = ClassifyRuns(vectors.value());

@@ -1,4 +1,4 @@
-#include "planner/planner.h"
+#include "planner/runtime/runtime.h"
 
 namespace perfplan::planner {
 namespace {

@@ -8,14 +8,14 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "planner/spark/spark_api.h"
+#include "profiles/spark/history_api.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
 #include "tests/support/test_support.h"
 
 PERFPLAN_REQUIRE_SHARED_DATA();
 
-namespace perfplan::planner {
+namespace perfplan::profiles::spark {
 namespace {
 
 using nlohmann::json;
@@ -268,7 +268,7 @@ TEST_CASE("Every History Server expectation matches, named exceptions aside") {
     const std::string file = testing::SharedDataDir() + "/01-spark-eventlogs/" + c.snapshot +
                              "/HistoryServerExpectations/" + c.expectation + "_expectation.json";
     json want = json::parse(testing::ReadFile(file));
-    auto answer = SparkApi(*store, c.path);
+    auto answer = HistoryApi(*store, c.path);
     REQUIRE_MESSAGE(answer.ok(), answer.status().message());
     json got = json::parse(answer.value());
     ClearLastUpdated(want);
@@ -312,25 +312,25 @@ TEST_CASE("Each expectation file in the data folder is covered by a case") {
 TEST_CASE("An unknown application answers NotFound as the History Server's 404 does") {
   auto store = profiles::Store::Open(":memory:", {profiles::spark::StoreMigrations()});
   REQUIRE(store.ok());
-  auto answer = SparkApi(*store.value(), "applications/nope/jobs");
+  auto answer = HistoryApi(*store.value(), "applications/nope/jobs");
   REQUIRE_FALSE(answer.ok());
   CHECK(answer.status().code() == StatusCode::kNotFound);
   CHECK(answer.status().message() == "unknown app: nope");
 }
 
 }  // namespace
-}  // namespace perfplan::planner
+}  // namespace perfplan::profiles::spark
 
-namespace perfplan::planner {
+namespace perfplan::profiles::spark {
 namespace {
 
 TEST_CASE("withSummaries adds the taskSummary distribution and per-executor distributions") {
   auto store = IngestSnapshot("apache-spark");
-  auto stage = SparkApi(*store,
+  auto stage = HistoryApi(*store,
                         "applications/local-1430917381534/stages/0/0?withSummaries=true"
                         "&quantiles=0.01,0.5,0.99");
   REQUIRE(stage.ok());
-  auto summary = SparkApi(*store,
+  auto summary = HistoryApi(*store,
                           "applications/local-1430917381534/stages/0/0/taskSummary"
                           "?quantiles=0.01,0.5,0.99");
   REQUIRE(summary.ok());
@@ -338,10 +338,10 @@ TEST_CASE("withSummaries adds the taskSummary distribution and per-executor dist
   CHECK(s["taskMetricsDistributions"] == json::parse(summary.value()));
   // One executor ("driver") ran all 100 tasks: every quantile is its value.
   CHECK(s["executorMetricsDistributions"]["succeededTasks"] == json::array({100.0, 100.0, 100.0}));
-  auto plain = SparkApi(*store, "applications/local-1430917381534/stages/0/0");
+  auto plain = HistoryApi(*store, "applications/local-1430917381534/stages/0/0");
   REQUIRE(plain.ok());
   CHECK_FALSE(json::parse(plain.value()).contains("taskMetricsDistributions"));
 }
 
 }  // namespace
-}  // namespace perfplan::planner
+}  // namespace perfplan::profiles::spark

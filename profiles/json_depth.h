@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <string_view>
 
-namespace perfplan::profiles::detail {
+namespace perfplan::profiles {
 
 // Deepest nesting real inputs need is about 10 (Spark events) — 512 leaves ample room.
 inline constexpr int kMaxJsonDepth = 512;
@@ -41,4 +41,4 @@ inline bool JsonDeeperThan(std::string_view text, int max_depth) {
   return false;
 }
 
-}  // namespace perfplan::profiles::detail
+}  // namespace perfplan::profiles

@@ -1,4 +1,4 @@
-#include "planner/spark/spark_api.h"
+#include "profiles/spark/history_api.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,13 +12,11 @@
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/spark/spark_store.h"
 
-namespace perfplan::planner {
+namespace perfplan::profiles::spark {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using profiles::Statement;
-using profiles::Store;
-namespace metrics = profiles::spark::detail;
+namespace metrics = detail;
 
 // Executor memory metrics in the order Spark's ExecutorMetricType lists them.
 constexpr const char* kExecutorMetricNames[] = {"JVMHeapMemory",
@@ -952,7 +950,7 @@ Result<Json> Api::Environment(std::int64_t key) {
 
 }  // namespace
 
-Result<std::string> SparkApi(Store& store, const std::string& path) {
+Result<std::string> HistoryApi(Store& store, const std::string& path) {
   std::string p = path, query;
   if (auto qm = p.find('?'); qm != std::string::npos) {
     query = p.substr(qm + 1);
@@ -987,4 +985,4 @@ Result<std::string> SparkApi(Store& store, const std::string& path) {
   return answer.value().dump(2) + "\n";
 }
 
-}  // namespace perfplan::planner
+}  // namespace perfplan::profiles::spark
