@@ -4,11 +4,11 @@
 #include <array>
 #include <cmath>
 #include <map>
-#include <random>
 #include <set>
 #include <sstream>
 
 #include "models/nnls.h"
+#include "models/random.h"
 
 namespace perfplan::models {
 namespace {
@@ -76,7 +76,7 @@ Status ValidateRuns(const std::vector<MeasuredRun>& runs) {
                             {"bandwidth_bytes_per_second", r.bandwidth_bytes_per_second},
                             {"runtime_seconds", r.runtime_seconds}}) {
       if (!std::isfinite(v) || v <= 0) {
-        return Status::InvalidArgument(where + field + ": must be > 0, got " + Num(v));
+        return Status::InvalidField(where + field, "must be > 0, got " + Num(v));
       }
     }
   }
@@ -390,22 +390,22 @@ bool Parse(std::string_view text, HeterogeneityMode* out) {
 
 Status FitOptions::Validate() const {
   if (min_completed_runs < 1) {
-    return Status::InvalidArgument("min_completed_runs: must be >= 1, got 0");
+    return Status::InvalidField("min_completed_runs", "must be >= 1, got 0");
   }
   for (double kappa : memory_overhead_factors) {
     if (!std::isfinite(kappa) || kappa <= 0) {
-      return Status::InvalidArgument("memory_overhead_factors: every factor must be > 0, got " +
-                                     Num(kappa));
+      return Status::InvalidField("memory_overhead_factors",
+                                  "every factor must be > 0, got " + Num(kappa));
     }
   }
   if (memory_overhead_factor &&
       (!std::isfinite(*memory_overhead_factor) || *memory_overhead_factor < 0)) {
-    return Status::InvalidArgument("memory_overhead_factor: must be >= 0, got " +
-                                   Num(*memory_overhead_factor));
+    return Status::InvalidField("memory_overhead_factor",
+                                "must be >= 0, got " + Num(*memory_overhead_factor));
   }
   if (max_censoring_iterations < 1) {
-    return Status::InvalidArgument("max_censoring_iterations: must be >= 1, got " +
-                                   std::to_string(max_censoring_iterations));
+    return Status::InvalidField("max_censoring_iterations",
+                                "must be >= 1, got " + std::to_string(max_censoring_iterations));
   }
   return Status::Ok();
 }
@@ -413,11 +413,11 @@ Status FitOptions::Validate() const {
 Status EvaluateOptions::Validate() const {
   if (Status s = fit.Validate(); !s.ok()) return s;
   if (bootstrap_replicates < 0) {
-    return Status::InvalidArgument("bootstrap_replicates: must be >= 0, got " +
-                                   std::to_string(bootstrap_replicates));
+    return Status::InvalidField("bootstrap_replicates",
+                                "must be >= 0, got " + std::to_string(bootstrap_replicates));
   }
   if (!(interval_level > 0 && interval_level < 1)) {
-    return Status::InvalidArgument("interval_level: must be in (0, 1), got " + Num(interval_level));
+    return Status::InvalidField("interval_level", "must be in (0, 1), got " + Num(interval_level));
   }
   return Status::Ok();
 }
@@ -635,7 +635,7 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
   }
   if (!any_row) return Status::InvalidArgument("evaluate: no row has workload " + workload);
   if (ev.train_rows.empty()) {
-    return Status::InvalidArgument("evaluate: --train selects no row of workload " + workload);
+    return Status::InvalidField("train", "selects no row of workload " + workload);
   }
   const bool hardware = ev.heterogeneity == HeterogeneityMode::kHardware;
   constexpr const char* kPooled = "*";
@@ -842,7 +842,7 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
     ev.interval_noise_references = design_pool.size();
   }
   if (options.bootstrap_replicates > 0) {
-    std::mt19937_64 rng(options.seed);
+    Rng rng(options.seed);
     const double tail = (1 - options.interval_level) / 2;
     std::vector<std::vector<double>> samples(ev.rows.size());
     for (const std::string& g : groups) {
@@ -850,18 +850,16 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
       const RuntimeFit& fit = fits[g];
       const std::vector<double>& pool = residual_pool[g];
       if (pool.empty()) continue;
-      std::uniform_int_distribution<std::size_t> pick(0, pool.size() - 1);
       std::vector<double> noise = pool;
       noise.insert(noise.end(), design_pool.begin(), design_pool.end());
-      std::uniform_int_distribution<std::size_t> pick_noise(0, noise.size() - 1);
       const std::vector<MeasuredRun>& runs = train_by_group[g];
       const FitOptions fixed = WithClasses(fit_options, fit);
       for (int b = 0; b < options.bootstrap_replicates; ++b) {
         std::vector<double> y;
         for (const MeasuredRun& r : runs) {
-          y.push_back(r.completed
-                          ? PredictFitted(fit, ConfigOf(r)).TotalSeconds() * (1 + pool[pick(rng)])
-                          : r.runtime_seconds);
+          y.push_back(r.completed ? PredictFitted(fit, ConfigOf(r)).TotalSeconds() *
+                                        (1 + pool[rng.Below(pool.size())])
+                                  : r.runtime_seconds);
           if (!(y.back() > 0)) y.back() = r.runtime_seconds;
         }
         Result<RuntimeFit> refit = FitWithValues(runs, y, fixed);
@@ -871,7 +869,7 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
           samples[k].push_back(
               PredictFitted(refit.value(), ConfigOf(ev.rows[k].run), row_scaling[k])
                   .TotalSeconds() *
-              (1 + noise[pick_noise(rng)]));
+              (1 + noise[rng.Below(noise.size())]));
         }
       }
     }

@@ -71,8 +71,8 @@ Result<Dataset> DropFailedRuns(Dataset ds, const DatasetSettings& settings) {
   if (!nonpositive.empty()) {
     out.warnings.push_back(settings.target + " is zero or negative at line(s) " +
                            Lines(nonpositive) +
-                           "; if these mark failed runs, declare the marker (e.g. "
-                           "--failed-marker -1)");
+                           "; if these mark failed runs, declare the marker (failed_marker, "
+                           "e.g. -1)");
   }
   if (out.runs() < 2) {
     return Status::InvalidArgument(ds.source + ": " + std::to_string(out.runs()) +
@@ -86,7 +86,7 @@ Result<Dataset> DropFailedRuns(Dataset ds, const DatasetSettings& settings) {
 
 Status DatasetSettings::Validate() const {
   if (target.empty()) {
-    return Status::InvalidArgument("target: empty; name the metric column to predict");
+    return Status::InvalidField("target", "empty; name the metric column to predict");
   }
   return Status::Ok();
 }

@@ -5,25 +5,17 @@
 #include <cmath>
 #include <cstdio>
 
+#include "models/random.h"
+
 namespace perfplan::tuning {
 namespace {
-
-std::uint64_t SplitMix64(std::uint64_t* state) {
-  std::uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 // Fold of each run: a seeded permutation dealt round-robin into k folds.
 std::vector<int> AssignFolds(std::size_t n, int k, std::uint64_t seed) {
   std::vector<std::size_t> perm(n);
   for (std::size_t i = 0; i < n; ++i) perm[i] = i;
-  std::uint64_t state = seed;
-  for (std::size_t i = n; i > 1; --i) {
-    const std::size_t j = SplitMix64(&state) % i;  // bias < 2^-50 for any realistic n
-    std::swap(perm[i - 1], perm[j]);
-  }
+  models::Rng rng(seed);
+  rng.Shuffle(perm);
   std::vector<int> fold(n);
   for (std::size_t pos = 0; pos < n; ++pos) fold[perm[pos]] = static_cast<int>(pos % k);
   return fold;
@@ -38,17 +30,17 @@ double SteadySeconds() {
 
 Status CvSettings::Validate() const {
   if (folds < 2) {
-    return Status::InvalidArgument("folds: " + std::to_string(folds) + "; expected at least 2");
+    return Status::InvalidField("folds", "" + std::to_string(folds) + "; expected at least 2");
   }
   return Status::Ok();
 }
 
 Status SearchSettings::Validate() const {
   if (Status s = cv.Validate(); !s.ok()) return s;
-  if (kinds.empty()) return Status::InvalidArgument("kinds: empty; name at least one model kind");
+  if (kinds.empty()) return Status::InvalidField("kinds", "empty; name at least one model kind");
   if (!(budget_seconds > 0)) {
-    return Status::InvalidArgument("budget_seconds: " + std::to_string(budget_seconds) +
-                                   "; expected a positive number of seconds");
+    return Status::InvalidField("budget_seconds", "" + std::to_string(budget_seconds) +
+                                                      "; expected a positive number of seconds");
   }
   return Status::Ok();
 }
@@ -193,7 +185,7 @@ Result<Selection> SelectModel(const Dataset& data, const SearchSettings& setting
     std::snprintf(budget, sizeof budget, "%g", settings.budget_seconds);
     sel.warnings.push_back("the time budget of " + std::string(budget) +
                            " s ended the hyper-parameter search early; results depend on "
-                           "machine speed (raise --budget-seconds for a complete, repeatable "
+                           "machine speed (raise budget_seconds for a complete, repeatable "
                            "search)");
   }
   if (std::all_of(sel.kinds.begin(), sel.kinds.end(),

@@ -2,7 +2,7 @@
 // model kind, a hyper-parameter search (C, γ, ε for SVR; λ for ridge) under a time budget, and
 // the kind with the lowest MRE trained on all runs.
 //
-// Determinism: folds come from a seeded shuffle (SplitMix64 + Fisher-Yates, identical on every
+// Determinism: folds come from a seeded shuffle (models::Rng + Fisher-Yates, identical on every
 // platform) and candidates are tried in a fixed order, so the same data, settings and seed give
 // the same answer whenever the search completes. When the time budget stops the search early the
 // answer says so (budget_exhausted) and depends on machine speed. Stateless; thread-safe.

@@ -61,8 +61,8 @@ Result<std::vector<double>> ResolveConfiguration(
 
 Status SensitivitySettings::Validate() const {
   if (!(step_fraction > 0 && step_fraction <= 1)) {
-    return Status::InvalidArgument("step_fraction: " + std::to_string(step_fraction) +
-                                   "; expected a value in (0, 1]");
+    return Status::InvalidField(
+        "step_fraction", "" + std::to_string(step_fraction) + "; expected a value in (0, 1]");
   }
   return Status::Ok();
 }

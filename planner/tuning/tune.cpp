@@ -15,12 +15,7 @@ namespace {
 
 Result<models::RunTable> ReadTable(const std::string& path) {
   profiles::Loaded<models::RunTable> t = profiles::ReadRunTable(path);
-  if (!t.ok()) {
-    std::string message;
-    for (const auto& p : t.problems)
-      message += (message.empty() ? "" : "\n") + profiles::FormatProblem(p);
-    return Status::InvalidArgument(message);
-  }
+  if (!t.ok()) return profiles::ToStatus(t.problems);
   return std::move(t.value);
 }
 

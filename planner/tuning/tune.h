@@ -70,8 +70,7 @@ struct TunePredictAnswer {
 // Each: InvalidArgument (CLI exit 2) for unreadable or bad input files (the message lists every
 // problem as FILE:LINE: FIELD: message), bad settings, unknown parameters, corrupt or other-version
 // model files; Failed (exit 1) when a model cannot be trained or saved.
-Result<TuneCvAnswer> AnswerTuneCv(const TuneDataRequest& data,
-                                  const tuning::SearchSettings& search);
+Result<TuneCvAnswer> AnswerTuneCv(const TuneDataRequest& data, const tuning::SearchSettings& search);
 Result<TuneTrainAnswer> AnswerTuneTrain(const TuneDataRequest& data,
                                         const tuning::SearchSettings& search,
                                         const std::string& out_file);

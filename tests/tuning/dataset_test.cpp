@@ -113,7 +113,7 @@ TEST_CASE("Failure markers in the target drop runs; other non-positive targets w
   CHECK(kept.value().runs() == 4);
   CHECK(kept.value().warnings ==
         std::vector<std::string>{"time is zero or negative at line(s) 3; if these mark failed "
-                                 "runs, declare the marker (e.g. --failed-marker -1)"});
+                                 "runs, declare the marker (failed_marker, e.g. -1)"});
   s.failed_markers = {-1};
   Result<Dataset> ds = BuildDataset(t, s);
   REQUIRE(ds.ok());
