@@ -69,7 +69,7 @@ std::vector<double> ApplyMinMax(const MinMaxScaling& s, const std::vector<double
   return out;
 }
 
-Status KMeansSettings::Validate() const {
+Status KMeansOptions::Validate() const {
   if (k < 1) return Status::InvalidArgument("k-means: k = " + std::to_string(k) + " (need >= 1)");
   if (restarts < 1) {
     return Status::InvalidArgument("k-means: restarts = " + std::to_string(restarts) +
@@ -136,7 +136,7 @@ int NearestCentroid(const std::vector<std::vector<double>>& centroids,
 }
 
 Result<KMeansResult> KMeans(const std::vector<std::vector<double>>& points,
-                            const KMeansSettings& settings) {
+                            const KMeansOptions& settings) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   if (static_cast<int>(points.size()) < settings.k) {
     return Status::InvalidArgument("k-means: " + std::to_string(points.size()) +

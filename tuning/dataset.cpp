@@ -33,7 +33,7 @@ std::string Lines(const std::vector<int>& lines) {
 
 // Removes runs whose target is a failure marker; warns about other non-positive targets.
 // Feature ranges stay those of all parsed runs except the dropped ones.
-Result<Dataset> DropFailedRuns(Dataset ds, const DatasetSettings& settings) {
+Result<Dataset> DropFailedRuns(Dataset ds, const DatasetOptions& settings) {
   std::vector<int> dropped, nonpositive;
   Dataset out = ds;
   out.x.clear();
@@ -84,14 +84,14 @@ Result<Dataset> DropFailedRuns(Dataset ds, const DatasetSettings& settings) {
 
 }  // namespace
 
-Status DatasetSettings::Validate() const {
+Status DatasetOptions::Validate() const {
   if (target.empty()) {
     return Status::InvalidField("target", "empty; name the metric column to predict");
   }
   return Status::Ok();
 }
 
-Result<Dataset> BuildDataset(const models::RunTable& table, const DatasetSettings& settings) {
+Result<Dataset> BuildDataset(const models::RunTable& table, const DatasetOptions& settings) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   const std::string& file = table.source;
   std::vector<std::string> problems;

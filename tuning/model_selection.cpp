@@ -28,14 +28,14 @@ double SteadySeconds() {
 
 }  // namespace
 
-Status CvSettings::Validate() const {
+Status CvOptions::Validate() const {
   if (folds < 2) {
     return Status::InvalidField("folds", "" + std::to_string(folds) + "; expected at least 2");
   }
   return Status::Ok();
 }
 
-Status SearchSettings::Validate() const {
+Status SearchOptions::Validate() const {
   if (Status s = cv.Validate(); !s.ok()) return s;
   if (kinds.empty()) return Status::InvalidField("kinds", "empty; name at least one model kind");
   if (!(budget_seconds > 0)) {
@@ -46,7 +46,7 @@ Status SearchSettings::Validate() const {
 }
 
 Result<CvResult> CrossValidate(const Dataset& data, ModelKind kind, const HyperParams& params,
-                               const CvSettings& cv, const SolverSettings& solver) {
+                               const CvOptions& cv, const SolverOptions& solver) {
   if (Status s = cv.Validate(); !s.ok()) return s;
   const std::size_t n = data.runs();
   if (n < static_cast<std::size_t>(cv.folds)) {
@@ -138,7 +138,7 @@ std::vector<HyperParams> SearchCandidates(ModelKind kind, std::size_t features) 
   return out;
 }
 
-Result<Selection> SelectModel(const Dataset& data, const SearchSettings& settings) {
+Result<Selection> SelectModel(const Dataset& data, const SearchOptions& settings) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   const auto clock = settings.clock ? settings.clock : std::function<double()>(SteadySeconds);
   const double start = clock();
@@ -209,7 +209,7 @@ Result<Selection> SelectModel(const Dataset& data, const SearchSettings& setting
 }
 
 Result<Model> TrainSelected(const Dataset& data, const Selection& selection,
-                            const SolverSettings& solver) {
+                            const SolverOptions& solver) {
   HyperParams params;
   for (const KindResult& kr : selection.kinds) {
     if (kr.kind == selection.chosen) params = kr.params;

@@ -160,7 +160,7 @@ bool Constraint::Holds(const std::vector<double>& x) const {
   }
 }
 
-Status RecommendSettings::Validate() const {
+Status RecommendOptions::Validate() const {
   if (samples < 1 || samples > 10'000'000) {
     return Status::InvalidField("samples",
                                 "" + std::to_string(samples) + "; expected 1 to 10,000,000");
@@ -195,7 +195,7 @@ std::string SparkDefaultsLine(const std::string& parameter, const std::string& t
   return "# " + name + " = " + text + " (not a Spark property)";
 }
 
-Result<Recommendation> Recommend(const Model& model, const RecommendSettings& settings) {
+Result<Recommendation> Recommend(const Model& model, const RecommendOptions& settings) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   const std::vector<Feature>& features = model.features();
   std::vector<Constraint> constraints;

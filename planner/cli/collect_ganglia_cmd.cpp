@@ -12,7 +12,7 @@ namespace perfplan::cli {
 namespace {
 
 struct CollectGangliaFlags {
-  planner::CollectSettings settings;
+  planner::CollectOptions settings;
   std::string store = "perfplan.db";
   bool json = false;
 };

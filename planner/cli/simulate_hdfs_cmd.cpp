@@ -6,7 +6,7 @@
 namespace perfplan::cli {
 namespace {
 struct SimulateHdfsFlags {
-  profiles::HdfsSimulationSettings settings;
+  profiles::HdfsSimulationOptions settings;
   std::string version = "3.4";
   std::string out = "hdfs-sim";
   bool json = false;

@@ -44,8 +44,8 @@ struct TuneFlags {
 
 // Builds the request structs from the flags; InvalidArgument for an unknown model kind or a
 // malformed --at.
-Status ToSettings(const TuneFlags& f, planner::TuneDataRequest* data,
-                 tuning::SearchSettings* search) {
+Status ToOptions(const TuneFlags& f, planner::TuneDataRequest* data,
+                 tuning::SearchOptions* search) {
   if (f.data_file.empty() == f.store.empty()) {
     return Status::InvalidArgument(f.data_file.empty()
                                        ? "give --data FILE or --store DB (one of them)"
@@ -100,7 +100,7 @@ Status SourceFrom(const TuneFlags& f, planner::TuneModelSource* source) {
     return Status::InvalidArgument(
         "give --model FILE, or --data FILE (or --store DB) and --target NAME");
   }
-  return ToSettings(f, &source->data, &source->search);
+  return ToOptions(f, &source->data, &source->search);
 }
 
 Result<std::vector<std::pair<std::string, std::string>>> ParseAt(
@@ -118,7 +118,7 @@ Result<std::vector<std::pair<std::string, std::string>>> ParseAt(
   return out;
 }
 
-// Exactly one of --data and --store is checked in ToSettings (a clear message, exit 2).
+// Exactly one of --data and --store is checked in ToOptions (a clear message, exit 2).
 void AddDataFlags(CLI::App* cmd, TuneFlags* f) {
   cmd->add_option("--data", f->data_file, "Runs: CSV with a header, or ARFF");
   cmd->add_option("--store", f->store,
@@ -224,11 +224,11 @@ CLI::App* AddTuneVerb(CLI::App& tune, CliContext& ctx, const std::shared_ptr<Tun
 // The data set and search settings of the verbs that cross-validate (cv, train, classify).
 struct DataRequest {
   planner::TuneDataRequest data;
-  tuning::SearchSettings search;
+  tuning::SearchOptions search;
 };
 Result<DataRequest> ToDataRequest(const TuneFlags& f) {
   DataRequest r;
-  if (Status s = ToSettings(f, &r.data, &r.search); !s.ok()) return s;
+  if (Status s = ToOptions(f, &r.data, &r.search); !s.ok()) return s;
   return r;
 }
 
@@ -280,7 +280,7 @@ void AddTuneCommand(CLI::App& command, CliContext& ctx) {
         auto at = ParseAt(f.at);
         Status s = at.ok() ? SourceFrom(f, &source) : at.status();
         if (!s.ok()) return s;
-        tuning::SensitivitySettings settings;
+        tuning::SensitivityOptions settings;
         settings.goal = f.maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
         settings.step_fraction = f.step_fraction;
         return planner::AnswerTuneSensitivity(source, at.value(), settings);
@@ -301,7 +301,7 @@ void AddTuneCommand(CLI::App& command, CliContext& ctx) {
       [](const TuneFlags& f) -> Result<tuning::Recommendation> {
         planner::TuneModelSource source;
         if (Status s = SourceFrom(f, &source); !s.ok()) return s;
-        tuning::RecommendSettings settings;
+        tuning::RecommendOptions settings;
         settings.goal = f.maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
         settings.samples = f.samples;
         settings.threads = f.threads > 0

@@ -451,7 +451,7 @@ Result<ExportTable> AnswerExport(const ExportRequest& r) {
       }
       TuneModelSource source;
       source.model_file = r.model_file;
-      tuning::SensitivitySettings settings;
+      tuning::SensitivityOptions settings;
       if (r.maximize) settings.goal = tuning::Goal::kMaximize;
       Result<tuning::Sensitivity> a = AnswerTuneSensitivity(source, {}, settings);
       if (!a.ok()) return a.status();

@@ -334,7 +334,7 @@ Status AddSelectionSection(const std::vector<profiles::ProfileDocument>& docs,
 Status AddSensitivitySection(const std::string& model_file, Builder& b) {
   TuneModelSource source;
   source.model_file = model_file;
-  auto sensitivity = AnswerTuneSensitivity(source, {}, tuning::SensitivitySettings{});
+  auto sensitivity = AnswerTuneSensitivity(source, {}, tuning::SensitivityOptions{});
   if (!sensitivity.ok()) return sensitivity.status();
   const tuning::Sensitivity& s = sensitivity.value();
   BarChart chart;

@@ -179,7 +179,7 @@ Result<ClassifyAnswer> ClassifyStoredApplications(profiles::Store& store) {
 
 Result<std::vector<ScoreAnswer>> ScoreStoredApplications(profiles::Store& store,
                                                          const std::string& app_id,
-                                                         const models::ScoreSettings& settings) {
+                                                         const models::ScoreOptions& settings) {
   if (!app_id.empty()) {
     if (Status s = CheckApplicationExists(store, app_id); !s.ok()) return s;
   }

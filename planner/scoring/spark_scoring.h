@@ -61,7 +61,7 @@ Status CheckApplicationExists(profiles::Store& store, const std::string& app_id)
 // the store holds no application); InvalidArgument from the score.
 Result<std::vector<ScoreAnswer>> ScoreStoredApplications(profiles::Store& store,
                                                          const std::string& app_id,
-                                                         const models::ScoreSettings& settings = {});
+                                                         const models::ScoreOptions& settings = {});
 
 // ScoreStoredApplications over the store file at `store_path`, opened with ScoringMigrations().
 // NotFound "STORE: no such store; run `perfplan ingest spark` first" when the file does not

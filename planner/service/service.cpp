@@ -156,7 +156,7 @@ HttpReply TuningSensitivity(const ServiceOptions& options, const std::string& wo
                             const std::string& query) {
   TuneModelSource source;
   if (auto e = ModelFile(options, workload, &source.model_file)) return Error(*e);
-  tuning::SensitivitySettings settings;
+  tuning::SensitivityOptions settings;
   if (query.find("maximize=true") != std::string::npos) settings.goal = tuning::Goal::kMaximize;
   Result<tuning::Sensitivity> answer = AnswerTuneSensitivity(source, {}, settings);
   if (!answer.ok()) return FromStatus(answer.status());
@@ -168,7 +168,7 @@ HttpReply TuningRecommend(const ServiceOptions& options, const std::string& body
   if (auto e = DecodeRecommendCall(body, &call)) return Error(*e);
   TuneModelSource source;
   if (auto e = ModelFile(options, call.workload, &source.model_file)) return Error(*e);
-  tuning::RecommendSettings settings;
+  tuning::RecommendOptions settings;
   settings.goal = call.maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
   settings.samples = call.samples;
   settings.seed = call.seed;

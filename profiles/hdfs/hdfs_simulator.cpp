@@ -77,7 +77,7 @@ struct Log {
 
 class Generator {
  public:
-  Generator(const HdfsSimulationSettings& s, const std::string& out)
+  Generator(const HdfsSimulationOptions& s, const std::string& out)
       : s_(s), rng_(s.seed), now_ms_(s.start_ms) {
     audit_.path = out + "/namenode/hdfs-audit.log";
     nn_.path = out + "/namenode/hadoop-hdfs-namenode-nn1.log";
@@ -266,7 +266,7 @@ class Generator {
     }
   }
 
-  const HdfsSimulationSettings& s_;
+  const HdfsSimulationOptions& s_;
   models::Rng rng_;
   std::int64_t now_ms_;
   std::int64_t replication_ = 1;
@@ -287,7 +287,7 @@ Result<HadoopVersion> ParseHadoopVersion(const std::string& text) {
   return Status::InvalidField("hadoop_version", "\"" + text + "\": expected 2, 3.3 or 3.4");
 }
 
-Status HdfsSimulationSettings::Validate() const {
+Status HdfsSimulationOptions::Validate() const {
   auto at_least = [](const char* name, std::int64_t v, std::int64_t min) {
     return v < min ? Status::InvalidArgument(std::string(name) + " = " + std::to_string(v) +
                                              ": must be at least " + std::to_string(min))
@@ -309,7 +309,7 @@ Status HdfsSimulationSettings::Validate() const {
   return Status::Ok();
 }
 
-Result<HdfsSimulation> SimulateHdfs(const HdfsSimulationSettings& settings,
+Result<HdfsSimulation> SimulateHdfs(const HdfsSimulationOptions& settings,
                                     const std::string& out_dir) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   std::error_code ec;

@@ -50,7 +50,7 @@ TEST_CASE("extracted volumes equal the generator's: K·S + control, data + 4 B p
     CAPTURE(c.files);
     CAPTURE(std::string(c.version));
     const std::string dir = testing::MakeTempDir();
-    profiles::HdfsSimulationSettings s;
+    profiles::HdfsSimulationOptions s;
     s.files = c.files;
     s.file_bytes = c.file_bytes;
     s.clients = c.clients;
@@ -128,7 +128,7 @@ TEST_CASE("extracted volumes equal the generator's: K·S + control, data + 4 B p
 }
 
 TEST_CASE("bad settings and bad requests are refused with the field named") {
-  profiles::HdfsSimulationSettings s;
+  profiles::HdfsSimulationOptions s;
   s.files = 0;
   CHECK(AnswerSimulateHdfs(s, testing::MakeTempDir()).status().message() ==
         "files = 0: must be at least 1");
