@@ -139,8 +139,8 @@ TEST_CASE("the flag check reads string literals only") {
       "char c = '\"'; auto r = R\"x(--raw \")x\";\n"
       "Fail(\"window: --to must be after --from\");\n";
   CHECK(LiteralMatchesIn("probe.cpp", text, kFlagSpelling) ==
-        "probe.cpp:3: \"\\\"--quoted\"\n"
-        "probe.cpp:5: \"window: --to must be after --from\"\n");
+        "probe.cpp:4: \"\\\"--quoted\"\n"
+        "probe.cpp:6: \"window: --to must be after --from\"\n");
 }
 
 TEST_CASE("no tracked file is over 1 MB outside the data folders, and none is named -") {
