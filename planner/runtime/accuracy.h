@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "models/runtime_fit.h"
+#include "models/runtime_evaluate.h"
 
 namespace perfplan::planner {
 
@@ -24,6 +24,7 @@ struct PerTypeTrainResult {
   std::string workload;
   models::ErrorSummary perfplan, perfplan_on_ernest_rows, ernest, amdahl;
   double interval_coverage = 0;
+  std::string form;  // the runtime form chosen by cross-validation ("" with kReferences)
 };
 // Target (b): train on the k smallest completed node counts of ONE type (plus every run of the
 // other workloads as references); predict every other configuration of the workload.
@@ -32,6 +33,7 @@ struct OneTypeTrainResult {
   std::string base_type;
   models::ErrorSummary perfplan, ernest, amdahl;
   double interval_coverage = 0;
+  std::string form;
 };
 // Selection: the configuration with the lowest predicted node-seconds (target (a) models) against
 // the best measured one.
@@ -59,6 +61,7 @@ struct AccuracyReport {
     double median_of_p90_ape = 0;
     double ernest_median_of_median_ape = 0;
     double amdahl_median_of_median_ape = 0;
+    double median_interval_coverage = 0;
   };
   std::vector<OneTypeSummary> one_type_summary;
   std::string Markdown() const;

@@ -105,6 +105,15 @@ Result<FitAnswer> AnswerFit(const FitRequest& request) {
   Result<models::RuntimeProfile> profile = models::ToProfile(answer.fit);
   if (!profile.ok()) return profile.status();
   answer.profile = profile.value();
+  models::ChoiceOptions choice_options;
+  choice_options.fit = request.options;
+  Result<models::ModelChoice> choice =
+      models::ChooseRuntimeForm(answer.runs, {type}, choice_options);
+  if (choice.ok()) {
+    answer.choice = choice.value();
+  } else {
+    answer.warnings.push_back("no model choice: " + choice.status().message());
+  }
   return answer;
 }
 
@@ -131,7 +140,7 @@ Result<EvaluateAnswer> AnswerEvaluate(const EvaluateRequest& request) {
   answer.evaluation = ev.value();
   answer.row_lines = table.lines;
   answer.rows = table.runs;
-  answer.bootstrap_replicates = request.options.bootstrap_replicates;
+  answer.intervals = request.options.intervals;
   answer.interval_level = request.options.interval_level;
   return answer;
 }

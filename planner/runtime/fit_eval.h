@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "models/runtime_evaluate.h"
 #include "models/runtime_fit.h"
+#include "models/runtime_forms.h"
 #include "models/status.h"
 
 namespace perfplan::planner {
@@ -27,6 +29,9 @@ struct FitAnswer {
   std::string runs_file;
   models::RuntimeFit fit;
   models::RuntimeProfile profile;         // what `perfplan predict` reads
+  // The candidate forms scored by cross-validation on the same runs (nullopt, with a warning,
+  // when no form can be scored); the profile always holds the freeride-g fit.
+  std::optional<models::ModelChoice> choice;
   std::vector<int> run_lines;             // CSV line of each entry of fit.runs_used
   std::vector<models::MeasuredRun> runs;  // the runs given to the fit (fit.runs_used indexes it)
   std::vector<std::string> warnings;
@@ -47,7 +52,7 @@ struct EvaluateAnswer {
   models::Evaluation evaluation;
   std::vector<int> row_lines;             // CSV line of every row of the file, by row index
   std::vector<models::MeasuredRun> rows;  // every row of the file
-  int bootstrap_replicates = 0;
+  bool intervals = true;
   double interval_level = 0;
 };
 

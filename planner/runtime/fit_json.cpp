@@ -52,6 +52,24 @@ json FitJson(const models::RuntimeFit& f) {
   return j;
 }
 
+json ChoiceJson(const models::ModelChoice& c) {
+  json candidates = json::array();
+  for (const models::CandidateScore& s : c.candidates) {
+    candidates.push_back({{"form", models::ToString(s.form)},
+                          {"eligible", s.eligible},
+                          {"cv_error", s.eligible ? json(s.cv_error) : json(nullptr)},
+                          {"cv_median_ape", s.eligible ? json(s.cv_median_ape) : json(nullptr)},
+                          {"scored_runs", s.scored},
+                          {"note", s.note}});
+  }
+  return {{"chosen", models::ToString(c.chosen)},
+          {"scheme", c.scheme},
+          {"folds", c.folds},
+          {"cv_error_measure", "mean |log(measured/predicted)| over held-out training runs"},
+          {"candidates", candidates},
+          {"reason", c.reason}};
+}
+
 }  // namespace
 
 namespace {
@@ -116,6 +134,7 @@ std::string ToJson(const FitAnswer& a) {
   fit["residual_seconds"] = residuals;
   fit["runs_used"] = used;
   fit["warnings"] = a.warnings;
+  fit["model_choice"] = a.choice ? ChoiceJson(*a.choice) : json(nullptr);
   j["fit"] = fit;
   return j.dump(2) + "\n";
 }
@@ -133,6 +152,8 @@ std::string ToJson(const EvaluateAnswer& a) {
     row["interval"] = {{"low_seconds", Optional(r.interval_low_seconds)},
                        {"high_seconds", Optional(r.interval_high_seconds)}};
     row["inside_interval"] = r.inside_interval ? json(*r.inside_interval) : json(nullptr);
+    row["interval_widening"] = r.interval_widening;
+    row["transfer"] = r.transfer;
     row["method"] = r.method;
     row["ernest_seconds"] = Optional(r.ernest_seconds);
     row["ernest_ape"] = Optional(r.ernest_ape);
@@ -163,8 +184,12 @@ std::string ToJson(const EvaluateAnswer& a) {
       {"interval",
        {{"level", a.interval_level},
         {"coverage", ev.interval_coverage},
-        {"bootstrap_replicates", a.bootstrap_replicates},
-        {"seed", ev.seed}}},
+        {"method", a.intervals ? json("cv+ on log residuals") : json(nullptr)},
+        {"reference_errors", ev.interval_noise_references},
+        {"widened_rows", ev.widened_rows},
+        {"max_widening", ev.max_interval_widening},
+        {"short_of_points", ev.intervals_short_of_points}}},
+      {"model_choice", ev.choice ? ChoiceJson(*ev.choice) : json(nullptr)},
       {"censored", {{"rows", ev.censored_rows}, {"prediction_above_bound", ev.censored_respected}}},
       {"selection", SelectionJson(a, ev)},
       {"fits", fits},
