@@ -412,7 +412,10 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
 
   const Scored* lowest = nullptr;
   for (const Scored& s : scored) {
-    if (s.score.eligible && (!lowest || s.score.cv_error < lowest->score.cv_error)) lowest = &s;
+    if (s.score.eligible &&
+        (!lowest || s.score.cv_error < lowest->score.cv_error - kExactScore)) {
+      lowest = &s;
+    }
   }
   const Scored* best = nullptr;
   const Scored* runner_up = nullptr;

@@ -34,6 +34,17 @@ std::vector<std::string> Ordered(const std::vector<models::MeasuredRun>& rows, b
   return out;
 }
 
+void CheckIntervals(const models::Evaluation& ev, AccuracyReport* report) {
+  for (const models::EvaluatedRow& r : ev.rows) {
+    if (!r.interval_low_seconds || !r.predicted_seconds) continue;
+    ++report->intervals_checked;
+    if (*r.interval_low_seconds > *r.predicted_seconds ||
+        *r.interval_high_seconds < *r.predicted_seconds) {
+      ++report->intervals_excluding_prediction;
+    }
+  }
+}
+
 std::string FormOf(const models::Evaluation& ev) {
   return ev.choice ? std::string(models::ToString(ev.choice->chosen)) : std::string();
 }
@@ -77,6 +88,7 @@ Result<AccuracyReport> StudyAccuracy(const std::vector<models::MeasuredRun>& row
     Result<models::Evaluation> a = models::EvaluateWorkload(
         rows, SmallestCompletedPerType(rows, w, options.train_runs), w, options.evaluate);
     if (!a.ok()) return a.status();
+    CheckIntervals(a.value(), &report);
     report.per_type.push_back({w, a.value().perfplan, a.value().perfplan_on_ernest_rows,
                                a.value().ernest, a.value().amdahl, a.value().interval_coverage,
                                FormOf(a.value())});
@@ -86,6 +98,7 @@ Result<AccuracyReport> StudyAccuracy(const std::vector<models::MeasuredRun>& row
       Result<models::Evaluation> b = models::EvaluateWorkload(
           rows, SmallestCompletedPerType(rows, w, options.train_runs, t), w, options.evaluate);
       if (!b.ok()) return b.status();
+      CheckIntervals(b.value(), &report);
       report.one_type.push_back({w, t, b.value().perfplan, b.value().ernest, b.value().amdahl,
                                  b.value().interval_coverage, FormOf(b.value())});
       coverages.push_back(b.value().interval_coverage);

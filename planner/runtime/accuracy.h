@@ -64,6 +64,10 @@ struct AccuracyReport {
     double median_interval_coverage = 0;
   };
   std::vector<OneTypeSummary> one_type_summary;
+  // Over every evaluation of the study (targets (a) and (b), every workload): rows with an
+  // interval, and those whose interval does not contain their own prediction (must be 0).
+  std::size_t intervals_checked = 0;
+  std::size_t intervals_excluding_prediction = 0;
   std::string Markdown() const;
 };
 
