@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "models/runtime_backtest.h"
 #include "models/runtime_evaluate.h"
 #include "models/runtime_fit.h"
 #include "models/runtime_forms.h"
@@ -57,6 +58,27 @@ struct EvaluateAnswer {
 };
 
 Result<EvaluateAnswer> AnswerEvaluate(const EvaluateRequest& request);
+
+// `perfplan backtest`: the runs CSV must have a numeric time column (any monotone unit, e.g. Unix
+// seconds); the workload's runs are replayed in that order (models/runtime_backtest.h).
+struct BacktestRequest {
+  std::string runs_file;
+  std::string workload;
+  std::string time_column = "time";
+  models::BacktestOptions options;
+};
+
+struct BacktestAnswer {
+  std::string runs_file;
+  std::string time_column;
+  models::Backtest backtest;
+  std::vector<int> row_lines;             // CSV line of every row of the file, by row index
+  std::vector<models::MeasuredRun> rows;  // every row of the file
+};
+
+// Errors (InvalidArgument): the CSV problems; "FILE:1: time: no such column (columns: …)"; a
+// time cell that is not a number ("FILE:7: time: must be a number, got 'soon'"); unknown workload.
+Result<BacktestAnswer> AnswerBacktest(const BacktestRequest& request);
 
 struct ImportScoutAnswer {
   std::vector<models::MeasuredRun> runs;

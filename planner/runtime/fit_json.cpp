@@ -197,6 +197,38 @@ std::string ToJson(const EvaluateAnswer& a) {
   return j.dump(2) + "\n";
 }
 
+std::string ToJson(const BacktestAnswer& a) {
+  const models::Backtest& bt = a.backtest;
+  json rows = json::array();
+  for (const models::BacktestRow& r : bt.rows) {
+    const models::MeasuredRun& run = a.rows[r.row];
+    json row = ConfigJson(run);
+    row["line"] = a.row_lines[r.row];
+    row["time"] = r.time;
+    row["completed"] = run.completed;
+    row["measured_seconds"] = run.runtime_seconds;
+    row["history_runs"] = r.history_runs;
+    row["predicted_seconds"] = Optional(r.predicted_seconds);
+    row["ape"] = Optional(r.ape);
+    row["interval"] = {{"low_seconds", Optional(r.interval_low_seconds)},
+                       {"high_seconds", Optional(r.interval_high_seconds)}};
+    row["inside_interval"] = r.inside_interval ? json(*r.inside_interval) : json(nullptr);
+    row["form"] = r.form;
+    row["note"] = r.note;
+    row["rolling_median_ape"] = r.rolling_median_ape;
+    row["rolling_coverage"] = r.rolling_coverage;
+    rows.push_back(row);
+  }
+  return json{{"runs_file", a.runs_file},
+              {"workload", bt.workload},
+              {"time_column", a.time_column},
+              {"runs", rows},
+              {"summary", SummaryJson(bt.summary)},
+              {"coverage", bt.coverage}}
+             .dump(2) +
+         "\n";
+}
+
 std::string ToJson(const ImportScoutAnswer& a) {
   json runs = json::array();
   for (const models::MeasuredRun& r : a.runs) {

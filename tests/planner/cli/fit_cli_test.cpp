@@ -1,4 +1,4 @@
-// End-to-end: `perfplan fit`, `perfplan evaluate` and `perfplan import scout` through the real CLI.
+// End-to-end: `perfplan fit`, `evaluate`, `backtest` and `import scout` through the real CLI.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
@@ -209,6 +209,70 @@ TEST_CASE("import scout writes a runs CSV that fit reads") {
       Perfplan("fit --runs " + dir + "/runs.csv --workload terasort_hadoop --json", dir + "/err");
   REQUIRE(fit.exit_code == 0);
   CHECK(nlohmann::json::parse(fit.out)["profiled_site"] == "r4.xlarge");
+}
+
+}  // namespace
+}  // namespace perfplan
+
+namespace perfplan {
+namespace {
+
+// A history of w on m4.large: 50 + 2000/c seconds, submitted at t = 10·(row number), node counts
+// out of order.
+std::string HistoryCsv() {
+  std::string csv =
+      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
+      "bandwidth_bytes_per_second,runtime_seconds,completed,time\n";
+  int t = 0;
+  for (int c : {8, 4, 16, 6, 32, 12}) {
+    t += 10;
+    csv += "w,m4.large,1e10," + std::to_string(c) + "," + std::to_string(c) + ",1e8," +
+           std::to_string(50 + 2000.0 / c) + ",true," + std::to_string(t) + "\n";
+  }
+  return csv;
+}
+
+TEST_CASE("backtest replays the runs in time order and predicts each from the earlier ones") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/history.csv", HistoryCsv());
+  const Run bt =
+      Perfplan("backtest --runs " + dir + "/history.csv --workload w --json", dir + "/err");
+  REQUIRE(bt.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(bt.out);
+  CHECK(j["time_column"] == "time");
+  REQUIRE(j["runs"].size() == 6);
+  for (int k = 0; k < 3; ++k) CHECK(j["runs"][k]["predicted_seconds"].is_null());
+  CHECK(j["runs"][2]["note"] == "warm-up: 2 completed earlier run(s), 3 needed");
+  for (int k = 3; k < 6; ++k) {
+    CAPTURE(k);
+    CHECK(j["runs"][k]["line"] == k + 2);
+    CHECK(j["runs"][k]["ape"].get<double>() < 1e-6);
+    CHECK(j["runs"][k]["interval"]["low_seconds"].get<double>() <=
+          j["runs"][k]["predicted_seconds"].get<double>());
+  }
+  CHECK(j["summary"]["predicted_rows"] == 3);
+
+  const Run text = Perfplan("backtest --runs " + dir + "/history.csv --workload w", dir + "/err");
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.rfind("w: 6 runs replayed in order of column 'time', each predicted from the "
+                       "runs before it\n",
+                       0) == 0);
+
+  const Run no_column = Perfplan(
+      "backtest --runs " + dir + "/history.csv --workload w --time-column submitted", dir + "/err");
+  CHECK(no_column.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err") ==
+        "perfplan backtest: error: " + dir +
+            "/history.csv:1: submitted: no such column (columns: workload, instance_type, "
+            "dataset_bytes, storage_nodes, compute_nodes, bandwidth_bytes_per_second, "
+            "runtime_seconds, completed, time)\n");
+  std::string bad = HistoryCsv();
+  bad.replace(bad.rfind(",60\n"), 4, ",soon\n");
+  testing::WriteFile(dir + "/bad.csv", bad);
+  const Run bad_time = Perfplan("backtest --runs " + dir + "/bad.csv --workload w", dir + "/err");
+  CHECK(bad_time.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err") ==
+        "perfplan backtest: error: " + dir + "/bad.csv:7: time: must be a number, got 'soon'\n");
 }
 
 }  // namespace
