@@ -166,6 +166,8 @@ std::string AccuracyReport::Markdown() const {
        << Pct(s.amdahl_median_of_median_ape) << " | " << Pct(s.median_interval_coverage)
        << " |\n";
   }
+  os << "\nIntervals checked: " << intervals_checked << "; excluding their own prediction: "
+     << intervals_excluding_prediction << "\n";
   os << "\n### Selection: lowest predicted node-seconds (target (a) models) vs best measured\n\n"
      << "| workload | pick | predicted node-s | measured node-s of pick | best measured | best "
         "node-s | gap |\n|---|---|---:|---:|---|---:|---:|\n";
