@@ -20,6 +20,22 @@ json ConfigJson(const models::MeasuredRun& r) {
 
 json Optional(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
+// The fields evaluate and backtest share for one predicted run.
+json PredictedRunJson(const models::MeasuredRun& run, int line,
+                      const std::optional<double>& predicted, const std::optional<double>& ape,
+                      const std::optional<double>& low, const std::optional<double>& high,
+                      const std::optional<bool>& inside) {
+  json row = ConfigJson(run);
+  row["line"] = line;
+  row["completed"] = run.completed;
+  row["measured_seconds"] = run.runtime_seconds;
+  row["predicted_seconds"] = Optional(predicted);
+  row["ape"] = Optional(ape);
+  row["interval"] = {{"low_seconds", Optional(low)}, {"high_seconds", Optional(high)}};
+  row["inside_interval"] = inside ? json(*inside) : json(nullptr);
+  return row;
+}
+
 json SummaryJson(const models::ErrorSummary& s) {
   return {{"median_ape", s.median_ape},
           {"p90_ape", s.p90_ape},
@@ -143,15 +159,8 @@ std::string ToJson(const EvaluateAnswer& a) {
   const models::Evaluation& ev = a.evaluation;
   json predictions = json::array();
   for (const models::EvaluatedRow& r : ev.rows) {
-    json row = ConfigJson(r.run);
-    row["line"] = a.row_lines[r.row];
-    row["completed"] = r.run.completed;
-    row["measured_seconds"] = r.run.runtime_seconds;
-    row["predicted_seconds"] = Optional(r.predicted_seconds);
-    row["ape"] = Optional(r.ape);
-    row["interval"] = {{"low_seconds", Optional(r.interval_low_seconds)},
-                       {"high_seconds", Optional(r.interval_high_seconds)}};
-    row["inside_interval"] = r.inside_interval ? json(*r.inside_interval) : json(nullptr);
+    json row = PredictedRunJson(r.run, a.row_lines[r.row], r.predicted_seconds, r.ape,
+                                r.interval_low_seconds, r.interval_high_seconds, r.inside_interval);
     row["interval_widening"] = r.interval_widening;
     row["transfer"] = r.transfer;
     row["method"] = r.method;
@@ -201,18 +210,10 @@ std::string ToJson(const BacktestAnswer& a) {
   const models::Backtest& bt = a.backtest;
   json rows = json::array();
   for (const models::BacktestRow& r : bt.rows) {
-    const models::MeasuredRun& run = a.rows[r.row];
-    json row = ConfigJson(run);
-    row["line"] = a.row_lines[r.row];
+    json row = PredictedRunJson(a.rows[r.row], a.row_lines[r.row], r.predicted_seconds, r.ape,
+                                r.interval_low_seconds, r.interval_high_seconds, r.inside_interval);
     row["time"] = r.time;
-    row["completed"] = run.completed;
-    row["measured_seconds"] = run.runtime_seconds;
     row["history_runs"] = r.history_runs;
-    row["predicted_seconds"] = Optional(r.predicted_seconds);
-    row["ape"] = Optional(r.ape);
-    row["interval"] = {{"low_seconds", Optional(r.interval_low_seconds)},
-                       {"high_seconds", Optional(r.interval_high_seconds)}};
-    row["inside_interval"] = r.inside_interval ? json(*r.inside_interval) : json(nullptr);
     row["form"] = r.form;
     row["note"] = r.note;
     row["rolling_median_ape"] = r.rolling_median_ape;
