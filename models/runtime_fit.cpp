@@ -182,7 +182,7 @@ std::vector<ClassChoice> Candidates(const FitOptions& o) {
   return out;
 }
 
-// Fit with explicit targets y (the bootstrap replaces the measured values).
+// Fit with explicit targets y (here always the measured values).
 Result<RuntimeFit> FitWithValues(const std::vector<MeasuredRun>& runs, const std::vector<double>& y,
                                  const FitOptions& options) {
   std::size_t completed = 0;

@@ -14,7 +14,7 @@
 namespace perfplan::planner {
 
 struct AccuracyOptions {
-  models::EvaluateOptions evaluate;  // bootstrap, seed, heterogeneity mode
+  models::EvaluateOptions evaluate;  // candidate forms, intervals, heterogeneity mode
   std::size_t train_runs = 3;        // the "three smallest completed node counts"
   Status Validate() const;           // train_runs >= 1 and evaluate.Validate()
 };
