@@ -200,6 +200,11 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
       base_type = g;
       continue;
     }
+    // The FREERIDE-G fit is reported (fits[]) when it was a candidate, even if another form won.
+    if (hardware && std::find(options.candidates.begin(), options.candidates.end(),
+                              RuntimeForm::kFreerideG) == options.candidates.end()) {
+      continue;
+    }
     Result<RuntimeFit> fit = FitRuntime(train_by_group[g], fit_options);
     if (!fit.ok()) {
       last_error = fit.status();
