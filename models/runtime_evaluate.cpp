@@ -423,7 +423,7 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
     if (ev.intervals_short_of_points) {
       ev.notes.push_back(std::to_string(ev.intervals_short_of_points) +
                          " interval(s) rest on fewer calibration errors than the level needs (" +
-                         Num(std::ceil(1 / (1 - options.interval_level) - 1)) +
+                         Num(std::ceil(1 / (1 - options.interval_level) - 1 - 1e-9)) +
                          "): their bounds are the extreme errors");
     }
   }
