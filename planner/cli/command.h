@@ -70,6 +70,7 @@ void AddHdfsCommand(CLI::App& app, CliContext& ctx);
 
 void AddFitCommand(CLI::App& app, CliContext& ctx);
 void AddEvaluateCommand(CLI::App& app, CliContext& ctx);
+void AddBacktestCommand(CLI::App& app, CliContext& ctx);
 void AddImportScoutCommand(CLI::App& app, CliContext& ctx);
 
 void AddCollectGangliaCommand(CLI::App& app, CliContext& ctx);
