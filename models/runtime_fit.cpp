@@ -8,7 +8,6 @@
 #include <sstream>
 
 #include "models/nnls.h"
-#include "models/random.h"
 
 namespace perfplan::models {
 namespace {
