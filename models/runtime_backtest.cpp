@@ -7,7 +7,7 @@ namespace perfplan::models {
 
 Status BacktestOptions::Validate() const {
   if (min_history_runs < 2) {
-    return Status::InvalidArgument("min_history_runs: must be >= 2, got " +
+    return Status::InvalidField("min_history_runs", "must be >= 2, got " +
                                    std::to_string(min_history_runs));
   }
   return evaluate.Validate();

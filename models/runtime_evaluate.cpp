@@ -95,9 +95,9 @@ bool Parse(std::string_view text, HeterogeneityMode* out) {
 
 Status EvaluateOptions::Validate() const {
   if (Status s = fit.Validate(); !s.ok()) return s;
-  if (candidates.empty()) return Status::InvalidArgument("candidates: must not be empty");
+  if (candidates.empty()) return Status::InvalidField("candidates", "must not be empty");
   if (!(interval_level > 0 && interval_level < 1)) {
-    return Status::InvalidArgument("interval_level: must be in (0, 1), got " + Num(interval_level));
+    return Status::InvalidField("interval_level", "must be in (0, 1), got " + Num(interval_level));
   }
   return Status::Ok();
 }
@@ -145,7 +145,7 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
   }
   if (!any_row) return Status::InvalidArgument("evaluate: no row has workload " + workload);
   if (ev.train_rows.empty()) {
-    return Status::InvalidArgument("evaluate: --train selects no row of workload " + workload);
+    return Status::InvalidField("train", "selects no row of workload " + workload);
   }
   const bool hardware = ev.heterogeneity == HeterogeneityMode::kHardware;
   constexpr const char* kPooled = "*";

@@ -74,7 +74,7 @@ Status ValidateRunsImpl(const std::vector<MeasuredRun>& runs) {
                             {"bandwidth_bytes_per_second", r.bandwidth_bytes_per_second},
                             {"runtime_seconds", r.runtime_seconds}}) {
       if (!std::isfinite(v) || v <= 0) {
-        return Status::InvalidArgument(where + field + ": must be > 0, got " + Num(v));
+        return Status::InvalidField(where + field, "must be > 0, got " + Num(v));
       }
     }
   }
@@ -339,22 +339,22 @@ RunConfig ConfigOf(const MeasuredRun& run) {
 
 Status FitOptions::Validate() const {
   if (min_completed_runs < 1) {
-    return Status::InvalidArgument("min_completed_runs: must be >= 1, got 0");
+    return Status::InvalidField("min_completed_runs", "must be >= 1, got 0");
   }
   for (double kappa : memory_overhead_factors) {
     if (!std::isfinite(kappa) || kappa <= 0) {
-      return Status::InvalidArgument("memory_overhead_factors: every factor must be > 0, got " +
-                                     Num(kappa));
+      return Status::InvalidField("memory_overhead_factors",
+                                  "every factor must be > 0, got " + Num(kappa));
     }
   }
   if (memory_overhead_factor &&
       (!std::isfinite(*memory_overhead_factor) || *memory_overhead_factor < 0)) {
-    return Status::InvalidArgument("memory_overhead_factor: must be >= 0, got " +
-                                   Num(*memory_overhead_factor));
+    return Status::InvalidField("memory_overhead_factor",
+                                "must be >= 0, got " + Num(*memory_overhead_factor));
   }
   if (max_censoring_iterations < 1) {
-    return Status::InvalidArgument("max_censoring_iterations: must be >= 1, got " +
-                                   std::to_string(max_censoring_iterations));
+    return Status::InvalidField("max_censoring_iterations",
+                                "must be >= 1, got " + std::to_string(max_censoring_iterations));
   }
   return Status::Ok();
 }

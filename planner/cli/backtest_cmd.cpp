@@ -43,10 +43,9 @@ void PrintBacktest(std::ostream& out, const planner::BacktestAnswer& a) {
 
 }  // namespace
 
-void AddBacktestCommand(CLI::App& app, CliContext& ctx) {
+void AddBacktestCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<BacktestFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "backtest", "Replay runs in time order; predict each from the runs before it");
+  CLI::App* cmd = &command;
   cmd->footer(
       "The runs CSV needs a numeric time column (e.g. Unix seconds of submission).\n"
       "Example:\n  perfplan backtest --runs history.csv --workload etl --time-column "

@@ -77,10 +77,9 @@ void PrintEvaluation(std::ostream& out, const planner::EvaluateAnswer& a) {
 
 }  // namespace
 
-void AddEvaluateCommand(CLI::App& app, CliContext& ctx) {
+void AddEvaluateCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<EvaluateFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "evaluate", "Train on some runs, predict the rest; APE against Ernest and Amdahl");
+  CLI::App* cmd = &command;
   cmd->footer(
       "--train is a conjunction of `column OP value` terms joined by `and`, OP one of\n"
       "= != < <= > >=, over the runs CSV columns.\n"

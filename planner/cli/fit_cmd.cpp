@@ -43,10 +43,9 @@ std::vector<std::string> FitComments(const planner::FitAnswer& a) {
 
 }  // namespace
 
-void AddFitCommand(CLI::App& app, CliContext& ctx) {
+void AddFitCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<FitFlags>();
-  CLI::App* cmd =
-      app.add_subcommand("fit", "Fit a runtime profile from the measured runs in a runs CSV");
+  CLI::App* cmd = &command;
   cmd->footer(
       "Prints the profile as YAML (or JSON with --json), ready for `perfplan predict`.\n"
       "Example:\n  perfplan import scout ../shared/data/04-workload-runtime-traces/scout > "

@@ -75,7 +75,7 @@ std::vector<bool> SmallestCompletedPerType(const std::vector<models::MeasuredRun
 }
 
 Status AccuracyOptions::Validate() const {
-  if (train_runs < 1) return Status::InvalidArgument("train_runs: must be >= 1, got 0");
+  if (train_runs < 1) return Status::InvalidField("train_runs", "must be >= 1, got 0");
   return evaluate.Validate();
 }
 

@@ -12,17 +12,9 @@
 namespace perfplan::planner {
 namespace {
 
-Status ProblemsToStatus(const std::vector<profiles::Problem>& problems) {
-  std::string message;
-  for (const profiles::Problem& p : problems) {
-    message += (message.empty() ? "" : "\n") + profiles::FormatProblem(p);
-  }
-  return Status::InvalidArgument(message);
-}
-
 Result<profiles::RunsTable> LoadTable(const std::string& file) {
   profiles::Loaded<profiles::RunsTable> table = profiles::LoadRunsCsv(file);
-  if (!table.ok()) return ProblemsToStatus(table.problems);
+  if (!table.ok()) return profiles::ToStatus(table.problems);
   return table.value;
 }
 
@@ -52,7 +44,7 @@ Result<FitAnswer> AnswerFit(const FitRequest& request) {
   std::optional<profiles::RowFilter> filter;
   if (!request.train_expression.empty()) {
     Result<profiles::RowFilter> f =
-        profiles::ParseRowFilter(request.train_expression, table.columns, "--train");
+        profiles::ParseRowFilter(request.train_expression, table.columns);
     if (!f.ok()) return f.status();
     filter = f.value();
   }
@@ -124,7 +116,7 @@ Result<EvaluateAnswer> AnswerEvaluate(const EvaluateRequest& request) {
   if (!loaded.ok()) return loaded.status();
   const profiles::RunsTable& table = loaded.value();
   Result<profiles::RowFilter> filter =
-      profiles::ParseRowFilter(request.train_expression, table.columns, "--train");
+      profiles::ParseRowFilter(request.train_expression, table.columns);
   if (!filter.ok()) return filter.status();
   bool any = false;
   std::vector<bool> train(table.runs.size(), false);
@@ -188,7 +180,7 @@ Result<BacktestAnswer> AnswerBacktest(const BacktestRequest& request) {
 
 Result<ImportScoutAnswer> AnswerImportScout(const std::string& dir) {
   profiles::Loaded<std::vector<models::MeasuredRun>> runs = profiles::ImportScout(dir);
-  if (!runs.ok()) return ProblemsToStatus(runs.problems);
+  if (!runs.ok()) return profiles::ToStatus(runs.problems);
   ImportScoutAnswer answer;
   answer.runs = runs.value;
   answer.csv = profiles::WriteRunsCsv(answer.runs);

@@ -232,10 +232,11 @@ TEST_CASE("evaluate reports APE per row, median, P90 and the baselines on the sa
   CHECK(e.selection.gap == doctest::Approx(5000.0 / 1200 - 1));
 }
 
-TEST_CASE("evaluate says when --train selects nothing of the workload") {
+TEST_CASE("evaluate says when the train filter selects nothing of the workload") {
   std::vector<MeasuredRun> rows = {Run("w", "t", 1e9, 1, 1, 1, 5)};
-  CHECK(EvaluateWorkload(rows, {false}, "w").status().message() ==
-        "evaluate: --train selects no row of workload w");
+  const Status none = EvaluateWorkload(rows, {false}, "w").status();
+  CHECK(none.message() == "train: selects no row of workload w");
+  CHECK(none.field() == "train");
   CHECK(EvaluateWorkload(rows, {true}, "x").status().message() ==
         "evaluate: no row has workload x");
 }
