@@ -38,6 +38,8 @@ int ExitCodeFor(const Status& status);
 // Registers the commands defined in each command file.
 void AddPredictCommand(CLI::App& app, CliContext& ctx);
 void AddSelectCommand(CLI::App& app, CliContext& ctx);
+void AddPlanCommand(CLI::App& app, CliContext& ctx);
+void AddCapacityCommand(CLI::App& app, CliContext& ctx);
 void AddValidateCommand(CLI::App& app, CliContext& ctx);
 void AddDemoCommand(CLI::App& app, CliContext& ctx);
 void AddServeCommand(CLI::App& app, CliContext& ctx);

@@ -32,6 +32,11 @@ struct ExportFlags {
   bool maximize = false;
   // workload
   planner::WorkloadRequest workload;
+  // plan (with the selection flags), capacity
+  std::string prices, price_site, trace;
+  double budget = 0;
+  double within_hours = 0;
+  std::vector<int> nodes;
 };
 
 Result<planner::ExportTable> BuildTable(const ExportFlags& f) {
@@ -74,6 +79,35 @@ Result<planner::ExportTable> BuildTable(const ExportFlags& f) {
   if (f.profile.empty()) {
     return Status::InvalidArgument("--what " + f.what + " needs --profile");
   }
+  if (f.what == "plan") {
+    planner::PlanRequest request;
+    request.profile_file = f.profile;
+    request.topology_file = f.topology;
+    request.dataset = f.select.dataset;
+    request.price_file = f.prices;
+    request.budget = f.budget;
+    request.deadline_seconds = f.select.deadline_seconds;
+    request.max_nodes = f.select.max_compute_nodes;
+    planner::Parse(f.objective, &request.objective);
+    if (f.topology.empty() || request.dataset.empty()) {
+      return Status::InvalidArgument("--what plan needs --topology and --dataset");
+    }
+    Result<planner::PlanAnswer> a = planner::AnswerPlan(request);
+    if (!a.ok()) return a.status();
+    return planner::PlanTable(a.value());
+  }
+  if (f.what == "capacity") {
+    planner::CapacityRequest request;
+    request.trace_file = f.trace;
+    request.profile_file = f.profile;
+    request.cluster_nodes = f.nodes;
+    request.price_file = f.prices;
+    request.price_site = f.price_site;
+    request.within_hours = f.within_hours;
+    Result<planner::CapacityAnswer> a = planner::AnswerCapacity(request);
+    if (!a.ok()) return a.status();
+    return planner::CapacityTable(a.value());
+  }
   if (f.what == "predictions") {
     if (f.dataset_bytes.empty() || f.storage_nodes.empty() || f.compute_nodes.empty() ||
         f.bandwidth.empty()) {
@@ -110,7 +144,9 @@ Result<planner::ExportTable> BuildTable(const ExportFlags& f) {
   request.profile_file = f.profile;
   request.topology_file = f.topology;
   request.options = f.select;
-  planner::Parse(f.objective, &request.options.objective);
+  if (!planner::Parse(f.objective, &request.options.objective)) {
+    return Status::InvalidArgument("--objective " + f.objective + " is for --what plan");
+  }
   Result<planner::SelectAnswer> a = planner::AnswerSelect(request);
   if (!a.ok()) return a.status();
   return planner::SelectionTable(a.value());
@@ -130,12 +166,18 @@ void AddExportCommand(CLI::App& app, CliContext& ctx) {
       "  perfplan export --what stragglers local-1430917381534 --store spark.db\n"
       "  perfplan export --what scores --store spark.db --format csv\n"
       "  perfplan export --what sensitivity --model wordcount.model.json\n"
-      "  perfplan export --what workload --store hdfs.db --format json");
+      "  perfplan export --what workload --store hdfs.db --format json\n"
+      "  perfplan export --what plan --profile examples/profiles/kmeans.yaml --topology "
+      "examples/topology.yaml --dataset sky-survey --prices examples/prices/grid.yaml "
+      "--objective cost\n"
+      "  perfplan export --what capacity --trace examples/swim/fb2009_first50.tsv --profile "
+      "examples/profiles/kmeans.yaml --nodes 4,16,64");
   cmd->add_option("--what", f->what,
-                  "predictions, selection, scores, sensitivity, stragglers or workload")
+                  "predictions, selection, scores, sensitivity, stragglers, workload, plan or "
+                  "capacity")
       ->required()
-      ->check(CLI::IsMember(
-          {"predictions", "selection", "scores", "sensitivity", "stragglers", "workload"}));
+      ->check(CLI::IsMember({"predictions", "selection", "scores", "sensitivity", "stragglers",
+                             "workload", "plan", "capacity"}));
   cmd->add_option("--format", f->format, "csv (default) or json")
       ->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("--out", f->out, "Write to FILE (atomically) instead of stdout");
@@ -161,14 +203,24 @@ void AddExportCommand(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--site", f->site, "predictions: target site in --cluster");
   cmd->add_option("--topology", f->topology, "selection: cluster topology");
   cmd->add_option("--dataset", f->select.dataset, "selection: dataset name");
-  cmd->add_option("--objective", f->objective, "selection: time or node-seconds")
-      ->check(CLI::IsMember({"time", "node-seconds"}));
+  cmd->add_option("--objective", f->objective,
+                  "selection: time or node-seconds; plan: also cost")
+      ->check(CLI::IsMember({"time", "node-seconds", "cost"}));
   cmd->add_option("--max-compute-nodes", f->select.max_compute_nodes, "selection: node budget")
       ->check(CLI::Range(0, 1 << 30));
   cmd->add_option("--deadline-seconds", f->select.deadline_seconds, "selection: deadline")
       ->check(CLI::Range(0.0, 1e300));
   cmd->add_option("--top", f->select.top, "selection: rows (0 = all)")
       ->check(CLI::Range(0, 1 << 30));
+  cmd->add_option("--prices", f->prices, "plan, capacity: price file (YAML)");
+  cmd->add_option("--budget", f->budget, "plan: drop alternatives costing more (0 = none)")
+      ->check(CLI::Range(0.0, 1e300));
+  cmd->add_option("--trace", f->trace, "capacity: SWIM trace (.tsv)");
+  cmd->add_option("--nodes", f->nodes, "capacity: cluster sizes, comma-separated")
+      ->delimiter(',');
+  cmd->add_option("--price-site", f->price_site, "capacity: the price entry that applies");
+  cmd->add_option("--within-hours", f->within_hours, "capacity: makespan target in hours")
+      ->check(CLI::Range(0.0, 1e300));
   cmd->callback([f, &ctx] {
     Result<planner::ExportTable> table = BuildTable(*f);
     if (!table.ok()) return ReportError(ctx, "export", table.status(), false);

@@ -16,6 +16,8 @@
 #include "planner/hdfs/hdfs.h"
 #include "planner/runtime/runtime.h"
 #include "planner/hindex/stragglers.h"
+#include "planner/plan/capacity.h"
+#include "planner/plan/plan.h"
 #include "planner/scoring/task_scoring.h"
 #include "tuning/sensitivity.h"
 
@@ -53,5 +55,10 @@ ExportTable SensitivityTable(const tuning::Sensitivity& sensitivity);
 // one "cluster" row, then "datanode", "client" and "user" rows, then "recommendation" rows
 // (command and reason); columns that do not apply to a kind are empty.
 ExportTable WorkloadTable(const WorkloadAnswer& answer);
+// One row per alternative of `perfplan plan`, in the plan's order: the select columns, the cost
+// (empty when unpriced), and the flags chosen / on_front / feasible (1 or 0).
+ExportTable PlanTable(const PlanAnswer& answer);
+// One row per cluster size of `perfplan capacity`, in the requested order.
+ExportTable CapacityTable(const CapacityAnswer& answer);
 
 }  // namespace perfplan::planner

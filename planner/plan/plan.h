@@ -1,0 +1,111 @@
+// `perfplan plan` (issue 20): one recommendation for one job, combining the answers of the other
+// facades instead of re-deriving them, so the plan can never contradict the commands it combines.
+//
+// Evidence path implemented here: a FREERIDE-G profile + a topology dataset. The alternatives
+// (replica, compute site, node count) and their predicted runtimes are exactly
+// planner::AnswerSelect's (same model, same order, same deadline filter); the plan adds, per
+// alternative, the billed cost from a price file (models/plan_cost.h: minimum billing period,
+// increment, discount; compute nodes are billed, storage nodes are not), then applies the
+// budget and the allowed sites, picks one alternative by the objective, and computes the Pareto
+// front of predicted time against cost over the alternatives that meet every constraint.
+//
+// Objective and the choice:
+//   time         → the first feasible alternative in `select --objective time` order
+//   node-seconds → the first feasible alternative in `select --objective node-seconds` order
+//   cost         → the cheapest feasible alternative; ties go to the faster (select's order)
+// "Feasible" = within the deadline (select's filter), the budget, --max-nodes and the allowed
+// sites, and priced when the objective or a budget needs a price.
+//
+// Every number carries its source (PlanSource): which model, from which file, how many runs.
+// Thread-safe; no globals. InvalidArgument/NotFound = bad input (exit 2), Failed = no answer.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/plan_cost.h"
+#include "models/runtime_model.h"
+#include "models/status.h"
+#include "planner/runtime/runtime.h"
+#include "profiles/runtime/price_file.h"
+
+namespace perfplan::planner {
+
+enum class PlanObjective { kTime, kCost, kNodeSeconds };
+std::string_view ToString(PlanObjective value);
+bool Parse(std::string_view text, PlanObjective* out);  // "time" | "cost" | "node-seconds"
+
+struct PlanRequest {
+  std::string profile_file;   // FREERIDE-G profile (YAML or JSON); required
+  std::string topology_file;  // cluster topology (YAML); required
+  std::string dataset;        // dataset name in the topology; required
+  std::string price_file;     // price file (YAML); "" = no prices, so no costs and no front
+  PlanObjective objective = PlanObjective::kTime;
+  double deadline_seconds = 0;  // drop alternatives predicted slower; 0 = no deadline
+  double budget = 0;            // drop alternatives costing more (price file currency); 0 = none
+  int max_nodes = 0;            // compute nodes per alternative; 0 = no limit
+  std::vector<std::string> allowed_sites;  // compute sites allowed; empty = every site
+  std::string profiled_site;               // "" = the profile's profiled_site
+  models::ModelVariant variant = models::ModelVariant::kAuto;
+
+  // InvalidArgument naming the field: no dataset, negative limits. (An objective of cost or a
+  // budget without prices is refused by AnswerPlan: prices may come loaded, not as a file.)
+  Status Validate() const;
+};
+
+// Where a number comes from.
+struct PlanSource {
+  std::string model;     // e.g. "FREERIDE-G runtime model (simple variant)"
+  std::string file;      // the evidence file
+  std::size_t runs = 0;  // runs the model rests on
+  std::string command;   // the separate command giving the same number, e.g. "perfplan select"
+  std::vector<std::string> notes;  // how the model was resolved
+};
+
+struct PlanAlternative {
+  Alternative select;           // the alternative exactly as AnswerSelect returned it
+  std::size_t select_rank = 0;  // 1-based position in select's order for the objective
+  bool priced = false;
+  models::Cost cost;  // when priced
+  bool within_budget = true;
+  bool allowed_site = true;  // compute site among --site (always true without --site)
+  bool feasible = false;     // meets every constraint (see the header comment)
+  bool on_front = false;
+};
+
+struct PlanAnswer {
+  PlanRequest request;
+  std::string currency;  // "" without a price file
+  PlanSource runtime_source;
+  std::string price_source;  // the price file, "" without one
+  std::string dataset;
+  double dataset_bytes = 0;
+  // Every alternative select evaluated within the deadline and node limit, in select's order
+  // for the objective (time order for the cost objective).
+  std::vector<PlanAlternative> alternatives;
+  std::vector<std::size_t> front;     // indices into alternatives, fastest first
+  std::optional<std::size_t> chosen;  // index into alternatives
+  std::string chosen_because;         // one sentence
+  std::size_t evaluated = 0;          // alternatives select predicted
+  std::size_t over_deadline = 0;      // dropped by select's deadline filter
+  std::size_t over_budget = 0;
+  std::size_t unpriced = 0;        // compute site without a price
+  std::size_t excluded_sites = 0;  // compute site not allowed
+  std::vector<std::string> warnings;
+};
+
+// Loads the files and answers. Failed when no alternative meets every constraint (the message
+// says which constraint removed how many).
+Result<PlanAnswer> AnswerPlan(const PlanRequest& request);
+// Over already-loaded documents (the service, the benchmark); `prices` may be null.
+Result<PlanAnswer> AnswerPlan(const profiles::ProfileDocument& profile,
+                              const profiles::Topology& topology, const profiles::PriceFile* prices,
+                              const PlanRequest& request);
+
+// The plan as one JSON document (keys with units; the CLI's --json, the service, export).
+std::string ToJson(const PlanAnswer& answer);
+
+}  // namespace perfplan::planner
