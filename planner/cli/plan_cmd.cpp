@@ -31,28 +31,55 @@ void AddAlternativeRow(Table& t, const planner::PlanAnswer& a, std::size_t i) {
             : !alt.within_budget ? "over budget"
                                  : "unpriced";
   }
-  t.AddRow({alt.select.replica_site, alt.select.compute_site,
-            std::to_string(alt.select.compute_nodes), Fixed(alt.select.runtime_seconds, 1),
-            Fixed(alt.select.node_seconds, 0), Money(alt),
-            alt.priced ? Fixed(alt.cost.billed_node_hours, 3) : "n/a",
-            std::to_string(alt.select_rank), mark});
+  std::vector<std::string> row;
+  if (a.evidence == planner::PlanEvidence::kProfile) {
+    row = {alt.select.replica_site, alt.select.compute_site};
+  } else {
+    row = {alt.instance_type};
+  }
+  row.insert(row.end(), {std::to_string(alt.select.compute_nodes),
+                         Fixed(alt.select.runtime_seconds, 1), Fixed(alt.select.node_seconds, 0),
+                         Money(alt), alt.priced ? Fixed(alt.cost.billed_node_hours, 3) : "n/a",
+                         std::to_string(alt.select_rank), mark});
+  t.AddRow(std::move(row));
+}
+
+std::vector<std::string> Header(const planner::PlanAnswer& a, const std::string& currency) {
+  std::vector<std::string> h;
+  if (a.evidence == planner::PlanEvidence::kProfile) {
+    h = {"replica", "compute site"};
+  } else {
+    h = {"instance type"};
+  }
+  h.insert(h.end(), {"nodes", "runtime_s", "node_s", "cost" + currency, "node_h", "rank", "mark"});
+  return h;
 }
 
 void PrintPlan(std::ostream& out, const planner::PlanAnswer& a, std::size_t top) {
   const std::string currency = a.currency.empty() ? "" : " " + a.currency;
-  out << "plan for dataset " << a.dataset << " (" << Bytes(a.dataset_bytes) << "), objective "
-      << planner::ToString(a.request.objective) << "\n";
+  const bool by_profile = a.evidence == planner::PlanEvidence::kProfile;
+  out << "plan for " << (by_profile ? "dataset " : "workload ") << a.dataset << " ("
+      << Bytes(a.dataset_bytes) << "), objective " << planner::ToString(a.request.objective)
+      << "\n";
   if (a.chosen) {
     const planner::PlanAlternative& c = a.alternatives[*a.chosen];
-    out << "\nrecommendation: read the replica at " << c.select.replica_site << ", compute on "
-        << c.select.compute_nodes << " node(s) of " << c.select.compute_site << "\n"
-        << "  predicted runtime " << Fixed(c.select.runtime_seconds, 1) << " s";
+    if (by_profile) {
+      out << "\nrecommendation: read the replica at " << c.select.replica_site << ", compute on "
+          << c.select.compute_nodes << " node(s) of " << c.select.compute_site << "\n";
+    } else {
+      out << "\nrecommendation: run on " << c.select.compute_nodes << " node(s) of type "
+          << c.instance_type << "\n";
+    }
+    out << "  predicted runtime " << Fixed(c.select.runtime_seconds, 1) << " s";
     if (c.priced) out << ", cost " << Fixed(c.cost.cost, 4) << currency;
     out << "\n  because: " << a.chosen_because << "\n";
   }
   out << "\nsources:\n  runtime: " << a.runtime_source.model << " from " << a.runtime_source.file
-      << " (" << a.runtime_source.runs << " profile run(s)); the same numbers as `"
-      << a.runtime_source.command << "`\n";
+      << " (" << a.runtime_source.runs << (by_profile ? " profile" : "")
+      << " run(s)); the same numbers as `" << a.runtime_source.command << "`\n";
+  if (!by_profile) {
+    for (const std::string& n : a.runtime_source.notes) out << "    " << n << "\n";
+  }
   if (!a.price_source.empty()) {
     out << "  cost: " << a.price_source << " (billed compute node-hours × price, minimum billing "
         << "period, increment and discount applied)\n";
@@ -65,15 +92,13 @@ void PrintPlan(std::ostream& out, const planner::PlanAnswer& a, std::size_t top)
   out << "\n";
   if (!a.front.empty()) {
     out << "\nPareto front of predicted time against cost (" << a.front.size() << " points):\n";
-    Table front({"replica", "compute site", "nodes", "runtime_s", "node_s", "cost" + currency,
-                 "node_h", "select_rank", "mark"});
+    Table front(Header(a, currency));
     for (std::size_t i : a.front) AddAlternativeRow(front, a, i);
     front.Print(out);
   }
   out << "\nalternatives (first " << std::min(top, a.alternatives.size()) << " of "
       << a.alternatives.size() << ", in the objective's order):\n";
-  Table table({"replica", "compute site", "nodes", "runtime_s", "node_s", "cost" + currency,
-               "node_h", "select_rank", "mark"});
+  Table table(Header(a, currency));
   for (std::size_t i = 0; i < a.alternatives.size() && i < top; ++i) AddAlternativeRow(table, a, i);
   table.Print(out);
   for (const std::string& w : a.warnings) out << "warning: " << w << "\n";
@@ -87,12 +112,23 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
   cmd->footer(
       "Example:\n  perfplan plan --profile examples/profiles/kmeans.yaml "
       "--topology examples/topology.yaml --dataset sky-survey --prices examples/prices/grid.yaml "
-      "--objective cost --deadline-seconds 600");
-  cmd->add_option("--profile", flags->request.profile_file, "Profile summary (YAML or JSON)")
-      ->required();
-  cmd->add_option("--topology", flags->request.topology_file, "Cluster topology (YAML)")
-      ->required();
-  cmd->add_option("--dataset", flags->request.dataset, "Dataset name in the topology")->required();
+      "--objective cost --deadline-seconds 600\n"
+      "  perfplan plan --runs runs.csv --workload sort --prices prices.yaml --objective cost");
+  cmd->add_option("--profile", flags->request.profile_file,
+                  "Profile summary (YAML or JSON), with --topology and --dataset");
+  cmd->add_option("--topology", flags->request.topology_file, "Cluster topology (YAML)");
+  cmd->add_option("--dataset", flags->request.dataset, "Dataset name in the topology");
+  cmd->add_option("--runs", flags->request.runs_file,
+                  "Runs CSV, with --workload (instead of --profile/--topology/--dataset)");
+  cmd->add_option("--workload", flags->request.workload, "Workload name in the runs CSV");
+  cmd->add_option("--dataset-bytes", flags->request.dataset_bytes,
+                  "Runs: input size to plan for (default: the largest measured)")
+      ->check(CLI::Range(0.0, 1e300));
+  cmd->add_option("--nodes", flags->request.node_counts,
+                  "Runs: node counts to consider, comma-separated (default: every count measured)")
+      ->delimiter(',');
+  cmd->add_option("--instance-type", flags->request.allowed_types,
+                  "Runs: allowed instance type (repeatable; default every type)");
   cmd->add_option("--prices", flags->request.price_file,
                   "Price file (YAML): price per node-hour per site, billing terms");
   cmd->add_option("--objective", flags->objective, "time, cost or node-seconds")
@@ -118,6 +154,14 @@ void AddPlanCommand(CLI::App& app, CliContext& ctx) {
   cmd->callback([flags, &ctx] {
     planner::Parse(flags->objective, &flags->request.objective);
     models::Parse(flags->model, &flags->request.variant);
+    if (flags->request.runs_file.empty() &&
+        (flags->request.profile_file.empty() || flags->request.topology_file.empty() ||
+         flags->request.dataset.empty())) {
+      return ReportError(ctx, "plan",
+                         Status::InvalidArgument("give --profile, --topology and --dataset, or "
+                                                 "--runs and --workload"),
+                         flags->json);
+    }
     Result<planner::PlanAnswer> answer = planner::AnswerPlan(flags->request);
     if (!answer.ok()) return ReportError(ctx, "plan", answer.status(), flags->json);
     if (flags->json) {

@@ -396,7 +396,8 @@ ExportTable PlanTable(const PlanAnswer& answer) {
                       a.priced ? ExportCell{answer.currency} : ExportCell{},
                       a.priced ? ExportCell{a.cost.billed_node_hours} : ExportCell{},
                       static_cast<long long>(a.select_rank), static_cast<long long>(chosen),
-                      static_cast<long long>(a.on_front), static_cast<long long>(a.feasible)});
+                      static_cast<long long>(a.on_front), static_cast<long long>(a.feasible),
+                      a.instance_type.empty() ? ExportCell{} : ExportCell{a.instance_type}});
   }
   return t;
 }

@@ -18,9 +18,7 @@ json SourceJson(const PlanSource& s) {
 
 json AlternativeJson(const PlanAlternative& a, const std::string& currency) {
   const Alternative& s = a.select;
-  json j = {{"replica_site", s.replica_site},
-            {"compute_site", s.compute_site},
-            {"compute_nodes", s.compute_nodes},
+  json j = {{"compute_nodes", s.compute_nodes},
             {"storage_nodes", s.storage_nodes},
             {"bandwidth_bytes_per_second", s.bandwidth_bytes_per_second},
             {"runtime_seconds", s.runtime_seconds},
@@ -36,6 +34,12 @@ json AlternativeJson(const PlanAlternative& a, const std::string& currency) {
             {"within_budget", a.within_budget},
             {"allowed_site", a.allowed_site},
             {"on_front", a.on_front}};
+  if (a.instance_type.empty()) {
+    j["replica_site"] = s.replica_site;
+    j["compute_site"] = s.compute_site;
+  } else {
+    j["instance_type"] = a.instance_type;
+  }
   if (a.priced) {
     j["cost"] = {{"cost", a.cost.cost},
                  {"list_cost", a.cost.list_cost},
@@ -66,11 +70,17 @@ std::string ToJson(const PlanAnswer& a) {
        {{"deadline_seconds", r.deadline_seconds > 0 ? json(r.deadline_seconds) : json(nullptr)},
         {"budget", r.budget > 0 ? json(r.budget) : json(nullptr)},
         {"max_nodes", r.max_nodes > 0 ? json(r.max_nodes) : json(nullptr)},
-        {"allowed_sites", r.allowed_sites}}},
+        {"allowed_sites", r.allowed_sites},
+        {"allowed_types", r.allowed_types}}},
+      {"evidence", a.evidence == PlanEvidence::kProfile ? "profile" : "runs"},
       {"inputs",
-       {{"profile", r.profile_file},
-        {"topology", r.topology_file},
-        {"prices", a.price_source.empty() ? json(nullptr) : json(a.price_source)}}},
+       a.evidence == PlanEvidence::kProfile
+           ? json({{"profile", r.profile_file},
+                   {"topology", r.topology_file},
+                   {"prices", a.price_source.empty() ? json(nullptr) : json(a.price_source)}})
+           : json({{"runs", r.runs_file},
+                   {"workload", r.workload},
+                   {"prices", a.price_source.empty() ? json(nullptr) : json(a.price_source)}})},
       {"currency", a.currency.empty() ? json(nullptr) : json(a.currency)},
       {"sources",
        {{"runtime", SourceJson(a.runtime_source)},

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/runtime_fit.h"
+#include "planner/runtime/fit_eval.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::planner {
@@ -205,6 +207,111 @@ TEST_CASE("bad plan requests say which field is wrong") {
   r = KmeansRequest();
   r.price_file = "/nonexistent/prices.yaml";
   CHECK(AnswerPlan(r).status().code() == StatusCode::kInvalidArgument);
+}
+
+// Workload w on two instance types: t1 runs 50 + 2000/c s, t2 runs 80 + 4000/c s (slower, and
+// cheaper in the prices below); t3 has a single run, too few to fit.
+std::string RunsCsv() {
+  std::string csv =
+      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
+      "bandwidth_bytes_per_second,runtime_seconds,completed\n";
+  for (int c : {4, 8, 16, 32, 64}) {
+    const std::string n = std::to_string(c);
+    csv += "w,t1,1e10," + n + "," + n + ",1e8," + std::to_string(50 + 2000.0 / c) + ",true\n";
+    csv += "w,t2,1e10," + n + "," + n + ",1e8," + std::to_string(80 + 4000.0 / c) + ",true\n";
+  }
+  csv += "w,t3,1e10,8,8,1e8,300,true\n";
+  return csv;
+}
+
+PlanRequest RunsRequest(const std::string& dir) {
+  testing::WriteFile(dir + "/runs.csv", RunsCsv());
+  testing::WriteFile(dir + "/prices.yaml",
+                     "schema_version: 1\ncurrency: EUR\nprices:\n"
+                     "  - {instance_type: t1, price_per_node_hour: 2.0}\n"
+                     "  - {instance_type: t2, price_per_node_hour: 0.5}\n"
+                     "  - {instance_type: t3, price_per_node_hour: 0.1}\n");
+  PlanRequest r;
+  r.runs_file = dir + "/runs.csv";
+  r.workload = "w";
+  r.price_file = dir + "/prices.yaml";
+  return r;
+}
+
+TEST_CASE("runs path: every alternative is what `perfplan fit` then `perfplan predict` give") {
+  const std::string dir = testing::MakeTempDir();
+  PlanRequest r = RunsRequest(dir);
+  Result<PlanAnswer> plan = AnswerPlan(r);
+  REQUIRE(plan.ok());
+  const PlanAnswer& a = plan.value();
+  CHECK(a.evidence == PlanEvidence::kRunsCsv);
+  CHECK(a.runtime_source.command == "perfplan fit");
+  CHECK(a.runtime_source.runs == 10);
+  REQUIRE(a.alternatives.size() ==
+          10);  // 2 fitted types × 5 measured node counts (t3: 8, among them)
+  for (const std::string type : {"t1", "t2"}) {
+    FitRequest f;
+    f.runs_file = r.runs_file;
+    f.workload = "w";
+    f.instance_type = type;
+    Result<FitAnswer> fit = AnswerFit(f);
+    REQUIRE(fit.ok());
+    Result<models::ResolvedModel> model = models::ResolveModel(fit.value().profile);
+    REQUIRE(model.ok());
+    for (const PlanAlternative& alt : a.alternatives) {
+      if (alt.instance_type != type) continue;
+      models::Target t;
+      t.dataset_bytes = 1e10;
+      t.storage_nodes = alt.select.compute_nodes;
+      t.compute_nodes = alt.select.compute_nodes;
+      t.bandwidth_bytes_per_second = 1e8;
+      CAPTURE(alt.select.compute_nodes);
+      CHECK(alt.select.runtime_seconds ==
+            doctest::Approx(models::Predict(model.value(), t).runtime_seconds).epsilon(1e-9));
+    }
+  }
+  // The exact data are fitted exactly: t1 on 8 nodes takes 50 + 250 s.
+  for (const PlanAlternative& alt : a.alternatives) {
+    if (alt.instance_type == "t1" && alt.select.compute_nodes == 8) {
+      CHECK(alt.select.runtime_seconds == doctest::Approx(300).epsilon(1e-6));
+    }
+  }
+  // Time order; the fastest is t1 on the most nodes measured.
+  CHECK(a.alternatives[*a.chosen].instance_type == "t1");
+  CHECK(a.alternatives[*a.chosen].select.compute_nodes == 64);
+  REQUIRE(a.warnings.size() == 1);
+  CHECK(a.warnings[0].rfind("t3: not fitted: ", 0) == 0);
+}
+
+TEST_CASE("runs path: costs per instance type, the cheapest choice and the front") {
+  const std::string dir = testing::MakeTempDir();
+  PlanRequest r = RunsRequest(dir);
+  r.objective = PlanObjective::kCost;
+  Result<PlanAnswer> plan = AnswerPlan(r);
+  REQUIRE(plan.ok());
+  const PlanAnswer& a = plan.value();
+  double cheapest = 1e300;
+  for (const PlanAlternative& alt : a.alternatives) {
+    REQUIRE(alt.priced);
+    const double price = alt.instance_type == "t1" ? 2.0 : 0.5;
+    CHECK(alt.cost.cost == doctest::Approx(alt.select.node_seconds / 3600 * price).epsilon(1e-12));
+    cheapest = std::min(cheapest, alt.cost.cost);
+  }
+  CHECK(a.alternatives[*a.chosen].cost.cost == cheapest);
+  // 80 + 4000/c on t2 at 0.5/h costs (80c + 4000)/7200: cheapest at the fewest nodes, 4.
+  CHECK(a.alternatives[*a.chosen].instance_type == "t2");
+  CHECK(a.alternatives[*a.chosen].select.compute_nodes == 4);
+  CHECK(a.front.size() >= 2);
+  r.allowed_types = {"t1"};
+  plan = AnswerPlan(r);
+  REQUIRE(plan.ok());
+  CHECK(plan.value().alternatives[*plan.value().chosen].instance_type == "t1");
+  r.allowed_types = {"t9"};
+  CHECK(AnswerPlan(r).status().message() == "instance_type: workload w has no runs on \"t9\"");
+  r.allowed_types.clear();
+  r.workload = "nope";
+  CHECK(AnswerPlan(r).status().message() ==
+        "workload: no runs of \"nope\" in " + dir + "/runs.csv");
 }
 
 }  // namespace

@@ -10,9 +10,16 @@
 namespace perfplan::profiles {
 namespace {
 
-std::vector<std::string> Messages(const Loaded<PriceFile>& loaded) {
-  std::vector<std::string> out;
-  for (const Problem& p : loaded.problems) out.push_back(FormatProblem(p));
+// One problem per line, so a failed comparison prints both texts.
+std::string Messages(const Loaded<PriceFile>& loaded) {
+  std::string out;
+  for (const Problem& p : loaded.problems) out += FormatProblem(p) + "\n";
+  return out;
+}
+
+std::string Lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
   return out;
 }
 
@@ -27,7 +34,7 @@ prices:
      billing_increment_seconds: 3600}
 )";
   Loaded<PriceFile> p = ParsePriceFile(text, "p.yaml");
-  INFO(Messages(p).empty());
+  INFO(Messages(p));
   REQUIRE(p.ok());
   CHECK(p.value.currency == "EUR");
   REQUIRE(p.value.entries.size() == 2);
@@ -54,28 +61,28 @@ prices:
   - {site: a, price_per_node_hour: -1}
   - {site: a, price_per_node_hour: 1}
   - {site: b, instance_type: c, price_per_node_hour: 1}
-  - {instance_type: c, price_per_hour: 1}
+  - {instance_type: c, price_per_nodehour: 1}
 )";
   CHECK(Messages(ParsePriceFile(text, "p.yaml")) ==
-        std::vector<std::string>{
+        Lines({
             "p.yaml:1: currency: missing",
             "p.yaml:2: discount_fraction: must be below 1 (0.3 = 30 % off), got 1.5",
             "p.yaml:4: prices[0].price_per_node_hour: must be >= 0, got -1",
             "p.yaml:5: prices[1].site: duplicate price for site \"a\"",
             "p.yaml:6: prices[2]: needs exactly one of site or instance_type",
-            "p.yaml:7: prices[3].price_per_hour: unknown key; did you mean "
+            "p.yaml:7: prices[3].price_per_nodehour: unknown key; did you mean "
             "\"price_per_node_hour\"?",
             "p.yaml:7: prices[3].price_per_node_hour: missing",
-        });
+        }));
 }
 
 TEST_CASE("a price file that is not a mapping, or has no prices, says so") {
   CHECK(Messages(ParsePriceFile("schema_version: 2\ncurrency: USD\nprices: []\n", "p.yaml")) ==
-        std::vector<std::string>{
+        Lines({
             "p.yaml:1: schema_version: this perfplan reads version 1, got 2",
             "p.yaml:3: prices: needs at least one entry",
-        });
-  CHECK(Messages(LoadPriceFile("/nonexistent/p.yaml")).size() == 1);
+        }));
+  CHECK(LoadPriceFile("/nonexistent/p.yaml").problems.size() == 1);
 }
 
 }  // namespace
