@@ -73,6 +73,32 @@ TEST_CASE("plan errors: bad price file is exit 2 with file:line: field, none fea
   CHECK(none.exit_code == 1);
 }
 
+TEST_CASE("plan --runs: one fit per instance type; a plan needs one evidence path") {
+  const std::string dir = testing::MakeTempDir();
+  std::string csv =
+      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
+      "bandwidth_bytes_per_second,runtime_seconds,completed\n";
+  for (int c : {2, 4, 8, 16}) {
+    csv += "w,small,1e9," + std::to_string(c) + "," + std::to_string(c) + ",1e8," +
+           std::to_string(20 + 400.0 / c) + ",true\n";
+  }
+  testing::WriteFile(dir + "/runs.csv", csv);
+  testing::CliRun r =
+      RunPerfplan("plan --runs '" + dir + "/runs.csv' --workload w --nodes 2,16 --json");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["evidence"] == "runs");
+  CHECK(j["sources"]["runtime"]["command"] == "perfplan fit");
+  CHECK(j["recommendation"]["plan"]["instance_type"] == "small");
+  CHECK(j["recommendation"]["plan"]["compute_nodes"] == 16);
+  CHECK(j["alternatives"].size() == 2);
+  testing::CliRun none = RunPerfplan("plan --dataset sky-survey", "2>&1");
+  CHECK(none.exit_code == 2);
+  CHECK(none.out ==
+        "perfplan plan: error: give --profile, --topology and --dataset, or --runs and "
+        "--workload\n");
+}
+
 TEST_CASE("capacity: more nodes never finish the trace later, and the JSON has every size") {
   testing::CliRun r =
       RunPerfplan("capacity --trace " + Example("swim/fb2009_first50.tsv") + " --profile " +
