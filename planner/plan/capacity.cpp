@@ -4,23 +4,12 @@
 #include <cmath>
 
 #include "models/runtime_model.h"
+#include "planner/plan/plan_inputs.h"
 #include "profiles/runtime/price_file.h"
 #include "profiles/runtime/profile_reader.h"
 #include "profiles/runtime/swim_trace.h"
 
 namespace perfplan::planner {
-namespace {
-
-Status ProblemsToStatus(const std::vector<profiles::Problem>& problems) {
-  std::string message;
-  for (const profiles::Problem& p : problems) {
-    if (!message.empty()) message += "\n";
-    message += profiles::FormatProblem(p);
-  }
-  return Status::InvalidArgument(message);
-}
-
-}  // namespace
 
 Status CapacityRequest::Validate() const {
   if (trace_file.empty()) return Status::InvalidArgument("trace: required (a SWIM .tsv file)");
@@ -48,12 +37,13 @@ Result<CapacityAnswer> AnswerCapacity(const CapacityRequest& request) {
   if (Status s = request.Validate(); !s.ok()) return s;
   profiles::Loaded<profiles::SwimTrace> trace = profiles::LoadSwimTrace(request.trace_file);
   profiles::Loaded<profiles::ProfileDocument> doc = profiles::LoadProfile(request.profile_file);
-  profiles::Loaded<profiles::PriceFile> prices;
-  if (!request.price_file.empty()) prices = profiles::LoadPriceFile(request.price_file);
-  std::vector<profiles::Problem> all = trace.problems;
-  all.insert(all.end(), doc.problems.begin(), doc.problems.end());
-  all.insert(all.end(), prices.problems.begin(), prices.problems.end());
-  if (!all.empty()) return ProblemsToStatus(all);
+  profiles::Loaded<profiles::PriceFile> prices =
+      plan_detail::LoadOptionalPrices(request.price_file);
+  plan_detail::InputProblems problems;
+  problems.Add(trace);
+  problems.Add(doc);
+  problems.Add(prices);
+  if (!problems.ok()) return problems.ToStatus();
 
   const profiles::PriceEntry* price = nullptr;
   if (!request.price_file.empty()) {

@@ -6,20 +6,12 @@
 #include <numeric>
 #include <utility>
 
+#include "planner/plan/plan_inputs.h"
 #include "planner/runtime/fit_eval.h"
 #include "profiles/runtime/runs_csv.h"
 
 namespace perfplan::planner {
 namespace {
-
-Status ProblemsToStatus(const std::vector<profiles::Problem>& problems) {
-  std::string message;
-  for (const profiles::Problem& p : problems) {
-    if (!message.empty()) message += "\n";
-    message += profiles::FormatProblem(p);
-  }
-  return Status::InvalidArgument(message);
-}
 
 std::string Number(double v) {
   std::string s = std::to_string(v);
@@ -148,11 +140,12 @@ std::string Fraction(double v) {
 // The runs-CSV path: one `perfplan fit` per instance type, predicted at each node count.
 Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
   profiles::Loaded<profiles::RunsTable> table = profiles::LoadRunsCsv(request.runs_file);
-  profiles::Loaded<profiles::PriceFile> prices;
-  if (!request.price_file.empty()) prices = profiles::LoadPriceFile(request.price_file);
-  std::vector<profiles::Problem> all = table.problems;
-  all.insert(all.end(), prices.problems.begin(), prices.problems.end());
-  if (!all.empty()) return ProblemsToStatus(all);
+  profiles::Loaded<profiles::PriceFile> prices =
+      plan_detail::LoadOptionalPrices(request.price_file);
+  plan_detail::InputProblems problems;
+  problems.Add(table);
+  problems.Add(prices);
+  if (!problems.ok()) return problems.ToStatus();
   const profiles::PriceFile* price_file = request.price_file.empty() ? nullptr : &prices.value;
   if (Status s = NeedPrices(price_file, request); !s.ok()) return s;
 
@@ -320,12 +313,13 @@ Result<PlanAnswer> AnswerPlan(const PlanRequest& request) {
   if (request.topology_file.empty()) return Status::InvalidArgument("topology: required");
   profiles::Loaded<profiles::ProfileDocument> doc = profiles::LoadProfile(request.profile_file);
   profiles::Loaded<profiles::Topology> topology = profiles::LoadTopology(request.topology_file);
-  profiles::Loaded<profiles::PriceFile> prices;
-  if (!request.price_file.empty()) prices = profiles::LoadPriceFile(request.price_file);
-  std::vector<profiles::Problem> all = doc.problems;
-  all.insert(all.end(), topology.problems.begin(), topology.problems.end());
-  all.insert(all.end(), prices.problems.begin(), prices.problems.end());
-  if (!all.empty()) return ProblemsToStatus(all);
+  profiles::Loaded<profiles::PriceFile> prices =
+      plan_detail::LoadOptionalPrices(request.price_file);
+  plan_detail::InputProblems problems;
+  problems.Add(doc);
+  problems.Add(topology);
+  problems.Add(prices);
+  if (!problems.ok()) return problems.ToStatus();
   return AnswerPlan(doc.value, topology.value, request.price_file.empty() ? nullptr : &prices.value,
                     request);
 }
