@@ -88,7 +88,9 @@ Result<CapacityAnswer> AnswerCapacity(const CapacityRequest& request) {
       target.bandwidth_bytes_per_second = bandwidth;
       jobs[i].submit_seconds = j.submit_seconds;
       jobs[i].runtime_seconds = models::PredictRuntimeSeconds(m, target);
-      jobs[i].slots = static_cast<long long>(width);
+      // The replay clamps (and counts) jobs wider than the cluster; the prediction above already
+      // ran them on the whole cluster.
+      jobs[i].slots = static_cast<long long>(std::max(splits, 1.0));
       bool near_a_run = false;
       for (const models::ProfileRun& run : m.runs) {
         const double ratio = target.dataset_bytes / run.dataset_bytes;

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "tests/support/test_support.h"
@@ -113,6 +114,15 @@ TEST_CASE("capacity: more nodes never finish the trace later, and the JSON has e
   CHECK(j["sizes"][1]["makespan_seconds"].get<double>() >=
         j["sizes"][2]["makespan_seconds"].get<double>());
   CHECK(j["sizes"][0]["cost"].is_null());
+  // On one node every job of more than one 128 MiB split is wider than the cluster.
+  std::istringstream trace(
+      testing::ReadFile(testing::SourceDir() + "/examples/swim/fb2009_first50.tsv"));
+  std::string id;
+  double submit = 0, gap = 0, input = 0, shuffle = 0, output = 0;
+  int wide = 0;
+  while (trace >> id >> submit >> gap >> input >> shuffle >> output) wide += input > 134217728.0;
+  CHECK(wide > 0);
+  CHECK(j["sizes"][0]["clamped_jobs"] == wide);
 }
 
 TEST_CASE("capacity errors name the trace line and column") {
