@@ -35,6 +35,8 @@
 #include "planner/hindex/stragglers.h"
 #include "planner/output/export.h"
 #include "planner/output/report.h"
+#include "planner/plan/capacity.h"
+#include "planner/plan/plan.h"
 #include "planner/runtime/accuracy.h"
 #include "planner/runtime/fit_eval.h"
 #include "planner/runtime/fit_json.h"

@@ -51,6 +51,8 @@ CLI::App* AddVerb(CLI::App& parent, const std::string& name, const std::string& 
 // Each fills in its table row's subcommand (or, for a verb, adds itself to the parent it gets).
 void AddPredictCommand(CLI::App& app, CliContext& ctx);
 void AddSelectCommand(CLI::App& app, CliContext& ctx);
+void AddPlanCommand(CLI::App& app, CliContext& ctx);
+void AddCapacityCommand(CLI::App& app, CliContext& ctx);
 void AddValidateCommand(CLI::App& app, CliContext& ctx);
 void AddDemoCommand(CLI::App& app, CliContext& ctx);
 void AddServeCommand(CLI::App& app, CliContext& ctx);

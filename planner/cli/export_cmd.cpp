@@ -13,6 +13,7 @@ struct ExportFlags {
   std::string format = "csv";
   std::string out;
   std::string objective = "time";
+  std::string prices;  // plan, capacity
   planner::ExportRequest request;
 };
 
@@ -30,12 +31,18 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
       "  perfplan export --what stragglers local-1430917381534 --store spark.db\n"
       "  perfplan export --what scores --store spark.db --format csv\n"
       "  perfplan export --what sensitivity --model wordcount.model.json\n"
-      "  perfplan export --what workload --store hdfs.db --format json");
+      "  perfplan export --what workload --store hdfs.db --format json\n"
+      "  perfplan export --what plan --profile examples/profiles/kmeans.yaml --topology "
+      "examples/topology.yaml --dataset sky-survey --prices examples/prices/grid.yaml "
+      "--objective cost\n"
+      "  perfplan export --what capacity --trace examples/swim/fb2009_first50.tsv --profile "
+      "examples/profiles/kmeans.yaml --nodes 4,16,64");
   cmd->add_option("--what", f->what,
-                  "predictions, selection, scores, sensitivity, stragglers or workload")
+                  "predictions, selection, scores, sensitivity, stragglers, workload, plan or "
+                  "capacity")
       ->required()
-      ->check(CLI::IsMember(
-          {"predictions", "selection", "scores", "sensitivity", "stragglers", "workload"}));
+      ->check(CLI::IsMember({"predictions", "selection", "scores", "sensitivity", "stragglers",
+                             "workload", "plan", "capacity"}));
   cmd->add_option("--format", f->format, "csv (default) or json")
       ->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("--out", f->out, "Write to FILE (atomically) instead of stdout");
@@ -65,8 +72,9 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--site", f->request.site, "predictions: target site in --cluster");
   cmd->add_option("--topology", f->request.topology_file, "selection: cluster topology");
   cmd->add_option("--dataset", f->request.select.dataset, "selection: dataset name");
-  cmd->add_option("--objective", f->objective, "selection: time or node-seconds")
-      ->check(CLI::IsMember({"time", "node-seconds"}));
+  cmd->add_option("--objective", f->objective,
+                  "selection: time or node-seconds; plan: also cost")
+      ->check(CLI::IsMember({"time", "node-seconds", "cost"}));
   cmd->add_option("--max-compute-nodes", f->request.select.max_compute_nodes,
                   "selection: node budget")
       ->check(CLI::Range(0, 1 << 30));
@@ -74,10 +82,31 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
       ->check(CLI::Range(0.0, 1e300));
   cmd->add_option("--top", f->request.select.top, "selection: rows (0 = all)")
       ->check(CLI::Range(0, 1 << 30));
+  cmd->add_option("--prices", f->prices, "plan, capacity: price file (YAML)");
+  cmd->add_option("--budget", f->request.plan.budget,
+                  "plan: drop alternatives costing more (0 = none)")
+      ->check(CLI::Range(0.0, 1e300));
+  cmd->add_option("--trace", f->request.capacity.trace_file, "capacity: SWIM trace (.tsv)");
+  cmd->add_option("--nodes", f->request.capacity.cluster_nodes,
+                  "capacity: cluster sizes, comma-separated")
+      ->delimiter(',');
+  cmd->add_option("--price-site", f->request.capacity.price_site,
+                  "capacity: the price entry that applies");
+  cmd->add_option("--within-hours", f->request.capacity.within_hours,
+                  "capacity: makespan target in hours")
+      ->check(CLI::Range(0.0, 1e300));
   cmd->callback([f, &ctx] {
     planner::ExportRequest request = f->request;
     planner::Parse(f->what, &request.what);  // --what is checked against the kinds above
-    planner::Parse(f->objective, &request.select.objective);
+    request.plan.price_file = request.capacity.price_file = f->prices;
+    planner::Parse(f->objective, &request.plan.objective);
+    if (!planner::Parse(f->objective, &request.select.objective) &&
+        request.what != planner::ExportKind::kPlan) {
+      return ReportError(ctx, "export",
+                         Status::InvalidArgument("--objective " + f->objective +
+                                                 " is for --what plan"),
+                         false);
+    }
     Result<planner::ExportTable> table = planner::AnswerExport(request);
     if (!table.ok()) return ReportError(ctx, "export", table.status(), false);
     const std::string text =

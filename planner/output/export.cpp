@@ -369,12 +369,55 @@ ExportTable WorkloadTable(const WorkloadAnswer& answer) {
   return t;
 }
 
+ExportTable PlanTable(const PlanAnswer& answer) {
+  ExportTable t;
+  t.what = "plan";
+  t.columns = {"replica_site", "compute_site", "compute_nodes", "runtime_seconds",   "node_seconds",
+               "cost",         "list_cost",    "currency",      "billed_node_hours", "select_rank",
+               "chosen",       "on_front",     "feasible"};
+  for (std::size_t i = 0; i < answer.alternatives.size(); ++i) {
+    const PlanAlternative& a = answer.alternatives[i];
+    const bool chosen = answer.chosen && *answer.chosen == i;
+    t.rows.push_back({a.select.replica_site, a.select.compute_site,
+                      static_cast<long long>(a.select.compute_nodes), a.select.runtime_seconds,
+                      a.select.node_seconds, a.priced ? ExportCell{a.cost.cost} : ExportCell{},
+                      a.priced ? ExportCell{a.cost.list_cost} : ExportCell{},
+                      a.priced ? ExportCell{answer.currency} : ExportCell{},
+                      a.priced ? ExportCell{a.cost.billed_node_hours} : ExportCell{},
+                      static_cast<long long>(a.select_rank), static_cast<long long>(chosen),
+                      static_cast<long long>(a.on_front), static_cast<long long>(a.feasible),
+                      a.instance_type.empty() ? ExportCell{} : ExportCell{a.instance_type}});
+  }
+  return t;
+}
+
+ExportTable CapacityTable(const CapacityAnswer& answer) {
+  ExportTable t;
+  t.what = "capacity";
+  t.columns = {
+      "nodes", "makespan_seconds", "mean_queue_seconds", "p95_queue_seconds", "utilisation",
+      "cost",  "currency",         "within_target",      "clamped_jobs",      "extrapolated_jobs"};
+  for (const CapacityRow& r : answer.rows) {
+    t.rows.push_back({static_cast<long long>(r.nodes), r.replay.makespan_seconds,
+                      r.replay.mean_queue_seconds, r.replay.p95_queue_seconds, r.replay.utilisation,
+                      r.priced ? ExportCell{r.cost.cost} : ExportCell{},
+                      r.priced ? ExportCell{answer.currency} : ExportCell{},
+                      answer.request.within_hours > 0
+                          ? ExportCell{static_cast<long long>(r.within_target)}
+                          : ExportCell{},
+                      static_cast<long long>(r.replay.clamped_jobs),
+                      static_cast<long long>(r.extrapolated_jobs)});
+  }
+  return t;
+}
+
 namespace {
 
 constexpr std::pair<ExportKind, std::string_view> kExportKinds[] = {
     {ExportKind::kPredictions, "predictions"}, {ExportKind::kSelection, "selection"},
     {ExportKind::kScores, "scores"},           {ExportKind::kSensitivity, "sensitivity"},
     {ExportKind::kStragglers, "stragglers"},   {ExportKind::kWorkload, "workload"},
+    {ExportKind::kPlan, "plan"},               {ExportKind::kCapacity, "capacity"},
 };
 
 Result<ExportTable> ExportPredictions(const ExportRequest& r) {
@@ -466,12 +509,35 @@ Result<ExportTable> AnswerExport(const ExportRequest& r) {
     }
     case ExportKind::kPredictions:
     case ExportKind::kSelection:
+    case ExportKind::kPlan:
+    case ExportKind::kCapacity:
       break;
   }
   if (r.profile_file.empty()) {
     return Status::InvalidArgument("--what " + std::string(ToString(r.what)) + " needs --profile");
   }
   if (r.what == ExportKind::kPredictions) return ExportPredictions(r);
+  if (r.what == ExportKind::kCapacity) {
+    CapacityRequest request = r.capacity;
+    request.profile_file = r.profile_file;
+    Result<CapacityAnswer> a = AnswerCapacity(request);
+    if (!a.ok()) return a.status();
+    return CapacityTable(a.value());
+  }
+  if (r.what == ExportKind::kPlan) {
+    if (r.topology_file.empty() || r.select.dataset.empty()) {
+      return Status::InvalidArgument("--what plan needs --topology and --dataset");
+    }
+    PlanRequest request = r.plan;
+    request.profile_file = r.profile_file;
+    request.topology_file = r.topology_file;
+    request.dataset = r.select.dataset;
+    request.deadline_seconds = r.select.deadline_seconds;
+    request.max_nodes = r.select.max_compute_nodes;
+    Result<PlanAnswer> a = AnswerPlan(request);
+    if (!a.ok()) return a.status();
+    return PlanTable(a.value());
+  }
   if (r.topology_file.empty() || r.select.dataset.empty()) {
     return Status::InvalidArgument("--what selection needs --topology and --dataset");
   }

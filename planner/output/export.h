@@ -17,6 +17,8 @@
 #include "planner/hdfs/hdfs.h"
 #include "planner/hindex/stragglers.h"
 #include "planner/runtime/runtime.h"
+#include "planner/plan/capacity.h"
+#include "planner/plan/plan.h"
 #include "planner/scoring/task_scoring.h"
 #include "tuning/sensitivity.h"
 
@@ -37,8 +39,17 @@ std::string ToCsv(const ExportTable& table);
 std::string ToJson(const ExportTable& table);
 
 // What `perfplan export --what` exports; one ExportTable builder each.
-enum class ExportKind { kPredictions, kSelection, kScores, kSensitivity, kStragglers, kWorkload };
-// "predictions", "selection", "scores", "sensitivity", "stragglers", "workload".
+enum class ExportKind {
+  kPredictions,
+  kSelection,
+  kScores,
+  kSensitivity,
+  kStragglers,
+  kWorkload,
+  kPlan,
+  kCapacity
+};
+// "predictions", "selection", "scores", "sensitivity", "stragglers", "workload", "plan", "capacity".
 std::string_view ToString(ExportKind kind);
 // False (and *out unchanged) for any other text.
 bool Parse(std::string_view text, ExportKind* out);
@@ -58,6 +69,10 @@ struct ExportRequest {
   std::string model_file;        // sensitivity: model saved by `perfplan tune train`
   bool maximize = false;         // sensitivity: higher is better for the target
   WorkloadRequest workload;      // workload: window (store_path comes from above)
+  // plan: prices, objective, budget (profile, topology, dataset, deadline and node limit come from
+  // the fields above)
+  PlanRequest plan;
+  CapacityRequest capacity;  // capacity: trace, sizes, prices (the profile comes from above)
 };
 
 // Answers the request and builds its table. InvalidArgument when a field the kind needs is
@@ -82,5 +97,10 @@ ExportTable SensitivityTable(const tuning::Sensitivity& sensitivity);
 // one "cluster" row, then "datanode", "client" and "user" rows, then "recommendation" rows
 // (command and reason); columns that do not apply to a kind are empty.
 ExportTable WorkloadTable(const WorkloadAnswer& answer);
+// One row per alternative of `perfplan plan`, in the plan's order: the select columns, the cost
+// (empty when unpriced), and the flags chosen / on_front / feasible (1 or 0).
+ExportTable PlanTable(const PlanAnswer& answer);
+// One row per cluster size of `perfplan capacity`, in the requested order.
+ExportTable CapacityTable(const CapacityAnswer& answer);
 
 }  // namespace perfplan::planner

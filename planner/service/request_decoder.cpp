@@ -185,6 +185,40 @@ std::optional<ApiError> DecodeSelectCall(std::string_view body, SelectCall* out)
   return std::nullopt;
 }
 
+std::optional<ApiError> DecodePlanCall(std::string_view body, PlanCall* out) {
+  json object;
+  if (auto e = ParseObject(body, &object)) return e;
+  Fields f(object);
+  if (auto e = f.CheckKnown({"application", "profile", "dataset", "prices", "objective",
+                             "deadline_seconds", "budget", "max_nodes", "sites", "profiled_site",
+                             "model"})) {
+    return e;
+  }
+  if (auto e = f.Profile(&out->application, &out->inline_profile)) return e;
+  PlanRequest& r = out->request;
+  if (auto e = f.String("dataset", &r.dataset)) return e;
+  if (r.dataset.empty()) return ApiError{400, "missing_field", "dataset: required", "dataset"};
+  if (auto it = object.find("prices"); it != object.end()) {
+    if (!it->is_object()) return FieldError("prices", "expected an object, got " + TypeName(*it));
+    out->inline_prices = it->dump();
+  }
+  if (auto e = f.Choice("objective", &r.objective, "time, cost or node-seconds")) return e;
+  if (auto e = f.Number("deadline_seconds", &r.deadline_seconds, false)) return e;
+  if (auto e = f.Number("budget", &r.budget, false)) return e;
+  if (auto e = f.Integer("max_nodes", &r.max_nodes)) return e;
+  if (auto it = object.find("sites"); it != object.end()) {
+    if (!it->is_array())
+      return FieldError("sites", "expected an array of strings, got " + TypeName(*it));
+    for (const json& v : *it) {
+      if (!v.is_string()) return FieldError("sites", "expected strings, got " + TypeName(v));
+      r.allowed_sites.push_back(v.get<std::string>());
+    }
+  }
+  if (auto e = f.String("profiled_site", &r.profiled_site)) return e;
+  if (auto e = f.Choice("model", &r.variant, "auto, simple or reductions")) return e;
+  return std::nullopt;
+}
+
 std::optional<ApiError> DecodeRecommendCall(std::string_view body, RecommendCall* out) {
   json object;
   if (auto e = ParseObject(body, &object)) return e;

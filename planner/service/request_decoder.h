@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/status.h"
+#include "planner/plan/plan.h"
 #include "planner/runtime/runtime.h"
 
 namespace perfplan::planner {
@@ -43,6 +44,16 @@ struct SelectCall {
   SelectRequest request;  // file fields unused
 };
 std::optional<ApiError> DecodeSelectCall(std::string_view body, SelectCall* out);
+
+// POST /v1/plan: the profile (by name or inline), the dataset, objective and constraints, and
+// optionally a price list inline ("prices": an object of the price-file schema, docs/plan.md).
+struct PlanCall {
+  std::string application;
+  std::optional<std::string> inline_profile;
+  std::optional<std::string> inline_prices;  // JSON text of the "prices" object
+  PlanRequest request;                       // file fields unused
+};
+std::optional<ApiError> DecodePlanCall(std::string_view body, PlanCall* out);
 
 // POST /v1/tuning/recommend: which saved model, and the search settings.
 struct RecommendCall {

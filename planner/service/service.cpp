@@ -87,6 +87,32 @@ HttpReply Select(const Catalog& catalog, const std::string& body) {
   return {200, ToJson(answer.value())};
 }
 
+HttpReply Plan(const Catalog& catalog, const std::string& body) {
+  PlanCall call;
+  if (auto e = DecodePlanCall(body, &call)) return Error(*e);
+  if (!catalog.topology()) {
+    return Error({404, "not_found", "the service was started without a topology", ""});
+  }
+  profiles::ProfileDocument storage;
+  std::optional<ApiError> error;
+  const profiles::ProfileDocument* doc =
+      ResolveProfile(catalog, call.application, call.inline_profile, &storage, &error);
+  if (!doc) return Error(*error);
+  profiles::Loaded<profiles::PriceFile> prices;
+  if (call.inline_prices) {
+    prices = profiles::ParsePriceFile(*call.inline_prices, "request.prices");
+    if (!prices.ok()) {
+      const profiles::Problem& p = prices.problems.front();
+      return Error({400, "invalid_field", profiles::FormatProblem(p),
+                    p.field.empty() ? "prices" : "prices." + p.field});
+    }
+  }
+  Result<PlanAnswer> answer = AnswerPlan(*doc, *catalog.topology(),
+                                         call.inline_prices ? &prices.value : nullptr, call.request);
+  if (!answer.ok()) return FromStatus(answer.status());
+  return {200, ToJson(answer.value())};
+}
+
 // 503 when the store given at start has gone away since.
 std::optional<ApiError> MissingStore(const ServiceOptions& options) {
   std::error_code ec;
@@ -283,6 +309,10 @@ HttpReply HandleRequest(const Catalog& catalog, const ServiceOptions& options,
   if (path == "/v1/select") {
     if (auto e = only("POST")) return *e;
     return Select(catalog, body);
+  }
+  if (path == "/v1/plan") {
+    if (auto e = only("POST")) return *e;
+    return Plan(catalog, body);
   }
   if (path == "/v1/tuning/recommend") {
     if (auto e = only("POST")) return *e;

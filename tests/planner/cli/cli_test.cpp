@@ -77,6 +77,17 @@ TEST_CASE("every example command prints its checked-in expectation") {
       {"export --what selection --profile examples/profiles/knn.yaml --topology "
        "examples/topology.yaml --dataset sensor-archive --top 3 --format json",
        "export-selection.json"},
+      {"plan --profile examples/profiles/kmeans.yaml --topology examples/topology.yaml "
+       "--dataset sky-survey --prices examples/prices/grid.yaml --objective cost "
+       "--deadline-seconds 600 --top 8",
+       "plan-kmeans.txt"},
+      {"plan --profile examples/profiles/knn.yaml --topology examples/topology.yaml "
+       "--dataset sensor-archive --prices examples/prices/grid.yaml --budget 1 --json",
+       "plan-knn.json"},
+      {"capacity --trace examples/swim/fb2009_first50.tsv --profile examples/profiles/kmeans.yaml "
+       "--nodes 2,4,16,64 --prices examples/prices/grid.yaml --price-site osu-cluster "
+       "--within-hours 1",
+       "capacity-kmeans.txt"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.args);

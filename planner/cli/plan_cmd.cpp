@@ -1,0 +1,177 @@
+// `perfplan plan`: one recommendation with its cost, the alternatives and the time/cost Pareto
+// front (planner/plan/plan.h). Human table by default, --json for programs.
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/plan/plan.h"
+
+namespace perfplan::cli {
+namespace {
+
+struct PlanFlags {
+  planner::PlanRequest request;
+  std::string objective = "time";
+  std::string model = "auto";
+  int top = 10;
+  bool json = false;
+};
+
+std::string Money(const planner::PlanAlternative& a) {
+  return a.priced ? Fixed(a.cost.cost, 4) : "n/a";
+}
+
+void AddAlternativeRow(Table& t, const planner::PlanAnswer& a, std::size_t i) {
+  const planner::PlanAlternative& alt = a.alternatives[i];
+  std::string mark = a.chosen && *a.chosen == i ? "chosen" : "";
+  if (alt.on_front) mark += mark.empty() ? "front" : ", front";
+  if (!alt.feasible) {
+    mark += mark.empty() ? "" : ", ";
+    mark += !alt.allowed_site    ? "site not allowed"
+            : !alt.within_budget ? "over budget"
+                                 : "unpriced";
+  }
+  std::vector<std::string> row;
+  if (a.evidence == planner::PlanEvidence::kProfile) {
+    row = {alt.select.replica_site, alt.select.compute_site};
+  } else {
+    row = {alt.instance_type};
+  }
+  row.insert(row.end(), {std::to_string(alt.select.compute_nodes),
+                         Fixed(alt.select.runtime_seconds, 1), Fixed(alt.select.node_seconds, 0),
+                         Money(alt), alt.priced ? Fixed(alt.cost.billed_node_hours, 3) : "n/a",
+                         std::to_string(alt.select_rank), mark});
+  t.AddRow(std::move(row));
+}
+
+std::vector<std::string> Header(const planner::PlanAnswer& a, const std::string& currency) {
+  std::vector<std::string> h;
+  if (a.evidence == planner::PlanEvidence::kProfile) {
+    h = {"replica", "compute site"};
+  } else {
+    h = {"instance type"};
+  }
+  h.insert(h.end(), {"nodes", "runtime_s", "node_s", "cost" + currency, "node_h", "rank", "mark"});
+  return h;
+}
+
+void PrintPlan(std::ostream& out, const planner::PlanAnswer& a, std::size_t top) {
+  const std::string currency = a.currency.empty() ? "" : " " + a.currency;
+  const bool by_profile = a.evidence == planner::PlanEvidence::kProfile;
+  out << "plan for " << (by_profile ? "dataset " : "workload ") << a.dataset << " ("
+      << Bytes(a.dataset_bytes) << "), objective " << planner::ToString(a.request.objective)
+      << "\n";
+  if (a.chosen) {
+    const planner::PlanAlternative& c = a.alternatives[*a.chosen];
+    if (by_profile) {
+      out << "\nrecommendation: read the replica at " << c.select.replica_site << ", compute on "
+          << c.select.compute_nodes << " node(s) of " << c.select.compute_site << "\n";
+    } else {
+      out << "\nrecommendation: run on " << c.select.compute_nodes << " node(s) of type "
+          << c.instance_type << "\n";
+    }
+    out << "  predicted runtime " << Fixed(c.select.runtime_seconds, 1) << " s";
+    if (c.priced) out << ", cost " << Fixed(c.cost.cost, 4) << currency;
+    out << "\n  because: " << a.chosen_because << "\n";
+  }
+  out << "\nsources:\n  runtime: " << a.runtime_source.model << " from " << a.runtime_source.file
+      << " (" << a.runtime_source.runs << (by_profile ? " profile" : "")
+      << " run(s)); the same numbers as `" << a.runtime_source.command << "`\n";
+  if (!by_profile) {
+    for (const std::string& n : a.runtime_source.notes) out << "    " << n << "\n";
+  }
+  if (!a.price_source.empty()) {
+    out << "  cost: " << a.price_source << " (billed compute node-hours × price, minimum billing "
+        << "period, increment and discount applied)\n";
+  }
+  out << "\n" << a.evaluated << " alternatives evaluated";
+  if (a.over_deadline) out << ", " << a.over_deadline << " over the deadline";
+  if (a.over_budget) out << ", " << a.over_budget << " over the budget";
+  if (a.excluded_sites) out << ", " << a.excluded_sites << " at sites not allowed";
+  if (a.unpriced) out << ", " << a.unpriced << " without a price";
+  out << "\n";
+  if (!a.front.empty()) {
+    out << "\nPareto front of predicted time against cost (" << a.front.size() << " points):\n";
+    Table front(Header(a, currency));
+    for (std::size_t i : a.front) AddAlternativeRow(front, a, i);
+    front.Print(out);
+  }
+  out << "\nalternatives (first " << std::min(top, a.alternatives.size()) << " of "
+      << a.alternatives.size() << ", in the objective's order):\n";
+  Table table(Header(a, currency));
+  for (std::size_t i = 0; i < a.alternatives.size() && i < top; ++i) AddAlternativeRow(table, a, i);
+  table.Print(out);
+  for (const std::string& w : a.warnings) out << "warning: " << w << "\n";
+}
+
+}  // namespace
+
+void AddPlanCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<PlanFlags>();
+  CLI::App* cmd = app.add_subcommand("plan", "Recommend where and on how many nodes to run a job");
+  cmd->footer(
+      "Example:\n  perfplan plan --profile examples/profiles/kmeans.yaml "
+      "--topology examples/topology.yaml --dataset sky-survey --prices examples/prices/grid.yaml "
+      "--objective cost --deadline-seconds 600\n"
+      "  perfplan plan --runs runs.csv --workload sort --prices prices.yaml --objective cost");
+  cmd->add_option("--profile", flags->request.profile_file,
+                  "Profile summary (YAML or JSON), with --topology and --dataset");
+  cmd->add_option("--topology", flags->request.topology_file, "Cluster topology (YAML)");
+  cmd->add_option("--dataset", flags->request.dataset, "Dataset name in the topology");
+  cmd->add_option("--runs", flags->request.runs_file,
+                  "Runs CSV, with --workload (instead of --profile/--topology/--dataset)");
+  cmd->add_option("--workload", flags->request.workload, "Workload name in the runs CSV");
+  cmd->add_option("--dataset-bytes", flags->request.dataset_bytes,
+                  "Runs: input size to plan for (default: the largest measured)")
+      ->check(CLI::Range(0.0, 1e300));
+  cmd->add_option("--nodes", flags->request.node_counts,
+                  "Runs: node counts to consider, comma-separated (default: every count measured)")
+      ->delimiter(',');
+  cmd->add_option("--instance-type", flags->request.allowed_types,
+                  "Runs: allowed instance type (repeatable; default every type)");
+  cmd->add_option("--prices", flags->request.price_file,
+                  "Price file (YAML): price per node-hour per site, billing terms");
+  cmd->add_option("--objective", flags->objective, "time, cost or node-seconds")
+      ->check(CLI::IsMember({"time", "cost", "node-seconds"}));
+  cmd->add_option("--deadline-seconds", flags->request.deadline_seconds,
+                  "Drop alternatives predicted to take longer (0 = none)")
+      ->check(CLI::Range(0.0, 1e300));
+  cmd->add_option("--budget", flags->request.budget,
+                  "Drop alternatives costing more, in the price file's currency (0 = none)")
+      ->check(CLI::Range(0.0, 1e300));
+  cmd->add_option("--max-nodes", flags->request.max_nodes,
+                  "Compute nodes per alternative (0 = any)")
+      ->check(CLI::Range(0, 1 << 30));
+  cmd->add_option("--site", flags->request.allowed_sites,
+                  "Allowed compute site (repeatable; default every site)");
+  cmd->add_option("--profiled-site", flags->request.profiled_site,
+                  "Site whose hardware the profile measured (default: the profile's)");
+  cmd->add_option("--model", flags->model, "Model variant: auto, simple or reductions")
+      ->check(CLI::IsMember({"auto", "simple", "reductions"}));
+  cmd->add_option("--top", flags->top, "Alternatives listed in the table (0 = all)")
+      ->check(CLI::Range(0, 1 << 30));
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of tables");
+  cmd->callback([flags, &ctx] {
+    planner::Parse(flags->objective, &flags->request.objective);
+    models::Parse(flags->model, &flags->request.variant);
+    if (flags->request.runs_file.empty() &&
+        (flags->request.profile_file.empty() || flags->request.topology_file.empty() ||
+         flags->request.dataset.empty())) {
+      return ReportError(ctx, "plan",
+                         Status::InvalidArgument("give --profile, --topology and --dataset, or "
+                                                 "--runs and --workload"),
+                         flags->json);
+    }
+    Result<planner::PlanAnswer> answer = planner::AnswerPlan(flags->request);
+    if (!answer.ok()) return ReportError(ctx, "plan", answer.status(), flags->json);
+    if (flags->json) {
+      *ctx.out << planner::ToJson(answer.value());
+    } else {
+      const std::size_t top = flags->top == 0 ? answer.value().alternatives.size()
+                                              : static_cast<std::size_t>(flags->top);
+      PrintPlan(*ctx.out, answer.value(), top);
+    }
+  });
+}
+
+}  // namespace perfplan::cli

@@ -1,0 +1,140 @@
+// End-to-end: `perfplan plan` and `perfplan capacity` through the real binary. The plan must agree
+// with `perfplan select` run separately; bad input is exit 2 with file:line: field: message.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "tests/support/test_support.h"
+
+namespace perfplan {
+namespace {
+
+using testing::RunPerfplan;
+
+std::string Example(const std::string& name) {
+  return "'" + testing::SourceDir() + "/examples/" + name + "'";
+}
+
+std::string KmeansArgs() {
+  return "--profile " + Example("profiles/kmeans.yaml") + " --topology " +
+         Example("topology.yaml") + " --dataset sky-survey";
+}
+
+TEST_CASE("plan --objective time recommends what select ranks first, with the same runtime") {
+  testing::CliRun plan = RunPerfplan("plan " + KmeansArgs() + " --json");
+  testing::CliRun select = RunPerfplan("select " + KmeansArgs() + " --json");
+  REQUIRE(plan.exit_code == 0);
+  REQUIRE(select.exit_code == 0);
+  const auto p = nlohmann::json::parse(plan.out);
+  const auto s = nlohmann::json::parse(select.out);
+  const auto& chosen = p["recommendation"]["plan"];
+  const auto& first = s["alternatives"][0];
+  for (const char* key : {"replica_site", "compute_site", "compute_nodes", "runtime_seconds"}) {
+    CAPTURE(key);
+    CHECK(chosen[key] == first[key]);
+  }
+  CHECK(p["sources"]["runtime"]["command"] == "perfplan select");
+  CHECK(p["sources"]["runtime"]["runs"] == s["model"]["profile_runs"]);
+  CHECK(p["recommendation"]["plan"]["cost"].is_null());
+}
+
+TEST_CASE("plan --objective node-seconds agrees with select --objective node-seconds") {
+  testing::CliRun plan =
+      RunPerfplan("plan " + KmeansArgs() + " --objective node-seconds --max-nodes 8 --json");
+  testing::CliRun select = RunPerfplan("select " + KmeansArgs() +
+                                       " --objective node-seconds --max-compute-nodes 8 --json");
+  REQUIRE(plan.exit_code == 0);
+  REQUIRE(select.exit_code == 0);
+  const auto p = nlohmann::json::parse(plan.out);
+  const auto s = nlohmann::json::parse(select.out);
+  CHECK(p["recommendation"]["plan"]["compute_site"] == s["alternatives"][0]["compute_site"]);
+  CHECK(p["recommendation"]["plan"]["compute_nodes"] == s["alternatives"][0]["compute_nodes"]);
+  CHECK(p["recommendation"]["plan"]["node_seconds"] == s["alternatives"][0]["node_seconds"]);
+}
+
+TEST_CASE("plan errors: bad price file is exit 2 with file:line: field, none feasible is exit 1") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/p.yaml",
+                     "schema_version: 1\ncurrency: USD\nprices:\n"
+                     "  - {site: osu-cluster, price_per_node_hour: -2}\n");
+  testing::CliRun bad =
+      RunPerfplan("plan " + KmeansArgs() + " --prices '" + dir + "/p.yaml'", "2>&1");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out == "perfplan plan: error: " + dir +
+                       "/p.yaml:4: prices[0].price_per_node_hour: must be >= 0, got -2\n");
+  testing::CliRun cost = RunPerfplan("plan " + KmeansArgs() + " --objective cost", "2>&1");
+  CHECK(cost.exit_code == 2);
+  CHECK(cost.out ==
+        "perfplan plan: error: objective: cost needs prices (--prices FILE, or \"prices\" in a "
+        "/v1/plan request)\n");
+  testing::CliRun none = RunPerfplan("plan " + KmeansArgs() + " --prices " +
+                                     Example("prices/grid.yaml") + " --budget 0.000001");
+  CHECK(none.exit_code == 1);
+}
+
+TEST_CASE("plan --runs: one fit per instance type; a plan needs one evidence path") {
+  const std::string dir = testing::MakeTempDir();
+  std::string csv =
+      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
+      "bandwidth_bytes_per_second,runtime_seconds,completed\n";
+  for (int c : {2, 4, 8, 16}) {
+    csv += "w,small,1e9," + std::to_string(c) + "," + std::to_string(c) + ",1e8," +
+           std::to_string(20 + 400.0 / c) + ",true\n";
+  }
+  testing::WriteFile(dir + "/runs.csv", csv);
+  testing::CliRun r =
+      RunPerfplan("plan --runs '" + dir + "/runs.csv' --workload w --nodes 2,16 --json");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["evidence"] == "runs");
+  CHECK(j["sources"]["runtime"]["command"] == "perfplan fit");
+  CHECK(j["recommendation"]["plan"]["instance_type"] == "small");
+  CHECK(j["recommendation"]["plan"]["compute_nodes"] == 16);
+  CHECK(j["alternatives"].size() == 2);
+  testing::CliRun none = RunPerfplan("plan --dataset sky-survey", "2>&1");
+  CHECK(none.exit_code == 2);
+  CHECK(none.out ==
+        "perfplan plan: error: give --profile, --topology and --dataset, or --runs and "
+        "--workload\n");
+}
+
+TEST_CASE("capacity: more nodes never finish the trace later, and the JSON has every size") {
+  testing::CliRun r =
+      RunPerfplan("capacity --trace " + Example("swim/fb2009_first50.tsv") + " --profile " +
+                  Example("profiles/kmeans.yaml") + " --nodes 1,4,16 --json");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["jobs"] == 50);
+  REQUIRE(j["sizes"].size() == 3);
+  CHECK(j["sizes"][0]["nodes"] == 1);
+  CHECK(j["sizes"][0]["makespan_seconds"].get<double>() >=
+        j["sizes"][1]["makespan_seconds"].get<double>());
+  CHECK(j["sizes"][1]["makespan_seconds"].get<double>() >=
+        j["sizes"][2]["makespan_seconds"].get<double>());
+  CHECK(j["sizes"][0]["cost"].is_null());
+  // On one node every job of more than one 128 MiB split is wider than the cluster.
+  std::istringstream trace(
+      testing::ReadFile(testing::SourceDir() + "/examples/swim/fb2009_first50.tsv"));
+  std::string id;
+  double submit = 0, gap = 0, input = 0, shuffle = 0, output = 0;
+  int wide = 0;
+  while (trace >> id >> submit >> gap >> input >> shuffle >> output) wide += input > 134217728.0;
+  CHECK(wide > 0);
+  CHECK(j["sizes"][0]["clamped_jobs"] == wide);
+}
+
+TEST_CASE("capacity errors name the trace line and column") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/t.tsv", "job0\t1\t1\t10\t0\t0\njob1\tsoon\t1\t10\t0\t0\n");
+  testing::CliRun r = RunPerfplan("capacity --trace '" + dir + "/t.tsv' --profile " +
+                                      Example("profiles/kmeans.yaml") + " --nodes 4",
+                                  "2>&1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.out == "perfplan capacity: error: " + dir +
+                     "/t.tsv:2: submit_seconds: expected a number >= 0, got \"soon\"\n");
+}
+
+}  // namespace
+}  // namespace perfplan
