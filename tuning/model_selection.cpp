@@ -188,11 +188,12 @@ Dataset Subset(const Dataset& data, const std::vector<std::size_t>& rows) {
   return out;
 }
 
-// Rung sizes for n runs: n / 3^k down to kHalvingMinRuns (at least the folds), ending with n.
-std::vector<std::size_t> RungSizes(std::size_t n, std::size_t candidates, int folds) {
+// Rung sizes for n runs: n / 3^k down to min_runs (at least 2 × folds), ending with n.
+std::vector<std::size_t> RungSizes(std::size_t n, std::size_t candidates, int folds,
+                                   std::size_t min_runs) {
   std::vector<std::size_t> sizes = {n};
   const std::size_t floor_runs =
-      std::max<std::size_t>(kHalvingMinRuns, static_cast<std::size_t>(folds) * 2);
+      std::max<std::size_t>(min_runs, static_cast<std::size_t>(folds) * 2);
   std::size_t left = candidates;
   while (left > 1) {
     const std::size_t next = sizes.front() / kHalvingFactor;
@@ -250,7 +251,7 @@ Result<Selection> SelectModel(const Dataset& data, const SearchSettings& setting
   for (std::size_t k = 0; k < sel.kinds.size(); ++k) {
     if (candidates[k].empty()) continue;
     rungs[k] = settings.strategy == SearchStrategy::kSuccessiveHalving && IsSvr(sel.kinds[k].kind)
-                   ? RungSizes(n, candidates[k].size(), settings.cv.folds)
+                   ? RungSizes(n, candidates[k].size(), settings.cv.folds, settings.halving_min_runs)
                    : std::vector<std::size_t>{n};
     sel.kinds[k].rung_runs = rungs[k];
     max_rungs = std::max(max_rungs, rungs[k].size());

@@ -66,6 +66,9 @@ struct SearchSettings {
   CvSettings cv;
   SolverSettings solver;
   SearchStrategy strategy = SearchStrategy::kSuccessiveHalving;
+  // The smallest subsample of successive halving (>= 2 × folds are used in any case). Default
+  // kHalvingMinRuns; tests lower it to keep their data small.
+  std::size_t halving_min_runs = kHalvingMinRuns;
   // Threads sharing the candidates' cross-validations (>= 1; the answer does not depend on it).
   // Default 1.
   int threads = 1;

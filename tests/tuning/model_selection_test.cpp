@@ -111,20 +111,21 @@ namespace perfplan::tuning {
 namespace {
 
 TEST_CASE("Successive halving spends fewer fits than the grid, near its answer, on any threads") {
-  const Dataset d = testing::SyntheticDataset(460);
+  const Dataset d = testing::SyntheticDataset(120);
   SearchSettings s;
   s.kinds = {ModelKind::kEpsSvrRbf, ModelKind::kRidge};
   s.budget_seconds = 600;
+  s.halving_min_runs = 40;  // the default 150 would need 450 runs: too slow for a unit test
   const Selection halving = SelectModel(d, s).value();
   CHECK(halving.strategy == SearchStrategy::kSuccessiveHalving);
   CHECK_FALSE(halving.budget_exhausted);
-  // 460 runs: one rung of 460 / 3 = 153 runs (>= 150), then all runs; 40 candidates, 14 go on.
-  CHECK(halving.kinds[0].rung_runs == std::vector<std::size_t>{153, 460});
+  // 120 runs: one rung of 120 / 3 = 40 runs (>= 40), then all runs; 40 candidates, 14 go on.
+  CHECK(halving.kinds[0].rung_runs == std::vector<std::size_t>{40, 120});
   CHECK(halving.kinds[0].candidates == 40);
   CHECK(halving.kinds[0].evaluated == 40);
   CHECK(halving.kinds[0].fits == (40 + 14) * 5);
   // Ridge is cheap: its full grid on all runs.
-  CHECK(halving.kinds[1].rung_runs == std::vector<std::size_t>{460});
+  CHECK(halving.kinds[1].rung_runs == std::vector<std::size_t>{120});
   CHECK(halving.kinds[1].fits == halving.kinds[1].candidates * 5);
 
   s.threads = 3;
@@ -137,7 +138,7 @@ TEST_CASE("Successive halving spends fewer fits than the grid, near its answer, 
   s.threads = 2;
   s.strategy = SearchStrategy::kFullGrid;
   const Selection grid = SelectModel(d, s).value();
-  CHECK(grid.kinds[0].rung_runs == std::vector<std::size_t>{460});
+  CHECK(grid.kinds[0].rung_runs == std::vector<std::size_t>{120});
   CHECK(grid.kinds[0].fits == 40 * 5);
   // The grid's best is the lower bound; halving keeps within 10% of it here.
   CHECK(grid.kinds[0].mre <= halving.kinds[0].mre);

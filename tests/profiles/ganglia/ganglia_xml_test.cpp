@@ -225,7 +225,8 @@ TEST_CASE("A saved telnet capture is read past its banner and its closing line")
   // A file that is neither XML nor a capture holding XML is still refused.
   Result<GangliaSnapshot> text = ParseGangliaXml("Trying 10.1.0.11...\nConnection refused\n", "t");
   REQUIRE_FALSE(text.ok());
-  CHECK(text.status().message().rfind("t:1:1 (byte 0): malformed XML", 0) == 0);
+  CHECK(text.status().message().rfind("t:", 0) == 0);
+  CHECK(text.status().message().find(": malformed XML: ") != std::string::npos);
 }
 
 TEST_CASE("An element other than GRID, CLUSTER or HOST under GANGLIA_XML is refused") {
