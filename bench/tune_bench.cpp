@@ -3,7 +3,10 @@
 // 1. ε-SVR (RBF) training time on RUNS x PARAMETERS synthetic runs (compare with
 //    bench/tune_sklearn_bench.py on the CSV written to CSV_OUT);
 // 2. sensitivity of all parameters (mean of 100 calls);
-// 3. a recommendation over 10^5 sampled configurations plus refinement.
+// 3. a recommendation over 10^5 sampled configurations plus refinement;
+// 4. the full `tune cv` search (successive halving over every kind, THREADS threads), and with
+//    --grid the full ε-SVR (RBF) grid on all runs (compare with bench/tune_gridsearch_bench.py,
+//    scikit-learn's GridSearchCV over the same 40 candidates and 5 folds).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -71,16 +74,19 @@ int main(int argc, char** argv) {
   std::vector<std::string> positional;
   std::string csv_out;
   int threads = 1;
+  bool grid = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--csv-out" && i + 1 < argc) {
+    if (arg == "--grid") {
+      grid = true;
+    } else if (arg == "--csv-out" && i + 1 < argc) {
       csv_out = argv[++i];
     } else if (arg == "--threads" && i + 1 < argc) {
       threads = std::atoi(argv[++i]);
     } else if (arg.rfind("--", 0) == 0) {
       std::fprintf(stderr,
                    "tune_bench: unknown flag %s\nusage: tune_bench [RUNS] [PARAMETERS] [C] "
-                   "[--csv-out FILE] [--threads N]\n",
+                   "[--csv-out FILE] [--threads N] [--grid]\n",
                    arg.c_str());
       return 2;
     } else {
@@ -160,5 +166,40 @@ int main(int argc, char** argv) {
       "recommend over %zu samples (+refinement, %zu model evaluations, %d threads): %.3f s "
       "wall, %.3f s CPU\n",
       rs.samples, rec.evaluated, threads, Seconds(t0), CpuSeconds() - c0);
+
+  // The search of `tune cv`: every kind, successive halving (the default).
+  auto search = [&](SearchStrategy strategy, std::vector<ModelKind> kinds, const char* what) {
+    SearchOptions ss;
+    ss.kinds = std::move(kinds);
+    ss.strategy = strategy;
+    ss.threads = threads;
+    ss.budget_seconds = 1e7;  // no budget: the whole search, as it ends on any machine
+    const auto start = std::chrono::steady_clock::now();
+    const double cpu = CpuSeconds();
+    Result<Selection> sel = SelectModel(d, ss);
+    if (!sel.ok()) {
+      std::fprintf(stderr, "%s\n", sel.status().message().c_str());
+      return false;
+    }
+    int fits = 0;
+    for (const KindResult& k : sel.value().kinds) fits += k.fits;
+    std::printf("%s (%d threads): %.3f s wall, %.3f s CPU, %d fits; chosen %s, CV MRE %.4f",
+                what, threads, Seconds(start), CpuSeconds() - cpu, fits,
+                std::string(ToString(sel.value().chosen)).c_str(), sel.value().chosen_mre);
+    if (sel.value().mean_mre >= 0) std::printf(" (mean predictor %.4f)", sel.value().mean_mre);
+    for (const KindResult& k : sel.value().kinds) {
+      if (k.kind == ModelKind::kEpsSvrRbf) {
+        std::printf("; eps-svr-rbf C=%g gamma=%g epsilon=%g MRE %.4f", k.params.c, k.params.gamma,
+                    k.params.epsilon, k.mre);
+      }
+    }
+    std::printf("\n");
+    return true;
+  };
+  if (!search(SearchStrategy::kSuccessiveHalving, AllModelKinds(), "tune cv search, halving"))
+    return 1;
+  if (grid && !search(SearchStrategy::kFullGrid, {ModelKind::kEpsSvrRbf},
+                      "eps-svr-rbf full grid, 40 candidates x 5 folds"))
+    return 1;
   return sink == 42 ? 1 : 0;
 }

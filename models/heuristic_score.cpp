@@ -47,6 +47,8 @@ Result<ScoreResult> ComputeScore(const ScoreInput& input, const ScoreOptions& se
   ScoreResult out;
   out.type = input.type;
   const std::string type_name(ToString(input.type));
+  const std::string label =
+      input.history_label.empty() ? "of type " + type_name : input.history_label;
   bool any_value = false;
   bool used_history_mean = false;
   bool no_history_for_some = false;
@@ -79,21 +81,30 @@ Result<ScoreResult> ComputeScore(const ScoreInput& input, const ScoreOptions& se
     } else {
       no_history_for_some = true;
     }
-    double m = b;
+    double m = b, best = b;
     for (double h : history) {
       if (IsWorse(j, h, m)) m = h;
+      if (IsWorse(j, best, h)) best = h;
     }
     if (IsWorse(j, g, m)) m = g;  // "when γ_j is worse than M_j, M_j = γ_j"
+    if (IsWorse(j, best, g)) best = g;
     d.baseline = b;
     d.worst = m;
-    if (Same(m, b)) {
-      // No spread between baseline and worst: the formula is 0/0 (γ = B) or x/0 (γ better).
-      d.score = Same(g, b) ? 60.0 : 100.0;
-      d.note = Same(g, b) ? "baseline is also the worst value: scored 60"
-                          : "baseline is the worst value and this run is better: scored 100";
+    d.best = best;
+    if (Same(g, b)) {
+      d.score = kBaselineScore;
+      if (Same(m, b)) d.note = "baseline is also the worst value: scored 60";
+    } else if (IsWorse(j, g, b)) {
+      // m is at least as bad as g, so m ≠ b here and the ratio lies in (0, 1].
+      d.score = kBaselineScore * (m - g) / (m - b);
     } else {
-      d.score = 60.0 * (m - g) / (m - b);
+      // best is at least as good as g, so best ≠ b and the ratio lies in (0, 1].
+      d.score = kBaselineScore + (kMaxScore - kBaselineScore) * (b - g) / (b - best);
+      if (Same(g, best) && !history.empty()) {
+        d.note = "better than every comparable run: scored at the maximum";
+      }
     }
+    d.score = std::clamp(*d.score, 0.0, kMaxScore);  // rounding only: the ratios are in [0, 1]
     // This dimension's min-max position among the history and this run, for the weight shares.
     double lo = g, hi = g;
     for (double h : history) {
@@ -147,12 +158,14 @@ Result<ScoreResult> ComputeScore(const ScoreInput& input, const ScoreOptions& se
     w[j] += settings.epsilon * (share - w[j]);
   }
   const double total_w = std::accumulate(w.begin(), w.end(), 0.0);
+  out.comparable_runs = input.history.size();
   out.score = 0;
   for (std::size_t j = 0; j < kDimensions; ++j) {
     const double wj = total_w > 0 ? w[j] / total_w : 0.0;
     out.dimensions[j].weight = wj;
     if (out.dimensions[j].score) out.score += wj * *out.dimensions[j].score;
   }
+  out.score = std::clamp(out.score, 0.0, kMaxScore);  // weights sum to 1: rounding only
 
   // Explanation: worst dimensions first.
   for (std::size_t j = 0; j < kDimensions; ++j) out.worst_first.push_back(j);
@@ -165,12 +178,11 @@ Result<ScoreResult> ComputeScore(const ScoreInput& input, const ScoreOptions& se
                    });
 
   if (input.history.empty()) {
-    out.provisional_reasons.push_back("no history of type " + type_name +
+    out.provisional_reasons.push_back("no history " + label +
                                       ": every dimension is scored against this run itself");
   } else {
     if (used_history_mean) {
-      out.provisional_reasons.push_back("no baseline (default-configuration) run of type " +
-                                        type_name +
+      out.provisional_reasons.push_back("no baseline (default-configuration) run " + label +
                                         " in the history: the baseline is the mean of the " +
                                         std::to_string(input.history.size()) + " run(s)");
     }
@@ -180,7 +192,7 @@ Result<ScoreResult> ComputeScore(const ScoreInput& input, const ScoreOptions& se
     }
     if (input.history.size() < kDimensions) {
       out.provisional_reasons.push_back(
-          "only " + std::to_string(input.history.size()) + " run(s) of type " + type_name +
+          "only " + std::to_string(input.history.size()) + " run(s) " + label +
           " in the history, fewer than the " + std::to_string(kDimensions) + " dimensions");
     }
   }

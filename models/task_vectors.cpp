@@ -1,6 +1,7 @@
 #include "models/task_vectors.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -191,6 +192,51 @@ ResourceVectorResult ComputeResourceVector(const std::vector<MetricSample>& samp
     out.warnings.push_back("no resource data: no Ganglia samples between " +
                            std::to_string(window.from_seconds) + " and " +
                            std::to_string(window.to_seconds));
+  }
+  return out;
+}
+
+namespace {
+
+std::string Canonical(std::string_view name) {
+  std::string out(name);
+  while (!out.empty() && out.back() == '.') out.pop_back();
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool IsIpv4(std::string_view s) {
+  int dots = 0, digits = 0;
+  for (char c : s) {
+    if (c == '.') {
+      if (digits == 0) return false;
+      ++dots;
+      digits = 0;
+    } else if (c >= '0' && c <= '9') {
+      if (++digits > 3) return false;
+    } else {
+      return false;
+    }
+  }
+  return dots == 3 && digits > 0;
+}
+
+std::string ShortName(const std::string& canonical) {
+  if (IsIpv4(canonical) || canonical.find(':') != std::string::npos) return canonical;
+  return canonical.substr(0, canonical.find('.'));
+}
+
+}  // namespace
+
+std::vector<std::string> MatchHost(const std::string& host, const std::vector<KnownHost>& known) {
+  const std::string h = Canonical(host);
+  const std::string short_h = ShortName(h);
+  std::vector<std::string> out;
+  for (const KnownHost& k : known) {
+    const std::string name = Canonical(k.name);
+    const bool match = name == h || ShortName(name) == short_h ||
+                       (!k.ip.empty() && Canonical(k.ip) == h);
+    if (match && std::find(out.begin(), out.end(), k.name) == out.end()) out.push_back(k.name);
   }
   return out;
 }

@@ -108,6 +108,19 @@ struct PerformanceVector {
 };
 PerformanceVector MakePerformanceVector(const ResourceVector& alpha, const EfficiencyVector& beta);
 
+// A host as a monitoring system knows it (Ganglia's HOST NAME and IP).
+struct KnownHost {
+  std::string cluster;
+  std::string name;
+  std::string ip;  // "" when not known
+};
+// The names in `known` that stand for `host` (an executor host of an event log): the same name,
+// the same short name (the part before the first '.', so "node1" matches "node1.example.com" and
+// back; IPv4 addresses are never shortened), or an address equal to the known host's IP or to
+// a known name that is an IP. Case-insensitive, trailing '.' ignored. Several matches (the same
+// host in several clusters) are all returned, in `known` order, without repeats.
+std::vector<std::string> MatchHost(const std::string& host, const std::vector<KnownHost>& known);
+
 // True when `a` is worse than `b` in the dimension's direction.
 bool IsWorse(std::size_t dimension, double a, double b);
 

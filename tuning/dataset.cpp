@@ -294,7 +294,19 @@ Result<Dataset> BuildDataset(const models::RunTable& table, const DatasetOptions
     }
   }
   if (problems.empty() && kept_features.empty()) {
-    problems.push_back(file + ": no parameter columns left to model " + settings.target);
+    // Say which columns were dropped and why, and what would help.
+    std::string why = file + ": no parameter columns left to model " + settings.target;
+    if (!constant.empty()) {
+      why += ": dropped as constant over the " + std::to_string(n) +
+             " run(s): " + JoinNames(constant);
+    }
+    if (!settings.ignore.empty()) {
+      why += (constant.empty() ? ": " : "; ") + std::to_string(settings.ignore.size()) +
+             " column(s) ignored as metrics or by request";
+    }
+    why += "; a model needs runs that differ in at least one parameter (and, for "
+           "cross-validation, at least as many runs as folds: 5 by default)";
+    problems.push_back(why);
   }
   if (!problems.empty()) {
     std::string message;

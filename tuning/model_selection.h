@@ -1,16 +1,25 @@
 // Cross-validation and model choice per metric (DESIGN §3.6): k-fold cross-validated MRE for each
-// model kind, a hyper-parameter search (C, γ, ε for SVR; λ for ridge) under a time budget, and
-// the kind with the lowest MRE trained on all runs.
+// model kind, a hyper-parameter search (C, γ, ε for SVR; λ for ridge), and the kind with the
+// lowest MRE trained on all runs.
 //
-// Determinism: folds come from a seeded shuffle (models::Rng + Fisher-Yates, identical on every
-// platform) and candidates are tried in a fixed order, so the same data, settings and seed give
-// the same answer whenever the search completes. When the time budget stops the search early the
-// answer says so (budget_exhausted) and depends on machine speed. Stateless; thread-safe.
+// The search of the SVR kinds is successive halving by default: every candidate is
+// cross-validated on a seeded subsample of the runs (at least kHalvingMinRuns), the best third
+// go on to a subsample three times larger, and so on until the survivors are cross-validated on
+// all runs; the kind's MRE is its best candidate's on all runs, as in the full grid. Ridge and
+// the mean are cheap: always their full grid. SearchStrategy::kFullGrid cross-validates every
+// candidate on all runs (what scikit-learn's GridSearchCV does).
+//
+// Determinism: folds and subsamples come from seeded shuffles (models::Rng + Fisher-Yates,
+// identical on every platform), candidates are ranked by (MRE, search order), and threads only
+// share out the fits, so the same data, settings and seed give the same answer on any machine
+// and for any thread count. Only a time budget, when it stops the search early, makes the answer
+// depend on machine speed; the answer then says so (budget_exhausted). Stateless; thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/status.h"
@@ -40,25 +49,47 @@ Result<CvResult> CrossValidate(const Dataset& data, ModelKind kind, const HyperP
 // `features` sets the default γ = 1/features.
 std::vector<HyperParams> SearchCandidates(ModelKind kind, std::size_t features);
 
+enum class SearchStrategy {
+  kSuccessiveHalving,  // "halving": the default, see above
+  kFullGrid,           // "grid": every candidate on all runs
+};
+std::string_view ToString(SearchStrategy strategy);
+// Parses "halving" and "grid"; false (and *strategy untouched) for anything else.
+bool Parse(std::string_view text, SearchStrategy* strategy);
+
+// Successive halving: the smallest subsample (runs) and the factor between rungs.
+inline constexpr std::size_t kHalvingMinRuns = 150;
+inline constexpr int kHalvingFactor = 3;
+
 struct SearchOptions {
   std::vector<ModelKind> kinds = AllModelKinds();  // kinds to compare; default all
   CvOptions cv;
   SolverOptions solver;
-  // Wall-clock budget for the whole search. Candidates run round-robin across kinds (every
-  // kind's default first), so each kind has a result even when the budget runs out. Default 60.
+  SearchStrategy strategy = SearchStrategy::kSuccessiveHalving;
+  // The smallest subsample of successive halving (>= 2 × folds are used in any case). Default
+  // kHalvingMinRuns; tests lower it to keep their data small.
+  std::size_t halving_min_runs = kHalvingMinRuns;
+  // Threads sharing the candidates' cross-validations (>= 1; the answer does not depend on it).
+  // Default 1.
+  int threads = 1;
+  // Wall-clock budget for the whole search, a safety net: every kind's default candidate is
+  // always evaluated, later ones are skipped once the budget is spent. Default 60.
   double budget_seconds = 60;
   // Seconds on a monotonic clock; default std::chrono::steady_clock. Tests inject a fake.
   std::function<double()> clock;
 
-  Status Validate() const;  // InvalidArgument for empty kinds or a non-positive budget
+  // InvalidArgument for empty kinds, a non-positive budget or threads < 1.
+  Status Validate() const;
 };
 
 struct KindResult {
   ModelKind kind = ModelKind::kMean;
   HyperParams params;  // the best candidate found
   double mre = 0;      // its CV MRE
-  int evaluated = 0;   // candidates tried
+  int evaluated = 0;   // candidates tried (on any subsample)
   int candidates = 0;  // candidates available
+  int fits = 0;        // model fits spent on this kind (folds × candidates × rungs)
+  std::vector<std::size_t> rung_runs;  // runs of each rung (one rung of all runs for the grid)
 };
 
 struct Selection {
@@ -68,6 +99,7 @@ struct Selection {
   double chosen_mre = 0;
   double mean_mre = -1;  // the mean predictor's MRE when kMean was compared, else -1
   bool budget_exhausted = false;
+  SearchStrategy strategy = SearchStrategy::kSuccessiveHalving;
   int folds = 0;
   std::uint64_t seed = 0;
   std::vector<std::string> warnings;

@@ -254,7 +254,7 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
     ++out.evaluated;
     return sense * clipped(x);
   };
-  out.baseline_predicted = clipped(baseline);
+  out.baseline_predicted = model.Predict(baseline);
   const bool baseline_feasible = feasible(baseline);
   if (!baseline_feasible) {
     out.warnings.push_back("the baseline configuration violates the constraints");
@@ -401,15 +401,24 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
     if (cur.score < winner.score) winner = cur;
   }
 
-  out.predicted = clipped(winner.x);
-  const double raw = model.Predict(winner.x);
-  if (raw != out.predicted) {
+  // The search ranks clipped predictions (an RBF-SVR far from its support vectors can predict
+  // absurd values); the answer reports the model's own prediction, never the clip.
+  out.predicted = model.Predict(winner.x);
+  out.interval_low = out.interval_high = out.predicted;
+  if (model.cv_mre() >= 0) {
+    out.interval_low = out.predicted * (1 - model.cv_mre());
+    out.interval_high = out.predicted * (1 + model.cv_mre());
+  }
+  if (out.predicted < model.target_min() || out.predicted > model.target_max()) {
+    const bool better = sense * out.predicted < sense * (sense > 0 ? model.target_min()
+                                                                   : model.target_max());
+    out.beyond_measured = better;
     out.warnings.push_back(
-        "the model predicts " + FormatSparkValue(raw, Unit::kNone) +
-        " here, beyond the measured range of " + model.target() +
-        "; the prediction is clipped "
-        "to the best measured value and the gain is an extrapolation: try the configuration and "
-        "retrain");
+        "the model predicts " + FormatSparkValue(out.predicted, Unit::kNone) + " here, " +
+        (better ? "better than the best" : "outside the range of the") + " measured " +
+        model.target() + " (" + FormatSparkValue(model.target_min(), Unit::kNone) + " to " +
+        FormatSparkValue(model.target_max(), Unit::kNone) +
+        "): an extrapolation; try the configuration and retrain");
   }
   const double denom = std::fabs(out.baseline_predicted);
   out.predicted_gain = denom > 0 ? sense * (out.baseline_predicted - out.predicted) / denom : 0.0;

@@ -78,8 +78,14 @@ struct Recommendation {
   ModelKind kind = ModelKind::kMean;
   double cv_mre = -1;
   std::vector<RecommendedValue> config;  // one per parameter, model order
-  double predicted = 0;
-  double baseline_predicted = 0;
+  double predicted = 0;           // the model's prediction at `config`, never clipped
+  double baseline_predicted = 0;  // the model's prediction at the baseline
+  // predicted · (1 ∓ cv_mre): a band of the model's cross-validated relative error (not a
+  // probabilistic interval); both equal `predicted` when the model has no CV MRE.
+  double interval_low = 0, interval_high = 0;
+  // The prediction is better than the best measured value of the target (an extrapolation:
+  // the answer warns).
+  bool beyond_measured = false;
   // (baseline − predicted) / |baseline| when minimizing, (predicted − baseline) / |baseline|
   // when maximizing: the predicted relative improvement.
   double predicted_gain = 0;

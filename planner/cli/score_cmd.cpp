@@ -27,17 +27,19 @@ std::string Number(std::optional<double> v, const char* format = "%.4g") {
 
 void PrintAnswer(std::ostream& out, const planner::ScoreAnswer& a) {
   const models::ScoreResult& r = a.result;
-  out << a.app_id << ": score " << Number(r.score, "%.1f") << " (task type "
-      << models::ToString(r.type) << (r.provisional ? ", provisional" : "") << ")\n";
+  out << a.app_id << ": score " << Number(r.score, "%.1f") << " of " << models::kMaxScore
+      << " (task type " << models::ToString(r.type) << (r.provisional ? ", provisional" : "")
+      << ")\n";
+  out << "  compared with " << r.comparable_runs << " run(s): " << a.comparison << "\n";
   for (const std::string& reason : r.provisional_reasons)
     out << "  provisional: " << reason << "\n";
   for (const std::string& w : a.warnings) out << "  note: " << w << "\n";
   out << "\nexplanation, worst dimension first:\n";
-  Table table({"dimension", "value", "baseline", "worst", "score", "weight", "note"});
+  Table table({"dimension", "value", "baseline", "worst", "best", "score", "weight", "note"});
   for (std::size_t j : r.worst_first) {
     const models::DimensionScore& d = r.dimensions[j];
     table.AddRow({d.name, Number(d.value), Number(d.baseline), Number(d.worst),
-                  Number(d.score, "%.1f"), Number(d.weight, "%.3f"), d.note});
+                  Number(d.best), Number(d.score, "%.1f"), Number(d.weight, "%.3f"), d.note});
   }
   table.Print(out);
 }
@@ -90,11 +92,12 @@ void AddScoresCommand(CLI::App& command, CliContext& ctx) {
       *ctx.out << planner::ToJson(list);
       return;
     }
-    Table table({"application", "score", "type", "provisional", "worst dimension"});
+    Table table({"application", "score", "type", "provisional", "runs compared", "worst dimension"});
     for (const planner::ScoreAnswer& a : list) {
       const auto& r = a.result;
       table.AddRow({a.app_id, Number(r.score, "%.1f"), std::string(models::ToString(r.type)),
                     r.provisional ? "yes" : "no",
+                    std::to_string(r.comparable_runs),
                     r.worst_first.empty() ? "-" : r.dimensions[r.worst_first.front()].name});
     }
     table.Print(*ctx.out);

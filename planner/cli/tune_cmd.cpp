@@ -29,6 +29,7 @@ struct TuneFlags {
   std::uint64_t seed = 1;
   double budget_seconds = 60;
   std::vector<std::string> kinds;
+  std::string search = "halving";
   bool json = false;
   std::string model_file;
   std::string out_file;
@@ -83,6 +84,10 @@ Status ToOptions(const TuneFlags& f, planner::TuneDataRequest* data,
       search->kinds.push_back(kind);
     }
   }
+  // --search is checked by CLI11; --threads 0 = every core (the answer does not depend on it).
+  tuning::Parse(f.search, &search->strategy);
+  search->threads = f.threads > 0 ? f.threads
+                                  : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   return Status::Ok();
 }
 
@@ -156,11 +161,13 @@ std::string Mre(double v) { return std::isfinite(v) ? Fixed(100 * v, 2) + "%" : 
 void PrintCv(std::ostream& out, const planner::TuneCvAnswer& a) {
   const tuning::Selection& s = a.selection;
   out << s.target << " from " << a.parameters << " parameters, " << a.runs << " runs of "
-      << a.source << "; " << s.folds << "-fold CV, seed " << s.seed << "\n\n";
-  Table t({"kind", "CV MRE", "candidates tried"});
+      << a.source << "; " << s.folds << "-fold CV, seed " << s.seed << ", "
+      << tuning::ToString(s.strategy) << " search\n\n";
+  Table t({"kind", "CV MRE", "candidates tried", "fits"});
   for (const auto& k : s.kinds) {
     t.AddRow({std::string(tuning::ToString(k.kind)), Mre(k.mre),
-              std::to_string(k.evaluated) + "/" + std::to_string(k.candidates)});
+              std::to_string(k.evaluated) + "/" + std::to_string(k.candidates),
+              std::to_string(k.fits)});
   }
   t.Print(out);
   out << "\nchosen: " << tuning::ToString(s.chosen) << " (CV MRE " << Mre(s.chosen_mre) << ")\n";
@@ -183,6 +190,7 @@ void PrintSensitivity(std::ostream& out, const tuning::Sensitivity& s) {
 
 void PrintRecommendation(std::ostream& out, const tuning::Recommendation& r) {
   out << "# perfplan tune recommend: " << r.target << " predicted " << Fixed(r.predicted, 3)
+      << " [" << Fixed(r.interval_low, 3) << ", " << Fixed(r.interval_high, 3) << "]"
       << " vs baseline " << Fixed(r.baseline_predicted, 3) << " (gain "
       << Fixed(100 * r.predicted_gain, 1) << "%; model " << tuning::ToString(r.kind) << ", CV MRE "
       << Mre(r.cv_mre) << ")\n";
@@ -247,15 +255,24 @@ void AddTuneCommand(CLI::App& command, CliContext& ctx) {
       "See docs/tuning.md.");
 
   auto cv = std::make_shared<TuneFlags>();
-  AddDataFlags(AddTuneVerb(
-                   *tune, ctx, cv, "cv", "Cross-validated MRE of every model kind",
-                   [](const TuneFlags& f) -> Result<planner::TuneCvAnswer> {
-                     auto r = ToDataRequest(f);
-                     if (!r.ok()) return r.status();
-                     return planner::AnswerTuneCv(r.value().data, r.value().search);
-                   },
-                   PrintCv),
-               cv.get());
+  CLI::App* cv_cmd = AddTuneVerb(
+      *tune, ctx, cv, "cv", "Cross-validated MRE of every model kind",
+      [](const TuneFlags& f) -> Result<planner::TuneCvAnswer> {
+        auto r = ToDataRequest(f);
+        if (!r.ok()) return r.status();
+        return planner::AnswerTuneCv(r.value().data, r.value().search);
+      },
+      PrintCv);
+  AddDataFlags(cv_cmd, cv.get());
+  cv_cmd
+      ->add_option("--search", cv->search,
+                   "Hyper-parameter search: halving (successive halving, default) or grid")
+      ->check(CLI::IsMember({"halving", "grid"}));
+  cv_cmd
+      ->add_option("--threads", cv->threads,
+                   "Threads sharing the search (default 0 = all cores; the answer does not "
+                   "depend on it)")
+      ->check(CLI::Range(0, 1024));
 
   auto train = std::make_shared<TuneFlags>();
   CLI::App* train_cmd = AddTuneVerb(

@@ -21,6 +21,7 @@ nlohmann::json ScoreJson(const ScoreAnswer& a) {
                     {"value", Optional(d.value)},
                     {"baseline", Optional(d.baseline)},
                     {"worst", Optional(d.worst)},
+                    {"best", Optional(d.best)},
                     {"score", Optional(d.score)},
                     {"weight", d.weight},
                     {"note", d.note}});
@@ -29,6 +30,9 @@ nlohmann::json ScoreJson(const ScoreAnswer& a) {
   for (std::size_t j : r.worst_first) explanation.push_back(r.dimensions[j].name);
   nlohmann::json j = {{"app_id", a.app_id},
                       {"score", r.score},
+                      {"max_score", models::kMaxScore},
+                      {"comparable_runs", r.comparable_runs},
+                      {"comparison", a.comparison},
                       {"task_type", std::string(models::ToString(r.type))},
                       {"provisional", r.provisional},
                       {"provisional_reasons", r.provisional_reasons},

@@ -101,7 +101,19 @@ Result<StoredRun> LoadStoredRun(profiles::Store& store, const std::string& app_i
   ApplicationRun& run = out.run;
   run.app_id = app_id;
   const auto& b = beta.value();
+  run.name = summary.name;
+  run.input_bytes = b.input_bytes;
+  out.tasks = b.finished_tasks;
   run.beta.executor_compute_time_share = Share(b.compute_share, b);
+  if (b.task_seconds > 0 && b.tasks_with_cpu_time == 0) {
+    // Spark logs Executor CPU Time since 2.1; a store keeps the unlogged metric as 0.
+    run.beta.executor_compute_time_share.reset();
+    out.notes.push_back("the event log records no executor CPU time: " +
+                        std::string(models::Dimensions()[models::Index(
+                                        models::Dimension::kExecutorComputeTimeShare)]
+                                        .name) +
+                        " is absent");
+  }
   run.beta.shuffle_time_share = Share(b.shuffle_share, b);
   run.beta.shuffle_bytes = b.shuffle_bytes;
   run.beta.gc_time_share = Share(b.gc_share, b);
@@ -183,18 +195,33 @@ Result<std::vector<ScoreAnswer>> ScoreStoredApplications(profiles::Store& store,
   if (!app_id.empty()) {
     if (Status s = CheckApplicationExists(store, app_id); !s.ok()) return s;
   }
-  auto stored = LoadStoredRuns(store);
-  if (!stored.ok()) return stored.status();
-  if (stored.value().empty()) return NotFoundWithSuggestion(app_id.empty() ? "*" : app_id, {});
+  auto loaded = LoadStoredRuns(store);
+  if (!loaded.ok()) return loaded.status();
+  if (loaded.value().empty()) return NotFoundWithSuggestion(app_id.empty() ? "*" : app_id, {});
+  // Applications without a finished task are neither scored nor part of any history.
+  std::vector<StoredRun> stored;
+  for (StoredRun& s : loaded.value()) {
+    if (s.tasks > 0) {
+      stored.push_back(std::move(s));
+    } else if (s.run.app_id == app_id) {
+      return Status::InvalidArgument("application " + app_id +
+                                     " has no finished task: an application without tasks is "
+                                     "not scored");
+    }
+  }
+  if (stored.empty()) {
+    return Status::InvalidArgument("no application in the store has a finished task: nothing to "
+                                   "score");
+  }
   std::vector<ApplicationRun> runs;
-  for (const StoredRun& s : stored.value()) runs.push_back(s.run);
+  for (const StoredRun& s : stored) runs.push_back(s.run);
   auto vectors = BuildRunVectors(store, runs);
   if (!vectors.ok()) return vectors.status();
   auto classes = ClassifyRuns(vectors.value());
   if (!classes.ok()) return classes.status();
   std::vector<ScoreAnswer> out;
-  for (std::size_t i = 0; i < stored.value().size(); ++i) {
-    const StoredRun& s = stored.value()[i];
+  for (std::size_t i = 0; i < stored.size(); ++i) {
+    const StoredRun& s = stored[i];
     if (!app_id.empty() && s.run.app_id != app_id) continue;
     auto answer = ScoreRun(vectors.value(), classes.value(), s.run.app_id, settings);
     if (!answer.ok()) return answer.status();

@@ -40,6 +40,7 @@ struct StoredRun {
   ApplicationRun run;
   std::vector<std::string> non_default;  // NonDefaultTuningProperties of the application
   std::vector<std::string> notes;        // e.g. window end taken from the last task
+  std::int64_t tasks = 0;                // finished tasks (0: never scored, never a history)
 };
 
 // The latest attempt of `app_id`: window = [floor(start), ceil(end)] seconds (end = start + β's
@@ -55,8 +56,11 @@ Result<std::vector<StoredRun>> LoadStoredRuns(profiles::Store& store);
 // InvalidArgument/NotFound as LoadStoredRun when `app_id` is not in the store; ok otherwise.
 Status CheckApplicationExists(profiles::Store& store, const std::string& app_id);
 
-// Scores `app_id` (or, when empty, every application) against the store's history: γ of every
-// application, task types by k-means over all of them, then ScoreRun per requested application.
+// Scores `app_id` (or, when empty, every application with tasks) against the store's history:
+// γ of every application with a finished task (the others are never scored nor a history), task
+// types by k-means over them, then ScoreRun per requested application. InvalidArgument
+// "application APP has no finished task: an application without tasks is not scored" for such
+// an `app_id`, "no application in the store has a finished task: nothing to score" when none has.
 // The answers' warnings carry the classification's warnings. NotFound as LoadStoredRun (also when
 // the store holds no application); InvalidArgument from the score.
 Result<std::vector<ScoreAnswer>> ScoreStoredApplications(profiles::Store& store,

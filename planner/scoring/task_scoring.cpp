@@ -1,25 +1,64 @@
 #include "planner/scoring/task_scoring.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "profiles/ganglia/ganglia_store.h"
 #include "profiles/ganglia/task_type_hints.h"
 
 namespace perfplan::planner {
+namespace {
+
+bool InputsComparable(double a, double b) {
+  if (a <= 0 || b <= 0) return a <= 0 && b <= 0;
+  return a <= b * kComparableInputFactor && b <= a * kComparableInputFactor;
+}
+
+std::string FactorText(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", f);
+  return buf;
+}
+
+std::string BytesText(double bytes) {
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), "%.0f bytes", bytes);
+  return buf;
+}
+
+}  // namespace
 
 Result<std::vector<RunVector>> BuildRunVectors(profiles::Store& store,
                                                const std::vector<ApplicationRun>& runs) {
   auto labels = profiles::LoadTaskTypeHints(store);
   if (!labels.ok()) return labels.status();
+  auto known = profiles::LoadGangliaHosts(store);
+  if (!known.ok()) return known.status();
   std::vector<RunVector> out;
   for (const ApplicationRun& run : runs) {
-    auto samples = profiles::LoadGangliaSamples(store, run.start_epoch, run.end_epoch, run.hosts);
-    if (!samples.ok()) return samples.status();
+    // The event log's host names become Ganglia's (short name, FQDN or IP); unmatched ones stay,
+    // so the resource vector reports them as hosts without samples.
+    std::vector<std::string> hosts;
+    std::vector<std::string> renamed;
+    for (const std::string& h : run.hosts) {
+      std::vector<std::string> matched = models::MatchHost(h, known.value());
+      if (matched.empty()) matched.push_back(h);
+      for (std::string& m : matched) {
+        if (m != h) renamed.push_back(h + " is Ganglia host " + m);
+        if (std::find(hosts.begin(), hosts.end(), m) == hosts.end()) hosts.push_back(m);
+      }
+    }
     RunVector v;
     v.app_id = run.app_id;
+    v.name = run.name;
+    v.input_bytes = run.input_bytes;
     v.baseline = run.baseline;
+    auto samples = profiles::LoadGangliaSamples(store, run.start_epoch, run.end_epoch, hosts);
+    if (!samples.ok()) return samples.status();
     v.alpha =
-        models::ComputeResourceVector(samples.value(), {run.start_epoch, run.end_epoch, run.hosts});
+        models::ComputeResourceVector(samples.value(), {run.start_epoch, run.end_epoch, hosts});
+    for (const std::string& r : renamed) v.alpha.warnings.push_back("host " + r);
     v.gamma = models::MakePerformanceVector(v.alpha.alpha, run.beta);
     if (auto it = labels.value().find(run.app_id); it != labels.value().end()) {
       v.hint = it->second;
@@ -79,11 +118,31 @@ Result<ScoreAnswer> ScoreRun(const std::vector<RunVector>& runs, const ClassifyA
     return Status::NotFound("application " + app_id + " is not in the store");
   }
   models::ScoreInput input;
-  input.gamma = runs[index].gamma;
+  const RunVector& self = runs[index];
+  input.gamma = self.gamma;
   input.type = classes.runs[index].type;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (i == index || classes.runs[i].type != input.type) continue;
-    input.history.push_back({runs[i].app_id, runs[i].gamma, runs[i].baseline});
+  std::string comparison;
+  if (!self.name.empty()) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (i == index || runs[i].name != self.name) continue;
+      input.history.push_back({runs[i].app_id, runs[i].gamma, runs[i].baseline});
+    }
+    if (!input.history.empty()) {
+      input.history_label = "named '" + self.name + "'";
+      comparison = "same application name '" + self.name + "'";
+    }
+  }
+  if (input.history.empty()) {
+    const std::string type_name(models::ToString(input.type));
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (i == index || classes.runs[i].type != input.type) continue;
+      if (!InputsComparable(self.input_bytes, runs[i].input_bytes)) continue;
+      input.history.push_back({runs[i].app_id, runs[i].gamma, runs[i].baseline});
+    }
+    input.history_label = "of type " + type_name + " with input within " +
+                          FactorText(kComparableInputFactor) + "x";
+    comparison = "task type " + type_name + ", input size within " +
+                 FactorText(kComparableInputFactor) + "x of " + BytesText(self.input_bytes);
   }
   auto result = models::ComputeScore(input, settings);
   if (!result.ok()) {
@@ -92,6 +151,7 @@ Result<ScoreAnswer> ScoreRun(const std::vector<RunVector>& runs, const ClassifyA
   ScoreAnswer out;
   out.app_id = app_id;
   out.result = std::move(result).value();
+  out.comparison = comparison;
   out.alpha_sources = runs[index].alpha.sources;
   out.warnings = runs[index].alpha.warnings;
   out.warnings.insert(out.warnings.end(), out.result.warnings.begin(), out.result.warnings.end());

@@ -30,20 +30,26 @@ struct ApplicationRun {
   std::string app_id;
   std::int64_t start_epoch = 0;    // application start, Unix seconds
   std::int64_t end_epoch = 0;      // application end
-  std::vector<std::string> hosts;  // hosts of its executors (Ganglia host names)
+  std::vector<std::string> hosts;  // hosts of its executors (as the event log names them)
   models::EfficiencyVector beta;
   bool baseline = false;  // ran with the default configuration
+  std::string name;       // application name ("" when the log has none)
+  double input_bytes = 0;  // Σ input bytes its tasks read
 };
 
 // γ of one application with how α was obtained.
 struct RunVector {
   std::string app_id;
+  std::string name;
+  double input_bytes = 0;
   models::PerformanceVector gamma;
   models::ResourceVectorResult alpha;  // sources and warnings ("no resource data" …)
   bool baseline = false;
   std::optional<models::TaskType> hint;
 };
-// Loads each run's Ganglia samples (its window, its hosts) and builds γ. Failed on a store error.
+// Loads each run's Ganglia samples (its window, its hosts) and builds γ. Executor hosts are
+// matched with Ganglia's by name, short name or IP (models::MatchHost); a host that matches none
+// keeps its name and is reported without samples. Failed on a store error.
 Result<std::vector<RunVector>> BuildRunVectors(profiles::Store& store,
                                                const std::vector<ApplicationRun>& runs);
 
@@ -70,16 +76,24 @@ struct ScoreAnswer {
   std::string app_id;
   models::ScoreResult result;
   std::array<std::string, 6> alpha_sources;  // how each α dimension was obtained
+  std::string comparison;  // how the comparable runs were chosen, e.g. "same name 'Spark Pi'"
   std::vector<std::string> warnings;
 };
-// Scores `app_id` against the other runs of its task type. NotFound naming the id when it is not
-// among `runs`; InvalidArgument from the score (no value at all, bad settings).
+// How far apart the input sizes of two comparable runs may be when they do not share a name:
+// within a factor of 4 either way (both 0 also compare).
+inline constexpr double kComparableInputFactor = 4.0;
+
+// Scores `app_id` against its comparable runs: the other runs of the same application name when
+// there is one, otherwise the other runs of its task type whose input size is within
+// kComparableInputFactor of its own. `runs` must hold only applications with tasks (the callers
+// drop the others). NotFound naming the id when it is not among `runs`; InvalidArgument from the
+// score (no value at all, bad settings).
 Result<ScoreAnswer> ScoreRun(const std::vector<RunVector>& runs, const ClassifyAnswer& classes,
                              const std::string& app_id, const models::ScoreOptions& settings = {});
 
-// {"app_id", "score", "task_type", "provisional", "provisional_reasons", "dimensions": [{name,
-// value, baseline, worst, score, weight, note}] (γ order), "explanation": [names worst first],
-// "warnings"}; absent values are null.
+// {"app_id", "score", "max_score", "comparable_runs", "comparison", "task_type", "provisional",
+// "provisional_reasons", "dimensions": [{name, value, baseline, worst, best, score, weight,
+// note}] (γ order), "explanation": [names worst first], "warnings"}; absent values are null.
 std::string ToJson(const ScoreAnswer& answer);
 
 }  // namespace perfplan::planner

@@ -44,7 +44,9 @@ json CvJson(const TuneCvAnswer& a) {
                       {"mre", Number(k.mre)},
                       {"params", Params(k.kind, k.params)},
                       {"evaluated", k.evaluated},
-                      {"candidates", k.candidates}});
+                      {"candidates", k.candidates},
+                      {"fits", k.fits},
+                      {"rung_runs", k.rung_runs}});
   }
   return {{"source", a.source},
           {"target", s.target},
@@ -52,6 +54,7 @@ json CvJson(const TuneCvAnswer& a) {
           {"parameters", a.parameters},
           {"folds", s.folds},
           {"seed", s.seed},
+          {"search", std::string(tuning::ToString(s.strategy))},
           {"models", models},
           {"chosen",
            {{"kind", std::string(tuning::ToString(s.chosen))}, {"mre", Number(s.chosen_mre)}}},
@@ -109,6 +112,8 @@ std::string ToJson(const tuning::Recommendation& r) {
                {"config_text", text},
                {"baseline_config_text", baseline},
                {"predicted", Number(r.predicted)},
+               {"predicted_interval", {Number(r.interval_low), Number(r.interval_high)}},
+               {"beyond_measured", r.beyond_measured},
                {"baseline_predicted", Number(r.baseline_predicted)},
                {"predicted_gain", Number(r.predicted_gain)},
                {"cv_mre", r.cv_mre >= 0 ? Number(r.cv_mre) : json(nullptr)},

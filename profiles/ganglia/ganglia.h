@@ -124,6 +124,10 @@ struct GangliaSnapshot {
 };
 
 // Parses a Ganglia XML document. `origin` names it in errors (a path or "HOST:PORT").
+// Ganglia 2.5.x documents with HOST directly under GANGLIA_XML (or a GRID) are read as one
+// cluster named "" per enclosing grid. A saved telnet/nc capture is read as served: lines before
+// the first line starting "<?xml" or "<GANGLIA_XML" and text after the last "</GANGLIA_XML>" are
+// skipped; error positions stay those of the whole file.
 // Fails (InvalidArgument) on malformed XML ("ORIGIN:LINE:COL (byte N): …" from the parser), a
 // missing or wrong root element, an unknown TYPE or SLOPE, a missing required attribute, or a VAL
 // that is not a number of its TYPE (e.g. "ORIGIN:12:1 (byte 845): HOST 'a' METRIC 'load_one': VAL

@@ -197,4 +197,14 @@ Result<std::vector<models::MetricSample>> LoadGangliaSamples(
   return out;
 }
 
+Result<std::vector<models::KnownHost>> LoadGangliaHosts(Store& store) {
+  auto st = store.Prepare("SELECT cluster, name, ip FROM ganglia_hosts ORDER BY cluster, name");
+  if (!st.ok()) return st.status();
+  Statement& q = st.value();
+  std::vector<models::KnownHost> out;
+  while (q.Step()) out.push_back({q.ColumnText(0), q.ColumnText(1), q.ColumnText(2)});
+  if (!q.Error().ok()) return q.Error();
+  return out;
+}
+
 }  // namespace perfplan::profiles

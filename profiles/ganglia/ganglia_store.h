@@ -49,4 +49,8 @@ Result<std::vector<models::MetricSample>> LoadGangliaSamples(Store& store, std::
                                                              std::int64_t to_epoch,
                                                              const std::vector<std::string>& hosts);
 
+// Every stored host (cluster, name, ip), ordered by cluster and name; ip "" when not served.
+// For matching the executor hosts of an event log (short names, FQDNs, IPs) with Ganglia's.
+Result<std::vector<models::KnownHost>> LoadGangliaHosts(Store& store);
+
 }  // namespace perfplan::profiles

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <pugixml.hpp>
 
 #include "profiles/ganglia/ganglia.h"
@@ -96,8 +97,10 @@ class Walker {
  public:
   explicit Walker(std::string_view xml) : xml_(xml) {}
 
-  std::string Locate(std::ptrdiff_t offset) const {
+  // `offset` into the parsed part, which starts `base` bytes into the text (after a banner).
+  std::string Locate(std::ptrdiff_t offset, std::size_t base = 0) const {
     if (offset < 0) offset = 0;
+    offset += static_cast<std::ptrdiff_t>(base);
     const std::size_t end = std::min<std::size_t>(static_cast<std::size_t>(offset), xml_.size());
     std::size_t line = 1, col = 1;
     for (std::size_t i = 0; i < end; ++i) {
@@ -141,6 +144,16 @@ class Walker {
           Container(child, out.grids[index].name, out);
         }
       }
+    } else if (std::strcmp(tag, "HOST") == 0) {
+      // Ganglia 2.5.x gmond answers put HOST directly under GANGLIA_XML (its DTD still allows
+      // GRID|CLUSTER|HOST): such hosts form one unnamed cluster per enclosing grid.
+      auto [it, added] = bare_clusters_.try_emplace(grid, out.clusters.size());
+      if (added) {
+        GangliaCluster c;
+        c.grid = grid;
+        out.clusters.push_back(std::move(c));
+      }
+      out.clusters[it->second].hosts.push_back(Host(node));
     } else if (std::strcmp(tag, "CLUSTER") == 0) {
       GangliaCluster c;
       c.grid = grid;
@@ -168,7 +181,7 @@ class Walker {
     } else {
       Fail(node, "unexpected element <" + std::string(tag) + "> under " +
                      (grid.empty() ? std::string("GANGLIA_XML") : "GRID '" + grid + "'") +
-                     " (expected GRID or CLUSTER)");
+                     " (expected GRID, CLUSTER or HOST)");
     }
   }
 
@@ -422,6 +435,7 @@ class Walker {
   }
 
   std::string_view xml_;
+  std::map<std::string, std::size_t> bare_clusters_;  // grid → index of its unnamed cluster
 };
 
 // True when no byte has its high bit set; eight bytes at a time.
@@ -437,9 +451,39 @@ bool IsAscii(std::string_view text) {
   return (any & 0x8080808080808080ULL) == 0;
 }
 
+
+// Where the XML of a saved telnet/nc capture starts and ends: lines before the first line that
+// starts with "<?xml" or "<GANGLIA_XML" ("Trying 10.0.0.1...", "Connected to …", "Escape
+// character is '^]'.") and text after the last "</GANGLIA_XML>" ("Connection closed by foreign
+// host.") are the client's, not gmond's. A document that starts with '<' is taken whole.
+std::pair<std::size_t, std::size_t> XmlSpan(std::string_view text) {
+  std::size_t begin = 0;
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] != '<' &&
+      text.substr(first, 3) != "\xEF\xBB\xBF") {
+    for (std::size_t line = 0; line < text.size();) {
+      const std::string_view rest = text.substr(line);
+      if (rest.substr(0, 5) == "<?xml" || rest.substr(0, 12) == "<GANGLIA_XML") {
+        begin = line;
+        break;
+      }
+      const std::size_t nl = text.find('\n', line);
+      if (nl == std::string_view::npos) break;
+      line = nl + 1;
+    }
+  }
+  std::size_t end = text.size();
+  constexpr std::string_view kClose = "</GANGLIA_XML>";
+  const std::size_t close = text.rfind(kClose);
+  if (close != std::string_view::npos && close >= begin) end = close + kClose.size();
+  return {begin, end};
+}
+
 }  // namespace
 
-Result<GangliaSnapshot> ParseGangliaXml(std::string_view xml, const std::string& origin) {
+Result<GangliaSnapshot> ParseGangliaXml(std::string_view text, const std::string& origin) {
+  const auto [base, end] = XmlSpan(text);
+  const std::string_view xml = text.substr(base, end - base);
   pugi::xml_document doc;
   // Default flags: entities and attribute normalization as XML requires; encoding from the
   // declaration (gmond declares ISO-8859-1, converted to UTF-8); the inline DTD gmond
@@ -450,9 +494,9 @@ Result<GangliaSnapshot> ParseGangliaXml(std::string_view xml, const std::string&
   const pugi::xml_parse_result parsed =
       doc.load_buffer(xml.data(), xml.size(), pugi::parse_default,
                       ascii ? pugi::encoding_utf8 : pugi::encoding_auto);
-  Walker walker(xml);
+  Walker walker(text);
   if (!parsed) {
-    return Status::InvalidArgument(origin + ":" + walker.Locate(parsed.offset) +
+    return Status::InvalidArgument(origin + ":" + walker.Locate(parsed.offset, base) +
                                    ": malformed XML: " + parsed.description());
   }
   pugi::xml_node root = doc.document_element();
@@ -465,7 +509,8 @@ Result<GangliaSnapshot> ParseGangliaXml(std::string_view xml, const std::string&
   try {
     walker.Document(root, out);
   } catch (const XmlError& e) {
-    return Status::InvalidArgument(origin + ":" + walker.Locate(e.offset) + ": " + e.message);
+    return Status::InvalidArgument(origin + ":" + walker.Locate(e.offset, base) + ": " +
+                                   e.message);
   }
   return out;
 }

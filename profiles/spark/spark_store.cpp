@@ -406,7 +406,9 @@ Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string
       "COALESCE(SUM(t.result_serialization_time_ms), 0) / 1e3, "
       "(SELECT CASE WHEN a.completed = 1 AND a.end_time_ms IS NOT NULL THEN a.end_time_ms ELSE "
       "COALESCE(MAX(t.finish_time_ms), a.start_time_ms) END - a.start_time_ms FROM "
-      "spark_attempts a WHERE a.attempt_key = ?1) / 1e3 "
+      "spark_attempts a WHERE a.attempt_key = ?1) / 1e3, "
+      "COUNT(*), COUNT(CASE WHEN t.executor_cpu_time_ns > 0 THEN 1 END), "
+      "COALESCE(SUM(t.input_bytes), 0) "
       "FROM spark_tasks t WHERE t.attempt_key = ?1 AND t.finish_time_ms IS NOT NULL");
   if (!q.ok()) return q.status();
   q.value().Bind(1, key.value());
@@ -416,6 +418,9 @@ Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string
     b.task_seconds = r.ColumnDouble(0);
     b.shuffle_bytes = r.ColumnDouble(3);
     b.total_seconds = r.ColumnDouble(6);
+    b.finished_tasks = r.ColumnInt(7);
+    b.tasks_with_cpu_time = r.ColumnInt(8);
+    b.input_bytes = r.ColumnDouble(9);
     if (b.task_seconds > 0) {
       b.compute_share = r.ColumnDouble(1) / b.task_seconds;
       b.shuffle_share = r.ColumnDouble(2) / b.task_seconds;

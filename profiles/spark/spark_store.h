@@ -106,6 +106,11 @@ struct EfficiencyVector {
   double total_seconds = 0;  // application duration (end − start; last task if cut)
   double result_serialization_share = 0;  // Σ result serialization time / task time
   double task_seconds = 0;                // the denominator, for reference
+  std::int64_t finished_tasks = 0;        // tasks with a finish time
+  std::int64_t tasks_with_cpu_time = 0;   // of those, how many have Executor CPU Time > 0
+                                          // (the store keeps an unlogged metric as 0; Spark
+                                          // < 2.1 logs none: compute_share is 0 but unmeasured)
+  double input_bytes = 0;                 // Σ input bytes read
 };
 
 // β for an application attempt (latest when attempt_id is empty); all shares 0 when no task

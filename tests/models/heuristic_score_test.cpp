@@ -29,16 +29,19 @@ ScoreInput Example() {
   return in;
 }
 
-TEST_CASE("Per-dimension scores follow 60 (M - g)/(M - B); zero dimensions give weight to time") {
+TEST_CASE("Scores run 0 (worst seen) - 60 (baseline) - 100 (best seen); zero dimensions give weight to time") {
   ScoreOptions settings;
   settings.epsilon = 0;
   auto r = ComputeScore(Example(), settings);
   REQUIRE(r.ok());
   const ScoreResult& s = r.value();
-  // total: B = 100, M = 200, g = 80 -> 60 * 120/100 = 72.
-  CHECK(s.dimensions[kTotal].score.value() == doctest::Approx(72).epsilon(kTolerance));
+  // total: B = 100, M = 200, g = 80 is the best seen -> 100.
+  CHECK(s.dimensions[kTotal].score.value() == doctest::Approx(100).epsilon(kTolerance));
   CHECK(s.dimensions[kTotal].baseline == 100.0);
   CHECK(s.dimensions[kTotal].worst == 200.0);
+  CHECK(s.dimensions[kTotal].best == 80.0);
+  CHECK(s.dimensions[kTotal].note == "better than every comparable run: scored at the maximum");
+  CHECK(s.comparable_runs == 2);
   // gc: B = .1, M = .3, g = .2 -> 60 * .1/.2 = 30.
   CHECK(s.dimensions[kGc].score.value() == doctest::Approx(30).epsilon(kTolerance));
   // shuffle bytes 0 with no history: scored against itself.
@@ -48,11 +51,11 @@ TEST_CASE("Per-dimension scores follow 60 (M - g)/(M - B); zero dimensions give 
   CHECK(s.dimensions[kTotal].weight == doctest::Approx(0.9).epsilon(kTolerance));
   CHECK(s.dimensions[kGc].weight == doctest::Approx(0.1).epsilon(kTolerance));
   CHECK(s.dimensions[kShuffleBytes].weight == 0.0);
-  // FS = .9 * 72 + .1 * 30 = 67.8.
-  CHECK(s.score == doctest::Approx(67.8).epsilon(kTolerance));
+  // FS = .9 * 100 + .1 * 30 = 93.
+  CHECK(s.score == doctest::Approx(93).epsilon(kTolerance));
   CHECK(s.dimensions[0].note == "no resource data");
   CHECK_FALSE(s.dimensions[0].score.has_value());
-  // Worst first: gc 30, shuffle 60, total 72, then the unscored in dimension order.
+  // Worst first: gc 30, shuffle 60, total 100, then the unscored in dimension order.
   REQUIRE(s.worst_first.size() == kDimensions);
   CHECK(s.worst_first[0] == kGc);
   CHECK(s.worst_first[1] == kShuffleBytes);
@@ -74,25 +77,26 @@ TEST_CASE("The epsilon step moves each weight toward its share of the normalized
   // total .9 + .5 (0 - .9) = .45; gc .1 + .5 (1 - .1) = .55; already summing to 1.
   CHECK(r.value().dimensions[kTotal].weight == doctest::Approx(0.45).epsilon(kTolerance));
   CHECK(r.value().dimensions[kGc].weight == doctest::Approx(0.55).epsilon(kTolerance));
-  // FS = .45 * 72 + .55 * 30 = 48.9.
-  CHECK(r.value().score == doctest::Approx(48.9).epsilon(kTolerance));
+  // FS = .45 * 100 + .55 * 30 = 61.5.
+  CHECK(r.value().score == doctest::Approx(61.5).epsilon(kTolerance));
 }
 
 TEST_CASE("A higher-is-better dimension takes its worst as the lowest value") {
   struct Case {
     double value, score, worst;
   };
-  // History: baseline .8, other .5. g = .6: 60 (.5 - .6)/(.5 - .8) = 20; g = .9: 80;
-  // g = .4 is worse than all: M becomes .4 and the score 0.
+  // History: baseline .8, others .5 and 1. g = .6: 60 (.5 - .6)/(.5 - .8) = 20;
+  // g = .9: 60 + 40 (.8 - .9)/(.8 - 1) = 80; g = .4 is worse than all: M becomes .4, score 0.
   const Case cases[] = {{0.6, 20, 0.5}, {0.9, 80, 0.5}, {0.4, 0, 0.4}};
   for (const Case& c : cases) {
     CAPTURE(c.value);
     ScoreInput in;
     in.gamma[Dimension::kExecutorComputeTimeShare] = c.value;
-    HistoryRun base{"b", {}, true}, other{"o", {}, false};
+    HistoryRun base{"b", {}, true}, other{"o", {}, false}, fast{"f", {}, false};
     base.gamma[Dimension::kExecutorComputeTimeShare] = 0.8;
     other.gamma[Dimension::kExecutorComputeTimeShare] = 0.5;
-    in.history = {base, other};
+    fast.gamma[Dimension::kExecutorComputeTimeShare] = 1.0;
+    in.history = {base, other, fast};
     auto r = ComputeScore(in);
     REQUIRE(r.ok());
     const DimensionScore& d = r.value().dimensions[Index(Dimension::kExecutorComputeTimeShare)];
@@ -101,15 +105,64 @@ TEST_CASE("A higher-is-better dimension takes its worst as the lowest value") {
   }
 }
 
-TEST_CASE("Better than every run in the history scores above 100") {
+TEST_CASE("Better than every run in the history scores the maximum, never above") {
   ScoreInput in;
   in.gamma = Gamma(20, std::nullopt);
   in.history = {{"base", Gamma(100, std::nullopt), true},
                 {"slow", Gamma(200, std::nullopt), false}};
   auto r = ComputeScore(in);
   REQUIRE(r.ok());
-  // 60 * (200 - 20)/(200 - 100) = 108; total time is the only dimension, so FS = 108.
-  CHECK(r.value().score == doctest::Approx(108).epsilon(kTolerance));
+  // The best seen is this run: 100 (the unbounded formula of the paper gave 108).
+  CHECK(r.value().score == kMaxScore);
+  CHECK(r.value().dimensions[kTotal].best == 20.0);
+}
+
+TEST_CASE("Between the baseline and the best seen the score runs from 60 to 100") {
+  ScoreInput in;
+  in.gamma = Gamma(75, std::nullopt);
+  in.history = {{"base", Gamma(100, std::nullopt), true}, {"fast", Gamma(50, std::nullopt), false},
+                {"slow", Gamma(300, std::nullopt), false}};
+  in.history_label = "named 'Spark Pi'";
+  auto r = ComputeScore(in);
+  REQUIRE(r.ok());
+  // 60 + 40 (100 - 75)/(100 - 50) = 80.
+  CHECK(r.value().score == doctest::Approx(80).epsilon(kTolerance));
+  CHECK(r.value().comparable_runs == 3);
+  CHECK(r.value().provisional_reasons ==
+        std::vector<std::string>{
+            "only 3 run(s) named 'Spark Pi' in the history, fewer than the 12 dimensions"});
+}
+
+TEST_CASE("Over random histories no score leaves [0, 100]") {
+  std::uint64_t state = 12345;
+  auto next = [&state] {  // a fixed LCG: the test is the same on every run
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) / 9007199254740992.0;
+  };
+  for (int trial = 0; trial < 500; ++trial) {
+    ScoreInput in;
+    for (std::size_t j = 0; j < kDimensions; ++j) {
+      if (next() < 0.7) in.gamma.values[j] = next() * 100;
+    }
+    in.gamma[Dimension::kTotalTimeSeconds] = 1 + next() * 100;
+    const int runs = static_cast<int>(next() * 6);
+    for (int k = 0; k < runs; ++k) {
+      HistoryRun h{"h" + std::to_string(k), {}, next() < 0.3};
+      for (std::size_t j = 0; j < kDimensions; ++j) {
+        if (next() < 0.7) h.gamma.values[j] = next() * 100;
+      }
+      in.history.push_back(h);
+    }
+    auto r = ComputeScore(in);
+    REQUIRE(r.ok());
+    CHECK(r.value().score >= 0);
+    CHECK(r.value().score <= kMaxScore);
+    for (const DimensionScore& d : r.value().dimensions) {
+      if (!d.score) continue;
+      CHECK(*d.score >= 0);
+      CHECK(*d.score <= kMaxScore);
+    }
+  }
 }
 
 TEST_CASE("Without a baseline run the history mean stands in, provisionally") {
@@ -137,7 +190,7 @@ TEST_CASE("No history at all scores 60 against the run itself, provisionally") {
             "no history of type unknown: every dimension is scored against this run itself"});
 }
 
-TEST_CASE("A baseline that is also the worst value caps a better run at 100") {
+TEST_CASE("A baseline that is also the worst value puts a better run at the maximum") {
   ScoreInput in;
   in.gamma = Gamma(80, std::nullopt);
   in.history = {{"base", Gamma(100, std::nullopt), true}};
@@ -145,7 +198,7 @@ TEST_CASE("A baseline that is also the worst value caps a better run at 100") {
   REQUIRE(r.ok());
   CHECK(r.value().dimensions[kTotal].score == 100.0);
   CHECK(r.value().dimensions[kTotal].note ==
-        "baseline is the worst value and this run is better: scored 100");
+        "better than every comparable run: scored at the maximum");
 }
 
 TEST_CASE("A run without any value and bad settings are refused") {

@@ -79,3 +79,26 @@ TEST_CASE("Gamma joins alpha and beta in the documented order with directions") 
 
 }  // namespace
 }  // namespace perfplan::models
+
+namespace perfplan::models {
+namespace {
+
+TEST_CASE("Executor hosts match Ganglia hosts by name, short name, FQDN and IP") {
+  const std::vector<KnownHost> known = {{"c", "node1", "10.0.0.1"},
+                                        {"c", "node2.example.org", "10.0.0.2"},
+                                        {"c", "10.0.0.3", ""},
+                                        {"d", "NODE1", "10.0.0.1"}};
+  CHECK(MatchHost("node1", known) == std::vector<std::string>{"node1", "NODE1"});
+  CHECK(MatchHost("node1.example.org.", known) == std::vector<std::string>{"node1", "NODE1"});
+  CHECK(MatchHost("node2", known) == std::vector<std::string>{"node2.example.org"});
+  CHECK(MatchHost("Node2.Other.Domain", known) == std::vector<std::string>{"node2.example.org"});
+  CHECK(MatchHost("10.0.0.2", known) == std::vector<std::string>{"node2.example.org"});
+  CHECK(MatchHost("10.0.0.3", known) == std::vector<std::string>{"10.0.0.3"});
+  // An IP is never shortened: 10.0.0.4 is not "10".
+  CHECK(MatchHost("10.0.0.4", known).empty());
+  CHECK(MatchHost("node3", known).empty());
+  CHECK(MatchHost("node1", {}).empty());
+}
+
+}  // namespace
+}  // namespace perfplan::models

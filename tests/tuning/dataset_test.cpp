@@ -79,6 +79,18 @@ TEST_CASE("Constant columns are an error unless dropped with a warning") {
   CHECK(ds.value().warnings == std::vector<std::string>{"dropped constant parameter(s): c"});
 }
 
+TEST_CASE("When every parameter is dropped the error names them and what would help") {
+  auto t = Table({"a", "c", "m", "time"}, {{"1", "7", "5", "2"}, {"1", "7", "6", "3"}});
+  DatasetOptions s = Target("time");
+  s.drop_constant = true;
+  s.ignore = {"m"};
+  CHECK(BuildDataset(t, s).status().message() ==
+        "runs.csv: no parameter columns left to model time: dropped as constant over the 2 "
+        "run(s): a, c; 1 column(s) ignored as metrics or by request; a model needs runs that "
+        "differ in at least one parameter (and, for cross-validation, at least as many runs as "
+        "folds: 5 by default)");
+}
+
 TEST_CASE("Mixed units in a column are errors") {
   auto t = Table({"spark.executor.memory", "time"}, {{"4g", "1"}, {"512", "2"}});
   CHECK(BuildDataset(t, Target("time")).status().message() ==

@@ -106,3 +106,58 @@ TEST_CASE("poly-ridge is skipped, with a warning, when its expansion is too larg
 
 }  // namespace
 }  // namespace perfplan::tuning
+
+namespace perfplan::tuning {
+namespace {
+
+TEST_CASE("Successive halving spends fewer fits than the grid, near its answer, on any threads") {
+  const Dataset d = testing::SyntheticDataset(120);
+  SearchOptions s;
+  s.kinds = {ModelKind::kEpsSvrRbf, ModelKind::kRidge};
+  s.budget_seconds = 600;
+  s.halving_min_runs = 40;  // the default 150 would need 450 runs: too slow for a unit test
+  const Selection halving = SelectModel(d, s).value();
+  CHECK(halving.strategy == SearchStrategy::kSuccessiveHalving);
+  CHECK_FALSE(halving.budget_exhausted);
+  // 120 runs: one rung of 120 / 3 = 40 runs (>= 40), then all runs; 40 candidates, 14 go on.
+  CHECK(halving.kinds[0].rung_runs == std::vector<std::size_t>{40, 120});
+  CHECK(halving.kinds[0].candidates == 40);
+  CHECK(halving.kinds[0].evaluated == 40);
+  CHECK(halving.kinds[0].fits == (40 + 14) * 5);
+  // Ridge is cheap: its full grid on all runs.
+  CHECK(halving.kinds[1].rung_runs == std::vector<std::size_t>{120});
+  CHECK(halving.kinds[1].fits == halving.kinds[1].candidates * 5);
+
+  s.threads = 3;
+  const Selection threaded = SelectModel(d, s).value();
+  CHECK(threaded.kinds[0].mre == halving.kinds[0].mre);
+  CHECK(threaded.kinds[0].params.c == halving.kinds[0].params.c);
+  CHECK(threaded.kinds[0].params.gamma == halving.kinds[0].params.gamma);
+  CHECK(threaded.chosen == halving.chosen);
+
+  s.threads = 2;
+  s.strategy = SearchStrategy::kFullGrid;
+  const Selection grid = SelectModel(d, s).value();
+  CHECK(grid.kinds[0].rung_runs == std::vector<std::size_t>{120});
+  CHECK(grid.kinds[0].fits == 40 * 5);
+  // The grid's best is the lower bound; halving keeps within 10% of it here.
+  CHECK(grid.kinds[0].mre <= halving.kinds[0].mre);
+  CHECK(halving.kinds[0].mre <= 1.1 * grid.kinds[0].mre);
+}
+
+TEST_CASE("Search strategies parse by name and threads must be positive") {
+  SearchStrategy st = SearchStrategy::kFullGrid;
+  CHECK(Parse("halving", &st));
+  CHECK(st == SearchStrategy::kSuccessiveHalving);
+  CHECK(ToString(st) == "halving");
+  CHECK(Parse("grid", &st));
+  CHECK(ToString(st) == "grid");
+  CHECK_FALSE(Parse("random", &st));
+  CHECK(st == SearchStrategy::kFullGrid);
+  SearchOptions s;
+  s.threads = 0;
+  CHECK(s.Validate().message() == "threads: 0; expected at least 1");
+}
+
+}  // namespace
+}  // namespace perfplan::tuning

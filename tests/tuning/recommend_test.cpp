@@ -35,6 +35,24 @@ TEST_CASE("Recommendation lowers predicted time and prints spark-defaults lines"
   CHECK(again.predicted == r.predicted);
 }
 
+TEST_CASE("The reported prediction is the model's at the winner, with its CV band") {
+  const Model m = SyntheticModel();
+  RecommendOptions s;
+  s.samples = 500;
+  const Recommendation r = Recommend(m, s).value();
+  std::vector<double> x;
+  for (const RecommendedValue& v : r.config) x.push_back(v.value);
+  CHECK(r.predicted == m.Predict(x));  // never the clip to the measured range
+  CHECK(r.interval_low == r.predicted * (1 - 0.02));
+  CHECK(r.interval_high == r.predicted * (1 + 0.02));
+  CHECK(r.beyond_measured == (r.predicted < m.target_min()));
+  bool warned = false;
+  for (const std::string& w : r.warnings) {
+    warned |= w.find("better than the best measured time_seconds") != std::string::npos;
+  }
+  CHECK(warned == r.beyond_measured);
+}
+
 TEST_CASE("Constraints between parameters are honoured") {
   const Model m = SyntheticModel();
   RecommendOptions s;

@@ -178,6 +178,65 @@ TEST_CASE("An unexpected element inside a HOST is located") {
         "f:4:2 (byte 50): HOST 'h': unexpected element <METRICS> (expected METRIC)");
 }
 
+// A Ganglia 2.5.x gmond answer: no CLUSTER, the HOSTs sit directly under GANGLIA_XML.
+const char* kGmond25 = R"(<?xml version="1.0" encoding="ISO-8859-1" standalone="yes"?>
+<GANGLIA_XML VERSION="2.5.7" SOURCE="gmond">
+<HOST NAME="node1.example.org" IP="10.1.0.11" REPORTED="1100000000" TN="3" TMAX="20" DMAX="0" LOCATION="unspecified">
+<METRIC NAME="cpu_idle" VAL="75.0" TYPE="float" UNITS="%" TN="5" TMAX="90" DMAX="0" SLOPE="both" SOURCE="gmond"/>
+</HOST>
+<HOST NAME="node2.example.org" IP="10.1.0.12" REPORTED="1100000000" TN="3" TMAX="20" DMAX="0" LOCATION="unspecified">
+<METRIC NAME="cpu_idle" VAL="50.0" TYPE="float" UNITS="%" TN="5" TMAX="90" DMAX="0" SLOPE="both" SOURCE="gmond"/>
+</HOST>
+</GANGLIA_XML>
+)";
+
+TEST_CASE("A Ganglia 2.5.x answer with HOSTs under GANGLIA_XML reads as one unnamed cluster") {
+  Result<GangliaSnapshot> r = ParseGangliaXml(kGmond25, "old");
+  REQUIRE_MESSAGE(r.ok(), r.status().message());
+  CHECK(r.value().version == "2.5.7");
+  REQUIRE(r.value().clusters.size() == 1);
+  const GangliaCluster& c = r.value().clusters[0];
+  CHECK(c.name == "");
+  CHECK(c.grid == "");
+  CHECK(c.localtime_epoch == 0);
+  REQUIRE(c.hosts.size() == 2);
+  CHECK(c.hosts[0].name == "node1.example.org");
+  CHECK(c.hosts[1].ip == "10.1.0.12");
+  CHECK(c.hosts[1].metrics.at(0).value == 50.0);
+  CHECK(r.value().MetricCount() == 2);
+}
+
+TEST_CASE("A saved telnet capture is read past its banner and its closing line") {
+  const std::string capture = std::string("Trying 10.1.0.11...\r\nConnected to node1.\r\n") +
+                              "Escape character is '^]'.\r\n" + kGmond25 +
+                              "Connection closed by foreign host.\r\n";
+  Result<GangliaSnapshot> r = ParseGangliaXml(capture, "capture.txt");
+  REQUIRE_MESSAGE(r.ok(), r.status().message());
+  REQUIRE(r.value().clusters.size() == 1);
+  CHECK(r.value().clusters[0].hosts.size() == 2);
+
+  // Errors keep the capture's own line numbers (the banner is 3 lines).
+  std::string bad = capture;
+  bad.replace(bad.find("VAL=\"50.0\""), 10, "VAL=\"half\"");
+  Result<GangliaSnapshot> e = ParseGangliaXml(bad, "capture.txt");
+  REQUIRE_FALSE(e.ok());
+  CHECK(e.status().message().rfind("capture.txt:10:", 0) == 0);
+
+  // A file that is neither XML nor a capture holding XML is still refused.
+  Result<GangliaSnapshot> text = ParseGangliaXml("Trying 10.1.0.11...\nConnection refused\n", "t");
+  REQUIRE_FALSE(text.ok());
+  CHECK(text.status().message().rfind("t:", 0) == 0);
+  CHECK(text.status().message().find(": malformed XML: ") != std::string::npos);
+}
+
+TEST_CASE("An element other than GRID, CLUSTER or HOST under GANGLIA_XML is refused") {
+  Result<GangliaSnapshot> r = ParseGangliaXml("<GANGLIA_XML>\n<METRIC NAME=\"x\"/>\n</GANGLIA_XML>", "f");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().message() ==
+        "f:2:2 (byte 15): unexpected element <METRIC> under GANGLIA_XML (expected GRID, CLUSTER "
+        "or HOST)");
+}
+
 TEST_CASE("HOST:PORT is split and checked") {
   auto ok = ParseHostPort("127.0.0.1:8649");
   REQUIRE(ok.ok());
