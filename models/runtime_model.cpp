@@ -1,6 +1,7 @@
 #include "models/runtime_model.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 
@@ -58,23 +59,33 @@ Status ValidateRun(const ProfileRun& run, std::size_t index) {
 
 double Sq(double v) { return v * v; }
 
-// Sum over run pairs (i<j) with positive `measured` of (log measured ratio − log predicted ratio)².
-// `predicted_log_ratio(i, j)` gives the class's predicted log ratio. Counts usable pairs.
-template <typename Measured, typename PredictedLogRatio>
+// Sum over run pairs (i<j) with positive `measured` of (log measured ratio − log predicted ratio)²,
+// where the class predicts log ratio log_predictor(j) − log_predictor(i). With
+// d = log measured − log_predictor, the sum Σ_{i<j} (d_j − d_i)² equals n · Σ (d_k − mean d)²:
+// one pass over the n usable runs instead of one per pair. Counts usable pairs.
+template <typename Measured, typename LogPredictor>
 double PairwiseLogError(const std::vector<ProfileRun>& runs, Measured measured,
-                        PredictedLogRatio predicted_log_ratio, int* pairs) {
-  double err = 0;
-  *pairs = 0;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    for (std::size_t j = i + 1; j < runs.size(); ++j) {
-      const double mi = measured(runs[i]), mj = measured(runs[j]);
-      if (mi <= 0 || mj <= 0) continue;
-      err += Sq(std::log(mj / mi) - predicted_log_ratio(runs[i], runs[j]));
-      ++*pairs;
-    }
+                        LogPredictor log_predictor, std::int64_t* pairs) {
+  std::vector<double> d;
+  d.reserve(runs.size());
+  double sum = 0;
+  for (const ProfileRun& r : runs) {
+    const double m = measured(r);
+    if (m <= 0) continue;
+    d.push_back(std::log(m) - log_predictor(r));
+    sum += d.back();
   }
-  return err;
+  const auto n = static_cast<std::int64_t>(d.size());
+  *pairs = n * (n - 1) / 2;
+  if (n < 2) return 0;
+  const double mean = sum / static_cast<double>(n);
+  double squares = 0;
+  for (double v : d) squares += Sq(v - mean);
+  return static_cast<double>(n) * squares;
 }
+
+double LogSize(const ProfileRun& r) { return std::log(r.dataset_bytes); }
+double LogNodes(const ProfileRun& r) { return std::log(r.compute_nodes); }
 
 double LogSizeRatio(const ProfileRun& a, const ProfileRun& b) {
   return std::log(b.dataset_bytes / a.dataset_bytes);
@@ -200,12 +211,12 @@ Result<ClassInference> InferClasses(const std::vector<ProfileRun>& runs) {
   }
 
   ClassInference out;
-  int pairs = 0;
+  std::int64_t pairs = 0;
   auto object_bytes = [](const ProfileRun& r) { return r.reduction_object_bytes; };
   const double e_const =
-      PairwiseLogError(runs, object_bytes, [](auto&, auto&) { return 0.0; }, &pairs);
-  const double e_data = PairwiseLogError(runs, object_bytes, LogSizeRatio, &pairs);
-  const double e_nodes = PairwiseLogError(runs, object_bytes, LogNodeRatio, &pairs);
+      PairwiseLogError(runs, object_bytes, [](const ProfileRun&) { return 0.0; }, &pairs);
+  const double e_data = PairwiseLogError(runs, object_bytes, LogSize, &pairs);
+  const double e_nodes = PairwiseLogError(runs, object_bytes, LogNodes, &pairs);
   if (pairs == 0) {
     out.reduction_object_evidence = "no two runs measured a reduction object; assumed constant";
   } else if (e_const <= e_data + kLogTolerance && e_const <= e_nodes + kLogTolerance) {
@@ -223,8 +234,8 @@ Result<ClassInference> InferClasses(const std::vector<ProfileRun>& runs) {
   }
 
   auto global = [](const ProfileRun& r) { return r.global_reduction_seconds; };
-  const double e_lc = PairwiseLogError(runs, global, LogNodeRatio, &pairs);
-  const double e_cl = PairwiseLogError(runs, global, LogSizeRatio, &pairs);
+  const double e_lc = PairwiseLogError(runs, global, LogNodes, &pairs);
+  const double e_cl = PairwiseLogError(runs, global, LogSize, &pairs);
   if (pairs == 0) {
     out.global_reduction_evidence =
         "no two runs measured a global reduction; assumed linear-constant";
