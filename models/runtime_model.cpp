@@ -59,20 +59,26 @@ Status ValidateRun(const ProfileRun& run, std::size_t index) {
 
 double Sq(double v) { return v * v; }
 
-// Sum over run pairs (i<j) with positive `measured` of (log measured ratio − log predicted ratio)²,
-// where the class predicts log ratio log_predictor(j) − log_predictor(i). With
-// d = log measured − log_predictor, the sum Σ_{i<j} (d_j − d_i)² equals n · Σ (d_k − mean d)²:
-// one pass over the n usable runs instead of one per pair. Counts usable pairs.
-template <typename Measured, typename LogPredictor>
+// Sum over run pairs (i<j) with positive `measured` of (log measured ratio − log predicted ratio)².
+// `predicted_log_ratio(a, b)` gives the class's predicted log ratio, a difference f(b) − f(a) of
+// per-run terms. With d_k = log(m_k / m_0) − predicted_log_ratio(r_0, r_k) against the first
+// usable run, the sum Σ_{i<j} (d_j − d_i)² equals n · Σ (d_k − mean d)²: one pass over the n usable
+// runs instead of one per pair (runs that agree exactly still give exactly 0). Counts the pairs.
+template <typename Measured, typename PredictedLogRatio>
 double PairwiseLogError(const std::vector<ProfileRun>& runs, Measured measured,
-                        LogPredictor log_predictor, std::int64_t* pairs) {
+                        PredictedLogRatio predicted_log_ratio, std::int64_t* pairs) {
   std::vector<double> d;
   d.reserve(runs.size());
-  double sum = 0;
+  const ProfileRun* first = nullptr;
+  double first_measured = 0, sum = 0;
   for (const ProfileRun& r : runs) {
     const double m = measured(r);
     if (m <= 0) continue;
-    d.push_back(std::log(m) - log_predictor(r));
+    if (!first) {
+      first = &r;
+      first_measured = m;
+    }
+    d.push_back(std::log(m / first_measured) - predicted_log_ratio(*first, r));
     sum += d.back();
   }
   const auto n = static_cast<std::int64_t>(d.size());
@@ -83,9 +89,6 @@ double PairwiseLogError(const std::vector<ProfileRun>& runs, Measured measured,
   for (double v : d) squares += Sq(v - mean);
   return static_cast<double>(n) * squares;
 }
-
-double LogSize(const ProfileRun& r) { return std::log(r.dataset_bytes); }
-double LogNodes(const ProfileRun& r) { return std::log(r.compute_nodes); }
 
 double LogSizeRatio(const ProfileRun& a, const ProfileRun& b) {
   return std::log(b.dataset_bytes / a.dataset_bytes);
@@ -214,9 +217,9 @@ Result<ClassInference> InferClasses(const std::vector<ProfileRun>& runs) {
   std::int64_t pairs = 0;
   auto object_bytes = [](const ProfileRun& r) { return r.reduction_object_bytes; };
   const double e_const =
-      PairwiseLogError(runs, object_bytes, [](const ProfileRun&) { return 0.0; }, &pairs);
-  const double e_data = PairwiseLogError(runs, object_bytes, LogSize, &pairs);
-  const double e_nodes = PairwiseLogError(runs, object_bytes, LogNodes, &pairs);
+      PairwiseLogError(runs, object_bytes, [](auto&, auto&) { return 0.0; }, &pairs);
+  const double e_data = PairwiseLogError(runs, object_bytes, LogSizeRatio, &pairs);
+  const double e_nodes = PairwiseLogError(runs, object_bytes, LogNodeRatio, &pairs);
   if (pairs == 0) {
     out.reduction_object_evidence = "no two runs measured a reduction object; assumed constant";
   } else if (e_const <= e_data + kLogTolerance && e_const <= e_nodes + kLogTolerance) {
@@ -234,8 +237,8 @@ Result<ClassInference> InferClasses(const std::vector<ProfileRun>& runs) {
   }
 
   auto global = [](const ProfileRun& r) { return r.global_reduction_seconds; };
-  const double e_lc = PairwiseLogError(runs, global, LogNodes, &pairs);
-  const double e_cl = PairwiseLogError(runs, global, LogSize, &pairs);
+  const double e_lc = PairwiseLogError(runs, global, LogNodeRatio, &pairs);
+  const double e_cl = PairwiseLogError(runs, global, LogSizeRatio, &pairs);
   if (pairs == 0) {
     out.global_reduction_evidence =
         "no two runs measured a global reduction; assumed linear-constant";
