@@ -1,11 +1,10 @@
 // End-to-end: `perfplan tune ... --store DB` learns from ingested Spark event logs.
 #include <doctest/doctest.h>
-
-#include <filesystem>
 #include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
