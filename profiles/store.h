@@ -42,7 +42,8 @@ class Store {
   // Opens an existing store for reading only, for commands and servers that never write: no
   // file is created, no lock is taken, and (WAL mode) reading never waits for a writer. A store
   // the process may write whose schema is older than this build is upgraded first (once, through
-  // Open); one on a read-only file system or without write permission is opened as immutable.
+  // Open). When SQLite cannot use the store's shared-memory WAL index there (a read-only file
+  // system), the file is read as immutable (nobody can be writing it).
   // Fails NotFound "PATH: no such store" when nothing is at `path`, and Failed when `path` is a
   // directory, is not a store, is newer than this build, or lacks a component
   // or has an older one, it cannot upgrade ("PATH: the store has no spark data (schema at
