@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
                 CpuSeconds() - c0);
   }
 
-  RecommendSettings rs;
+  RecommendOptions rs;
   rs.samples = 100000;
   rs.threads = threads;
   t0 = std::chrono::steady_clock::now();

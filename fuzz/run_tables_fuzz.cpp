@@ -26,7 +26,7 @@ void Build(const perfplan::models::RunTable& table) {
   if (table.columns.empty()) return;
   for (auto policy : {perfplan::tuning::CategoricalPolicy::kOneHot,
                       perfplan::tuning::CategoricalPolicy::kReject}) {
-    perfplan::tuning::DatasetSettings settings;
+    perfplan::tuning::DatasetOptions settings;
     settings.target = table.columns.back().name;
     if (table.columns.size() >= 3) settings.ignore.push_back(table.columns.front().name);
     settings.categorical = policy;

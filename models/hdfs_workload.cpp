@@ -98,9 +98,9 @@ Status HdfsWorkloadOptions::Validate() const {
     return Status::InvalidArgument(
         "max_cache_directives = " + std::to_string(max_cache_directives) + ": must be >= 0");
   }
-  if (cache_pool.empty()) return Status::InvalidArgument("cache_pool: must not be empty");
+  if (cache_pool.empty()) return Status::InvalidField("cache_pool", "must not be empty");
   if (from_ms >= 0 && to_ms >= 0 && to_ms <= from_ms) {
-    return Status::InvalidArgument("window: --to must be after --from");
+    return Status::InvalidField("to_ms", "must be after from_ms");
   }
   return Status::Ok();
 }

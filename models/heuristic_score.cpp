@@ -6,7 +6,7 @@
 
 namespace perfplan::models {
 
-Status ScoreSettings::Validate() const {
+Status ScoreOptions::Validate() const {
   for (auto [name, weights] :
        {std::pair{"io_weights", &io_weights}, std::pair{"compute_weights", &compute_weights}}) {
     double sum = 0;
@@ -42,7 +42,7 @@ bool Same(double a, double b) {
 
 }  // namespace
 
-Result<ScoreResult> ComputeScore(const ScoreInput& input, const ScoreSettings& settings) {
+Result<ScoreResult> ComputeScore(const ScoreInput& input, const ScoreOptions& settings) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   ScoreResult out;
   out.type = input.type;

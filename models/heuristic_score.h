@@ -24,7 +24,7 @@
 
 namespace perfplan::models {
 
-struct ScoreSettings {
+struct ScoreOptions {
   // Initial weights of an IO-intensive run, in Dimensions() order (normalized before use).
   // Default: disk I/O, network, shuffle and total time weigh most.
   std::array<double, kDimensions> io_weights = {0.05, 0.15, 0.10, 0.05, 0.05, 0.05,
@@ -80,6 +80,6 @@ struct ScoreResult {
 // value. Thin history never fails: the score is computed against what exists and marked
 // provisional with the reason (no baseline run: B_j = the history's mean; no history at all:
 // B_j = M_j = γ_j; fewer runs than the 12 dimensions).
-Result<ScoreResult> ComputeScore(const ScoreInput& input, const ScoreSettings& settings = {});
+Result<ScoreResult> ComputeScore(const ScoreInput& input, const ScoreOptions& settings = {});
 
 }  // namespace perfplan::models

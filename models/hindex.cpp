@@ -68,12 +68,13 @@ bool Parse(std::string_view text, HillRule* out) {
 
 Status HIndexOptions::Validate() const {
   if (!choose_degree && (degree < 1 || degree > kMaxChangePointDegree)) {
-    return Status::InvalidArgument("degree: must be 1, 2 or 3; got " + std::to_string(degree));
+    return Status::InvalidField("degree", "must be 1, 2 or 3; got " + std::to_string(degree));
   }
   const int p = choose_degree ? 1 : degree;
   if (min_segment != 0 && min_segment < static_cast<std::size_t>(p) + 1) {
-    return Status::InvalidArgument("min_segment: ω must be 0 (default) or at least degree + 1 = " +
-                                   std::to_string(p + 1) + "; got " + std::to_string(min_segment));
+    return Status::InvalidField(
+        "min_segment", "ω must be 0 (default) or at least degree + 1 = " + std::to_string(p + 1) +
+                           "; got " + std::to_string(min_segment));
   }
   return Status::Ok();
 }

@@ -6,8 +6,8 @@
 namespace perfplan::models {
 
 Status HIndexSimulationOptions::Validate() const {
-  if (n == 0) return Status::InvalidArgument("n: must be at least 1; got 0");
-  if (reps == 0) return Status::InvalidArgument("reps: must be at least 1; got 0");
+  if (n == 0) return Status::InvalidField("n", "must be at least 1; got 0");
+  if (reps == 0) return Status::InvalidField("reps", "must be at least 1; got 0");
   return hindex.Validate();
 }
 

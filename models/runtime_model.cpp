@@ -20,14 +20,14 @@ std::string FormatNumber(double v) {
 
 Status CheckPositive(const std::string& where, const char* field, double v) {
   if (!std::isfinite(v) || v <= 0) {
-    return Status::InvalidArgument(where + field + ": must be > 0, got " + FormatNumber(v));
+    return Status::InvalidField(where + field, "must be > 0, got " + FormatNumber(v));
   }
   return Status::Ok();
 }
 
 Status CheckNonNegative(const std::string& where, const char* field, double v) {
   if (!std::isfinite(v) || v < 0) {
-    return Status::InvalidArgument(where + field + ": must be >= 0, got " + FormatNumber(v));
+    return Status::InvalidField(where + field, "must be >= 0, got " + FormatNumber(v));
   }
   return Status::Ok();
 }
@@ -288,15 +288,16 @@ Result<ReductionCommunication> FitReductionCommunication(const std::vector<Profi
 
 Result<ResolvedModel> ResolveModel(const RuntimeProfile& profile, const ResolveOptions& options) {
   if (profile.runs.empty()) {
-    return Status::InvalidArgument("runs: a profile needs at least 1 run, got 0");
+    return Status::InvalidField("runs", "a profile needs at least 1 run, got 0");
   }
   for (std::size_t i = 0; i < profile.runs.size(); ++i) {
     if (Status s = ValidateRun(profile.runs[i], i); !s.ok()) return s;
   }
   if (!std::isfinite(options.extrapolation_warning_ratio) ||
       options.extrapolation_warning_ratio <= 1) {
-    return Status::InvalidArgument("extrapolation_warning_ratio: must be > 1, got " +
-                                   FormatNumber(options.extrapolation_warning_ratio));
+    return Status::InvalidField(
+        "extrapolation_warning_ratio",
+        "must be > 1, got " + FormatNumber(options.extrapolation_warning_ratio));
   }
   if (profile.reduction_communication) {
     const ReductionCommunication& rc = *profile.reduction_communication;

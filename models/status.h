@@ -1,8 +1,10 @@
 // Status and Result<T>: how perfplan functions report failure without exceptions crossing layers.
 //
 // A Status is ok or carries a code and a human-readable message that already says what was wrong,
-// where, and what was expected. Result<T> holds either a value or a non-ok Status. Both are plain
-// values; copy them freely. Thread-safe as any value type.
+// where, and what was expected, plus (when one applies) the name of the input field it is about, so
+// the HTTP layer and the CLI map the error by structure instead of parsing the message.
+// Result<T> holds either a value or a non-ok Status. Both are plain values; copy them freely.
+// Thread-safe as any value type.
 #pragma once
 
 #include <string>
@@ -31,15 +33,37 @@ class Status {
   static Status Failed(std::string message) {
     return Status(StatusCode::kFailed, std::move(message));
   }
+  // InvalidArgument about one input field: the message is "FIELD: WHAT" and field() is FIELD
+  // (a struct field or input name such as "train", "to_ms", "sources[2]"; never a CLI flag).
+  static Status InvalidField(std::string field, const std::string& what) {
+    Status s(StatusCode::kInvalidArgument, field + ": " + what);
+    s.field_ = std::move(field);
+    return s;
+  }
+  // This status, naming `field` as the input it is about; code and message are unchanged.
+  Status WithField(std::string field) const {
+    Status s = *this;
+    s.field_ = std::move(field);
+    return s;
+  }
+  // This status with another message (e.g. the CLI's spelling of it); code and field unchanged.
+  Status WithMessage(std::string message) const {
+    Status s = *this;
+    s.message_ = std::move(message);
+    return s;
+  }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
+  // The input field the error is about, or "" when it is not about one field.
+  const std::string& field() const { return field_; }
 
  private:
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
   StatusCode code_ = StatusCode::kOk;
   std::string message_;
+  std::string field_;
 };
 
 // Either a T or a non-ok Status. Accessing value() of an error is a programming bug (asserted).

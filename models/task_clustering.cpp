@@ -2,7 +2,8 @@
 
 #include <cmath>
 #include <limits>
-#include <random>
+
+#include "models/random.h"
 
 namespace perfplan::models {
 
@@ -68,7 +69,7 @@ std::vector<double> ApplyMinMax(const MinMaxScaling& s, const std::vector<double
   return out;
 }
 
-Status KMeansSettings::Validate() const {
+Status KMeansOptions::Validate() const {
   if (k < 1) return Status::InvalidArgument("k-means: k = " + std::to_string(k) + " (need >= 1)");
   if (restarts < 1) {
     return Status::InvalidArgument("k-means: restarts = " + std::to_string(restarts) +
@@ -90,15 +91,11 @@ double Distance2(const std::vector<double>& a, const std::vector<double>& b) {
   return d;
 }
 
-// Uniform in [0, 1) from the generator's raw 64 bits: std::uniform_real_distribution is not
-// specified bit-for-bit, this is.
-double Uniform(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-
 // k-means++: the first centre uniformly, each next one with probability ∝ D(x)².
 std::vector<std::vector<double>> SeedPlusPlus(const std::vector<std::vector<double>>& points, int k,
-                                              std::mt19937_64& rng) {
+                                              Rng& rng) {
   std::vector<std::vector<double>> centres;
-  centres.push_back(points[static_cast<std::size_t>(Uniform(rng) * points.size())]);
+  centres.push_back(points[static_cast<std::size_t>(rng.Uniform() * points.size())]);
   std::vector<double> d2(points.size());
   while (static_cast<int>(centres.size()) < k) {
     double total = 0;
@@ -109,13 +106,13 @@ std::vector<std::vector<double>> SeedPlusPlus(const std::vector<std::vector<doub
     }
     std::size_t pick = 0;
     if (total > 0) {
-      double target = Uniform(rng) * total;
+      double target = rng.Uniform() * total;
       for (pick = 0; pick + 1 < points.size(); ++pick) {
         target -= d2[pick];
         if (target < 0) break;
       }
     } else {  // every point coincides with a centre: any point will do
-      pick = static_cast<std::size_t>(Uniform(rng) * points.size());
+      pick = static_cast<std::size_t>(rng.Uniform() * points.size());
     }
     centres.push_back(points[pick]);
   }
@@ -139,7 +136,7 @@ int NearestCentroid(const std::vector<std::vector<double>>& centroids,
 }
 
 Result<KMeansResult> KMeans(const std::vector<std::vector<double>>& points,
-                            const KMeansSettings& settings) {
+                            const KMeansOptions& settings) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   if (static_cast<int>(points.size()) < settings.k) {
     return Status::InvalidArgument("k-means: " + std::to_string(points.size()) +
@@ -153,7 +150,7 @@ Result<KMeansResult> KMeans(const std::vector<std::vector<double>>& points,
                                      " dimensions, point 0 has " + std::to_string(dims));
     }
   }
-  std::mt19937_64 rng(settings.seed);
+  Rng rng(settings.seed);
   KMeansResult best;
   best.sse = std::numeric_limits<double>::infinity();
   best.seed = settings.seed;

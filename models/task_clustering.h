@@ -32,7 +32,7 @@ Result<MinMaxScaling> FitMinMax(const std::vector<std::vector<double>>& rows);
 // the column's fitted mean before scaling, so it sits at the centre of the known values.
 std::vector<double> ApplyMinMax(const MinMaxScaling& scaling, const std::vector<double>& row);
 
-struct KMeansSettings {
+struct KMeansOptions {
   int k = 2;                 // clusters; the paper's IO- vs compute-intensive split needs 2
   int restarts = 10;         // independent k-means++ seedings; the lowest SSE wins
   int max_iterations = 100;  // Lloyd iterations per restart
@@ -55,7 +55,7 @@ struct KMeansResult {
 // Clusters `points` (all the same length, no NaN: normalize and impute first). Fails
 // (InvalidArgument) with fewer points than k, ragged rows, or bad settings.
 Result<KMeansResult> KMeans(const std::vector<std::vector<double>>& points,
-                            const KMeansSettings& settings);
+                            const KMeansOptions& settings);
 
 // Index of the centroid nearest to `point` (Euclidean; ties to the lowest index).
 int NearestCentroid(const std::vector<std::vector<double>>& centroids,

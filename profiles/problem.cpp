@@ -13,6 +13,18 @@ std::string FormatProblem(const Problem& p) {
   return out;
 }
 
+Status ToStatus(const std::vector<Problem>& problems) {
+  if (problems.empty()) return Status::Ok();
+  std::string message;
+  std::string field;
+  for (const Problem& p : problems) {
+    if (!message.empty()) message += "\n";
+    message += FormatProblem(p);
+    if (field.empty()) field = p.field;
+  }
+  return Status::InvalidArgument(std::move(message)).WithField(std::move(field));
+}
+
 namespace {
 std::size_t EditDistance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "models/status.h"
+
 namespace perfplan::profiles {
 
 struct Problem {
@@ -19,6 +21,10 @@ struct Problem {
 
 // "FILE:LINE: FIELD: MESSAGE" (LINE and FIELD omitted when unknown).
 std::string FormatProblem(const Problem& p);
+
+// InvalidArgument listing `problems` one per line (FormatProblem), whose field() is the first
+// problem's field ("" when none names one). Ok when `problems` is empty.
+Status ToStatus(const std::vector<Problem>& problems);
 
 // The value of a reader: present when there were no problems.
 template <typename T>

@@ -3,12 +3,16 @@
 // - only profiles/ holds SQL text (it owns the store's schema and every statement over it);
 // - nothing outside profiles/ includes profiles/detail/ (private to that layer);
 // - no tracked file over 1 MB outside the data folders of examples/, fuzz/ and tests/, and no
-//   file named "-" (what a tool writes when it takes "-" for a file name).
+//   file named "-" (what a tool writes when it takes "-" for a file name);
+// - messages of models/, profiles/ and tuning/ name struct fields and inputs, never a command-line
+//   flag: only the CLI knows flags (it translates field → flag).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -48,6 +52,58 @@ std::string Matches(const std::string& folder, const std::regex& pattern) {
   return hits;
 }
 
+// "NAME:LINE: \"literal\"" of every ordinary string literal in the C++ `text` whose contents match
+// `pattern`, one per line. Comments, character literals and raw strings are passed over.
+std::string LiteralMatchesIn(const std::string& name, const std::string& text,
+                             const std::regex& pattern) {
+  std::string hits;
+  int line = 1;
+  auto skip_to = [&](std::size_t from, std::size_t stop) {
+    line += static_cast<int>(std::count(text.begin() + from, text.begin() + stop, '\n'));
+    return stop;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (text.compare(i, 2, "//") == 0) {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+    } else if (text.compare(i, 2, "/*") == 0) {
+      const std::size_t end = text.find("*/", i + 2);
+      i = skip_to(i, end == std::string::npos ? text.size() : end + 1);
+    } else if (text.compare(i, 2, "R\"") == 0 && text.find('(', i) != std::string::npos) {
+      const std::size_t open = text.find('(', i);
+      const std::string close = ")" + text.substr(i + 2, open - i - 2) + "\"";
+      const std::size_t end = text.find(close, open);
+      i = skip_to(i, end == std::string::npos ? text.size() : end + close.size() - 1);
+    } else if (c == '\'' || c == '"') {
+      std::string literal;
+      for (++i; i < text.size() && text[i] != c && text[i] != '\n'; ++i) {
+        if (text[i] == '\\' && i + 1 < text.size()) literal += text[i++];
+        literal += text[i];
+      }
+      if (c == '"' && std::regex_search(literal, pattern)) {
+        hits += name + ":" + std::to_string(line) + ": \"" + literal + "\"\n";
+      }
+    }
+  }
+  return hits;
+}
+
+// LiteralMatchesIn over every source file of `folder`.
+std::string LiteralMatches(const std::string& folder, const std::regex& pattern) {
+  std::string hits;
+  for (const auto& path : Sources(folder)) {
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    hits += LiteralMatchesIn(fs::relative(path, SourceDir()).string(), text, pattern);
+  }
+  return hits;
+}
+
+// "--name" at the start of a literal or after a space, quote or bracket ("rw-r--r--" is fine).
+const std::regex kFlagSpelling(R"re((^|[\s"('`=,])--[a-z])re");
+
 const char* const kLayersAboveProfiles[] = {"models", "tuning", "planner", "bench", "fuzz"};
 
 TEST_CASE("no SQL statement is written outside profiles/") {
@@ -66,6 +122,25 @@ TEST_CASE("profiles/detail/ is included only inside profiles/") {
     CHECK(Matches(folder, include) == "");
   }
   CHECK(Matches("tests", include) == "");
+}
+
+TEST_CASE("models/, profiles/ and tuning/ never spell a command-line flag in a message") {
+  for (const std::string folder : {"models", "profiles", "tuning"}) {
+    CAPTURE(folder);
+    CHECK(LiteralMatches(folder, kFlagSpelling) == "");
+  }
+}
+
+TEST_CASE("the flag check reads string literals only") {
+  const std::string text =
+      "// see --train\n"
+      "/* --to\n   --from */ int a = --b;\n"
+      "const char* p = \"rw-r--r--\", *q = \"\\\"--quoted\";\n"
+      "char c = '\"'; auto r = R\"x(--raw \")x\";\n"
+      "Fail(\"window: --to must be after --from\");\n";
+  CHECK(LiteralMatchesIn("probe.cpp", text, kFlagSpelling) ==
+        "probe.cpp:4: \"\\\"--quoted\"\n"
+        "probe.cpp:6: \"window: --to must be after --from\"\n");
 }
 
 TEST_CASE("no tracked file is over 1 MB outside the data folders, and none is named -") {

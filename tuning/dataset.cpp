@@ -33,7 +33,7 @@ std::string Lines(const std::vector<int>& lines) {
 
 // Removes runs whose target is a failure marker; warns about other non-positive targets.
 // Feature ranges stay those of all parsed runs except the dropped ones.
-Result<Dataset> DropFailedRuns(Dataset ds, const DatasetSettings& settings) {
+Result<Dataset> DropFailedRuns(Dataset ds, const DatasetOptions& settings) {
   std::vector<int> dropped, nonpositive;
   Dataset out = ds;
   out.x.clear();
@@ -71,8 +71,8 @@ Result<Dataset> DropFailedRuns(Dataset ds, const DatasetSettings& settings) {
   if (!nonpositive.empty()) {
     out.warnings.push_back(settings.target + " is zero or negative at line(s) " +
                            Lines(nonpositive) +
-                           "; if these mark failed runs, declare the marker (e.g. "
-                           "--failed-marker -1)");
+                           "; if these mark failed runs, declare the marker (failed_marker, "
+                           "e.g. -1)");
   }
   if (out.runs() < 2) {
     return Status::InvalidArgument(ds.source + ": " + std::to_string(out.runs()) +
@@ -84,14 +84,14 @@ Result<Dataset> DropFailedRuns(Dataset ds, const DatasetSettings& settings) {
 
 }  // namespace
 
-Status DatasetSettings::Validate() const {
+Status DatasetOptions::Validate() const {
   if (target.empty()) {
-    return Status::InvalidArgument("target: empty; name the metric column to predict");
+    return Status::InvalidField("target", "empty; name the metric column to predict");
   }
   return Status::Ok();
 }
 
-Result<Dataset> BuildDataset(const models::RunTable& table, const DatasetSettings& settings) {
+Result<Dataset> BuildDataset(const models::RunTable& table, const DatasetOptions& settings) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   const std::string& file = table.source;
   std::vector<std::string> problems;

@@ -3,7 +3,7 @@
 //
 // Cells are parsed with Spark's units (tuning/spark_units.h): sizes become bytes, durations
 // seconds. Text columns are categorical: one-hot encoded ("name=value" features) or rejected,
-// per DatasetSettings. Values keep their original units here; standardization happens inside the
+// per DatasetOptions. Values keep their original units here; standardization happens inside the
 // models with training statistics (tuning/model.h). Plain values; thread-safe as any value.
 #pragma once
 
@@ -21,7 +21,7 @@ enum class CategoricalPolicy {
   kReject,  // a text column is an error naming it
 };
 
-struct DatasetSettings {
+struct DatasetOptions {
   // Column to predict (a metric such as total time). Required.
   std::string target;
   // Columns that are neither parameters nor the target: other metrics, run ids, scores. Default
@@ -70,6 +70,6 @@ struct Dataset {
 // parameter column mixes values with and without units or sizes with durations, a text column
 // meets CategoricalPolicy::kReject, a parameter (or the target) is constant and drop_constant is
 // false, or no parameter or fewer than two runs remain.
-Result<Dataset> BuildDataset(const models::RunTable& table, const DatasetSettings& settings);
+Result<Dataset> BuildDataset(const models::RunTable& table, const DatasetOptions& settings);
 
 }  // namespace perfplan::tuning

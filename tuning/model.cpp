@@ -97,7 +97,7 @@ Status HyperParams::Validate() const {
 struct Model::State {
   ModelKind kind = ModelKind::kMean;
   HyperParams params;
-  SolverSettings solver;
+  SolverOptions solver;
   std::string target;
   std::vector<Feature> features;
   std::size_t runs = 0;
@@ -234,7 +234,7 @@ std::vector<double> SolveRidge(const Eigen::MatrixXd& a, const Eigen::VectorXd& 
 }  // namespace
 
 Result<Model> Model::Fit(const Dataset& data, ModelKind kind, const HyperParams& params_in,
-                         const SolverSettings& solver, const std::vector<std::size_t>& rows_in) {
+                         const SolverOptions& solver, const std::vector<std::size_t>& rows_in) {
   if (Status s = params_in.Validate(); !s.ok()) return s;
   std::vector<std::size_t> rows = rows_in;
   if (rows.empty()) {

@@ -53,7 +53,7 @@ struct HyperParams {
 };
 
 // Solver settings that are not searched.
-struct SolverSettings {
+struct SolverOptions {
   double tolerance = 1e-3;  // libsvm stopping tolerance (svm_parameter.eps); sklearn's tol
   double cache_mb = 200;    // libsvm kernel cache in MiB
   bool shrinking = true;    // libsvm shrinking heuristic
@@ -66,7 +66,7 @@ class Model {
   // Fails with InvalidArgument on bad hyper-parameters or libsvm's own parameter check message;
   // with Failed if the solver fails.
   static Result<Model> Fit(const Dataset& data, ModelKind kind, const HyperParams& params,
-                           const SolverSettings& solver = {},
+                           const SolverOptions& solver = {},
                            const std::vector<std::size_t>& rows = {});
 
   // Prediction of the target (original units) for one configuration in original units, one

@@ -5,25 +5,17 @@
 #include <cmath>
 #include <cstdio>
 
+#include "models/random.h"
+
 namespace perfplan::tuning {
 namespace {
-
-std::uint64_t SplitMix64(std::uint64_t* state) {
-  std::uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 // Fold of each run: a seeded permutation dealt round-robin into k folds.
 std::vector<int> AssignFolds(std::size_t n, int k, std::uint64_t seed) {
   std::vector<std::size_t> perm(n);
   for (std::size_t i = 0; i < n; ++i) perm[i] = i;
-  std::uint64_t state = seed;
-  for (std::size_t i = n; i > 1; --i) {
-    const std::size_t j = SplitMix64(&state) % i;  // bias < 2^-50 for any realistic n
-    std::swap(perm[i - 1], perm[j]);
-  }
+  models::Rng rng(seed);
+  rng.Shuffle(perm);
   std::vector<int> fold(n);
   for (std::size_t pos = 0; pos < n; ++pos) fold[perm[pos]] = static_cast<int>(pos % k);
   return fold;
@@ -36,25 +28,25 @@ double SteadySeconds() {
 
 }  // namespace
 
-Status CvSettings::Validate() const {
+Status CvOptions::Validate() const {
   if (folds < 2) {
-    return Status::InvalidArgument("folds: " + std::to_string(folds) + "; expected at least 2");
+    return Status::InvalidField("folds", "" + std::to_string(folds) + "; expected at least 2");
   }
   return Status::Ok();
 }
 
-Status SearchSettings::Validate() const {
+Status SearchOptions::Validate() const {
   if (Status s = cv.Validate(); !s.ok()) return s;
-  if (kinds.empty()) return Status::InvalidArgument("kinds: empty; name at least one model kind");
+  if (kinds.empty()) return Status::InvalidField("kinds", "empty; name at least one model kind");
   if (!(budget_seconds > 0)) {
-    return Status::InvalidArgument("budget_seconds: " + std::to_string(budget_seconds) +
-                                   "; expected a positive number of seconds");
+    return Status::InvalidField("budget_seconds", "" + std::to_string(budget_seconds) +
+                                                      "; expected a positive number of seconds");
   }
   return Status::Ok();
 }
 
 Result<CvResult> CrossValidate(const Dataset& data, ModelKind kind, const HyperParams& params,
-                               const CvSettings& cv, const SolverSettings& solver) {
+                               const CvOptions& cv, const SolverOptions& solver) {
   if (Status s = cv.Validate(); !s.ok()) return s;
   const std::size_t n = data.runs();
   if (n < static_cast<std::size_t>(cv.folds)) {
@@ -146,7 +138,7 @@ std::vector<HyperParams> SearchCandidates(ModelKind kind, std::size_t features) 
   return out;
 }
 
-Result<Selection> SelectModel(const Dataset& data, const SearchSettings& settings) {
+Result<Selection> SelectModel(const Dataset& data, const SearchOptions& settings) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   const auto clock = settings.clock ? settings.clock : std::function<double()>(SteadySeconds);
   const double start = clock();
@@ -193,7 +185,7 @@ Result<Selection> SelectModel(const Dataset& data, const SearchSettings& setting
     std::snprintf(budget, sizeof budget, "%g", settings.budget_seconds);
     sel.warnings.push_back("the time budget of " + std::string(budget) +
                            " s ended the hyper-parameter search early; results depend on "
-                           "machine speed (raise --budget-seconds for a complete, repeatable "
+                           "machine speed (raise budget_seconds for a complete, repeatable "
                            "search)");
   }
   if (std::all_of(sel.kinds.begin(), sel.kinds.end(),
@@ -217,7 +209,7 @@ Result<Selection> SelectModel(const Dataset& data, const SearchSettings& setting
 }
 
 Result<Model> TrainSelected(const Dataset& data, const Selection& selection,
-                            const SolverSettings& solver) {
+                            const SolverOptions& solver) {
   HyperParams params;
   for (const KindResult& kr : selection.kinds) {
     if (kr.kind == selection.chosen) params = kr.params;

@@ -6,18 +6,10 @@
 #include <map>
 #include <thread>
 
+#include "models/random.h"
+
 namespace perfplan::tuning {
 namespace {
-
-std::uint64_t SplitMix64(std::uint64_t* state) {
-  std::uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-double Uniform01(std::uint64_t* state) {
-  return static_cast<double>(SplitMix64(state) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 std::string KnownParameters(const Model& model) {
   std::string known, last;
@@ -168,21 +160,21 @@ bool Constraint::Holds(const std::vector<double>& x) const {
   }
 }
 
-Status RecommendSettings::Validate() const {
+Status RecommendOptions::Validate() const {
   if (samples < 1 || samples > 10'000'000) {
-    return Status::InvalidArgument("samples: " + std::to_string(samples) +
-                                   "; expected 1 to 10,000,000");
+    return Status::InvalidField("samples",
+                                "" + std::to_string(samples) + "; expected 1 to 10,000,000");
   }
   if (refine_starts < 0) {
-    return Status::InvalidArgument("refine_starts: " + std::to_string(refine_starts) +
-                                   "; expected >= 0");
+    return Status::InvalidField("refine_starts",
+                                "" + std::to_string(refine_starts) + "; expected >= 0");
   }
   if (threads < 1 || threads > 1024) {
-    return Status::InvalidArgument("threads: " + std::to_string(threads) + "; expected 1 to 1024");
+    return Status::InvalidField("threads", "" + std::to_string(threads) + "; expected 1 to 1024");
   }
   if (refine_sweeps < 0) {
-    return Status::InvalidArgument("refine_sweeps: " + std::to_string(refine_sweeps) +
-                                   "; expected >= 0");
+    return Status::InvalidField("refine_sweeps",
+                                "" + std::to_string(refine_sweeps) + "; expected >= 0");
   }
   return Status::Ok();
 }
@@ -203,7 +195,7 @@ std::string SparkDefaultsLine(const std::string& parameter, const std::string& t
   return "# " + name + " = " + text + " (not a Spark property)";
 }
 
-Result<Recommendation> Recommend(const Model& model, const RecommendSettings& settings) {
+Result<Recommendation> Recommend(const Model& model, const RecommendOptions& settings) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   const std::vector<Feature>& features = model.features();
   std::vector<Constraint> constraints;
@@ -270,11 +262,11 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
 
   // Latin hypercube: each dimension's N strata in a seeded random order.
   const std::size_t n = settings.samples;
-  std::uint64_t rng = settings.seed;
+  models::Rng rng(settings.seed);
   std::vector<std::vector<std::size_t>> strata(dims.size(), std::vector<std::size_t>(n));
   for (auto& s : strata) {
     for (std::size_t i = 0; i < n; ++i) s[i] = i;
-    for (std::size_t i = n; i > 1; --i) std::swap(s[i - 1], s[SplitMix64(&rng) % i]);
+    rng.Shuffle(s);
   }
   struct Scored {
     double score;
@@ -319,7 +311,7 @@ Result<Recommendation> Recommend(const Model& model, const RecommendSettings& se
       if (dim.categorical) {
         SetLevel(dim, strata[d][i] % dim.features.size(), &x);
       } else {
-        double v = dim.lo + (static_cast<double>(strata[d][i]) + Uniform01(&rng)) /
+        double v = dim.lo + (static_cast<double>(strata[d][i]) + rng.Uniform()) /
                                 static_cast<double>(n) * (dim.hi - dim.lo);
         x[dim.features[0]] = dim.Snap(v);
       }

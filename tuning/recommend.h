@@ -7,7 +7,7 @@
 // pick one of their categories), then pattern-search refinement from the best feasible points
 // (and the baseline). Deterministic for a seed. Bounds are the training ranges: the model is not
 // trusted outside them. The sample may be predicted on several threads
-// (RecommendSettings::threads); the answer is the same for any thread count. Predictions are
+// (RecommendOptions::threads); the answer is the same for any thread count. Predictions are
 // clipped to the measured target range during the search (an SVR far from its support vectors can
 // predict a negative time); when the winner reaches the clip the answer warns that the gain is an
 // extrapolation. Pure function of the model; thread-safe.
@@ -51,7 +51,7 @@ class Constraint {
   int op_ = 0;               // 0 <=, 1 <, 2 >=, 3 >
 };
 
-struct RecommendSettings {
+struct RecommendOptions {
   Goal goal = Goal::kMinimize;
   std::size_t samples = 2000;  // space-filling candidates; more finds better optima slowly
   int refine_starts = 5;       // best candidates refined locally (plus the baseline)
@@ -93,7 +93,7 @@ struct Recommendation {
 // Runs the search. InvalidArgument for bad settings, a constraint that does not parse, an unknown
 // fixed parameter, or when no sampled configuration satisfies the constraints (the message names
 // them).
-Result<Recommendation> Recommend(const Model& model, const RecommendSettings& settings);
+Result<Recommendation> Recommend(const Model& model, const RecommendOptions& settings);
 
 // One spark-defaults.conf line for a parameter: "spark.executor.memory 4g". BestConf-style column
 // names are translated: "Size.X" (KiB) becomes X with a size suffix, "Time.X" (ms) becomes X with

@@ -59,15 +59,15 @@ Result<std::vector<double>> ResolveConfiguration(
   return x;
 }
 
-Status SensitivitySettings::Validate() const {
+Status SensitivityOptions::Validate() const {
   if (!(step_fraction > 0 && step_fraction <= 1)) {
-    return Status::InvalidArgument("step_fraction: " + std::to_string(step_fraction) +
-                                   "; expected a value in (0, 1]");
+    return Status::InvalidField(
+        "step_fraction", "" + std::to_string(step_fraction) + "; expected a value in (0, 1]");
   }
   return Status::Ok();
 }
 
-Result<Sensitivity> ComputeSensitivity(const Model& model, const SensitivitySettings& settings) {
+Result<Sensitivity> ComputeSensitivity(const Model& model, const SensitivityOptions& settings) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   const std::vector<Feature>& features = model.features();
   std::vector<double> x = settings.at;

@@ -27,7 +27,7 @@ enum class Goal {
 Result<std::vector<double>> ResolveConfiguration(
     const Model& model, const std::vector<std::pair<std::string, std::string>>& overrides);
 
-struct SensitivitySettings {
+struct SensitivityOptions {
   Goal goal = Goal::kMinimize;
   // Configuration to differentiate at, one value per feature; empty = the model's baseline.
   std::vector<double> at;
@@ -60,6 +60,6 @@ struct Sensitivity {
 };
 
 // InvalidArgument when `at` has the wrong size or settings are invalid.
-Result<Sensitivity> ComputeSensitivity(const Model& model, const SensitivitySettings& settings);
+Result<Sensitivity> ComputeSensitivity(const Model& model, const SensitivityOptions& settings);
 
 }  // namespace perfplan::tuning

@@ -6,14 +6,12 @@
 #include <cmath>
 #include <cstdio>
 
+#include "models/text.h"
+
 namespace perfplan::tuning {
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+using models::Lower;
 
 struct Suffix {
   std::string_view text;

@@ -31,9 +31,9 @@ std::optional<double> DurationSeconds(const profiles::spark::ApplicationSummary&
 
 }  // namespace
 
-void AddAppsCommand(CLI::App& app, CliContext& ctx) {
+void AddAppsCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<AppsFlags>();
-  CLI::App* cmd = app.add_subcommand("apps", "List the Spark applications in the store");
+  CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan apps --store spark.db");
   cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
@@ -59,9 +59,9 @@ void AddAppsCommand(CLI::App& app, CliContext& ctx) {
   });
 }
 
-void AddAppCommand(CLI::App& app, CliContext& ctx) {
+void AddAppCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<AppsFlags>();
-  CLI::App* cmd = app.add_subcommand("app", "Show one Spark application, stage by stage");
+  CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan app local-1430917381534 --store spark.db");
   cmd->add_option("id", flags->app_id, "Application id")->required();
   cmd->add_option("--attempt", flags->attempt_id, "Attempt id (default: the latest)");

@@ -12,7 +12,7 @@ namespace perfplan::cli {
 namespace {
 
 struct CollectGangliaFlags {
-  planner::CollectSettings settings;
+  planner::CollectOptions settings;
   std::string store = "perfplan.db";
   bool json = false;
 };
@@ -58,10 +58,10 @@ void PrintCollect(std::ostream& out, const planner::CollectAnswer& a, const std:
 
 }  // namespace
 
-void AddCollectGangliaCommand(CLI::App& app, CliContext& ctx) {
+void AddCollectGangliaCommand(CLI::App& parent, CliContext& ctx) {
   auto flags = std::make_shared<CollectGangliaFlags>();
-  CLI::App* cmd = CollectGroup(app)->add_subcommand(
-      "ganglia", "Poll gmond/gmetad XML (or read a saved Ganglia file) into the store");
+  CLI::App* cmd = AddVerb(parent, "ganglia",
+                          "Poll gmond/gmetad XML (or read a saved Ganglia file) into the store");
   cmd->footer(
       "Examples:\n  perfplan collect ganglia --source 127.0.0.1:8649 --interval 5 --duration 60\n"
       "  perfplan collect ganglia --source gmond.xml --json");

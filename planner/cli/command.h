@@ -1,6 +1,7 @@
-// The perfplan command table. Each subcommand lives in its own file and registers its flags and
-// handler on the CLI11 app; main.cpp only walks the table. CLI11 is included through the target's
-// precompiled header, so this header stays cheap.
+// The perfplan command table. main.cpp creates each top-level subcommand from its row (name and
+// summary, which is also the `perfplan --help` line) and hands it to the row's add function, which
+// lives in the command's own file and registers flags, verbs and the handler. CLI11 is included
+// through the target's precompiled header, so this header stays cheap.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -20,22 +21,34 @@ struct CliContext {
 };
 
 struct CommandSpec {
-  const char* name;
-  const char* summary;
-  void (*add)(CLI::App& app, CliContext& ctx);
+  const char* name;     // the subcommand: `perfplan NAME`
+  const char* summary;  // its one-line description in `perfplan --help`
+  // Fills in the subcommand main created for this row (flags, verbs, handler).
+  void (*add)(CLI::App& command, CliContext& ctx);
 };
 
 // Every subcommand, in the order `perfplan --help` lists them.
 const std::vector<CommandSpec>& Commands();
 
+// A library Status in the CLI's words: the fields a flag sets become the flag (train → --train,
+// to_ms → --to, sources → --node, …): the status's field where it starts the message ("train:
+// column 1: …" reads "--train: column 1: …"), and a snake_case field anywhere as a word ("to_ms:
+// must be after from_ms" reads "--to: must be after --from"). Code and field() are kept.
+Status InFlagTerms(const Status& status);
+
 // Reports a failed Status on stderr ("perfplan NAME: error: ...", plus a JSON error document on
-// stdout when json is set) and sets the exit code: 2 for bad input, 1 for a failed operation.
+// stdout when json is set) in flag terms (InFlagTerms) and sets the exit code: 2 for bad input,
+// 1 for a failed operation.
 void ReportError(CliContext& ctx, const std::string& command, const Status& status, bool json);
 
 // The exit code for a Status: 0 ok, 2 invalid argument / not found, 1 failed.
 int ExitCodeFor(const Status& status);
 
-// Registers the commands defined in each command file.
+// A verb of a parent command (`ingest spark`, `simulate hdfs`, …): adds it to `parent`, which from
+// then on requires one verb. The one way a command file attaches a verb to its parent.
+CLI::App* AddVerb(CLI::App& parent, const std::string& name, const std::string& description);
+
+// Each fills in its table row's subcommand (or, for a verb, adds itself to the parent it gets).
 void AddPredictCommand(CLI::App& app, CliContext& ctx);
 void AddSelectCommand(CLI::App& app, CliContext& ctx);
 void AddValidateCommand(CLI::App& app, CliContext& ctx);
@@ -47,9 +60,6 @@ void AddHIndexCommand(CLI::App& app, CliContext& ctx);
 void AddSimulateHIndexCommand(CLI::App& app, CliContext& ctx);
 void AddStragglersCommand(CLI::App& app, CliContext& ctx);
 
-// The `simulate` parent command: returns it when another command file already created it, else
-// creates it (requiring one verb). Verbs attach with SimulateGroup(app)->add_subcommand(...).
-CLI::App* SimulateGroup(CLI::App& app);
 // Every `simulate` verb (simulate_group.cpp): one row of the command table.
 void AddSimulateCommands(CLI::App& app, CliContext& ctx);
 void AddTuneCommand(CLI::App& app, CliContext& ctx);
@@ -58,26 +68,19 @@ void AddWorkloadCommand(CLI::App& app, CliContext& ctx);
 void AddSimulateHdfsCommand(CLI::App& app, CliContext& ctx);
 void AddHdfsCommand(CLI::App& app, CliContext& ctx);
 
-// The `ingest` parent: returns the existing subcommand of `app`, or creates it on first use.
-CLI::App* IngestGroup(CLI::App& app);
 void AddFitCommand(CLI::App& app, CliContext& ctx);
 void AddEvaluateCommand(CLI::App& app, CliContext& ctx);
+void AddBacktestCommand(CLI::App& app, CliContext& ctx);
 void AddImportScoutCommand(CLI::App& app, CliContext& ctx);
 
-// The `import` parent command (shared by every importer): the existing one, or a new one.
-CLI::App* ImportGroup(CLI::App& app);
 void AddCollectGangliaCommand(CLI::App& app, CliContext& ctx);
 
-// The `collect` parent command, created on first use (several verbs attach to it).
-CLI::App* CollectGroup(CLI::App& app);
 void AddIngestSparkCommand(CLI::App& app, CliContext& ctx);
 void AddSparkCommand(CLI::App& app, CliContext& ctx);
 void AddAppsCommand(CLI::App& app, CliContext& ctx);
 void AddAppCommand(CLI::App& app, CliContext& ctx);
 void AddWhatIfExecutorsCommand(CLI::App& app, CliContext& ctx);
 
-// The `whatif` parent subcommand: returns it when already created, else creates it.
-CLI::App* WhatIfGroup(CLI::App& app);
 // `perfplan label APP io|compute` and `perfplan classify` (label_cmd.cpp), `perfplan score APP`
 // and `perfplan scores` (score_cmd.cpp): task types and heuristic scores of stored Spark
 // applications.

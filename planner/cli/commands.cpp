@@ -1,4 +1,7 @@
+#include <cctype>
 #include <ostream>
+#include <string_view>
+#include <utility>
 
 #include "planner/cli/command.h"
 #include "planner/runtime/json_output.h"
@@ -16,6 +19,8 @@ const std::vector<CommandSpec>& Commands() {
       {"fit", "Fit a runtime profile from measured runs (runs CSV)", AddFitCommand},
       {"evaluate", "Measure prediction error on held-out runs vs Ernest and Amdahl",
        AddEvaluateCommand},
+      {"backtest", "Replay runs in time order, predicting each from the runs before it",
+       AddBacktestCommand},
       {"import", "Convert Scout report.json folders to a runs CSV", AddImportScoutCommand},
       {"ingest", "Read evidence into the profile store (ingest spark, ingest hdfs)",
        AddIngestCommands},
@@ -47,6 +52,11 @@ const std::vector<CommandSpec>& Commands() {
   return kCommands;
 }
 
+CLI::App* AddVerb(CLI::App& parent, const std::string& name, const std::string& description) {
+  parent.require_subcommand(1);
+  return parent.add_subcommand(name, description);
+}
+
 int ExitCodeFor(const Status& status) {
   switch (status.code()) {
     case StatusCode::kOk:
@@ -60,7 +70,45 @@ int ExitCodeFor(const Status& status) {
   return 1;
 }
 
-void ReportError(CliContext& ctx, const std::string& command, const Status& status, bool json) {
+Status InFlagTerms(const Status& status) {
+  // Struct field (or input) → the flag that sets it. Only fields whose flag spelling differs from
+  // the field's, or that users set only through a flag, are listed.
+  static const std::pair<std::string_view, std::string_view> kFlagOfField[] = {
+      {"train", "--train"},
+      {"from_ms", "--from"},
+      {"to_ms", "--to"},
+      {"app_ids", "--apps"},
+      {"name_contains", "--app-name"},
+      {"sources", "--node"},
+      {"hadoop_version", "--hadoop-version"},
+  };
+  std::string message = status.message();
+  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto whole_word = [&](std::size_t at, std::size_t size) {
+    return (at == 0 || !is_word(message[at - 1])) &&
+           (at + size == message.size() || !is_word(message[at + size]));
+  };
+  for (const auto& [name, flag] : kFlagOfField) {
+    if (name.find('_') == std::string_view::npos) {
+      // A plain word ("train", "sources") only where it is the status's field, leading.
+      if (status.field() == name && message.compare(0, name.size(), name) == 0 &&
+          whole_word(0, name.size())) {
+        message.replace(0, name.size(), flag);
+      }
+      continue;
+    }
+    // A snake_case name anywhere as a word ("to_ms: must be after from_ms").
+    for (std::size_t at = message.find(name); at != std::string::npos;
+         at = message.find(name, at + 1)) {
+      if (whole_word(at, name.size())) message.replace(at, name.size(), flag);
+    }
+  }
+  return message == status.message() ? status : status.WithMessage(std::move(message));
+}
+
+void ReportError(CliContext& ctx, const std::string& command, const Status& library_status,
+                 bool json) {
+  const Status status = InFlagTerms(library_status);
   ctx.exit_code = ExitCodeFor(status);
   if (json) *ctx.out << planner::ErrorToJson(status);
   *ctx.err << "perfplan " << command << ": error: " << status.message() << "\n";

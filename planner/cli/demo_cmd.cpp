@@ -35,9 +35,9 @@ void Section(std::ostream& out, const std::string& title) {
 
 }  // namespace
 
-void AddDemoCommand(CLI::App& app, CliContext& ctx) {
+void AddDemoCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<DemoFlags>();
-  CLI::App* cmd = app.add_subcommand("demo", "Run a planning session over the bundled examples");
+  CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan demo --budget 8");
   cmd->add_option("--examples", flags->examples, "Folder with profiles/ and topology.yaml");
   cmd->add_option("--budget", flags->budget, "Node budget for the budgeted plan")

@@ -3,10 +3,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/output/export.h"
-#include "planner/runtime/runtime.h"
 #include "planner/output/report.h"
-#include "planner/scoring/spark_scoring.h"
-#include "planner/tuning/tune.h"
 
 namespace perfplan::cli {
 namespace {
@@ -15,112 +12,15 @@ struct ExportFlags {
   std::string what;
   std::string format = "csv";
   std::string out;
-  std::string profile;
-  // predictions: every combination of these lists
-  std::vector<double> dataset_bytes, storage_nodes, compute_nodes, bandwidth;
-  std::string cluster, site;
-  // selection
-  std::string topology;
-  planner::SelectOptions select;
   std::string objective = "time";
-  // stragglers, scores, workload
-  std::string store = "perfplan.db";
-  std::string app_id;
-  planner::StragglersRequest stragglers;
-  // sensitivity
-  std::string model;
-  bool maximize = false;
-  // workload
-  planner::WorkloadRequest workload;
+  planner::ExportRequest request;
 };
-
-Result<planner::ExportTable> BuildTable(const ExportFlags& f) {
-  if (f.what == "stragglers") {
-    if (f.app_id.empty()) {
-      return Status::InvalidArgument("--what stragglers needs an application id (APP)");
-    }
-    planner::StragglersRequest request = f.stragglers;
-    request.store_path = f.store;
-    request.app_id = f.app_id;
-    Result<planner::StragglersAnswer> a = planner::AnswerStragglers(request);
-    if (!a.ok()) return a.status();
-    return planner::StragglersTable(a.value());
-  }
-  if (f.what == "scores") {
-    Result<std::vector<planner::ScoreAnswer>> a = planner::AnswerScores(f.store, f.app_id);
-    if (!a.ok()) return a.status();
-    return planner::ScoresTable(a.value());
-  }
-  if (f.what == "sensitivity") {
-    if (f.model.empty()) {
-      return Status::InvalidArgument(
-          "--what sensitivity needs --model (a model saved by `perfplan tune train`)");
-    }
-    planner::TuneModelSource source;
-    source.model_file = f.model;
-    tuning::SensitivitySettings settings;
-    if (f.maximize) settings.goal = tuning::Goal::kMaximize;
-    Result<tuning::Sensitivity> a = planner::AnswerTuneSensitivity(source, {}, settings);
-    if (!a.ok()) return a.status();
-    return planner::SensitivityTable(a.value());
-  }
-  if (f.what == "workload") {
-    planner::WorkloadRequest request = f.workload;
-    request.store_path = f.store;
-    Result<planner::WorkloadAnswer> a = planner::AnswerWorkload(request);
-    if (!a.ok()) return a.status();
-    return planner::WorkloadTable(a.value());
-  }
-  if (f.profile.empty()) {
-    return Status::InvalidArgument("--what " + f.what + " needs --profile");
-  }
-  if (f.what == "predictions") {
-    if (f.dataset_bytes.empty() || f.storage_nodes.empty() || f.compute_nodes.empty() ||
-        f.bandwidth.empty()) {
-      return Status::InvalidArgument(
-          "--what predictions needs --dataset-bytes, --storage-nodes, --compute-nodes and "
-          "--bandwidth-bytes-per-second (each a comma-separated list)");
-    }
-    std::vector<planner::PredictAnswer> answers;
-    planner::PredictRequest request;
-    request.profile_file = f.profile;
-    request.cluster_file = f.cluster;
-    request.site = f.site;
-    for (double s : f.dataset_bytes) {
-      for (double n : f.storage_nodes) {
-        for (double c : f.compute_nodes) {
-          for (double b : f.bandwidth) {
-            request.dataset_bytes = s;
-            request.storage_nodes = n;
-            request.compute_nodes = c;
-            request.bandwidth_bytes_per_second = b;
-            Result<planner::PredictAnswer> a = planner::AnswerPredict(request);
-            if (!a.ok()) return a.status();
-            answers.push_back(std::move(a).value());
-          }
-        }
-      }
-    }
-    return planner::PredictionsTable(answers);
-  }
-  if (f.topology.empty() || f.select.dataset.empty()) {
-    return Status::InvalidArgument("--what selection needs --topology and --dataset");
-  }
-  planner::SelectRequest request;
-  request.profile_file = f.profile;
-  request.topology_file = f.topology;
-  request.options = f.select;
-  planner::Parse(f.objective, &request.options.objective);
-  Result<planner::SelectAnswer> a = planner::AnswerSelect(request);
-  if (!a.ok()) return a.status();
-  return planner::SelectionTable(a.value());
-}
 
 }  // namespace
 
-void AddExportCommand(CLI::App& app, CliContext& ctx) {
+void AddExportCommand(CLI::App& command, CliContext& ctx) {
   auto f = std::make_shared<ExportFlags>();
-  CLI::App* cmd = app.add_subcommand("export", "Write answers as CSV or JSON tables");
+  CLI::App* cmd = &command;
   cmd->footer(
       "Examples:\n  perfplan export --what predictions --profile examples/profiles/kmeans.yaml "
       "--dataset-bytes 2e9,8e9 --storage-nodes 4 --compute-nodes 4,8,16 "
@@ -139,38 +39,46 @@ void AddExportCommand(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--format", f->format, "csv (default) or json")
       ->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("--out", f->out, "Write to FILE (atomically) instead of stdout");
-  cmd->add_option("--profile", f->profile,
+  cmd->add_option("--profile", f->request.profile_file,
                   "predictions, selection: profile summary (YAML or JSON)");
-  cmd->add_option("app", f->app_id,
+  cmd->add_option("app", f->request.app_id,
                   "stragglers: Spark application id; scores: only this application");
-  cmd->add_option("--store", f->store,
+  cmd->add_option("--store", f->request.store_path,
                   "stragglers, scores, workload: profile store (default perfplan.db)");
-  cmd->add_option("--model", f->model, "sensitivity: model saved by `perfplan tune train`");
-  cmd->add_flag("--maximize", f->maximize, "sensitivity: higher is better for the target");
-  cmd->add_option("--from", f->workload.from, "workload: window start (time or epoch ms)");
-  cmd->add_option("--to", f->workload.to, "workload: window end (exclusive)");
-  cmd->add_option("--dataset-bytes", f->dataset_bytes, "predictions: sizes, comma-separated")
+  cmd->add_option("--model", f->request.model_file,
+                  "sensitivity: model saved by `perfplan tune train`");
+  cmd->add_flag("--maximize", f->request.maximize, "sensitivity: higher is better for the target");
+  cmd->add_option("--from", f->request.workload.from, "workload: window start (time or epoch ms)");
+  cmd->add_option("--to", f->request.workload.to, "workload: window end (exclusive)");
+  cmd->add_option("--dataset-bytes", f->request.dataset_bytes,
+                  "predictions: sizes, comma-separated")
       ->delimiter(',');
-  cmd->add_option("--storage-nodes", f->storage_nodes, "predictions: storage node counts")
+  cmd->add_option("--storage-nodes", f->request.storage_nodes, "predictions: storage node counts")
       ->delimiter(',');
-  cmd->add_option("--compute-nodes", f->compute_nodes, "predictions: compute node counts")
+  cmd->add_option("--compute-nodes", f->request.compute_nodes, "predictions: compute node counts")
       ->delimiter(',');
-  cmd->add_option("--bandwidth-bytes-per-second", f->bandwidth, "predictions: bandwidths")
+  cmd->add_option("--bandwidth-bytes-per-second", f->request.bandwidth_bytes_per_second,
+                  "predictions: bandwidths")
       ->delimiter(',');
-  cmd->add_option("--cluster", f->cluster, "predictions: topology for --site hardware factors");
-  cmd->add_option("--site", f->site, "predictions: target site in --cluster");
-  cmd->add_option("--topology", f->topology, "selection: cluster topology");
-  cmd->add_option("--dataset", f->select.dataset, "selection: dataset name");
+  cmd->add_option("--cluster", f->request.cluster_file,
+                  "predictions: topology for --site hardware factors");
+  cmd->add_option("--site", f->request.site, "predictions: target site in --cluster");
+  cmd->add_option("--topology", f->request.topology_file, "selection: cluster topology");
+  cmd->add_option("--dataset", f->request.select.dataset, "selection: dataset name");
   cmd->add_option("--objective", f->objective, "selection: time or node-seconds")
       ->check(CLI::IsMember({"time", "node-seconds"}));
-  cmd->add_option("--max-compute-nodes", f->select.max_compute_nodes, "selection: node budget")
+  cmd->add_option("--max-compute-nodes", f->request.select.max_compute_nodes,
+                  "selection: node budget")
       ->check(CLI::Range(0, 1 << 30));
-  cmd->add_option("--deadline-seconds", f->select.deadline_seconds, "selection: deadline")
+  cmd->add_option("--deadline-seconds", f->request.select.deadline_seconds, "selection: deadline")
       ->check(CLI::Range(0.0, 1e300));
-  cmd->add_option("--top", f->select.top, "selection: rows (0 = all)")
+  cmd->add_option("--top", f->request.select.top, "selection: rows (0 = all)")
       ->check(CLI::Range(0, 1 << 30));
   cmd->callback([f, &ctx] {
-    Result<planner::ExportTable> table = BuildTable(*f);
+    planner::ExportRequest request = f->request;
+    planner::Parse(f->what, &request.what);  // --what is checked against the kinds above
+    planner::Parse(f->objective, &request.select.objective);
+    Result<planner::ExportTable> table = planner::AnswerExport(request);
     if (!table.ok()) return ReportError(ctx, "export", table.status(), false);
     const std::string text =
         f->format == "csv" ? planner::ToCsv(table.value()) : planner::ToJson(table.value());

@@ -30,16 +30,22 @@ std::vector<std::string> FitComments(const planner::FitAnswer& a) {
                 " s");
   }
   for (const std::string& n : f.notes) c.push_back(n);
+  if (a.choice) {
+    c.push_back(a.choice->reason + (a.choice->chosen == models::RuntimeForm::kFreerideG
+                                        ? std::string()
+                                        : "; this profile holds the freeride-g fit, which a "
+                                          "profile can express (perfplan evaluate uses the "
+                                          "chosen form)"));
+  }
   for (const std::string& w : a.warnings) c.push_back("warning: " + w);
   return c;
 }
 
 }  // namespace
 
-void AddFitCommand(CLI::App& app, CliContext& ctx) {
+void AddFitCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<FitFlags>();
-  CLI::App* cmd =
-      app.add_subcommand("fit", "Fit a runtime profile from the measured runs in a runs CSV");
+  CLI::App* cmd = &command;
   cmd->footer(
       "Prints the profile as YAML (or JSON with --json), ready for `perfplan predict`.\n"
       "Example:\n  perfplan import scout ../shared/data/04-workload-runtime-traces/scout > "
@@ -83,7 +89,9 @@ void AddFitCommand(CLI::App& app, CliContext& ctx) {
                   Fixed(a.fit.residual_seconds[k], 1)});
       }
       *ctx.out << "profile of " << a.fit.workload << " on " << a.fit.instance_type << " written to "
-               << flags->out_file << "\n\n";
+               << flags->out_file << "\n";
+      if (a.choice) *ctx.out << a.choice->reason << "\n";
+      *ctx.out << "\n";
       t.Print(*ctx.out);
     }
   });

@@ -13,15 +13,13 @@ struct HdfsReduceFlags {
 };
 }  // namespace
 
-void AddHdfsCommand(CLI::App& app, CliContext& ctx) {
-  CLI::App* group = app.add_subcommand(
-      "hdfs", "HDFS log mining as Hadoop Streaming steps: map (logs → records), reduce");
-  group->require_subcommand(1);
+void AddHdfsCommand(CLI::App& command, CliContext& ctx) {
+  CLI::App* group = &command;
   group->footer(
       "Example (one machine):\n  cat hdfs-audit.log datanode.log | perfplan hdfs map | sort | "
       "perfplan hdfs reduce\nOn a cluster, see docs/hdfs.md for the hadoop-streaming.jar line.");
-  CLI::App* map = group->add_subcommand(
-      "map", "Read log lines on stdin; write tab-separated records on stdout");
+  CLI::App* map =
+      AddVerb(*group, "map", "Read log lines on stdin; write tab-separated records on stdout");
   map->callback([&ctx] {
     const char* name = std::getenv("mapreduce_map_input_file");  // set by Hadoop Streaming
     std::ios::sync_with_stdio(false);
@@ -29,8 +27,9 @@ void AddHdfsCommand(CLI::App& app, CliContext& ctx) {
     if (!s.ok()) ReportError(ctx, "hdfs map", s, false);
   });
   auto flags = std::make_shared<HdfsReduceFlags>();
-  CLI::App* reduce = group->add_subcommand(
-      "reduce", "Read sorted records on stdin; print the workload JSON (as `workload --json`)");
+  CLI::App* reduce =
+      AddVerb(*group, "reduce",
+              "Read sorted records on stdin; print the workload JSON (as `workload --json`)");
   reduce->add_option("--from", flags->from, "Window start (2024-01-01[ HH:MM:SS] or epoch ms)");
   reduce->add_option("--to", flags->to, "Window end, exclusive");
   reduce->add_flag("--streams", flags->options.streams, "Include per-client read streams");

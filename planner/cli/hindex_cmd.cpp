@@ -77,10 +77,9 @@ void PrintAnswer(std::ostream& out, const planner::HIndexAnswer& a) {
 
 }  // namespace
 
-void AddHIndexCommand(CLI::App& app, CliContext& ctx) {
+void AddHIndexCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<HIndexFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "hindex", "Straggler overhead of bucket or task times: Lorenz curve, change point, H-index");
+  CLI::App* cmd = &command;
   cmd->footer(
       "Input: a CSV with the columns task_id,bucket,seconds (one H per task plus H_job weighted "
       "by task time), or one number per line. '-' reads stdin.\n"

@@ -14,10 +14,10 @@ struct ImportScoutFlags {
 
 }  // namespace
 
-void AddImportScoutCommand(CLI::App& app, CliContext& ctx) {
+void AddImportScoutCommand(CLI::App& parent, CliContext& ctx) {
   auto flags = std::make_shared<ImportScoutFlags>();
-  CLI::App* cmd = ImportGroup(app)->add_subcommand(
-      "scout", "Scout report.json folders (oxhead/scout) to a runs CSV on stdout");
+  CLI::App* cmd =
+      AddVerb(parent, "scout", "Scout report.json folders (oxhead/scout) to a runs CSV on stdout");
   cmd->footer(
       "workload = <workload>_<framework>; instance_type and compute_nodes from the folder name;\n"
       "dataset_bytes from input_size; bandwidth from the instance-type table (docs/fit.md).\n"

@@ -12,10 +12,11 @@ struct IngestHdfsFlags {
 };
 }  // namespace
 
-void AddIngestHdfsCommand(CLI::App& app, CliContext& ctx) {
+void AddIngestHdfsCommand(CLI::App& parent, CliContext& ctx) {
   auto flags = std::make_shared<IngestHdfsFlags>();
-  CLI::App* cmd = IngestGroup(app)->add_subcommand(
-      "hdfs", "Collect NameNode audit/state-change and DataNode clienttrace logs incrementally");
+  CLI::App* cmd =
+      AddVerb(parent, "hdfs",
+              "Collect NameNode audit/state-change and DataNode clienttrace logs incrementally");
   cmd->footer(
       "Each PATH is a node's live log file; its rotated copies (PATH.1, PATH.2.gz, "
       "PATH.2024-01-01) are read too.\nRe-running reads only what is new.\n\nExample:\n"

@@ -18,10 +18,11 @@ struct IngestSparkFlags {
 };
 }  // namespace
 
-void AddIngestSparkCommand(CLI::App& app, CliContext& ctx) {
+void AddIngestSparkCommand(CLI::App& parent, CliContext& ctx) {
   auto flags = std::make_shared<IngestSparkFlags>();
-  CLI::App* cmd = IngestGroup(app)->add_subcommand(
-      "spark", "Ingest Spark event logs (files, rolling folders, folders searched recursively)");
+  CLI::App* cmd =
+      AddVerb(parent, "spark",
+              "Ingest Spark event logs (files, rolling folders, folders searched recursively)");
   cmd->footer(
       "Example:\n  perfplan ingest spark ../shared/data/01-spark-eventlogs/apache-spark/"
       "spark-events --store spark.db");

@@ -18,9 +18,9 @@ struct LabelFlags {
 
 }  // namespace
 
-void AddLabelCommand(CLI::App& app, CliContext& ctx) {
+void AddLabelCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<LabelFlags>();
-  CLI::App* cmd = app.add_subcommand("label", "Mark an application as an io or compute hint run");
+  CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan label local-1430917381534 compute --store spark.db");
   cmd->add_option("app", flags->app_id, "Application id (as `perfplan apps` lists it)")->required();
   cmd->add_option("type", flags->type, "io or compute")->required();
@@ -55,10 +55,9 @@ void AddLabelCommand(CLI::App& app, CliContext& ctx) {
 
 namespace perfplan::cli {
 
-void AddClassifyCommand(CLI::App& app, CliContext& ctx) {
+void AddClassifyCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<LabelFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "classify", "Cluster the stored applications into io and compute task types");
+  CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan classify --store spark.db");
   cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");

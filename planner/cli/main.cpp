@@ -16,7 +16,7 @@ int Run(int argc, char** argv) {
       "perfplan"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every command");
-  for (const auto& spec : Commands()) spec.add(app, ctx);
+  for (const auto& spec : Commands()) spec.add(*app.add_subcommand(spec.name, spec.summary), ctx);
 
   if (argc > 1 && argv[1][0] != '-') {
     const std::string word = argv[1];

@@ -41,9 +41,9 @@ void PrintPredict(std::ostream& out, const planner::PredictAnswer& a) {
 
 }  // namespace
 
-void AddPredictCommand(CLI::App& app, CliContext& ctx) {
+void AddPredictCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<PredictFlags>();
-  CLI::App* cmd = app.add_subcommand("predict", "Predict a job's runtime on a configuration");
+  CLI::App* cmd = &command;
   cmd->footer(
       "Example:\n  perfplan predict --profile examples/profiles/kmeans.yaml "
       "--dataset-bytes 8e9 --storage-nodes 4 --compute-nodes 16 "

@@ -6,14 +6,13 @@
 
 namespace perfplan::cli {
 
-void AddReportCommand(CLI::App& app, CliContext& ctx) {
+void AddReportCommand(CLI::App& command, CliContext& ctx) {
   struct Flags {
     planner::ReportRequest request;
     bool json = false;
   };
   auto f = std::make_shared<Flags>();
-  CLI::App* cmd = app.add_subcommand(
-      "report", "Write one self-contained HTML report with SVG charts of the evidence given");
+  CLI::App* cmd = &command;
   cmd->footer(
       "Examples:\n  perfplan report --out report.html --profiles examples/profiles/*.yaml "
       "--topology examples/topology.yaml\n"

@@ -44,10 +44,9 @@ void PrintAnswer(std::ostream& out, const planner::ScoreAnswer& a) {
 
 }  // namespace
 
-void AddScoreCommand(CLI::App& app, CliContext& ctx) {
+void AddScoreCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<ScoreFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "score", "Score an application 0-100 against the history of its task type");
+  CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan score local-1430917381534 --store spark.db");
   cmd->add_option("app", flags->app_id, "Application id (as `perfplan apps` lists it)")->required();
   cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
@@ -65,10 +64,9 @@ void AddScoreCommand(CLI::App& app, CliContext& ctx) {
   });
 }
 
-void AddScoresCommand(CLI::App& app, CliContext& ctx) {
+void AddScoresCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<ScoreFlags>();
-  CLI::App* cmd =
-      app.add_subcommand("scores", "Score every application in the store (a sortable list)");
+  CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan scores --store spark.db --sort score");
   cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
   cmd->add_option("--sort", flags->sort, "score (highest first), app or type")

@@ -42,9 +42,9 @@ void PrintSelection(std::ostream& out, const planner::SelectAnswer& a, std::size
   }
 }
 
-void AddSelectCommand(CLI::App& app, CliContext& ctx) {
+void AddSelectCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<SelectFlags>();
-  CLI::App* cmd = app.add_subcommand("select", "Rank replica and compute-node choices");
+  CLI::App* cmd = &command;
   cmd->footer(
       "Example:\n  perfplan select --profile examples/profiles/kmeans.yaml "
       "--topology examples/topology.yaml --dataset sky-survey --objective node-seconds");

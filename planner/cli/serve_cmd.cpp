@@ -58,9 +58,9 @@ Result<std::string> ReadToken(const std::string& file) {
 
 }  // namespace
 
-void AddServeCommand(CLI::App& app, CliContext& ctx) {
+void AddServeCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<ServeFlags>();
-  CLI::App* cmd = app.add_subcommand("serve", "Serve predictions and selections over HTTP JSON");
+  CLI::App* cmd = &command;
   cmd->footer(
       "Example:\n  perfplan serve --listen 127.0.0.1:8080 --profiles examples/profiles "
       "--topology examples/topology.yaml\n  curl -s localhost:8080/v1/predict -d "

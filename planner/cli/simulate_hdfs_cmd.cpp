@@ -6,17 +6,17 @@
 namespace perfplan::cli {
 namespace {
 struct SimulateHdfsFlags {
-  profiles::HdfsSimulationSettings settings;
+  profiles::HdfsSimulationOptions settings;
   std::string version = "3.4";
   std::string out = "hdfs-sim";
   bool json = false;
 };
 }  // namespace
 
-void AddSimulateHdfsCommand(CLI::App& app, CliContext& ctx) {
+void AddSimulateHdfsCommand(CLI::App& parent, CliContext& ctx) {
   auto flags = std::make_shared<SimulateHdfsFlags>();
-  CLI::App* cmd = SimulateGroup(app)->add_subcommand(
-      "hdfs", "Write NameNode and DataNode logs of a TestDFSIO-like write-then-read run");
+  CLI::App* cmd = AddVerb(
+      parent, "hdfs", "Write NameNode and DataNode logs of a TestDFSIO-like write-then-read run");
   cmd->footer(
       "Example:\n  perfplan simulate hdfs --files 8 --file-size 100000000 --clients 4 "
       "--datanodes 3 --out sim\n  perfplan ingest hdfs --node nn1=sim/namenode/hdfs-audit.log "

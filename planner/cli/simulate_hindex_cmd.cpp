@@ -33,10 +33,10 @@ void PrintAnswer(std::ostream& out, const planner::SimulateHIndexAnswer& a) {
 
 }  // namespace
 
-void AddSimulateHIndexCommand(CLI::App& app, CliContext& ctx) {
+void AddSimulateHIndexCommand(CLI::App& parent, CliContext& ctx) {
   auto flags = std::make_shared<SimulateHIndexFlags>();
-  CLI::App* cmd = SimulateGroup(app)->add_subcommand(
-      "hindex", "Monte Carlo check of the H-index estimator on a mixture of bucket times");
+  CLI::App* cmd = AddVerb(
+      parent, "hindex", "Monte Carlo check of the H-index estimator on a mixture of bucket times");
   cmd->footer(
       "Components: pareto(alpha,c) with CDF 1-(x/c)^-alpha for x >= c, and normal(mean,sd). The "
       "first term is the straggler-free baseline.\nExample:\n"

@@ -32,12 +32,11 @@ struct SparkApiFlags {
 };
 }  // namespace
 
-void AddSparkCommand(CLI::App& app, CliContext& ctx) {
-  CLI::App* spark = app.add_subcommand("spark", "Spark answers from the profile store");
-  spark->require_subcommand(1);
+void AddSparkCommand(CLI::App& command, CliContext& ctx) {
+  CLI::App* spark = &command;
   auto flags = std::make_shared<SparkApiFlags>();
-  CLI::App* api = spark->add_subcommand(
-      "api", "Print what Spark's History Server returns at /api/v1/PATH (always JSON)");
+  CLI::App* api = AddVerb(
+      *spark, "api", "Print what Spark's History Server returns at /api/v1/PATH (always JSON)");
   api->footer(
       "Example:\n  perfplan spark api 'applications/local-1422981780767/stages/1?details=true' "
       "--store spark.db");
@@ -48,8 +47,8 @@ void AddSparkCommand(CLI::App& app, CliContext& ctx) {
   api->add_flag("--json", flags->json_ignored,
                 "Accepted for uniformity; the answer is always JSON");
   auto pflags = std::make_shared<SparkProfileFlags>();
-  CLI::App* profile = spark->add_subcommand(
-      "profile", "Derive a FREERIDE-G profile (for perfplan predict) from an application");
+  CLI::App* profile = AddVerb(
+      *spark, "profile", "Derive a FREERIDE-G profile (for perfplan predict) from an application");
   profile->footer(
       "Example:\n  perfplan spark profile local-1430917381534 --store spark.db --out app.yaml\n"
       "  perfplan predict --profile app.yaml --dataset-bytes 1e9 --storage-nodes 4 "

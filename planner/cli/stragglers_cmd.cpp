@@ -53,10 +53,9 @@ void PrintAnswer(std::ostream& out, const planner::StragglersAnswer& a) {
 
 }  // namespace
 
-void AddStragglersCommand(CLI::App& app, CliContext& ctx) {
+void AddStragglersCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<StragglersFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "stragglers", "Straggler overhead (H-index) of each stage of a Spark application");
+  CLI::App* cmd = &command;
   cmd->footer(
       "Stages with fewer than 2ω + 2 successful tasks are listed with the reason and left out of "
       "H_job.\nExample:\n  perfplan ingest spark LOG --store spark.db\n"

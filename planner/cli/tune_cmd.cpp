@@ -44,8 +44,8 @@ struct TuneFlags {
 
 // Builds the request structs from the flags; InvalidArgument for an unknown model kind or a
 // malformed --at.
-Status ToSettings(const TuneFlags& f, planner::TuneDataRequest* data,
-                  tuning::SearchSettings* search) {
+Status ToOptions(const TuneFlags& f, planner::TuneDataRequest* data,
+                 tuning::SearchOptions* search) {
   if (f.data_file.empty() == f.store.empty()) {
     return Status::InvalidArgument(f.data_file.empty()
                                        ? "give --data FILE or --store DB (one of them)"
@@ -100,7 +100,7 @@ Status SourceFrom(const TuneFlags& f, planner::TuneModelSource* source) {
     return Status::InvalidArgument(
         "give --model FILE, or --data FILE (or --store DB) and --target NAME");
   }
-  return ToSettings(f, &source->data, &source->search);
+  return ToOptions(f, &source->data, &source->search);
 }
 
 Result<std::vector<std::pair<std::string, std::string>>> ParseAt(
@@ -118,7 +118,7 @@ Result<std::vector<std::pair<std::string, std::string>>> ParseAt(
   return out;
 }
 
-// Exactly one of --data and --store is checked in ToSettings (a clear message, exit 2).
+// Exactly one of --data and --store is checked in ToOptions (a clear message, exit 2).
 void AddDataFlags(CLI::App* cmd, TuneFlags* f) {
   cmd->add_option("--data", f->data_file, "Runs: CSV with a header, or ARFF");
   cmd->add_option("--store", f->store,
@@ -202,11 +202,40 @@ void PrintClassify(std::ostream& out, const planner::TuneClassifyAnswer& a) {
   out << "accuracy " << Fixed(a.report.accuracy, 3) << "\n";
 }
 
+// One `tune` verb: a subcommand whose callback turns the flags into an answer with `answer`
+// (a Result) and prints it as JSON (--json) or with `print`; either error goes to ReportError.
+template <typename AnswerFn, typename PrintFn>
+CLI::App* AddTuneVerb(CLI::App& tune, CliContext& ctx, const std::shared_ptr<TuneFlags>& f,
+                      const std::string& name, const std::string& description, AnswerFn answer,
+                      PrintFn print) {
+  CLI::App* cmd = AddVerb(tune, name, description);
+  cmd->callback([f, &ctx, name, answer, print] {
+    auto a = answer(*f);
+    if (!a.ok()) return ReportError(ctx, "tune " + name, a.status(), f->json);
+    if (f->json) {
+      *ctx.out << planner::ToJson(a.value());
+    } else {
+      print(*ctx.out, a.value());
+    }
+  });
+  return cmd;
+}
+
+// The data set and search settings of the verbs that cross-validate (cv, train, classify).
+struct DataRequest {
+  planner::TuneDataRequest data;
+  tuning::SearchOptions search;
+};
+Result<DataRequest> ToDataRequest(const TuneFlags& f) {
+  DataRequest r;
+  if (Status s = ToOptions(f, &r.data, &r.search); !s.ok()) return s;
+  return r;
+}
+
 }  // namespace
 
-void AddTuneCommand(CLI::App& app, CliContext& ctx) {
-  CLI::App* tune = app.add_subcommand("tune", "Config-sensitivity models of Spark parameters");
-  tune->require_subcommand(1);
+void AddTuneCommand(CLI::App& command, CliContext& ctx) {
+  CLI::App* tune = &command;
   tune->footer(
       "Examples:\n"
       "  perfplan tune cv --data examples/tuning/spark_runs.csv --target time_seconds\n"
@@ -217,153 +246,116 @@ void AddTuneCommand(CLI::App& app, CliContext& ctx) {
       "--constraint 'spark.executor.memory * spark.executor.instances <= 24g'\n"
       "See docs/tuning.md.");
 
-  {
-    auto f = std::make_shared<TuneFlags>();
-    CLI::App* cmd = tune->add_subcommand("cv", "Cross-validated MRE of every model kind");
-    AddDataFlags(cmd, f.get());
-    cmd->callback([f, &ctx] {
-      planner::TuneDataRequest data;
-      tuning::SearchSettings search;
-      if (Status s = ToSettings(*f, &data, &search); !s.ok()) {
-        return ReportError(ctx, "tune cv", s, f->json);
-      }
-      auto a = planner::AnswerTuneCv(data, search);
-      if (!a.ok()) return ReportError(ctx, "tune cv", a.status(), f->json);
-      if (f->json) {
-        *ctx.out << planner::ToJson(a.value());
-      } else {
-        PrintCv(*ctx.out, a.value());
-      }
-    });
-  }
-  {
-    auto f = std::make_shared<TuneFlags>();
-    CLI::App* cmd = tune->add_subcommand("train", "Choose a model kind by CV and save it");
-    AddDataFlags(cmd, f.get());
-    cmd->add_option("--out", f->out_file, "Model file to write (JSON)")->required();
-    cmd->callback([f, &ctx] {
-      planner::TuneDataRequest data;
-      tuning::SearchSettings search;
-      if (Status s = ToSettings(*f, &data, &search); !s.ok()) {
-        return ReportError(ctx, "tune train", s, f->json);
-      }
-      auto a = planner::AnswerTuneTrain(data, search, f->out_file);
-      if (!a.ok()) return ReportError(ctx, "tune train", a.status(), f->json);
-      if (f->json) {
-        *ctx.out << planner::ToJson(a.value());
-      } else {
-        PrintCv(*ctx.out, a.value().cv);
-        *ctx.out << "saved to " << a.value().model_file << "\n";
-      }
-    });
-  }
-  {
-    auto f = std::make_shared<TuneFlags>();
-    CLI::App* cmd = tune->add_subcommand("sensitivity", "Rank parameters by their effect");
-    AddDataFlags(cmd, f.get());
-    cmd->add_option("--model", f->model_file, "Saved model (instead of --data/--target)");
-    cmd->add_option("--at", f->at, "Configuration NAME=VALUE (default: the baseline run)");
-    cmd->add_flag("--maximize", f->maximize, "Higher is better for the target");
-    cmd->add_option("--step-fraction", f->step_fraction,
-                    "Step as a fraction of each parameter's range (default 0.01)")
-        ->check(CLI::Range(1e-9, 1.0));
-    cmd->callback([f, &ctx] {
-      planner::TuneModelSource source;
-      auto at = ParseAt(f->at);
-      Status s = at.ok() ? SourceFrom(*f, &source) : at.status();
-      if (!s.ok()) return ReportError(ctx, "tune sensitivity", s, f->json);
-      tuning::SensitivitySettings settings;
-      settings.goal = f->maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
-      settings.step_fraction = f->step_fraction;
-      auto a = planner::AnswerTuneSensitivity(source, at.value(), settings);
-      if (!a.ok()) return ReportError(ctx, "tune sensitivity", a.status(), f->json);
-      if (f->json) {
-        *ctx.out << planner::ToJson(a.value());
-      } else {
-        PrintSensitivity(*ctx.out, a.value());
-      }
-    });
-  }
-  {
-    auto f = std::make_shared<TuneFlags>();
-    CLI::App* cmd = tune->add_subcommand("recommend", "Search for a better configuration");
-    AddDataFlags(cmd, f.get());
-    cmd->add_option("--model", f->model_file, "Saved model (instead of --data/--target)");
-    cmd->add_flag("--maximize", f->maximize, "Higher is better for the target");
-    cmd->add_option("--samples", f->samples, "Space-filling candidates (default 2000)")
-        ->check(CLI::Range(1, 10'000'000));
-    cmd->add_option("--constraint", f->constraints,
-                    "e.g. 'spark.executor.memory * spark.executor.instances <= 48g' (repeatable)");
-    cmd->add_option("--threads", f->threads,
-                    "Threads predicting the sample (default 0 = all cores; the answer does not "
-                    "depend on it)")
-        ->check(CLI::Range(0, 1024));
-    cmd->add_option("--fix", f->fixed, "Parameters to keep at the baseline")->delimiter(',');
-    cmd->callback([f, &ctx] {
-      planner::TuneModelSource source;
-      if (Status s = SourceFrom(*f, &source); !s.ok()) {
-        return ReportError(ctx, "tune recommend", s, f->json);
-      }
-      tuning::RecommendSettings settings;
-      settings.goal = f->maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
-      settings.samples = f->samples;
-      settings.threads = f->threads > 0
-                             ? f->threads
-                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-      settings.seed = f->seed;
-      settings.constraints = f->constraints;
-      settings.fixed = f->fixed;
-      auto a = planner::AnswerTuneRecommend(source, settings);
-      if (!a.ok()) return ReportError(ctx, "tune recommend", a.status(), f->json);
-      if (f->json) {
-        *ctx.out << planner::ToJson(a.value());
-      } else {
-        PrintRecommendation(*ctx.out, a.value());
-      }
-    });
-  }
-  {
-    auto f = std::make_shared<TuneFlags>();
-    CLI::App* cmd = tune->add_subcommand(
-        "classify", "Precision/recall/F1 of cross-validated scores (score >= 60 vs below)");
-    AddDataFlags(cmd, f.get());
-    cmd->add_option("--threshold", f->threshold, "Class boundary on the score (default 60)");
-    cmd->callback([f, &ctx] {
-      planner::TuneDataRequest data;
-      tuning::SearchSettings search;
-      if (Status s = ToSettings(*f, &data, &search); !s.ok()) {
-        return ReportError(ctx, "tune classify", s, f->json);
-      }
-      auto a = planner::AnswerTuneClassify(data, search, f->threshold);
-      if (!a.ok()) return ReportError(ctx, "tune classify", a.status(), f->json);
-      if (f->json) {
-        *ctx.out << planner::ToJson(a.value());
-      } else {
-        PrintClassify(*ctx.out, a.value());
-      }
-    });
-  }
-  {
-    auto f = std::make_shared<TuneFlags>();
-    CLI::App* cmd = tune->add_subcommand("predict", "Predict every run of a table with a model");
-    cmd->add_option("--model", f->model_file, "Saved model")->required();
-    cmd->add_option("--data", f->data_file, "Runs to predict (CSV or ARFF)")->required();
-    cmd->add_flag("--json", f->json, "Print one JSON document instead of a table");
-    cmd->callback([f, &ctx] {
-      auto a = planner::AnswerTunePredict(f->model_file, f->data_file);
-      if (!a.ok()) return ReportError(ctx, "tune predict", a.status(), f->json);
-      if (f->json) {
-        *ctx.out << planner::ToJson(a.value());
-        return;
-      }
-      Table t({"line", "predicted " + a.value().target, "measured"});
-      for (const auto& p : a.value().predictions) {
-        t.AddRow({std::to_string(p.line), Fixed(p.predicted, 4),
-                  p.has_measured ? Fixed(p.measured, 4) : "-"});
-      }
-      t.Print(*ctx.out);
-    });
-  }
+  auto cv = std::make_shared<TuneFlags>();
+  AddDataFlags(AddTuneVerb(
+                   *tune, ctx, cv, "cv", "Cross-validated MRE of every model kind",
+                   [](const TuneFlags& f) -> Result<planner::TuneCvAnswer> {
+                     auto r = ToDataRequest(f);
+                     if (!r.ok()) return r.status();
+                     return planner::AnswerTuneCv(r.value().data, r.value().search);
+                   },
+                   PrintCv),
+               cv.get());
+
+  auto train = std::make_shared<TuneFlags>();
+  CLI::App* train_cmd = AddTuneVerb(
+      *tune, ctx, train, "train", "Choose a model kind by CV and save it",
+      [](const TuneFlags& f) -> Result<planner::TuneTrainAnswer> {
+        auto r = ToDataRequest(f);
+        if (!r.ok()) return r.status();
+        return planner::AnswerTuneTrain(r.value().data, r.value().search, f.out_file);
+      },
+      [](std::ostream& out, const planner::TuneTrainAnswer& a) {
+        PrintCv(out, a.cv);
+        out << "saved to " << a.model_file << "\n";
+      });
+  AddDataFlags(train_cmd, train.get());
+  train_cmd->add_option("--out", train->out_file, "Model file to write (JSON)")->required();
+
+  auto sens = std::make_shared<TuneFlags>();
+  CLI::App* sens_cmd = AddTuneVerb(
+      *tune, ctx, sens, "sensitivity", "Rank parameters by their effect",
+      [](const TuneFlags& f) -> Result<tuning::Sensitivity> {
+        planner::TuneModelSource source;
+        auto at = ParseAt(f.at);
+        Status s = at.ok() ? SourceFrom(f, &source) : at.status();
+        if (!s.ok()) return s;
+        tuning::SensitivityOptions settings;
+        settings.goal = f.maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
+        settings.step_fraction = f.step_fraction;
+        return planner::AnswerTuneSensitivity(source, at.value(), settings);
+      },
+      PrintSensitivity);
+  AddDataFlags(sens_cmd, sens.get());
+  sens_cmd->add_option("--model", sens->model_file, "Saved model (instead of --data/--target)");
+  sens_cmd->add_option("--at", sens->at, "Configuration NAME=VALUE (default: the baseline run)");
+  sens_cmd->add_flag("--maximize", sens->maximize, "Higher is better for the target");
+  sens_cmd
+      ->add_option("--step-fraction", sens->step_fraction,
+                   "Step as a fraction of each parameter's range (default 0.01)")
+      ->check(CLI::Range(1e-9, 1.0));
+
+  auto rec = std::make_shared<TuneFlags>();
+  CLI::App* rec_cmd = AddTuneVerb(
+      *tune, ctx, rec, "recommend", "Search for a better configuration",
+      [](const TuneFlags& f) -> Result<tuning::Recommendation> {
+        planner::TuneModelSource source;
+        if (Status s = SourceFrom(f, &source); !s.ok()) return s;
+        tuning::RecommendOptions settings;
+        settings.goal = f.maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
+        settings.samples = f.samples;
+        settings.threads = f.threads > 0
+                               ? f.threads
+                               : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+        settings.seed = f.seed;
+        settings.constraints = f.constraints;
+        settings.fixed = f.fixed;
+        return planner::AnswerTuneRecommend(source, settings);
+      },
+      PrintRecommendation);
+  AddDataFlags(rec_cmd, rec.get());
+  rec_cmd->add_option("--model", rec->model_file, "Saved model (instead of --data/--target)");
+  rec_cmd->add_flag("--maximize", rec->maximize, "Higher is better for the target");
+  rec_cmd->add_option("--samples", rec->samples, "Space-filling candidates (default 2000)")
+      ->check(CLI::Range(1, 10'000'000));
+  rec_cmd->add_option(
+      "--constraint", rec->constraints,
+      "e.g. 'spark.executor.memory * spark.executor.instances <= 48g' (repeatable)");
+  rec_cmd
+      ->add_option("--threads", rec->threads,
+                   "Threads predicting the sample (default 0 = all cores; the answer does not "
+                   "depend on it)")
+      ->check(CLI::Range(0, 1024));
+  rec_cmd->add_option("--fix", rec->fixed, "Parameters to keep at the baseline")->delimiter(',');
+
+  auto cls = std::make_shared<TuneFlags>();
+  CLI::App* cls_cmd = AddTuneVerb(
+      *tune, ctx, cls, "classify",
+      "Precision/recall/F1 of cross-validated scores (score >= 60 vs below)",
+      [](const TuneFlags& f) -> Result<planner::TuneClassifyAnswer> {
+        auto r = ToDataRequest(f);
+        if (!r.ok()) return r.status();
+        return planner::AnswerTuneClassify(r.value().data, r.value().search, f.threshold);
+      },
+      PrintClassify);
+  AddDataFlags(cls_cmd, cls.get());
+  cls_cmd->add_option("--threshold", cls->threshold, "Class boundary on the score (default 60)");
+
+  auto pred = std::make_shared<TuneFlags>();
+  CLI::App* pred_cmd = AddTuneVerb(
+      *tune, ctx, pred, "predict", "Predict every run of a table with a model",
+      [](const TuneFlags& f) { return planner::AnswerTunePredict(f.model_file, f.data_file); },
+      [](std::ostream& out, const planner::TunePredictAnswer& a) {
+        Table t({"line", "predicted " + a.target, "measured"});
+        for (const auto& p : a.predictions) {
+          t.AddRow({std::to_string(p.line), Fixed(p.predicted, 4),
+                    p.has_measured ? Fixed(p.measured, 4) : "-"});
+        }
+        t.Print(out);
+      });
+  pred_cmd->add_option("--model", pred->model_file, "Saved model")->required();
+  pred_cmd->add_option("--data", pred->data_file, "Runs to predict (CSV or ARFF)")->required();
+  pred_cmd->add_flag("--json", pred->json, "Print one JSON document instead of a table");
 }
 
 }  // namespace perfplan::cli

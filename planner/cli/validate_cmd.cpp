@@ -12,9 +12,9 @@ struct ValidateFlags {
 };
 }  // namespace
 
-void AddValidateCommand(CLI::App& app, CliContext& ctx) {
+void AddValidateCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<ValidateFlags>();
-  CLI::App* cmd = app.add_subcommand("validate", "Check input files and list every problem");
+  CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan validate examples/profiles/*.yaml examples/topology.yaml");
   cmd->add_option("files", flags->files, "Profile or topology files (YAML or JSON)")->required();
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");

@@ -19,18 +19,10 @@ struct WhatIfFlags {
 
 }  // namespace
 
-CLI::App* WhatIfGroup(CLI::App& app) {
-  auto existing = app.get_subcommands([](CLI::App* sub) { return sub->get_name() == "whatif"; });
-  if (!existing.empty()) return existing.front();
-  CLI::App* group = app.add_subcommand("whatif", "What-if questions over recorded runs");
-  group->require_subcommand(1);
-  return group;
-}
-
-void AddWhatIfExecutorsCommand(CLI::App& app, CliContext& ctx) {
+void AddWhatIfExecutorsCommand(CLI::App& parent, CliContext& ctx) {
   auto flags = std::make_shared<WhatIfFlags>();
-  CLI::App* cmd = WhatIfGroup(app)->add_subcommand(
-      "executors", "Replay a Spark application's tasks on other executor counts");
+  CLI::App* cmd =
+      AddVerb(parent, "executors", "Replay a Spark application's tasks on other executor counts");
   cmd->footer(
       "Example:\n  perfplan whatif executors app-20161116163331-0000 --counts 1,2,4,8 "
       "--store spark.db");

@@ -26,10 +26,9 @@ void PrintStats(std::ostream& out, const char* key,
 }
 }  // namespace
 
-void AddWorkloadCommand(CLI::App& app, CliContext& ctx) {
+void AddWorkloadCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<WorkloadFlags>();
-  CLI::App* cmd = app.add_subcommand(
-      "workload", "Characterize the HDFS workload in the store: clients, users, DataNodes");
+  CLI::App* cmd = &command;
   cmd->footer(
       "Example:\n  perfplan workload --store perfplan.db --from 2024-01-01 --to "
       "\"2024-01-02 00:00:00\" --json");

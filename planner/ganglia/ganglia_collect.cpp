@@ -12,7 +12,7 @@
 
 namespace perfplan::planner {
 
-Status CollectSettings::Validate() const {
+Status CollectOptions::Validate() const {
   if (source.empty()) {
     return Status::InvalidArgument("--source: empty (expected HOST:PORT or a file path)");
   }
@@ -72,7 +72,7 @@ void FillDefaults(CollectHooks& hooks) {
   }
 }
 
-Result<CollectAnswer> CollectFile(profiles::Store& store, const CollectSettings& settings,
+Result<CollectAnswer> CollectFile(profiles::Store& store, const CollectOptions& settings,
                                   CollectHooks& hooks) {
   Result<profiles::GangliaFile> file = profiles::ReadGangliaFile(settings.source);
   if (!file.ok()) return file.status();
@@ -94,7 +94,7 @@ Result<CollectAnswer> CollectFile(profiles::Store& store, const CollectSettings&
 
 }  // namespace
 
-Result<CollectAnswer> CollectGanglia(profiles::Store& store, const CollectSettings& settings,
+Result<CollectAnswer> CollectGanglia(profiles::Store& store, const CollectOptions& settings,
                                      CollectHooks hooks) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   FillDefaults(hooks);

@@ -16,7 +16,7 @@
 
 namespace perfplan::planner {
 
-struct CollectSettings {
+struct CollectOptions {
   // HOST:PORT of a gmond (8649) or gmetad (8651), or a path to a saved XML / RRD export file.
   std::string source;
   // Seconds between polls. Default 15 (gmond's usual fastest refresh); lower it only with a
@@ -54,7 +54,7 @@ struct CollectHooks {
 // Runs the collection. Fails (kFailed) when the first poll fails (unreachable or timed-out
 // gmond, with that message) or a store write fails; InvalidArgument for bad settings or a
 // malformed file; NotFound for a missing file. Later poll failures become warnings.
-Result<CollectAnswer> CollectGanglia(profiles::Store& store, const CollectSettings& settings,
+Result<CollectAnswer> CollectGanglia(profiles::Store& store, const CollectOptions& settings,
                                      CollectHooks hooks = {});
 
 std::string ToJson(const CollectAnswer& answer);

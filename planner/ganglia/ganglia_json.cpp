@@ -2,7 +2,6 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/ganglia/ganglia_collect.h"
-#include "planner/scoring/task_scoring.h"
 
 namespace perfplan::planner {
 
@@ -16,38 +15,6 @@ std::string ToJson(const CollectAnswer& a) {
                       {"polls", a.polls},
                       {"failed_polls", a.failed_polls},
                       {"interrupted", a.interrupted},
-                      {"warnings", a.warnings}};
-  return j.dump(2) + "\n";
-}
-
-namespace {
-nlohmann::json Optional(const std::optional<double>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-}  // namespace
-
-std::string ToJson(const ScoreAnswer& a) {
-  const models::ScoreResult& r = a.result;
-  nlohmann::json dims = nlohmann::json::array();
-  for (const models::DimensionScore& d : r.dimensions) {
-    dims.push_back({{"name", d.name},
-                    {"value", Optional(d.value)},
-                    {"baseline", Optional(d.baseline)},
-                    {"worst", Optional(d.worst)},
-                    {"score", Optional(d.score)},
-                    {"weight", d.weight},
-                    {"note", d.note}});
-  }
-  nlohmann::json explanation = nlohmann::json::array();
-  for (std::size_t j : r.worst_first) explanation.push_back(r.dimensions[j].name);
-  nlohmann::json j = {{"app_id", a.app_id},
-                      {"score", r.score},
-                      {"task_type", std::string(models::ToString(r.type))},
-                      {"provisional", r.provisional},
-                      {"provisional_reasons", r.provisional_reasons},
-                      {"dimensions", dims},
-                      {"explanation", explanation},
-                      {"alpha_sources", a.alpha_sources},
                       {"warnings", a.warnings}};
   return j.dump(2) + "\n";
 }

@@ -68,7 +68,7 @@ Result<WorkloadAnswer> AnswerWorkload(const WorkloadRequest& request) {
   return answer;
 }
 
-Result<profiles::HdfsSimulation> AnswerSimulateHdfs(const profiles::HdfsSimulationSettings& s,
+Result<profiles::HdfsSimulation> AnswerSimulateHdfs(const profiles::HdfsSimulationOptions& s,
                                                     const std::string& out_dir) {
   return profiles::SimulateHdfs(s, out_dir);
 }

@@ -39,7 +39,7 @@ struct WorkloadAnswer {
 // NotFound when the store does not exist (it is never created by a read).
 Result<WorkloadAnswer> AnswerWorkload(const WorkloadRequest& request);
 
-Result<profiles::HdfsSimulation> AnswerSimulateHdfs(const profiles::HdfsSimulationSettings& s,
+Result<profiles::HdfsSimulation> AnswerSimulateHdfs(const profiles::HdfsSimulationOptions& s,
                                                     const std::string& out_dir);
 
 std::string ToJson(const profiles::HdfsIngestReport& report);

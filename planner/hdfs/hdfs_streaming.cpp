@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "profiles/hdfs/hdfs_log.h"
+#include "profiles/line_reader.h"
 
 namespace perfplan::planner {
 namespace {
@@ -70,36 +71,24 @@ bool Int(std::string_view s, std::int64_t* v) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-// Reads one line (without its '\n') into *line. A line longer than `max_bytes` is consumed to its
-// end, *line is left empty and *too_long set, so one endless line cannot exhaust memory. False at
-// the end of the input.
-bool ReadLineBounded(std::istream& in, std::size_t max_bytes, std::string* line, bool* too_long) {
-  line->clear();
-  *too_long = false;
-  std::streambuf* buf = in.rdbuf();
-  bool any = false;
-  for (;;) {
-    const int c = buf->sbumpc();
-    if (c == std::char_traits<char>::eof()) {
-      in.setstate(std::ios::eofbit);
-      if (*too_long) line->clear();
-      return any;
+// The bytes of a stream (stdin of a Streaming task), 64 KiB at a time.
+class StreamSource : public profiles::LineSource {
+ public:
+  explicit StreamSource(std::istream& in) : in_(in) {}
+  bool Read(std::string* out) override {
+    char chunk[1 << 16];
+    const std::streamsize n = in_.rdbuf()->sgetn(chunk, sizeof chunk);
+    if (n <= 0) {
+      in_.setstate(std::ios::eofbit);
+      return false;
     }
-    any = true;
-    if (c == '\n') break;
-    if (line->size() < max_bytes) {
-      line->push_back(static_cast<char>(c));
-    } else {
-      *too_long = true;
-    }
+    out->append(chunk, static_cast<std::size_t>(n));
+    return true;
   }
-  if (*too_long) line->clear();
-  return true;
-}
 
-std::string TooLong(std::size_t max_bytes) {
-  return "line longer than " + std::to_string(max_bytes) + " bytes (the maximum line length)";
-}
+ private:
+  std::istream& in_;
+};
 
 constexpr std::size_t kMaxLineBytes = profiles::HdfsLogReader::kDefaultMaxLineBytes;
 
@@ -109,16 +98,17 @@ Status HdfsMap(std::istream& in, std::ostream& out, std::ostream& err,
                const std::string& input_name) {
   profiles::HdfsParseCounts counts;
   profiles::HdfsLine parsed;
-  std::string line, rec;
-  std::int64_t number = 0;
-  bool too_long = false;
-  while (ReadLineBounded(in, kMaxLineBytes, &line, &too_long)) {
-    ++number;
-    if (too_long) {
+  std::string rec;
+  std::string_view line;
+  StreamSource source(in);
+  profiles::BoundedLineReader reader(&source, kMaxLineBytes);
+  while (reader.Next(&line)) {
+    const std::int64_t number = reader.line_number();
+    if (reader.too_long()) {
       ++counts.lines;
       ++counts.garbled;
-      err << input_name << ":" << number << ": garbled: " << TooLong(kMaxLineBytes)
-          << "; skipped\n";
+      err << input_name << ":" << number << ": garbled: " << profiles::TooLongReason(kMaxLineBytes)
+          << "\n";
       continue;
     }
     profiles::ParseHdfsLine(line, &parsed);
@@ -167,7 +157,8 @@ Status HdfsMap(std::istream& in, std::ostream& out, std::ostream& err,
     if (!rec.empty()) out << rec << '\n';
   }
   if (in.bad())
-    return Status::Failed(input_name + ": read error after line " + std::to_string(number));
+    return Status::Failed(input_name + ": read error after line " +
+                          std::to_string(reader.line_number()));
   const std::pair<const char*, std::int64_t> totals[] = {{"lines", counts.lines},
                                                          {"audit", counts.audit},
                                                          {"transfer", counts.transfer},
@@ -190,15 +181,17 @@ Result<WorkloadAnswer> HdfsReduce(std::istream& in, const models::HdfsWorkloadOp
   std::vector<models::HdfsTransferRecord> transfers;
   std::vector<models::HdfsBlockRecord> blocks;
   profiles::HdfsParseCounts counts;
-  std::string line;
-  std::int64_t number = 0;
-  auto bad = [&number](const std::string& why) {
-    return Status::InvalidArgument("stdin:" + std::to_string(number) + ": " + why);
+  std::string_view line;
+  StreamSource source(in);
+  profiles::BoundedLineReader reader(&source, kMaxLineBytes);
+  auto bad = [&reader](const std::string& why) {
+    return Status::InvalidArgument("stdin:" + std::to_string(reader.line_number()) + ": " + why);
   };
-  bool too_long = false;
-  while (ReadLineBounded(in, kMaxLineBytes, &line, &too_long)) {
-    ++number;
-    if (too_long) return bad(TooLong(kMaxLineBytes));
+  while (reader.Next(&line)) {
+    if (reader.too_long()) {
+      return bad("line longer than " + std::to_string(kMaxLineBytes) +
+                 " bytes (the maximum line length)");
+    }
     if (line.empty()) continue;
     const std::vector<std::string_view> f = Split(line);
     std::int64_t t = 0;

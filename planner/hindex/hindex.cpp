@@ -33,13 +33,7 @@ Result<HIndexAnswer> AnswerHIndex(const HIndexRequest& request) {
   if (!text.ok()) return text.status();
   profiles::Loaded<profiles::BucketTimes> loaded =
       profiles::ParseBucketTimes(text.value(), answer.file);
-  if (!loaded.ok()) {
-    std::string message;
-    for (const profiles::Problem& p : loaded.problems) {
-      message += (message.empty() ? "" : "\n") + profiles::FormatProblem(p);
-    }
-    return Status::InvalidArgument(message);
-  }
+  if (!loaded.ok()) return profiles::ToStatus(loaded.problems);
   const profiles::BucketTimes& input = loaded.value;
   answer.format = input.format == profiles::BucketTimesFormat::kBucketCsv ? "bucket-csv" : "column";
 

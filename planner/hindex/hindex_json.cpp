@@ -1,45 +1,59 @@
 #include "planner/hindex/hindex_json.h"
 
 #include <nlohmann/json.hpp>
+#include <type_traits>
+#include <variant>
+
+#include "planner/hindex/hindex_fields.h"
+#include "planner/hindex/stragglers.h"
 
 namespace perfplan::planner {
 namespace {
 
 using nlohmann::json;
 
-json HillJson(const models::HillEstimate& h) {
-  json j = {{"available", h.available},
-            {"alpha", h.available ? json(h.alpha) : json(nullptr)},
-            {"k", h.k},
-            {"rule", models::ToString(h.rule)}};
-  if (!h.note.empty()) j["note"] = h.note;
+json Value(const HIndexValue& v) {
+  return std::visit(
+      [](const auto& x) -> json {
+        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, std::monostate>) {
+          return nullptr;
+        } else {
+          return x;
+        }
+      },
+      v);
+}
+
+// The H-index keys of one result (planner/hindex/hindex_fields.h), warnings, and bic when the
+// degree was chosen.
+json ResultJson(const models::HIndexResult& r) {
+  json j = json::object();
+  for (const HIndexField& f : HIndexFields(r)) j[std::string(f.key)] = Value(f.value);
+  j["warnings"] = r.warnings;
+  if (!r.bic.empty()) j["bic"] = r.bic;
   return j;
 }
 
-// The DESIGN §6 keys first, then diagnostics.
-json ResultJson(const models::HIndexResult& r) {
-  json j = {{"n", r.n},
-            {"gini", r.gini},
-            {"change_point", r.change_point},
-            {"change_point_fraction", r.change_point_fraction},
-            {"area_l", r.area_l},
-            {"area_lstar", r.area_lstar},
-            {"h_index", r.h_index},
-            {"efficiency", r.efficiency},
-            {"speedup", r.speedup},
-            {"gini_trapezoid", r.gini_trapezoid},
-            {"area_l_trapezoid", r.area_l_trapezoid},
-            {"has_change_point", r.has_change_point},
-            {"degree", r.degree},
-            {"min_segment", r.min_segment},
-            {"sse", r.sse},
-            {"total", r.total},
-            {"max_over_median", r.max_over_median ? json(*r.max_over_median) : json(nullptr)},
-            {"above_1_5x_median", r.above_speculation_threshold},
-            {"above_5x_median", r.above_skew_threshold},
-            {"hill", HillJson(r.hill)},
-            {"warnings", r.warnings}};
-  if (!r.bic.empty()) j["bic"] = r.bic;
+json Optional(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+// A stage attempt of `perfplan stragglers`: its own keys, then the H-index keys of its result
+// (every one null for a stage left out of h_job, which says why in excluded_reason).
+json StageJson(const StageStragglers& s) {
+  json j = {{"stage_id", s.stage_id},
+            {"attempt_id", s.attempt_id},
+            {"n", s.tasks},
+            {"max_over_median", Optional(s.max_over_median)},
+            {"task_seconds", s.task_seconds},
+            {"included", s.included},
+            {"weight", s.weight}};
+  if (!s.included) {
+    for (std::string_view key : HIndexKeys()) j.emplace(std::string(key), nullptr);
+    j["warnings"] = json::array();
+    j["excluded_reason"] = s.excluded_reason;
+    return j;
+  }
+  const json result = ResultJson(*s.result);
+  for (const auto& item : result.items()) j.emplace(item.key(), item.value());
   return j;
 }
 
@@ -84,6 +98,20 @@ std::string ToJson(const SimulateHIndexAnswer& answer) {
             {"min_segment", models::EffectiveMinSegment(h, answer.options.n)},
             {"seed", answer.seed},
             {"warnings", r.warnings}};
+  return j.dump(2) + "\n";
+}
+
+std::string ToJson(const StragglersAnswer& answer) {
+  json stages = json::array();
+  for (const StageStragglers& s : answer.stages) stages.push_back(StageJson(s));
+  json j = {
+      {"application", answer.app_id},
+      {"application_attempt", answer.attempt_id.empty() ? json(nullptr) : json(answer.attempt_id)},
+      {"stages", std::move(stages)},
+      {"h_job", Optional(answer.h_job)},
+      {"stages_used", answer.stages_used},
+      {"stages_excluded", answer.stages.size() - answer.stages_used}};
+  if (!answer.h_job) j["h_job_note"] = answer.h_job_note;
   return j.dump(2) + "\n";
 }
 

@@ -1,6 +1,8 @@
-// JSON documents for the straggler-overhead answers of planner/hindex/hindex.h (DESIGN §6 keys):
-// `hindex` → n, gini, change_point, change_point_fraction, area_l, area_lstar, h_index,
-// efficiency, speedup (plus diagnostics, tasks[] and h_job); `simulate hindex` → true_h_index,
+// JSON documents for the straggler-overhead answers of planner/hindex/ (DESIGN §6 keys). Every
+// H-index result is written by one function with the keys of planner/hindex/hindex_fields.h:
+// `hindex` → those keys (plus warnings, bic, file, format, tasks[] and h_job); `stragglers` (its
+// ToJson is declared in stragglers.h) → per stage the same keys plus stage_id, attempt_id,
+// task_seconds, included, weight, excluded_reason; `simulate hindex` → true_h_index,
 // mean_change_point, mean_h_index, median_h_index (plus the settings and seed). nlohmann::json
 // stays in the .cpp file.
 #pragma once

@@ -4,24 +4,29 @@
 #include <nlohmann/json.hpp>
 
 #include "models/task_vectors.h"
+#include "models/text.h"
+#include "planner/hindex/hindex_fields.h"
+#include "planner/scoring/spark_scoring.h"
+#include "planner/tuning/tune.h"
 #include "tuning/spark_units.h"
 
 namespace perfplan::planner {
 namespace {
 
-// Shortest text that reads back as the same double ("%.17g" trimmed by trying fewer digits).
-std::string FormatDouble(double v) {
-  char buf[32];
-  for (int digits = 6; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
+using models::FormatNumber;
+
+// An H-index value as a cell: flags as "true"/"false", like the other flag columns.
+ExportCell Cell(const HIndexValue& v) {
+  if (const bool* flag = std::get_if<bool>(&v)) return std::string(*flag ? "true" : "false");
+  if (const long long* count = std::get_if<long long>(&v)) return *count;
+  if (const double* number = std::get_if<double>(&v)) return *number;
+  if (const std::string* text = std::get_if<std::string>(&v)) return *text;
+  return ExportCell{};
 }
 
 std::string CsvField(const ExportCell& cell) {
   if (std::holds_alternative<std::monostate>(cell)) return "";
-  if (const double* d = std::get_if<double>(&cell)) return FormatDouble(*d);
+  if (const double* d = std::get_if<double>(&cell)) return FormatNumber(*d);
   if (const long long* i = std::get_if<long long>(&cell)) return std::to_string(*i);
   std::string text = std::get<std::string>(cell);
   if (!text.empty() && (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@')) {
@@ -152,26 +157,15 @@ ExportTable SelectionTable(const SelectAnswer& answer) {
 ExportTable StragglersTable(const StragglersAnswer& answer) {
   ExportTable t;
   t.what = "stragglers";
-  t.columns = {"application",
-               "stage_id",
-               "attempt_id",
-               "tasks",
-               "task_seconds",
-               "included",
-               "excluded_reason",
-               "weight",
-               "gini",
-               "change_point",
-               "change_point_fraction",
-               "area_l",
-               "area_lstar",
-               "h_index",
-               "efficiency",
-               "speedup",
-               "max_over_median",
-               "above_1_5x_median",
-               "above_5x_median",
-               "h_job"};
+  t.columns = {"application",  "stage_id", "attempt_id",      "tasks",
+               "task_seconds", "included", "excluded_reason", "weight"};
+  // The H-index columns are the keys of every H-index answer (planner/hindex/hindex_fields.h);
+  // `n` is `tasks` and max_over_median is given for every stage, also the ones left out.
+  const std::vector<std::string_view> keys = HIndexKeys();
+  for (std::string_view key : keys) {
+    if (key != "n") t.columns.emplace_back(key);
+  }
+  t.columns.push_back("h_job");
   const ExportCell h_job = answer.h_job ? ExportCell{*answer.h_job} : ExportCell{};
   for (const StageStragglers& s : answer.stages) {
     std::vector<ExportCell> row = {answer.app_id,
@@ -182,20 +176,15 @@ ExportTable StragglersTable(const StragglersAnswer& answer) {
                                    std::string(s.included ? "true" : "false"),
                                    s.excluded_reason,
                                    s.weight};
-    if (s.included) {
-      const models::HIndexResult& r = *s.result;
-      row.insert(row.end(),
-                 {r.gini, static_cast<long long>(r.change_point), r.change_point_fraction, r.area_l,
-                  r.area_lstar, r.h_index, r.efficiency, r.speedup});
-    } else {
-      row.resize(row.size() + 8);
-    }
-    row.push_back(s.max_over_median ? ExportCell{*s.max_over_median} : ExportCell{});
-    if (s.included) {
-      row.push_back(static_cast<long long>(s.result->above_speculation_threshold));
-      row.push_back(static_cast<long long>(s.result->above_skew_threshold));
-    } else {
-      row.resize(row.size() + 2);
+    std::vector<HIndexField> fields;
+    if (s.included) fields = HIndexFields(*s.result);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if (keys[k] == "n") continue;
+      if (keys[k] == "max_over_median") {
+        row.push_back(s.max_over_median ? ExportCell{*s.max_over_median} : ExportCell{});
+      } else {
+        row.push_back(fields.empty() ? ExportCell{} : Cell(fields[k].value));
+      }
     }
     row.push_back(h_job);
     t.rows.push_back(std::move(row));
@@ -378,6 +367,121 @@ ExportTable WorkloadTable(const WorkloadAnswer& answer) {
     t.rows.push_back(std::move(row));
   }
   return t;
+}
+
+namespace {
+
+constexpr std::pair<ExportKind, std::string_view> kExportKinds[] = {
+    {ExportKind::kPredictions, "predictions"}, {ExportKind::kSelection, "selection"},
+    {ExportKind::kScores, "scores"},           {ExportKind::kSensitivity, "sensitivity"},
+    {ExportKind::kStragglers, "stragglers"},   {ExportKind::kWorkload, "workload"},
+};
+
+Result<ExportTable> ExportPredictions(const ExportRequest& r) {
+  if (r.dataset_bytes.empty() || r.storage_nodes.empty() || r.compute_nodes.empty() ||
+      r.bandwidth_bytes_per_second.empty()) {
+    return Status::InvalidArgument(
+        "--what predictions needs --dataset-bytes, --storage-nodes, --compute-nodes and "
+        "--bandwidth-bytes-per-second (each a comma-separated list)");
+  }
+  std::vector<PredictAnswer> answers;
+  PredictRequest request;
+  request.profile_file = r.profile_file;
+  request.cluster_file = r.cluster_file;
+  request.site = r.site;
+  for (double s : r.dataset_bytes) {
+    for (double n : r.storage_nodes) {
+      for (double c : r.compute_nodes) {
+        for (double b : r.bandwidth_bytes_per_second) {
+          request.dataset_bytes = s;
+          request.storage_nodes = n;
+          request.compute_nodes = c;
+          request.bandwidth_bytes_per_second = b;
+          Result<PredictAnswer> a = AnswerPredict(request);
+          if (!a.ok()) return a.status();
+          answers.push_back(std::move(a).value());
+        }
+      }
+    }
+  }
+  return PredictionsTable(answers);
+}
+
+}  // namespace
+
+std::string_view ToString(ExportKind kind) {
+  for (const auto& [k, name] : kExportKinds) {
+    if (k == kind) return name;
+  }
+  return "?";
+}
+
+bool Parse(std::string_view text, ExportKind* out) {
+  for (const auto& [k, name] : kExportKinds) {
+    if (name == text) {
+      *out = k;
+      return true;
+    }
+  }
+  return false;
+}
+
+Result<ExportTable> AnswerExport(const ExportRequest& r) {
+  switch (r.what) {
+    case ExportKind::kStragglers: {
+      if (r.app_id.empty()) {
+        return Status::InvalidArgument("--what stragglers needs an application id (APP)");
+      }
+      StragglersRequest request = r.stragglers;
+      request.store_path = r.store_path;
+      request.app_id = r.app_id;
+      Result<StragglersAnswer> a = AnswerStragglers(request);
+      if (!a.ok()) return a.status();
+      return StragglersTable(a.value());
+    }
+    case ExportKind::kScores: {
+      Result<std::vector<ScoreAnswer>> a = AnswerScores(r.store_path, r.app_id);
+      if (!a.ok()) return a.status();
+      return ScoresTable(a.value());
+    }
+    case ExportKind::kSensitivity: {
+      if (r.model_file.empty()) {
+        return Status::InvalidArgument(
+            "--what sensitivity needs --model (a model saved by `perfplan tune train`)");
+      }
+      TuneModelSource source;
+      source.model_file = r.model_file;
+      tuning::SensitivityOptions settings;
+      if (r.maximize) settings.goal = tuning::Goal::kMaximize;
+      Result<tuning::Sensitivity> a = AnswerTuneSensitivity(source, {}, settings);
+      if (!a.ok()) return a.status();
+      return SensitivityTable(a.value());
+    }
+    case ExportKind::kWorkload: {
+      WorkloadRequest request = r.workload;
+      request.store_path = r.store_path;
+      Result<WorkloadAnswer> a = AnswerWorkload(request);
+      if (!a.ok()) return a.status();
+      return WorkloadTable(a.value());
+    }
+    case ExportKind::kPredictions:
+    case ExportKind::kSelection:
+      break;
+  }
+  if (r.profile_file.empty()) {
+    return Status::InvalidArgument("--what " + std::string(ToString(r.what)) + " needs --profile");
+  }
+  if (r.what == ExportKind::kPredictions) return ExportPredictions(r);
+  if (r.topology_file.empty() || r.select.dataset.empty()) {
+    return Status::InvalidArgument("--what selection needs --topology and --dataset");
+  }
+  SelectRequest request;
+  request.profile_file = r.profile_file;
+  request.topology_file = r.topology_file;
+  request.options = r.select;
+  Result<SelectAnswer> a = AnswerSelect(request);
+  if (!a.ok()) return a.status();
+  return SelectionTable(a.value());
 }
 
 }  // namespace perfplan::planner

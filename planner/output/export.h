@@ -10,12 +10,13 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
 #include "planner/hdfs/hdfs.h"
-#include "planner/runtime/runtime.h"
 #include "planner/hindex/stragglers.h"
+#include "planner/runtime/runtime.h"
 #include "planner/scoring/task_scoring.h"
 #include "tuning/sensitivity.h"
 
@@ -34,6 +35,34 @@ struct ExportTable {
 
 std::string ToCsv(const ExportTable& table);
 std::string ToJson(const ExportTable& table);
+
+// What `perfplan export --what` exports; one ExportTable builder each.
+enum class ExportKind { kPredictions, kSelection, kScores, kSensitivity, kStragglers, kWorkload };
+// "predictions", "selection", "scores", "sensitivity", "stragglers", "workload".
+std::string_view ToString(ExportKind kind);
+// False (and *out unchanged) for any other text.
+bool Parse(std::string_view text, ExportKind* out);
+
+// The inputs of one export; each kind reads only its own fields.
+struct ExportRequest {
+  ExportKind what = ExportKind::kPredictions;
+  std::string profile_file;  // predictions, selection: profile summary (YAML or JSON)
+  // predictions: one prediction for every combination of these lists (none may be empty)
+  std::vector<double> dataset_bytes, storage_nodes, compute_nodes, bandwidth_bytes_per_second;
+  std::string cluster_file, site;          // predictions: optional heterogeneity factors
+  std::string topology_file;               // selection: cluster topology
+  SelectOptions select;                    // selection: dataset (required), objective, budget, top
+  std::string store_path = "perfplan.db";  // stragglers, scores, workload
+  std::string app_id;                      // stragglers (required); scores: only this application
+  StragglersRequest stragglers;  // stragglers: options (store_path and app_id come from above)
+  std::string model_file;        // sensitivity: model saved by `perfplan tune train`
+  bool maximize = false;         // sensitivity: higher is better for the target
+  WorkloadRequest workload;      // workload: window (store_path comes from above)
+};
+
+// Answers the request and builds its table. InvalidArgument when a field the kind needs is
+// missing; otherwise whatever the answer it exports returns.
+Result<ExportTable> AnswerExport(const ExportRequest& request);
 
 // One row per prediction, with the target, the breakdown and the warnings ("; "-joined).
 ExportTable PredictionsTable(const std::vector<PredictAnswer>& answers);

@@ -1,7 +1,8 @@
-// The figure of seed 000 (Fig. 4.3) as a self-contained SVG: the Lorenz curve L of the values, the
-// ideal curve L* of the values before the change point, the oracle line y = x, the change point,
-// axis labels and the H value. Curves with more than 2000 points are thinned for drawing (L is
-// monotone, so every drawn point lies on the curve). Pure; thread-safe.
+// The figure of seed 000 (Fig. 4.3) as a self-contained SVG, drawn by the one chart writer
+// (planner/output/svg_chart.h) as a line chart: the Lorenz curve L of the values, the ideal curve
+// L* of the values before the change point, the oracle line y = x, the change point as a marker,
+// axis labels and the H value in the title. Curves with more than 2000 points are thinned for
+// drawing (L is monotone, so every drawn point lies on the curve). Pure; thread-safe.
 #pragma once
 
 #include <span>

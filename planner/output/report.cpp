@@ -33,16 +33,6 @@ std::string Fixed(double v, int digits) {
   return buf;
 }
 
-// Problems of a Loaded<T>, one per line, as the other commands print them.
-std::string ProblemsText(const std::vector<profiles::Problem>& problems) {
-  std::string text;
-  for (const profiles::Problem& p : problems) {
-    if (!text.empty()) text += "\n";
-    text += profiles::FormatProblem(p);
-  }
-  return text;
-}
-
 class Builder {
  public:
   explicit Builder(ReportAnswer* answer) : answer_(answer) {}
@@ -181,7 +171,7 @@ Status AddEvaluateSection(const ReportRequest& request, Builder& b) {
   ev.runs_file = request.runs_file;
   ev.workload = request.workload;
   ev.train_expression = request.train_expression;
-  ev.options.bootstrap_replicates = 0;  // intervals are not charted
+  ev.options.intervals = false;  // intervals are not charted
   auto answer = AnswerEvaluate(ev);
   if (!answer.ok()) return answer.status();
   XYChart chart;
@@ -224,7 +214,7 @@ Result<std::vector<profiles::ProfileDocument>> LoadProfiles(const ReportRequest&
   std::vector<profiles::ProfileDocument> docs;
   for (const std::string& file : request.profile_files) {
     auto loaded = profiles::LoadProfile(file);
-    if (!loaded.ok()) return Status::InvalidArgument(ProblemsText(loaded.problems));
+    if (!loaded.ok()) return profiles::ToStatus(loaded.problems);
     docs.push_back(std::move(loaded.value));
   }
   return docs;
@@ -277,7 +267,7 @@ Status AddSelectionSection(const std::vector<profiles::ProfileDocument>& docs,
                            const ReportRequest& request, Builder& b) {
   const std::string& topology_file = request.topology_file;
   auto topology = profiles::LoadTopology(topology_file);
-  if (!topology.ok()) return Status::InvalidArgument(ProblemsText(topology.problems));
+  if (!topology.ok()) return profiles::ToStatus(topology.problems);
   std::vector<std::string> datasets;
   for (const auto& d : topology.value.datasets) {
     if (request.dataset.empty() || d.name == request.dataset) datasets.push_back(d.name);
@@ -344,7 +334,7 @@ Status AddSelectionSection(const std::vector<profiles::ProfileDocument>& docs,
 Status AddSensitivitySection(const std::string& model_file, Builder& b) {
   TuneModelSource source;
   source.model_file = model_file;
-  auto sensitivity = AnswerTuneSensitivity(source, {}, tuning::SensitivitySettings{});
+  auto sensitivity = AnswerTuneSensitivity(source, {}, tuning::SensitivityOptions{});
   if (!sensitivity.ok()) return sensitivity.status();
   const tuning::Sensitivity& s = sensitivity.value();
   BarChart chart;

@@ -135,7 +135,7 @@ std::string XYCommon(const XYChart& chart, const Axes& axes) {
     s += "<path class=\"identity\" d=\"M" + Num(axes.X(lo)) + "," + Num(axes.Y(lo)) + " L" +
          Num(axes.X(hi)) + "," + Num(axes.Y(hi)) +
          "\" fill=\"none\" stroke=\"#888\" stroke-dasharray=\"8 4\"/>\n";
-    legend.emplace_back("y = x", "#888");
+    legend.emplace_back(chart.identity_label, "#888");
   }
   for (const auto& [x, label] : chart.x_markers) {
     if (!std::isfinite(x)) continue;

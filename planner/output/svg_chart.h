@@ -1,8 +1,8 @@
-// A small SVG chart writer for the HTML report (planner/output/report.h): line charts, scatter plots
-// (optionally with the y = x line) and stacked bar charts, each a self-contained <svg> element with
-// a <title>, a visible title, both axis labels (callers put the unit in the label, e.g.
-// "runtime (s)") and tick labels. All text is XML-escaped. Pure functions; thread-safe. Input
-// values in any unit; non-finite values are skipped.
+// The one SVG chart writer of perfplan (the HTML report, `perfplan hindex --svg`): line charts,
+// scatter plots (optionally with the y = x line) and stacked bar charts, each a self-contained
+// <svg> element with a <title>, a visible title, both axis labels (callers put the unit in the
+// label, e.g. "runtime (s)") and tick labels. All text is XML-escaped. Pure functions; thread-safe.
+// Input values in any unit; non-finite values are skipped.
 #pragma once
 
 #include <string>
@@ -26,6 +26,7 @@ struct XYChart {
   std::string x_label, y_label;  // with units
   std::vector<ChartSeries> series;
   bool identity_line = false;  // draw y = x over the common range (scatter: predicted vs measured)
+  std::string identity_label = "y = x";  // its legend text
   bool start_at_zero = true;   // axes include 0
   std::vector<std::pair<double, std::string>> x_markers;  // vertical dashed lines with a label
 };

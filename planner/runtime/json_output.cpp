@@ -123,7 +123,9 @@ std::string ErrorToJson(const Status& status) {
   std::string code = "failed";
   if (status.code() == StatusCode::kInvalidArgument) code = "invalid_argument";
   if (status.code() == StatusCode::kNotFound) code = "not_found";
-  return Dump({{"error", code}, {"message", status.message()}, {"field", nullptr}});
+  json field = nullptr;
+  if (!status.field().empty()) field = status.field();
+  return Dump({{"error", code}, {"message", status.message()}, {"field", field}});
 }
 
 }  // namespace perfplan::planner

@@ -13,7 +13,7 @@ namespace perfplan::planner {
 std::string ToJson(const PredictAnswer& answer);
 std::string ToJson(const SelectAnswer& answer);
 std::string ToJson(const ValidateAnswer& answer);
-// {"error": code, "message": text, "field": field-or-null} for any failed request.
+// {"error": code, "message": text, "field": Status::field() or null} for any failed request.
 std::string ErrorToJson(const Status& status);
 
 }  // namespace perfplan::planner

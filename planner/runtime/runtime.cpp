@@ -3,15 +3,6 @@
 namespace perfplan::planner {
 namespace {
 
-Status ProblemsToStatus(const std::vector<profiles::Problem>& problems) {
-  std::string message;
-  for (const profiles::Problem& p : problems) {
-    if (!message.empty()) message += "\n";
-    message += profiles::FormatProblem(p);
-  }
-  return Status::InvalidArgument(message);
-}
-
 Result<models::ResolvedModel> Resolve(const profiles::ProfileDocument& doc,
                                       models::ModelVariant variant) {
   models::ResolveOptions options;
@@ -29,10 +20,10 @@ Result<PredictAnswer> AnswerPredict(const PredictRequest& request) {
         "--cluster and --site go together: give both to apply heterogeneity factors, or neither");
   }
   profiles::Loaded<profiles::ProfileDocument> doc = profiles::LoadProfile(request.profile_file);
-  if (!doc.ok()) return ProblemsToStatus(doc.problems);
+  if (!doc.ok()) return profiles::ToStatus(doc.problems);
   if (request.cluster_file.empty()) return AnswerPredict(doc.value, nullptr, request);
   profiles::Loaded<profiles::Topology> cluster = profiles::LoadTopology(request.cluster_file);
-  if (!cluster.ok()) return ProblemsToStatus(cluster.problems);
+  if (!cluster.ok()) return profiles::ToStatus(cluster.problems);
   return AnswerPredict(doc.value, &cluster.value, request);
 }
 
@@ -75,7 +66,7 @@ Result<SelectAnswer> AnswerSelect(const SelectRequest& request) {
   if (!doc.ok() || !topology.ok()) {
     std::vector<profiles::Problem> all = doc.problems;
     all.insert(all.end(), topology.problems.begin(), topology.problems.end());
-    return ProblemsToStatus(all);
+    return profiles::ToStatus(all);
   }
   return AnswerSelect(doc.value, topology.value, request);
 }

@@ -47,17 +47,17 @@ bool Parse(std::string_view text, Objective* out) {
 }
 
 Status SelectOptions::Validate() const {
-  if (dataset.empty()) return Status::InvalidArgument("dataset: required");
+  if (dataset.empty()) return Status::InvalidField("dataset", "required");
   if (max_compute_nodes < 0) {
-    return Status::InvalidArgument("max_compute_nodes: must be >= 0 (0 = no budget), got " +
-                                   std::to_string(max_compute_nodes));
+    return Status::InvalidField("max_compute_nodes", "must be >= 0 (0 = no budget), got " +
+                                                         std::to_string(max_compute_nodes));
   }
   if (!std::isfinite(deadline_seconds) || deadline_seconds < 0) {
-    return Status::InvalidArgument("deadline_seconds: must be >= 0 (0 = no deadline), got " +
-                                   Format(deadline_seconds));
+    return Status::InvalidField("deadline_seconds",
+                                "must be >= 0 (0 = no deadline), got " + Format(deadline_seconds));
   }
   if (top < 0) {
-    return Status::InvalidArgument("top: must be >= 0 (0 = all), got " + std::to_string(top));
+    return Status::InvalidField("top", "must be >= 0 (0 = all), got " + std::to_string(top));
   }
   return Status::Ok();
 }

@@ -1,10 +1,47 @@
-// JSON of `perfplan label` and `perfplan scores` (planner/scoring/spark_scoring.h).
+// JSON of `perfplan score`, `perfplan scores` and `perfplan label` (planner/scoring/).
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "planner/scoring/spark_scoring.h"
+#include "planner/scoring/task_scoring.h"
 
 namespace perfplan::planner {
+namespace {
+
+nlohmann::json Optional(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+// The document of one score: `perfplan score --json` and each entry of `perfplan scores --json`.
+nlohmann::json ScoreJson(const ScoreAnswer& a) {
+  const models::ScoreResult& r = a.result;
+  nlohmann::json dims = nlohmann::json::array();
+  for (const models::DimensionScore& d : r.dimensions) {
+    dims.push_back({{"name", d.name},
+                    {"value", Optional(d.value)},
+                    {"baseline", Optional(d.baseline)},
+                    {"worst", Optional(d.worst)},
+                    {"score", Optional(d.score)},
+                    {"weight", d.weight},
+                    {"note", d.note}});
+  }
+  nlohmann::json explanation = nlohmann::json::array();
+  for (std::size_t j : r.worst_first) explanation.push_back(r.dimensions[j].name);
+  nlohmann::json j = {{"app_id", a.app_id},
+                      {"score", r.score},
+                      {"task_type", std::string(models::ToString(r.type))},
+                      {"provisional", r.provisional},
+                      {"provisional_reasons", r.provisional_reasons},
+                      {"dimensions", dims},
+                      {"explanation", explanation},
+                      {"alpha_sources", a.alpha_sources},
+                      {"warnings", a.warnings}};
+  return j;
+}
+
+}  // namespace
+
+std::string ToJson(const ScoreAnswer& a) { return ScoreJson(a).dump(2) + "\n"; }
 
 std::string LabelToJson(const std::string& app_id, models::TaskType type) {
   nlohmann::json j = {
@@ -15,7 +52,7 @@ std::string LabelToJson(const std::string& app_id, models::TaskType type) {
 std::string ToJson(const std::vector<ScoreAnswer>& answers) {
   nlohmann::json apps = nlohmann::json::array();
   // Each answer's document is the one `perfplan score --json` prints, so the two never differ.
-  for (const ScoreAnswer& a : answers) apps.push_back(nlohmann::json::parse(ToJson(a)));
+  for (const ScoreAnswer& a : answers) apps.push_back(ScoreJson(a));
   nlohmann::json j = {{"applications", apps}};
   return j.dump(2) + "\n";
 }

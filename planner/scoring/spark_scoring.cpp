@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "models/text.h"
 #include "profiles/ganglia/ganglia_store.h"
 #include "profiles/ganglia/task_type_hints.h"
 #include "profiles/problem.h"
@@ -12,12 +13,7 @@
 namespace perfplan::planner {
 namespace {
 
-std::string Trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(b, e - b + 1));
-}
+using models::Trim;
 
 Status NotFoundWithSuggestion(const std::string& app_id,
                               const std::vector<profiles::spark::ApplicationSummary>& apps) {
@@ -183,7 +179,7 @@ Result<ClassifyAnswer> ClassifyStoredApplications(profiles::Store& store) {
 
 Result<std::vector<ScoreAnswer>> ScoreStoredApplications(profiles::Store& store,
                                                          const std::string& app_id,
-                                                         const models::ScoreSettings& settings) {
+                                                         const models::ScoreOptions& settings) {
   if (!app_id.empty()) {
     if (Status s = CheckApplicationExists(store, app_id); !s.ok()) return s;
   }

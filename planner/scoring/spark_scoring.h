@@ -59,8 +59,9 @@ Status CheckApplicationExists(profiles::Store& store, const std::string& app_id)
 // application, task types by k-means over all of them, then ScoreRun per requested application.
 // The answers' warnings carry the classification's warnings. NotFound as LoadStoredRun (also when
 // the store holds no application); InvalidArgument from the score.
-Result<std::vector<ScoreAnswer>> ScoreStoredApplications(
-    profiles::Store& store, const std::string& app_id, const models::ScoreSettings& settings = {});
+Result<std::vector<ScoreAnswer>> ScoreStoredApplications(profiles::Store& store,
+                                                         const std::string& app_id,
+                                                         const models::ScoreOptions& settings = {});
 
 // ScoreStoredApplications over the store file at `store_path`, opened with ScoringMigrations().
 // NotFound "STORE: no such store; run `perfplan ingest spark` first" when the file does not

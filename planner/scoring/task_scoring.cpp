@@ -30,7 +30,7 @@ Result<std::vector<RunVector>> BuildRunVectors(profiles::Store& store,
 }
 
 Result<ClassifyAnswer> ClassifyRuns(const std::vector<RunVector>& runs,
-                                    const models::KMeansSettings& settings) {
+                                    const models::KMeansOptions& settings) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   ClassifyAnswer out;
   for (const RunVector& r : runs) {
@@ -70,7 +70,7 @@ Result<ClassifyAnswer> ClassifyRuns(const std::vector<RunVector>& runs,
 }
 
 Result<ScoreAnswer> ScoreRun(const std::vector<RunVector>& runs, const ClassifyAnswer& classes,
-                             const std::string& app_id, const models::ScoreSettings& settings) {
+                             const std::string& app_id, const models::ScoreOptions& settings) {
   std::size_t index = runs.size();
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (runs[i].app_id == app_id) index = i;

@@ -64,7 +64,7 @@ struct ClassifyAnswer {
 // takes its own hint or unknown, with a warning. Never fails on data; InvalidArgument for bad
 // settings.
 Result<ClassifyAnswer> ClassifyRuns(const std::vector<RunVector>& runs,
-                                    const models::KMeansSettings& settings = {});
+                                    const models::KMeansOptions& settings = {});
 
 struct ScoreAnswer {
   std::string app_id;
@@ -75,7 +75,7 @@ struct ScoreAnswer {
 // Scores `app_id` against the other runs of its task type. NotFound naming the id when it is not
 // among `runs`; InvalidArgument from the score (no value at all, bad settings).
 Result<ScoreAnswer> ScoreRun(const std::vector<RunVector>& runs, const ClassifyAnswer& classes,
-                             const std::string& app_id, const models::ScoreSettings& settings = {});
+                             const std::string& app_id, const models::ScoreOptions& settings = {});
 
 // {"app_id", "score", "task_type", "provisional", "provisional_reasons", "dimensions": [{name,
 // value, baseline, worst, score, weight, note}] (γ order), "explanation": [names worst first],

@@ -44,13 +44,7 @@ Result<Catalog> Catalog::Load(const std::vector<std::string>& profile_paths,
     problems.insert(problems.end(), t.problems.begin(), t.problems.end());
     if (t.ok()) catalog.topology_ = std::move(t.value);
   }
-  if (!problems.empty()) {
-    std::string message;
-    for (const profiles::Problem& p : problems) {
-      message += (message.empty() ? "" : "\n") + profiles::FormatProblem(p);
-    }
-    return Status::InvalidArgument(message);
-  }
+  if (!problems.empty()) return profiles::ToStatus(problems);
   return catalog;
 }
 

@@ -242,14 +242,7 @@ ApiError ApiErrorFromStatus(const Status& status) {
       e.error = "invalid_field";
       break;
   }
-  // A leading "identifier: " names the field.
-  const std::size_t colon = e.message.find(": ");
-  if (colon != std::string::npos && colon > 0) {
-    const std::string head = e.message.substr(0, colon);
-    if (head.find_first_not_of("abcdefghijklmnopqrstuvwxyz_.[]0123456789") == std::string::npos) {
-      e.field = head;
-    }
-  }
+  e.field = status.field();
   return e;
 }
 

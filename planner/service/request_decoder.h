@@ -56,8 +56,8 @@ struct RecommendCall {
 };
 std::optional<ApiError> DecodeRecommendCall(std::string_view body, RecommendCall* out);
 
-// Maps a facade Status to an HTTP error: InvalidArgument → 400 (field taken from a leading
-// "field: " in the message), NotFound → 404, Failed → 422.
+// Maps a facade Status to an HTTP error: InvalidArgument → 400, NotFound → 404, Failed → 422; the
+// field is the Status's field() (null when it names none) and the message is kept as it is.
 ApiError ApiErrorFromStatus(const Status& status);
 
 }  // namespace perfplan::planner

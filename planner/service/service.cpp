@@ -156,7 +156,7 @@ HttpReply TuningSensitivity(const ServiceOptions& options, const std::string& wo
                             const std::string& query) {
   TuneModelSource source;
   if (auto e = ModelFile(options, workload, &source.model_file)) return Error(*e);
-  tuning::SensitivitySettings settings;
+  tuning::SensitivityOptions settings;
   if (query.find("maximize=true") != std::string::npos) settings.goal = tuning::Goal::kMaximize;
   Result<tuning::Sensitivity> answer = AnswerTuneSensitivity(source, {}, settings);
   if (!answer.ok()) return FromStatus(answer.status());
@@ -168,7 +168,7 @@ HttpReply TuningRecommend(const ServiceOptions& options, const std::string& body
   if (auto e = DecodeRecommendCall(body, &call)) return Error(*e);
   TuneModelSource source;
   if (auto e = ModelFile(options, call.workload, &source.model_file)) return Error(*e);
-  tuning::RecommendSettings settings;
+  tuning::RecommendOptions settings;
   settings.goal = call.maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
   settings.samples = call.samples;
   settings.seed = call.seed;
@@ -191,23 +191,23 @@ std::string HealthJson(const Catalog& catalog) {
 }  // namespace
 
 Status ServiceOptions::Validate() const {
-  if (host.empty()) return Status::InvalidArgument("host: must not be empty");
+  if (host.empty()) return Status::InvalidField("host", "must not be empty");
   if (port < 0 || port > 65535) {
-    return Status::InvalidArgument("port: must be 0..65535, got " + std::to_string(port));
+    return Status::InvalidField("port", "must be 0..65535, got " + std::to_string(port));
   }
-  if (max_body_bytes == 0) return Status::InvalidArgument("max_body_bytes: must be > 0, got 0");
+  if (max_body_bytes == 0) return Status::InvalidField("max_body_bytes", "must be > 0, got 0");
   if (read_timeout_seconds <= 0 || write_timeout_seconds <= 0) {
     return Status::InvalidArgument("read_timeout_seconds and write_timeout_seconds: must be > 0");
   }
   if (threads < 1) {
-    return Status::InvalidArgument("threads: must be >= 1, got " + std::to_string(threads));
+    return Status::InvalidField("threads", "must be >= 1, got " + std::to_string(threads));
   }
   std::error_code ec;
   if (!store_path.empty() && !std::filesystem::is_regular_file(store_path, ec)) {
-    return Status::InvalidArgument("store: no such file " + store_path);
+    return Status::InvalidField("store", "no such file " + store_path);
   }
   if (!models_dir.empty() && !std::filesystem::is_directory(models_dir, ec)) {
-    return Status::InvalidArgument("models: no such folder " + models_dir);
+    return Status::InvalidField("models", "no such folder " + models_dir);
   }
   return Status::Ok();
 }

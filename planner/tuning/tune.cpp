@@ -15,12 +15,7 @@ namespace {
 
 Result<models::RunTable> ReadTable(const std::string& path) {
   profiles::Loaded<models::RunTable> t = profiles::ReadRunTable(path);
-  if (!t.ok()) {
-    std::string message;
-    for (const auto& p : t.problems)
-      message += (message.empty() ? "" : "\n") + profiles::FormatProblem(p);
-    return Status::InvalidArgument(message);
-  }
+  if (!t.ok()) return profiles::ToStatus(t.problems);
   return std::move(t.value);
 }
 
@@ -55,7 +50,7 @@ Result<tuning::Dataset> LoadStoreDataset(const TuneDataRequest& data) {
     Status s = CheckName("target column", data.dataset.target, columns, t.source + ": ");
     if (!s.ok()) return s;
   }
-  tuning::DatasetSettings settings = data.dataset;
+  tuning::DatasetOptions settings = data.dataset;
   for (const auto& m : profiles::spark::MetricColumns()) {
     if (m != settings.target) settings.ignore.push_back(m);
   }
@@ -86,7 +81,7 @@ Result<tuning::Dataset> LoadDataset(const TuneDataRequest& data) {
   return tuning::BuildDataset(table.value(), data.dataset);
 }
 
-Result<TuneCvAnswer> CvOn(const tuning::Dataset& ds, const tuning::SearchSettings& search) {
+Result<TuneCvAnswer> CvOn(const tuning::Dataset& ds, const tuning::SearchOptions& search) {
   Result<tuning::Selection> sel = tuning::SelectModel(ds, search);
   if (!sel.ok()) return sel.status();
   TuneCvAnswer a;
@@ -111,14 +106,14 @@ Result<tuning::Model> ModelFrom(const TuneModelSource& source) {
 }  // namespace
 
 Result<TuneCvAnswer> AnswerTuneCv(const TuneDataRequest& data,
-                                  const tuning::SearchSettings& search) {
+                                  const tuning::SearchOptions& search) {
   Result<tuning::Dataset> ds = LoadDataset(data);
   if (!ds.ok()) return ds.status();
   return CvOn(ds.value(), search);
 }
 
 Result<TuneTrainAnswer> AnswerTuneTrain(const TuneDataRequest& data,
-                                        const tuning::SearchSettings& search,
+                                        const tuning::SearchOptions& search,
                                         const std::string& out_file) {
   if (out_file.empty()) return Status::InvalidArgument("--out: no model file given");
   Result<tuning::Dataset> ds = LoadDataset(data);
@@ -138,7 +133,7 @@ Result<TuneTrainAnswer> AnswerTuneTrain(const TuneDataRequest& data,
 
 Result<tuning::Sensitivity> AnswerTuneSensitivity(
     const TuneModelSource& source, const std::vector<std::pair<std::string, std::string>>& at,
-    tuning::SensitivitySettings settings) {
+    tuning::SensitivityOptions settings) {
   Result<tuning::Model> model = ModelFrom(source);
   if (!model.ok()) return model.status();
   if (!at.empty()) {
@@ -158,14 +153,14 @@ Result<tuning::Sensitivity> AnswerTuneSensitivity(
 }
 
 Result<tuning::Recommendation> AnswerTuneRecommend(const TuneModelSource& source,
-                                                   const tuning::RecommendSettings& settings) {
+                                                   const tuning::RecommendOptions& settings) {
   Result<tuning::Model> model = ModelFrom(source);
   if (!model.ok()) return model.status();
   return tuning::Recommend(model.value(), settings);
 }
 
 Result<TuneClassifyAnswer> AnswerTuneClassify(const TuneDataRequest& data,
-                                              const tuning::SearchSettings& search,
+                                              const tuning::SearchOptions& search,
                                               double threshold) {
   Result<tuning::Dataset> ds = LoadDataset(data);
   if (!ds.ok()) return ds.status();

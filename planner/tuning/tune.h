@@ -25,7 +25,7 @@ struct TuneDataRequest {
   std::string store_path;  // profile store: one run per Spark application (docs/tuning.md)
   std::vector<std::string> store_apps;  // --apps: application ids (empty = all)
   std::string store_app_name;           // --app-name: substring of the application name
-  tuning::DatasetSettings dataset;
+  tuning::DatasetOptions dataset;
 };
 
 // A model to query: a saved model file, or (when model_file is empty) one trained on the fly
@@ -33,7 +33,7 @@ struct TuneDataRequest {
 struct TuneModelSource {
   std::string model_file;
   TuneDataRequest data;
-  tuning::SearchSettings search;
+  tuning::SearchOptions search;
 };
 
 struct TuneCvAnswer {
@@ -70,20 +70,19 @@ struct TunePredictAnswer {
 // Each: InvalidArgument (CLI exit 2) for unreadable or bad input files (the message lists every
 // problem as FILE:LINE: FIELD: message), bad settings, unknown parameters, corrupt or other-version
 // model files; Failed (exit 1) when a model cannot be trained or saved.
-Result<TuneCvAnswer> AnswerTuneCv(const TuneDataRequest& data,
-                                  const tuning::SearchSettings& search);
+Result<TuneCvAnswer> AnswerTuneCv(const TuneDataRequest& data, const tuning::SearchOptions& search);
 Result<TuneTrainAnswer> AnswerTuneTrain(const TuneDataRequest& data,
-                                        const tuning::SearchSettings& search,
+                                        const tuning::SearchOptions& search,
                                         const std::string& out_file);
 Result<tuning::Sensitivity> AnswerTuneSensitivity(
     const TuneModelSource& source, const std::vector<std::pair<std::string, std::string>>& at,
-    tuning::SensitivitySettings settings);
+    tuning::SensitivityOptions settings);
 Result<tuning::Recommendation> AnswerTuneRecommend(const TuneModelSource& source,
-                                                   const tuning::RecommendSettings& settings);
+                                                   const tuning::RecommendOptions& settings);
 // Cross-validated predictions of the score column (data.dataset.target) classified at
 // `threshold` against the measured scores.
 Result<TuneClassifyAnswer> AnswerTuneClassify(const TuneDataRequest& data,
-                                              const tuning::SearchSettings& search,
+                                              const tuning::SearchOptions& search,
                                               double threshold);
 // Predicts every row of `data_file` with a saved model; parameter columns are matched by name
 // (extra columns are ignored; the model's target column, when present, is reported as measured).

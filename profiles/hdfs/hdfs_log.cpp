@@ -666,11 +666,9 @@ Result<std::unique_ptr<HdfsLogReader>> HdfsLogReader::Open(const std::string& pa
   gzFile gz = gzopen(path.c_str(), "rb");
   if (gz == nullptr) return Status::Failed(path + ": cannot open for reading");
   gzbuffer(gz, 1 << 17);
-  std::unique_ptr<HdfsLogReader> r(new HdfsLogReader());
-  r->gz_ = gz;
-  r->path_ = path;
-  r->max_line_bytes_ = max_line_bytes;
-  r->buffer_.resize(1 << 20);
+  std::unique_ptr<HdfsLogReader> r(new HdfsLogReader(max_line_bytes));
+  r->source_.gz = gz;
+  r->source_.path = path;
   // gzdirect() is only meaningful after the first read; peek one byte then rewind.
   char probe_byte;
   const int got = gzread(gz, &probe_byte, 1);
@@ -680,12 +678,12 @@ Result<std::unique_ptr<HdfsLogReader>> HdfsLogReader::Open(const std::string& pa
 }
 
 HdfsLogReader::~HdfsLogReader() {
-  if (gz_ != nullptr) gzclose(static_cast<gzFile>(gz_));
+  if (source_.gz != nullptr) gzclose(static_cast<gzFile>(source_.gz));
 }
 
 Result<std::string> HdfsLogReader::Peek(std::int64_t n) {
   std::string out(static_cast<std::size_t>(n), '\0');
-  gzFile gz = static_cast<gzFile>(gz_);
+  gzFile gz = static_cast<gzFile>(source_.gz);
   gzrewind(gz);
   std::size_t got = 0;
   while (got < out.size()) {
@@ -693,7 +691,7 @@ Result<std::string> HdfsLogReader::Peek(std::int64_t n) {
     if (r < 0) {
       int errnum = 0;
       const char* msg = gzerror(gz, &errnum);
-      return Status::Failed(path_ + ": read error: " + (msg ? msg : "unknown"));
+      return Status::Failed(source_.path + ": read error: " + (msg ? msg : "unknown"));
     }
     if (r == 0) break;
     got += static_cast<std::size_t>(r);
@@ -705,108 +703,46 @@ Result<std::string> HdfsLogReader::Peek(std::int64_t n) {
 }
 
 Status HdfsLogReader::Seek(std::int64_t offset) {
-  begin_ = end_ = 0;
-  eof_ = false;
-  carry_.clear();
-  error_ = Status::Ok();
-  const z_off_t at = gzseek(static_cast<gzFile>(gz_), static_cast<z_off_t>(offset), SEEK_SET);
+  source_.error = Status::Ok();
+  const z_off_t at =
+      gzseek(static_cast<gzFile>(source_.gz), static_cast<z_off_t>(offset), SEEK_SET);
   if (at != offset) {
-    return Status::Failed(path_ + ": cannot seek to byte " + std::to_string(offset) +
+    return Status::Failed(source_.path + ": cannot seek to byte " + std::to_string(offset) +
                           " (the file is shorter)");
   }
-  offset_ = offset;
+  source_.offset = offset;
+  lines_.Reset(offset);
   return Status::Ok();
 }
 
-bool HdfsLogReader::Fill() {
-  if (eof_) return false;
-  const int n =
-      gzread(static_cast<gzFile>(gz_), buffer_.data(), static_cast<unsigned>(buffer_.size()));
-  if (n < 0) {
-    int errnum = 0;
-    const char* msg = gzerror(static_cast<gzFile>(gz_), &errnum);
-    error_ = Status::Failed(path_ + ": read error after byte " + std::to_string(offset_) + ": " +
-                            (msg ? msg : "unknown"));
-    eof_ = true;
-    return false;
+bool HdfsLogReader::GzSource::Read(std::string* out) {
+  constexpr std::size_t kChunkBytes = 1 << 20;
+  const std::size_t old_size = out->size();
+  out->resize(old_size + kChunkBytes);
+  const int n = gzread(static_cast<gzFile>(gz), out->data() + old_size, kChunkBytes);
+  out->resize(old_size + static_cast<std::size_t>(n > 0 ? n : 0));
+  if (n > 0) {
+    offset += n;
+    return true;
   }
-  if (n == 0) {
-    // A truncated gzip stream reads as end of file with Z_BUF_ERROR.
-    int errnum = 0;
-    const char* msg = gzerror(static_cast<gzFile>(gz_), &errnum);
-    if (errnum != Z_OK && errnum != Z_STREAM_END) {
-      error_ = Status::Failed(path_ + ": read error after byte " + std::to_string(offset_) + ": " +
-                              (msg ? msg : "unknown"));
-    }
-    eof_ = true;
-    return false;
+  // A truncated gzip stream reads as end of file with Z_BUF_ERROR.
+  int errnum = 0;
+  const char* msg = gzerror(static_cast<gzFile>(gz), &errnum);
+  if (n < 0 || (errnum != Z_OK && errnum != Z_STREAM_END)) {
+    error = Status::Failed(path + ": read error after byte " + std::to_string(offset) + ": " +
+                           (msg ? msg : "unknown"));
   }
-  begin_ = 0;
-  end_ = static_cast<std::size_t>(n);
-  return true;
+  return false;
 }
 
 std::string HdfsLogReader::TooLongReason() const {
-  return "line longer than " + std::to_string(max_line_bytes_) +
-         " bytes (the maximum line length); skipped";
+  return profiles::TooLongReason(lines_.max_line_bytes());
 }
 
 bool HdfsLogReader::Next(string_view* line, bool* terminated) {
-  carry_.clear();
-  too_long_ = false;
-  bool carrying = false;
-  std::size_t line_bytes = 0;  // of the current line so far, also when not kept
-  for (;;) {
-    if (begin_ < end_) {
-      const char* start = buffer_.data() + begin_;
-      const void* nl = std::memchr(start, '\n', end_ - begin_);
-      if (nl != nullptr) {
-        const std::size_t len = static_cast<const char*>(nl) - start;
-        begin_ += len + 1;
-        offset_ += static_cast<std::int64_t>(len + 1);
-        *terminated = true;
-        line_bytes += len;
-        if (line_bytes > max_line_bytes_) {
-          too_long_ = true;
-          std::string().swap(carry_);
-          *line = string_view();
-          return true;
-        }
-        if (carrying) {
-          carry_.append(start, len);
-          *line = carry_;
-        } else {
-          *line = string_view(start, len);
-        }
-        if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
-        return true;
-      }
-      line_bytes += end_ - begin_;
-      if (line_bytes > max_line_bytes_) {
-        std::string().swap(carry_);  // stop keeping it; read on to its end
-      } else {
-        carry_.append(start, end_ - begin_);
-      }
-      offset_ += static_cast<std::int64_t>(end_ - begin_);
-      carrying = true;
-      begin_ = end_;
-    }
-    if (!Fill()) {
-      if (carrying && line_bytes > max_line_bytes_) {
-        *terminated = false;
-        too_long_ = true;
-        *line = string_view();
-        return true;
-      }
-      if (carrying && !carry_.empty()) {
-        *terminated = false;
-        *line = carry_;
-        if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
-        return true;
-      }
-      return false;
-    }
-  }
+  if (!lines_.Next(line)) return false;
+  *terminated = lines_.terminated();
+  return true;
 }
 
 void ParseHdfsReaderLine(const HdfsLogReader& reader, string_view line, HdfsLine* out) {

@@ -23,6 +23,7 @@
 
 #include "models/hdfs_records.h"
 #include "models/status.h"
+#include "profiles/line_reader.h"
 #include "profiles/problem.h"
 
 namespace perfplan::profiles {
@@ -106,8 +107,8 @@ struct HdfsParseCounts {
 // plain files through), so offsets are always in uncompressed bytes.
 class HdfsLogReader {
  public:
-  // 64 MiB. Real HDFS lines are under 64 KiB; a longer one is garbage (or a binary file).
-  static constexpr std::size_t kDefaultMaxLineBytes = std::size_t{64} << 20;
+  // 64 MiB, the limit of every log reader (profiles/line_reader.h).
+  static constexpr std::size_t kDefaultMaxLineBytes = BoundedLineReader::kDefaultMaxLineBytes;
 
   // Opens `path`. NotFound when it does not exist; Failed when it cannot be read. Lines longer
   // than `max_line_bytes` (without '\n') are not held in memory: see line_too_long().
@@ -128,28 +129,28 @@ class HdfsLogReader {
   bool Next(std::string_view* line, bool* terminated);
   // True when the last line returned was longer than the maximum: Next() read it to its end
   // (so offsets stay right) but returned an empty view. Callers report TooLongReason().
-  bool line_too_long() const { return too_long_; }
+  bool line_too_long() const { return lines_.too_long(); }
   // "line longer than N bytes (the maximum line length); skipped".
   std::string TooLongReason() const;
   // Uncompressed offset just after the last line returned.
-  std::int64_t offset() const { return offset_; }
+  std::int64_t offset() const { return lines_.offset(); }
   bool compressed() const { return compressed_; }
-  const Status& error() const { return error_; }
+  const Status& error() const { return source_.error; }
 
  private:
-  HdfsLogReader() = default;
-  bool Fill();
-  void* gz_ = nullptr;  // gzFile
-  std::string path_;
-  std::string buffer_;
-  std::size_t begin_ = 0, end_ = 0;
-  bool eof_ = false;
+  explicit HdfsLogReader(std::size_t max_line_bytes) : lines_(&source_, max_line_bytes) {}
+  // The uncompressed bytes of the file, read through zlib in 1 MiB chunks.
+  class GzSource : public LineSource {
+   public:
+    bool Read(std::string* out) override;
+    void* gz = nullptr;  // gzFile
+    std::string path;
+    std::int64_t offset = 0;  // uncompressed bytes read so far
+    Status error;
+  };
+  GzSource source_;
+  BoundedLineReader lines_;
   bool compressed_ = false;
-  std::int64_t offset_ = 0;
-  std::string carry_;  // a line spanning two buffer fills
-  std::size_t max_line_bytes_ = kDefaultMaxLineBytes;
-  bool too_long_ = false;
-  Status error_;
 };
 
 // Parses the line `reader` returned last into *out: ParseHdfsLine, except that a line over the

@@ -5,7 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <random>
+
+#include "models/random.h"
 
 namespace perfplan::profiles {
 namespace {
@@ -76,7 +77,7 @@ struct Log {
 
 class Generator {
  public:
-  Generator(const HdfsSimulationSettings& s, const std::string& out)
+  Generator(const HdfsSimulationOptions& s, const std::string& out)
       : s_(s), rng_(s.seed), now_ms_(s.start_ms) {
     audit_.path = out + "/namenode/hdfs-audit.log";
     nn_.path = out + "/namenode/hadoop-hdfs-namenode-nn1.log";
@@ -252,8 +253,7 @@ class Generator {
     for (std::size_t b = 0; b < info.blocks.size(); ++b) {
       const auto [id, len] = info.blocks[b];
       const auto& replicas = info.replicas[b];
-      std::uniform_int_distribution<std::size_t> pick(0, replicas.size() - 1);
-      const int d = replicas[pick(rng_)];
+      const int d = replicas[rng_.Below(replicas.size())];
       const std::int64_t chunks = (len + kBytesPerChecksum - 1) / kBytesPerChecksum;
       const std::int64_t sent = len + kChecksumBytes * chunks;
       Trace(d, DnIp(d) + ":9866", ClientIp(client) + ":" + std::to_string(50000 + b), sent, true,
@@ -266,8 +266,8 @@ class Generator {
     }
   }
 
-  const HdfsSimulationSettings& s_;
-  std::mt19937_64 rng_;
+  const HdfsSimulationOptions& s_;
+  models::Rng rng_;
   std::int64_t now_ms_;
   std::int64_t replication_ = 1;
   std::int64_t next_block_ = 1073741825;
@@ -284,10 +284,10 @@ Result<HadoopVersion> ParseHadoopVersion(const std::string& text) {
   if (text == "2") return HadoopVersion::k2;
   if (text == "3.3") return HadoopVersion::k33;
   if (text == "3.4") return HadoopVersion::k34;
-  return Status::InvalidArgument("--hadoop-version \"" + text + "\": expected 2, 3.3 or 3.4");
+  return Status::InvalidField("hadoop_version", "\"" + text + "\": expected 2, 3.3 or 3.4");
 }
 
-Status HdfsSimulationSettings::Validate() const {
+Status HdfsSimulationOptions::Validate() const {
   auto at_least = [](const char* name, std::int64_t v, std::int64_t min) {
     return v < min ? Status::InvalidArgument(std::string(name) + " = " + std::to_string(v) +
                                              ": must be at least " + std::to_string(min))
@@ -309,7 +309,7 @@ Status HdfsSimulationSettings::Validate() const {
   return Status::Ok();
 }
 
-Result<HdfsSimulation> SimulateHdfs(const HdfsSimulationSettings& settings,
+Result<HdfsSimulation> SimulateHdfs(const HdfsSimulationOptions& settings,
                                     const std::string& out_dir) {
   if (Status s = settings.Validate(); !s.ok()) return s;
   std::error_code ec;

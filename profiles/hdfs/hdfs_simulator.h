@@ -29,7 +29,7 @@ enum class HadoopVersion { k2, k33, k34 };  // clienttrace: "duration" | "durati
 // "2" | "3.3" | "3.4"; InvalidArgument listing the choices otherwise.
 Result<HadoopVersion> ParseHadoopVersion(const std::string& text);
 
-struct HdfsSimulationSettings {
+struct HdfsSimulationOptions {
   std::int64_t files = 4;                          // K: data files (= map tasks). Default 4.
   std::int64_t file_bytes = 10 * 1024 * 1024;      // S: bytes per data file. Default 10 MiB.
   std::int64_t clients = 2;                        // C: client hosts. Default 2.
@@ -74,7 +74,7 @@ struct HdfsSimulation {
 
 // Writes the logs under `out_dir` (created if needed; existing log files are replaced).
 // InvalidArgument for bad settings; Failed when a file cannot be written.
-Result<HdfsSimulation> SimulateHdfs(const HdfsSimulationSettings& settings,
+Result<HdfsSimulation> SimulateHdfs(const HdfsSimulationOptions& settings,
                                     const std::string& out_dir);
 
 }  // namespace perfplan::profiles

@@ -253,7 +253,7 @@ class FileIngester {
         at_end = false;
         batch_warnings.push_back({path, static_cast<int>(line_number + 1), "line",
                                   "last line has no line break yet; held back until it has "
-                                  "one (or pass --complete)"});
+                                  "one (or set complete_files)"});
         break;
       }
       any = true;
@@ -378,8 +378,8 @@ const Migrations& HdfsMigrations() {
 Result<HdfsSource> ParseHdfsSource(const std::string& text) {
   const std::size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
-    return Status::InvalidArgument(
-        "--node \"" + text + "\": expected NAME=PATH, e.g. nn1=/var/log/hadoop/hdfs-audit.log");
+    return Status::InvalidField(
+        "sources", "\"" + text + "\": expected NAME=PATH, e.g. nn1=/var/log/hadoop/hdfs-audit.log");
   }
   return HdfsSource{text.substr(0, eq), text.substr(eq + 1)};
 }
@@ -440,9 +440,9 @@ Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>&
       const std::string key = ec ? source.path : canonical.string();
       for (const auto& [path, node] : seen) {
         if (path == key && node != source.node) {
-          return Status::InvalidArgument("--node " + source.node + "=" + source.path +
-                                         ": the same file is already given for node " + node +
-                                         "; a file belongs to one node");
+          return Status::InvalidField("sources", source.node + "=" + source.path +
+                                                     ": the same file is already given for node " +
+                                                     node + "; a file belongs to one node");
         }
       }
       seen.emplace_back(key, source.node);

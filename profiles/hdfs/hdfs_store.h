@@ -50,7 +50,7 @@ struct HdfsIngestOptions {
   std::int64_t fingerprint_bytes = 1024;
   // Longest line kept (uncompressed, without '\n'); a longer one is read past and reported as
   // skipped: "line longer than N bytes (the maximum line length); skipped". Default 64 MiB.
-  std::int64_t max_line_bytes = 64 << 20;
+  std::int64_t max_line_bytes = static_cast<std::int64_t>(BoundedLineReader::kDefaultMaxLineBytes);
 
   // InvalidArgument naming the field when batch_lines < 1, fingerprint_bytes < 16 or
   // max_line_bytes < 1024.

@@ -8,18 +8,15 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "models/text.h"
+
 namespace perfplan::profiles {
 namespace {
 
 // Problems beyond this many are summarized in one line, so a wrong file does not flood the screen.
 constexpr std::size_t kMaxProblems = 50;
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
+using models::Trim;
 
 std::string_view Unquote(std::string_view s) {
   s = Trim(s);

@@ -3,16 +3,13 @@
 #include <cstdio>
 #include <sstream>
 
+#include "models/text.h"
 #include "profiles/runtime/profile_reader.h"
 
 namespace perfplan::profiles {
 namespace {
 
-std::string Number(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+using models::FormatNumber;
 
 // A double-quoted YAML scalar (valid JSON string too).
 std::string Quoted(const std::string& s) {
@@ -52,21 +49,22 @@ std::string WriteProfileYaml(const models::RuntimeProfile& p, const std::string&
      << (p.retrieval_scales_with_storage_nodes ? "true" : "false") << "\n";
   if (p.reduction_communication) {
     os << "reduction_communication:\n"
-       << "  seconds_per_byte: " << Number(p.reduction_communication->seconds_per_byte) << "\n"
-       << "  fixed_seconds: " << Number(p.reduction_communication->fixed_seconds) << "\n";
+       << "  seconds_per_byte: " << FormatNumber(p.reduction_communication->seconds_per_byte)
+       << "\n"
+       << "  fixed_seconds: " << FormatNumber(p.reduction_communication->fixed_seconds) << "\n";
   }
   os << "runs:\n";
   for (const models::ProfileRun& r : p.runs) {
-    os << "  - dataset_bytes: " << Number(r.dataset_bytes) << "\n"
-       << "    storage_nodes: " << Number(r.storage_nodes) << "\n"
-       << "    compute_nodes: " << Number(r.compute_nodes) << "\n"
-       << "    bandwidth_bytes_per_second: " << Number(r.bandwidth_bytes_per_second) << "\n"
-       << "    disk_seconds: " << Number(r.disk_seconds) << "\n"
-       << "    network_seconds: " << Number(r.network_seconds) << "\n"
-       << "    compute_seconds: " << Number(r.compute_seconds) << "\n"
-       << "    reduction_object_bytes: " << Number(r.reduction_object_bytes) << "\n"
-       << "    reduction_seconds: " << Number(r.reduction_seconds) << "\n"
-       << "    global_reduction_seconds: " << Number(r.global_reduction_seconds) << "\n";
+    os << "  - dataset_bytes: " << FormatNumber(r.dataset_bytes) << "\n"
+       << "    storage_nodes: " << FormatNumber(r.storage_nodes) << "\n"
+       << "    compute_nodes: " << FormatNumber(r.compute_nodes) << "\n"
+       << "    bandwidth_bytes_per_second: " << FormatNumber(r.bandwidth_bytes_per_second) << "\n"
+       << "    disk_seconds: " << FormatNumber(r.disk_seconds) << "\n"
+       << "    network_seconds: " << FormatNumber(r.network_seconds) << "\n"
+       << "    compute_seconds: " << FormatNumber(r.compute_seconds) << "\n"
+       << "    reduction_object_bytes: " << FormatNumber(r.reduction_object_bytes) << "\n"
+       << "    reduction_seconds: " << FormatNumber(r.reduction_seconds) << "\n"
+       << "    global_reduction_seconds: " << FormatNumber(r.global_reduction_seconds) << "\n";
   }
   return os.str();
 }

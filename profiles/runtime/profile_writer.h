@@ -1,8 +1,8 @@
 // Writes a FREERIDE-G profile (the schema profile_reader.h reads, docs/profile-format.md) as YAML,
 // so fitted profiles feed `perfplan predict` and `perfplan select`.
 //
-// Numbers are written with 17 significant digits, so ParseProfile(WriteProfileYaml(p)) gives back
-// the same doubles. Every class is written explicitly (never "auto"): a written profile resolves
+// Numbers are written by models::FormatNumber (the shortest text that reads back exactly), so
+// ParseProfile(WriteProfileYaml(p)) gives back the same doubles. Every class is written explicitly (never "auto"): a written profile resolves
 // without inference, even from one run. Pure; thread-safe.
 #pragma once
 

@@ -56,22 +56,25 @@ Token Trim(const Token& t) {
 }  // namespace
 
 Result<RowFilter> ParseRowFilter(const std::string& expression,
-                                 const std::vector<std::string>& columns, const std::string& flag) {
+                                 const std::vector<std::string>& columns,
+                                 const std::string& field) {
   RowFilter filter;
   const std::vector<Token> terms = SplitTerms(expression);
   for (std::size_t k = 0; k < terms.size(); ++k) {
     const Token term = Trim(terms[k]);
-    const std::string where = flag + ": column " + std::to_string(term.column) + ": ";
+    const std::string where = "column " + std::to_string(term.column) + ": ";
     if (term.text.empty()) {
-      return Status::InvalidArgument(
+      return Status::InvalidField(
+          field,
           where + "empty term " + std::to_string(k + 1) +
-          "; expected 'column OP value' terms joined by 'and', OP one of = != < <= > >=");
+              "; expected 'column OP value' terms joined by 'and', OP one of = != < <= > >=");
     }
     const std::size_t op_at = term.text.find_first_of("=!<>");
     if (op_at == std::string::npos) {
-      return Status::InvalidArgument(where + "term '" + term.text +
-                                     "' has no operator; expected 'column OP value' with OP one "
-                                     "of = != < <= > >=");
+      return Status::InvalidField(field,
+                                  where + "term '" + term.text +
+                                      "' has no operator; expected 'column OP value' with OP one "
+                                      "of = != < <= > >=");
     }
     RowFilter::Term t;
     const std::string op_text = term.text.substr(
@@ -89,16 +92,17 @@ Result<RowFilter> ParseRowFilter(const std::string& expression,
     else if (op_text == ">=")
       t.op = CompareOp::kGe;
     else {
-      return Status::InvalidArgument(flag + ": column " + std::to_string(term.column + op_at) +
-                                     ": unknown operator '" + op_text +
-                                     "'; expected one of = != < <= > >=");
+      return Status::InvalidField(field, "column " + std::to_string(term.column + op_at) +
+                                             ": unknown operator '" + op_text +
+                                             "'; expected one of = != < <= > >=");
     }
     const Token name = Trim({term.text.substr(0, op_at), term.column});
     const Token value =
         Trim({term.text.substr(op_at + op_text.size()), term.column + op_at + op_text.size()});
     if (name.text.empty()) {
-      return Status::InvalidArgument(flag + ": column " + std::to_string(term.column) + ": term '" +
-                                     term.text + "' has no column name before '" + op_text + "'");
+      return Status::InvalidField(field, "column " + std::to_string(term.column) + ": term '" +
+                                             term.text + "' has no column name before '" + op_text +
+                                             "'");
     }
     bool found = false;
     for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -110,24 +114,25 @@ Result<RowFilter> ParseRowFilter(const std::string& expression,
     if (!found) {
       std::vector<std::string_view> candidates(columns.begin(), columns.end());
       const std::string suggestion = SuggestClosest(name.text, candidates);
-      return Status::InvalidArgument(
-          flag + ": column " + std::to_string(name.column) + ": unknown column '" + name.text +
-          "'" + (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+      return Status::InvalidField(
+          field, "column " + std::to_string(name.column) + ": unknown column '" + name.text + "'" +
+                     (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
     }
     t.column = name.text;
     std::string v = value.text;
     if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front()) {
       v = v.substr(1, v.size() - 2);
     } else if (v.empty() || v.find_first_of("=!<> \t") != std::string::npos) {
-      return Status::InvalidArgument(flag + ": column " + std::to_string(value.column) +
-                                     ": bad value '" + value.text + "' after '" + t.column + " " +
-                                     op_text + "'; expected one value (quote it to hold spaces)");
+      return Status::InvalidField(field, "column " + std::to_string(value.column) +
+                                             ": bad value '" + value.text + "' after '" + t.column +
+                                             " " + op_text +
+                                             "'; expected one value (quote it to hold spaces)");
     }
     t.value = v;
     t.value_is_number = ParseNumber(v, &t.number);
     if (!t.value_is_number && t.op != CompareOp::kEq && t.op != CompareOp::kNe) {
-      return Status::InvalidArgument(flag + ": column " + std::to_string(value.column) + ": '" +
-                                     op_text + "' needs a number, got '" + v + "'");
+      return Status::InvalidField(field, "column " + std::to_string(value.column) + ": '" +
+                                             op_text + "' needs a number, got '" + v + "'");
     }
     filter.terms.push_back(t);
   }

@@ -27,12 +27,12 @@ struct RowFilter {
   std::vector<Term> terms;
 };
 
-// Parses `expression` against the table's header `columns`. Errors (InvalidArgument), e.g.
-// "--train: column 1: unknown column 'instnce_type'; did you mean 'instance_type'?".
-// `flag` prefixes every message (e.g. "--train").
+// Parses `expression` against the table's header `columns`. Errors are InvalidArgument about
+// `field` (the input the expression came from), e.g. "train: column 1: unknown column
+// 'instnce_type'; did you mean 'instance_type'?".
 Result<RowFilter> ParseRowFilter(const std::string& expression,
                                  const std::vector<std::string>& columns,
-                                 const std::string& flag = "--train");
+                                 const std::string& field = "train");
 
 // True when every term holds for the row's cells.
 bool MatchesRow(const RowFilter& filter, const std::vector<std::string>& cells);

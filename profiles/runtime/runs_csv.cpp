@@ -7,6 +7,7 @@
 #include <map>
 
 #include "models/instance_types.h"
+#include "models/text.h"
 #include "profiles/detail/yaml_fields.h"
 
 namespace perfplan::profiles {
@@ -98,17 +99,7 @@ bool ParseNumber(const std::string& text, double* out) {
   return ec == std::errc() && ptr == end && std::isfinite(*out);
 }
 
-std::string FormatDouble(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  // Shortest form that round-trips, for readability.
-  for (int precision = 6; precision < 17; ++precision) {
-    char shorter[40];
-    std::snprintf(shorter, sizeof shorter, "%.*g", precision, v);
-    if (std::strtod(shorter, nullptr) == v) return shorter;
-  }
-  return buf;
-}
+using models::FormatNumber;
 
 std::string Quote(const std::string& v) {
   if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
@@ -258,9 +249,9 @@ std::string WriteRunsCsv(const std::vector<models::MeasuredRun>& runs) {
   }
   out += "\n";
   for (const models::MeasuredRun& r : runs) {
-    out += Quote(r.workload) + "," + Quote(r.instance_type) + "," + FormatDouble(r.dataset_bytes) +
-           "," + FormatDouble(r.storage_nodes) + "," + FormatDouble(r.compute_nodes) + "," +
-           FormatDouble(r.bandwidth_bytes_per_second) + "," + FormatDouble(r.runtime_seconds) +
+    out += Quote(r.workload) + "," + Quote(r.instance_type) + "," + FormatNumber(r.dataset_bytes) +
+           "," + FormatNumber(r.storage_nodes) + "," + FormatNumber(r.compute_nodes) + "," +
+           FormatNumber(r.bandwidth_bytes_per_second) + "," + FormatNumber(r.runtime_seconds) +
            "," + (r.completed ? "true" : "false") + "\n";
   }
   return out;

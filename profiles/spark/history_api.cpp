@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "models/text.h"
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/spark/spark_store.h"
 
@@ -88,14 +89,8 @@ struct Query {
   }
 };
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
+using models::Lower;
+using models::Upper;
 
 Json ParseOr(const std::string& text, Json fallback) {
   Json j = Json::parse(text, nullptr, false);

@@ -1203,12 +1203,12 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
 
 Status IngestLimits::Validate() const {
   if (max_line_bytes < 1024) {
-    return Status::InvalidArgument("max_line_bytes: expected at least 1024, got " +
-                                   std::to_string(max_line_bytes));
+    return Status::InvalidField("max_line_bytes",
+                                "expected at least 1024, got " + std::to_string(max_line_bytes));
   }
   if (max_json_depth < 16) {
-    return Status::InvalidArgument("max_json_depth: expected at least 16, got " +
-                                   std::to_string(max_json_depth));
+    return Status::InvalidField("max_json_depth",
+                                "expected at least 16, got " + std::to_string(max_json_depth));
   }
   return Status::Ok();
 }

@@ -13,6 +13,7 @@
 #include <map>
 
 #include "profiles/detail/lzf.h"
+#include "profiles/line_reader.h"
 
 namespace perfplan::profiles::spark {
 namespace fs = std::filesystem;
@@ -328,11 +329,6 @@ class LzfDecoder : public Decoder {
   std::string buf_;
 };
 
-std::string TooLong(std::size_t max_line_bytes) {
-  return "line longer than " + std::to_string(max_line_bytes) +
-         " bytes (the maximum line length); skipped";
-}
-
 std::string Basename(const std::string& path) { return fs::path(path).filename().string(); }
 
 // Numeric part index of "events_<n>_<app>[.codec]", or -1.
@@ -447,18 +443,26 @@ std::vector<EventLogSource> FindEventLogs(const std::vector<std::string>& paths,
   return out;
 }
 
-// One part file being read: the file, its decoder and the line assembly buffer.
-class EventLineReader::Part {
+// One part file being read: the file, its decoder and the line reader over the decoded bytes. A
+// decoder failure is reported at the line it cut short.
+class EventLineReader::Part : public LineSource {
  public:
+  Part(std::vector<SkippedLine>* skipped, std::size_t max_line_bytes)
+      : lines(this, max_line_bytes), skipped_(skipped) {}
+  bool Read(std::string* out) override {
+    if (decoder->Fill(out)) return true;
+    if (!decoder->error().empty())
+      skipped_->push_back({path, lines.line_number() + 1, decoder->error()});
+    return false;
+  }
   std::string path;
   Codec codec = Codec::kPlain;
   std::unique_ptr<FileInput> input;
   std::unique_ptr<Decoder> decoder;
-  std::string buf;
-  std::size_t pos = 0;  // start of the unread data in buf
-  bool eof = false;
-  std::int64_t line = 0;
-  bool unterminated = false;
+  BoundedLineReader lines;
+
+ private:
+  std::vector<SkippedLine>* skipped_;
 };
 
 EventLineReader::EventLineReader(EventLogSource source, std::size_t max_line_bytes)
@@ -466,8 +470,12 @@ EventLineReader::EventLineReader(EventLogSource source, std::size_t max_line_byt
 EventLineReader::~EventLineReader() = default;
 
 const std::string& EventLineReader::current_file() const { return part_ ? part_->path : empty_; }
-std::int64_t EventLineReader::current_line() const { return part_ ? part_->line : 0; }
-bool EventLineReader::current_line_unterminated() const { return part_ && part_->unterminated; }
+std::int64_t EventLineReader::current_line() const {
+  return part_ ? part_->lines.line_number() : 0;
+}
+bool EventLineReader::current_line_unterminated() const {
+  return part_ && !part_->lines.terminated();
+}
 Codec EventLineReader::current_codec() const { return part_ ? part_->codec : Codec::kPlain; }
 std::int64_t EventLineReader::file_bytes_read() const {
   return bytes_done_ + (part_ && part_->input ? part_->input->bytes() : 0);
@@ -486,7 +494,7 @@ bool EventLineReader::OpenNextPart() {
     char head[16] = {};
     std::size_t n = std::fread(head, 1, sizeof(head), f);
     std::rewind(f);
-    auto part = std::make_unique<Part>();
+    auto part = std::make_unique<Part>(&skipped_, max_line_bytes_);
     part->path = path;
     part->input = std::make_unique<FileInput>(f);
     Codec by_name = CodecFromFileName(Basename(path));
@@ -529,78 +537,14 @@ bool EventLineReader::OpenNextPart() {
 }
 
 bool EventLineReader::Next(std::string_view* line) {
-  while (true) {
-    if (!part_ && !OpenNextPart()) return false;
-    Part& p = *part_;
-    std::size_t scan_from = p.pos;
-    while (true) {
-      std::size_t nl = p.buf.find('\n', scan_from);
-      if (nl != std::string::npos && nl - p.pos > max_line_bytes_) {
-        // Completed in the same decoded chunk that took it past the limit.
-        ++p.line;
-        skipped_.push_back({p.path, p.line, TooLong(max_line_bytes_)});
-        p.pos = nl + 1;
-        scan_from = p.pos;
-        continue;
-      }
-      if (nl != std::string::npos) {
-        std::size_t end = nl;
-        if (end > p.pos && p.buf[end - 1] == '\r') --end;
-        *line = std::string_view(p.buf).substr(p.pos, end - p.pos);
-        p.pos = nl + 1;
-        ++p.line;
-        p.unterminated = false;
-        return true;
-      }
-      if (p.eof) break;
-      // Compact, then decode more.
-      if (p.pos > 0) {
-        p.buf.erase(0, p.pos);
-        p.pos = 0;
-      }
-      scan_from = p.buf.size();
-      if (p.buf.size() > max_line_bytes_) {
-        // Drop the over-long line up to its end, keeping one decoded chunk at a time.
-        ++p.line;
-        skipped_.push_back({p.path, p.line, TooLong(max_line_bytes_)});
-        std::string().swap(p.buf);
-        scan_from = 0;
-        std::string chunk;
-        bool found = false;
-        while (!found && p.decoder->Fill(&chunk)) {
-          std::size_t at = chunk.find('\n');
-          if (at != std::string::npos) {
-            p.buf.assign(chunk, at + 1);
-            found = true;
-          }
-          chunk.clear();
-        }
-        if (!found) {
-          p.eof = true;
-          if (!p.decoder->error().empty()) {
-            skipped_.push_back({p.path, p.line + 1, p.decoder->error()});
-          }
-        }
-        continue;
-      }
-      if (!p.decoder->Fill(&p.buf)) {
-        p.eof = true;
-        if (!p.decoder->error().empty()) {
-          skipped_.push_back({p.path, p.line + 1, p.decoder->error()});
-        }
-      }
-    }
-    if (p.pos < p.buf.size()) {
-      std::size_t end = p.buf.size();
-      if (p.buf[end - 1] == '\r') --end;
-      *line = std::string_view(p.buf).substr(p.pos, end - p.pos);
-      p.pos = p.buf.size();
-      ++p.line;
-      p.unterminated = true;
-      return true;
+  while (part_ || OpenNextPart()) {
+    while (part_->lines.Next(line)) {
+      if (!part_->lines.too_long()) return true;
+      skipped_.push_back({part_->path, part_->lines.line_number(), TooLongReason(max_line_bytes_)});
     }
     if (!OpenNextPart()) return false;
   }
+  return false;
 }
 
 }  // namespace perfplan::profiles::spark

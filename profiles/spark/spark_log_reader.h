@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "models/status.h"
+#include "profiles/line_reader.h"
 
 namespace perfplan::profiles::spark {
 
@@ -90,8 +91,8 @@ class EventLineReader {
   // Bytes read from disk so far (compressed size).
   std::int64_t file_bytes_read() const;
 
-  // 64 MiB: the longest lines real Spark logs hold are SQL plan events of a few MiB.
-  static constexpr std::size_t kDefaultMaxLineBytes = std::size_t{64} << 20;
+  // 64 MiB, the limit of every log reader (profiles/line_reader.h).
+  static constexpr std::size_t kDefaultMaxLineBytes = BoundedLineReader::kDefaultMaxLineBytes;
   // The largest decompressed block or chunk a compressed part may claim (lz4-java and
   // snappy-java write at most 32 MiB; zstd windows above it are refused by libzstd's own limit).
   static constexpr std::size_t kMaxBlockBytes = std::size_t{64} << 20;

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "models/text.h"
 #include "profiles/spark/spark_store.h"
 
 namespace perfplan::profiles::spark {
@@ -33,11 +34,7 @@ bool IsIdentityProperty(const std::string& name) {
          name.rfind("spark.yarn.tags", 0) == 0;
 }
 
-std::string Number(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+using models::FormatNumber;
 
 std::string JoinNames(const std::vector<std::string>& names) {
   std::string out;
@@ -57,9 +54,8 @@ Result<StoreRunTable> ReadStoreRunTable(Store& store, const RunTableSelection& s
   Result<std::vector<ApplicationSummary>> listed = ListApplications(store);
   if (!listed.ok()) return listed.status();
   if (listed.value().empty()) {
-    return Status::InvalidArgument(
-        "no applications in the store " + store.path() +
-        "; ingest event logs first: perfplan ingest spark LOGS --store " + store.path());
+    return Status::InvalidArgument("no applications in the store " + store.path() +
+                                   "; ingest event logs into it first (perfplan ingest spark)");
   }
   // Latest attempt per application (the listing is latest start first), oldest application first.
   std::vector<ApplicationSummary> apps;
@@ -70,8 +66,8 @@ Result<StoreRunTable> ReadStoreRunTable(Store& store, const RunTableSelection& s
   std::reverse(apps.begin(), apps.end());
   for (const auto& id : selection.app_ids) {
     if (!seen.count(id)) {
-      return Status::InvalidArgument("--apps: application " + id + " not in the store " +
-                                     store.path());
+      return Status::InvalidField("app_ids",
+                                  "application " + id + " not in the store " + store.path());
     }
   }
   std::vector<ApplicationSummary> chosen;
@@ -84,8 +80,9 @@ Result<StoreRunTable> ReadStoreRunTable(Store& store, const RunTableSelection& s
     if (id_ok && name_ok) chosen.push_back(a);
   }
   if (chosen.empty()) {
-    return Status::InvalidArgument("no application in the store " + store.path() +
-                                   " matches --app-name \"" + selection.name_contains + "\"");
+    return Status::InvalidField("name_contains", "no application in the store " + store.path() +
+                                                     " matches \"" + selection.name_contains +
+                                                     "\"");
   }
 
   auto props = store.Prepare(
@@ -171,7 +168,7 @@ Result<StoreRunTable> ReadStoreRunTable(Store& store, const RunTableSelection& s
   for (const auto& r : rows) {
     models::RunRow row;
     for (const auto& name : parameters) row.cells.push_back(r.properties.at(name));
-    for (double m : r.metrics) row.cells.push_back(Number(m));
+    for (double m : r.metrics) row.cells.push_back(FormatNumber(m));
     row.line = static_cast<int>(out.table.rows.size()) + 1;
     out.table.rows.push_back(std::move(row));
   }

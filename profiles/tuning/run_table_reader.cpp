@@ -6,23 +6,14 @@
 #include <set>
 #include <string_view>
 
+#include "models/text.h"
 #include "profiles/detail/yaml_fields.h"
 
 namespace perfplan::profiles {
 namespace {
 
-std::string Trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+using models::Lower;
+std::string Trim(std::string_view s) { return std::string(models::Trim(s)); }
 
 struct CsvRecord {
   int line = 0;

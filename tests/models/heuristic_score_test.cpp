@@ -30,7 +30,7 @@ ScoreInput Example() {
 }
 
 TEST_CASE("Per-dimension scores follow 60 (M - g)/(M - B); zero dimensions give weight to time") {
-  ScoreSettings settings;
+  ScoreOptions settings;
   settings.epsilon = 0;
   auto r = ComputeScore(Example(), settings);
   REQUIRE(r.ok());
@@ -66,7 +66,7 @@ TEST_CASE("Per-dimension scores follow 60 (M - g)/(M - B); zero dimensions give 
 }
 
 TEST_CASE("The epsilon step moves each weight toward its share of the normalized gamma") {
-  ScoreSettings settings;
+  ScoreOptions settings;
   settings.epsilon = 0.5;
   auto r = ComputeScore(Example(), settings);
   REQUIRE(r.ok());
@@ -151,10 +151,10 @@ TEST_CASE("A baseline that is also the worst value caps a better run at 100") {
 TEST_CASE("A run without any value and bad settings are refused") {
   CHECK(ComputeScore(ScoreInput{}).status().message() ==
         "score: the run has no value in any of the 12 dimensions");
-  ScoreSettings bad;
+  ScoreOptions bad;
   bad.epsilon = 2;
   CHECK(bad.Validate().message() == "epsilon = 2.000000: must be in [0, 1]");
-  ScoreSettings negative;
+  ScoreOptions negative;
   negative.io_weights[1] = -1;
   CHECK(negative.Validate().message() ==
         "io_weights[1] (disk_io_bytes_per_second) = -1.000000: weights must be finite and >= 0");

@@ -25,7 +25,7 @@ TEST_CASE("Min-max scaling maps each column to [0, 1] and puts missing values at
 TEST_CASE("K-means with k-means++ separates two blobs, reproducibly from its seed") {
   const std::vector<std::vector<double>> points = {{0, 0},   {0, 1},   {1, 0},
                                                    {10, 10}, {10, 11}, {11, 10}};
-  KMeansSettings settings;
+  KMeansOptions settings;
   settings.seed = 7;
   auto r = KMeans(points, settings);
   REQUIRE(r.ok());
@@ -47,7 +47,7 @@ TEST_CASE("K-means with k-means++ separates two blobs, reproducibly from its see
 
 TEST_CASE("K-means refuses fewer points than clusters and bad settings") {
   CHECK(KMeans({{1.0}}, {}).status().message() == "k-means: 1 point(s), fewer than k = 2");
-  KMeansSettings bad;
+  KMeansOptions bad;
   bad.restarts = 0;
   CHECK(KMeans({{1.0}, {2.0}}, bad).status().message() == "k-means: restarts = 0 (need >= 1)");
   CHECK(KMeans({{1.0}, {2.0, 3.0}}, {}).status().message() ==

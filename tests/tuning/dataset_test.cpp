@@ -9,8 +9,8 @@ namespace {
 
 using testing::Table;
 
-DatasetSettings Target(const std::string& t) {
-  DatasetSettings s;
+DatasetOptions Target(const std::string& t) {
+  DatasetOptions s;
   s.target = t;
   return s;
 }
@@ -43,7 +43,7 @@ TEST_CASE("Categorical parameters are one-hot encoded or rejected by name") {
   CHECK(ds.value().features[1].name == "spark.io.compression.codec=snappy");
   CHECK(ds.value().x[1][1] == 1.0);
 
-  DatasetSettings reject = Target("time");
+  DatasetOptions reject = Target("time");
   reject.categorical = CategoricalPolicy::kReject;
   CHECK(BuildDataset(t, reject).status().message() ==
         "runs.csv: categorical parameter column(s) spark.io.compression.codec hold text; encode "
@@ -71,7 +71,7 @@ TEST_CASE("Constant columns are an error unless dropped with a warning") {
   CHECK(BuildDataset(t, Target("time")).status().message() ==
         "runs.csv: constant parameter column(s) c: a parameter that never varies carries no "
         "information; ignore it or drop constant columns");
-  DatasetSettings s = Target("time");
+  DatasetOptions s = Target("time");
   s.drop_constant = true;
   Result<Dataset> ds = BuildDataset(t, s);
   REQUIRE(ds.ok());
@@ -88,7 +88,7 @@ TEST_CASE("Mixed units in a column are errors") {
 
 TEST_CASE("Ignored columns are skipped and must exist") {
   auto t = Table({"a", "other_metric", "time"}, {{"1", "5", "2"}, {"2", "6", "3"}});
-  DatasetSettings s = Target("time");
+  DatasetOptions s = Target("time");
   s.ignore = {"other_metric"};
   Result<Dataset> ds = BuildDataset(t, s);
   REQUIRE(ds.ok());
@@ -106,14 +106,14 @@ namespace {
 
 TEST_CASE("Failure markers in the target drop runs; other non-positive targets warn") {
   auto t = testing::Table({"a", "time"}, {{"1", "5"}, {"2", "-1"}, {"3", "7"}, {"4", "0.5"}});
-  DatasetSettings s;
+  DatasetOptions s;
   s.target = "time";
   Result<Dataset> kept = BuildDataset(t, s);
   REQUIRE(kept.ok());
   CHECK(kept.value().runs() == 4);
   CHECK(kept.value().warnings ==
         std::vector<std::string>{"time is zero or negative at line(s) 3; if these mark failed "
-                                 "runs, declare the marker (e.g. --failed-marker -1)"});
+                                 "runs, declare the marker (failed_marker, e.g. -1)"});
   s.failed_markers = {-1};
   Result<Dataset> ds = BuildDataset(t, s);
   REQUIRE(ds.ok());

@@ -9,7 +9,7 @@ namespace {
 
 TEST_CASE("Cross-validation is repeatable for a seed and differs across seeds") {
   const Dataset d = testing::SyntheticDataset(40);
-  CvSettings cv;
+  CvOptions cv;
   cv.seed = 7;
   const CvResult a = CrossValidate(d, ModelKind::kRidge, {}, cv).value();
   const CvResult b = CrossValidate(d, ModelKind::kRidge, {}, cv).value();
@@ -21,7 +21,7 @@ TEST_CASE("Cross-validation is repeatable for a seed and differs across seeds") 
 
 TEST_CASE("Fewer runs than folds is an error") {
   const Dataset d = testing::SyntheticDataset(4);
-  CvSettings cv;
+  CvOptions cv;
   cv.folds = 5;
   CHECK(CrossValidate(d, ModelKind::kRidge, {}, cv).status().message() ==
         "synthetic.csv: 4 runs, fewer than the 5 cross-validation folds; use fewer folds or more "
@@ -33,7 +33,7 @@ TEST_CASE("Fewer runs than folds is an error") {
 
 TEST_CASE("The search picks a kind that beats the mean and is repeatable") {
   const Dataset d = testing::SyntheticDataset(50);
-  SearchSettings s;
+  SearchOptions s;
   s.budget_seconds = 600;
   const Selection a = SelectModel(d, s).value();
   const Selection b = SelectModel(d, s).value();
@@ -53,7 +53,7 @@ TEST_CASE("The search picks a kind that beats the mean and is repeatable") {
 
 TEST_CASE("An exhausted budget still evaluates every kind's default and says so") {
   const Dataset d = testing::SyntheticDataset(30);
-  SearchSettings s;
+  SearchOptions s;
   double now = 0;
   s.clock = [&now] { return now += 10.0; };  // every reading 10 s later
   s.budget_seconds = 1;
@@ -93,7 +93,7 @@ TEST_CASE("poly-ridge is skipped, with a warning, when its expansion is too larg
     d.y.push_back(10 + i);
     d.lines.push_back(i + 2);
   }
-  SearchSettings s;
+  SearchOptions s;
   s.kinds = {ModelKind::kPolyRidge, ModelKind::kMean};
   const Selection sel = SelectModel(d, s).value();
   CHECK(sel.kinds[0].evaluated == 0);

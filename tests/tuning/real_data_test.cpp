@@ -15,7 +15,7 @@ Dataset Load(const std::string& relative, const std::string& target) {
   const std::string path = perfplan::testing::SharedDataDir() + "/" + relative;
   auto table = profiles::ReadRunTable(path);
   REQUIRE_MESSAGE(table.ok(), profiles::FormatProblem(table.problems.front()));
-  DatasetSettings s;
+  DatasetOptions s;
   s.target = target;
   Result<Dataset> ds = BuildDataset(table.value, s);
   REQUIRE_MESSAGE(ds.ok(), ds.status().message());
@@ -28,7 +28,7 @@ TEST_CASE("BestConf PageRank: 101 runs x 30 Spark parameters; the chosen model b
   CHECK(d.runs() == 101);
   CHECK(d.features.size() == 30);
   CHECK(d.x[0][1] == 1048576.0);  // Size.spark.driver.memory of the default-config row, in KiB
-  SearchSettings s;
+  SearchOptions s;
   s.budget_seconds = 600;
   const Selection sel = SelectModel(d, s).value();
   CAPTURE(ToString(sel.chosen));
@@ -43,7 +43,7 @@ TEST_CASE("Ernest RCV1: 7 runs; the chosen model beats the mean") {
   REQUIRE(d.features.size() == 2);
   CHECK(d.features[0].name == "Cores");
   CHECK(d.features[1].name == "Input Fraction");
-  SearchSettings s;
+  SearchOptions s;
   s.cv.folds = 7;  // leave-one-out: 7 runs are too few to hold out more
   s.budget_seconds = 600;
   const Selection sel = SelectModel(d, s).value();
@@ -59,7 +59,7 @@ TEST_CASE("The one-row BestConf fixture is read but is too small to model") {
   auto table = profiles::ReadRunTable(path);
   REQUIRE(table.ok());
   CHECK(table.value.rows.size() == 1);
-  DatasetSettings s;
+  DatasetOptions s;
   s.target = "performance";
   CHECK(BuildDataset(table.value, s).status().message() ==
         path + ": 1 run(s); a model needs at least 2");

@@ -19,7 +19,7 @@ Model SyntheticModel() {
 
 TEST_CASE("Recommendation lowers predicted time and prints spark-defaults lines") {
   const Model m = SyntheticModel();
-  RecommendSettings s;
+  RecommendOptions s;
   s.samples = 500;
   const Recommendation r = Recommend(m, s).value();
   CHECK(r.predicted < r.baseline_predicted);
@@ -37,7 +37,7 @@ TEST_CASE("Recommendation lowers predicted time and prints spark-defaults lines"
 
 TEST_CASE("Constraints between parameters are honoured") {
   const Model m = SyntheticModel();
-  RecommendSettings s;
+  RecommendOptions s;
   s.samples = 500;
   s.constraints = {"spark.executor.memory * spark.executor.cores <= 16g"};
   const Recommendation r = Recommend(m, s).value();
@@ -56,7 +56,7 @@ TEST_CASE("Bad constraints say where and why") {
   CHECK(Constraint::Parse("spark.executor.cores", m).status().message() ==
         "constraint \"spark.executor.cores\" at character 1: no comparison; expected one of <=, "
         "<, >=, >");
-  RecommendSettings s;
+  RecommendOptions s;
   s.constraints = {"spark.executor.cores > 100"};
   CHECK(Recommend(m, s).status().message() ==
         "no sampled configuration satisfies the constraints (spark.executor.cores > 100); relax "
@@ -79,7 +79,7 @@ namespace {
 
 TEST_CASE("The answer does not depend on the number of threads") {
   const Model m = SyntheticModel();
-  RecommendSettings s;
+  RecommendOptions s;
   s.samples = 3000;  // several 512-run chunks
   const Recommendation one = Recommend(m, s).value();
   s.threads = 3;

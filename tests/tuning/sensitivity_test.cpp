@@ -15,7 +15,7 @@ Model LinearModel() {
     t.rows.push_back(
         {i + 2, {std::to_string(a), std::to_string(b), std::to_string(100 + 5 * a - 0.2 * b)}});
   }
-  DatasetSettings s;
+  DatasetOptions s;
   s.target = "time";
   const Dataset d = BuildDataset(t, s).value();
   HyperParams p;
@@ -42,7 +42,7 @@ TEST_CASE("Sensitivities of a linear model are its slopes, ranked by range-scale
 }
 
 TEST_CASE("Maximizing flips the direction") {
-  SensitivitySettings st;
+  SensitivityOptions st;
   st.goal = Goal::kMaximize;
   const Sensitivity s = ComputeSensitivity(LinearModel(), st).value();
   CHECK(s.parameters[0].direction == "increase");
@@ -73,7 +73,7 @@ TEST_CASE("A category's sensitivity is the effect of switching to it: choose or 
     t.rows.push_back(
         {i + 2, {codec, std::to_string(i % 5), std::to_string(100 + penalty + i % 5)}});
   }
-  DatasetSettings ds;
+  DatasetOptions ds;
   ds.target = "time";
   const Dataset d = BuildDataset(t, ds).value();
   HyperParams p;

@@ -41,7 +41,7 @@ inline Dataset SyntheticDataset(int n) {
                       {std::to_string(mem_gb) + "g", std::to_string(cores), std::to_string(ratio),
                        std::to_string(time)}});
   }
-  DatasetSettings s;
+  DatasetOptions s;
   s.target = "time_seconds";
   return BuildDataset(t, s).value();
 }

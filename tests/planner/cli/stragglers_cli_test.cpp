@@ -16,6 +16,14 @@
 namespace perfplan {
 namespace {
 
+// The keys of an H-index result in stragglers --json and export (planner/hindex/hindex_fields.h).
+const char* const kHIndexKeys[] = {
+    "n",          "gini",           "change_point",     "change_point_fraction", "area_l",
+    "area_lstar", "h_index",        "efficiency",       "speedup",               "gini_trapezoid",
+    "area_l_trapezoid", "has_change_point", "degree",   "min_segment",           "sse",
+    "total",      "max_over_median", "above_1_5x_median", "above_5x_median",     "hill_alpha",
+    "hill_k",     "hill_rule",      "hill_note"};
+
 using Run = testing::CliRun;
 using testing::RunPerfplan;
 
@@ -70,10 +78,17 @@ TEST_CASE(
   CHECK(s0["n"] == 30);
   CHECK(s0["included"] == true);
   CHECK(s0["weight"] == 1.0);
-  for (const char* key : {"gini", "change_point", "change_point_fraction", "area_l", "area_lstar",
-                          "h_index", "efficiency", "speedup", "max_over_median"}) {
+  // The H-index keys every H-index answer spells the same way (docs/hindex.md): present in a
+  // stage used, null in a stage left out (apart from n and max_over_median, known for both).
+  for (const char* key : kHIndexKeys) {
     CHECK_MESSAGE(s0.contains(key), key);
+    CHECK_MESSAGE(s1.contains(key), key);
+    if (std::string(key) != "n" && std::string(key) != "max_over_median") {
+      CHECK_MESSAGE(s1[key].is_null(), key);
+    }
   }
+  CHECK(s0["hill_rule"].is_string());
+  CHECK_FALSE(s0.contains("hill"));
   CHECK(s0["h_index"].get<double>() ==
         doctest::Approx(expected.value().h_index).epsilon(kRoundingTolerance));
   CHECK(s0["gini"].get<double>() ==
@@ -139,7 +154,12 @@ TEST_CASE("export --what stragglers writes one CSV row per stage attempt") {
   std::getline(csv, header);
   std::getline(csv, row0);
   std::getline(csv, row1);
-  CHECK(header.rfind("application,stage_id,attempt_id,tasks,", 0) == 0);
+  std::string columns = "application,stage_id,attempt_id,tasks,task_seconds,included,"
+                        "excluded_reason,weight";
+  for (const char* key : kHIndexKeys) {
+    if (std::string(key) != "n") columns += std::string(",") + key;
+  }
+  CHECK(header == columns + ",h_job\r");
   CHECK(row0.rfind("app-strag,0,0,30,", 0) == 0);
   CHECK(row1.rfind("app-strag,1,0,5,", 0) == 0);
   CHECK(!std::getline(csv, extra));

@@ -84,7 +84,7 @@ TEST_CASE("Polling every interval for the duration stores each poll's samples") 
   FakeGmond gmond;
   auto store = OpenMemory();
   FakeClock clock;
-  CollectSettings s;
+  CollectOptions s;
   s.source = "127.0.0.1:" + std::to_string(gmond.port());
   s.interval_seconds = 5;
   s.duration_seconds = 20;
@@ -108,7 +108,7 @@ TEST_CASE("A stop request ends the collection and keeps every committed poll") {
   int polls_before_stop = 0;
   // should_stop is asked once before each poll: false twice, then "SIGINT".
   hooks.should_stop = [&] { return polls_before_stop++ >= 2; };
-  CollectSettings s;
+  CollectOptions s;
   s.source = "127.0.0.1:" + std::to_string(gmond.port());
   s.interval_seconds = 1;
   s.duration_seconds = 3600;
@@ -123,7 +123,7 @@ TEST_CASE("A stop request ends the collection and keeps every committed poll") {
 
 TEST_CASE("An unreachable gmond fails the collection with the connection error") {
   auto store = OpenMemory();
-  CollectSettings s;
+  CollectOptions s;
   s.source = "127.0.0.1:1";
   auto answer = CollectGanglia(*store, s);
   REQUIRE_FALSE(answer.ok());
@@ -132,7 +132,7 @@ TEST_CASE("An unreachable gmond fails the collection with the connection error")
 }
 
 TEST_CASE("Settings out of range are refused naming the flag") {
-  CollectSettings s;
+  CollectOptions s;
   s.source = "h:1";
   s.interval_seconds = 0;
   CHECK(s.Validate().message() == "--interval: 0 is not a number > 0 of seconds");
@@ -151,7 +151,7 @@ TEST_CASE("A malformed saved file is bad input, located") {
                      "<GANGLIA_XML>\n<CLUSTER NAME=\"c\">\n<HOST NAME=\"h\">\n"
                      "<METRIC NAME=\"m\" VAL=\"abc\" TYPE=\"double\"/>\n</HOST></CLUSTER>"
                      "</GANGLIA_XML>\n");
-  CollectSettings s;
+  CollectOptions s;
   s.source = path;
   auto answer = CollectGanglia(*store, s);
   REQUIRE_FALSE(answer.ok());

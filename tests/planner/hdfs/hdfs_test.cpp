@@ -50,7 +50,7 @@ TEST_CASE("extracted volumes equal the generator's: K·S + control, data + 4 B p
     CAPTURE(c.files);
     CAPTURE(std::string(c.version));
     const std::string dir = testing::MakeTempDir();
-    profiles::HdfsSimulationSettings s;
+    profiles::HdfsSimulationOptions s;
     s.files = c.files;
     s.file_bytes = c.file_bytes;
     s.clients = c.clients;
@@ -128,12 +128,12 @@ TEST_CASE("extracted volumes equal the generator's: K·S + control, data + 4 B p
 }
 
 TEST_CASE("bad settings and bad requests are refused with the field named") {
-  profiles::HdfsSimulationSettings s;
+  profiles::HdfsSimulationOptions s;
   s.files = 0;
   CHECK(AnswerSimulateHdfs(s, testing::MakeTempDir()).status().message() ==
         "files = 0: must be at least 1");
   CHECK(profiles::ParseHadoopVersion("4").status().message() ==
-        "--hadoop-version \"4\": expected 2, 3.3 or 3.4");
+        "hadoop_version: \"4\": expected 2, 3.3 or 3.4");
   WorkloadRequest w;
   w.store_path = testing::MakeTempDir() + "/none.db";
   auto missing = AnswerWorkload(w);
@@ -202,6 +202,18 @@ TEST_CASE("CLI: simulate hdfs → ingest hdfs → workload --json has the DESIGN
   CHECK(rc == 2);
   Run("ingest hdfs --node nonsense --store " + dir + "/s.db", &rc);
   CHECK(rc == 2);
+  // The library names fields (sources, to_ms, from_ms); the CLI says the flags.
+  const auto node = nlohmann::json::parse(
+      Run("ingest hdfs --node nonsense --store " + dir + "/s.db --json", &rc));
+  CHECK(rc == 2);
+  CHECK(node["field"] == "sources");
+  CHECK(node["message"] ==
+        "--node: \"nonsense\": expected NAME=PATH, e.g. nn1=/var/log/hadoop/hdfs-audit.log");
+  const auto window = nlohmann::json::parse(
+      Run("workload --store " + dir + "/s.db --from 2020-01-02 --to 2020-01-01 --json", &rc));
+  CHECK(rc == 2);
+  CHECK(window["field"] == "to_ms");
+  CHECK(window["message"] == "--to: must be after --from");
 }
 
 TEST_CASE("map | sort | reduce gives the single-process statistics, however the input is split") {

@@ -96,6 +96,13 @@ TEST_CASE("the JSON document has the DESIGN §6 keys at the top level") {
     CHECK(j[key].is_number());
   }
   CHECK(j["change_point"] == 90);
+  // The Hill tail index is spelled flat, as in stragglers and export (planner/hindex/hindex_fields.h).
+  for (const char* key : {"hill_alpha", "hill_k", "hill_rule", "hill_note", "sse", "total"}) {
+    CAPTURE(key);
+    CHECK(j.contains(key));
+    CHECK(j["tasks"][0].contains(key));
+  }
+  CHECK_FALSE(j.contains("hill"));
   CHECK(j["tasks"].size() == 1);
   CHECK(j["tasks"][0]["task_id"] == "a");
   CHECK(j["h_job"].is_number());

@@ -63,7 +63,7 @@ TEST_CASE("every documented endpoint answers as documented over a real socket") 
   TuneDataRequest data;
   data.data_file = examples + "/tuning/spark_runs.csv";
   data.dataset.target = "time_seconds";
-  tuning::SearchSettings search;
+  tuning::SearchOptions search;
   search.kinds = {tuning::ModelKind::kRidge};  // fast and deterministic; the endpoint is the point
   REQUIRE(AnswerTuneTrain(data, search, dir + "/models/example.model.json").ok());
 

@@ -100,7 +100,7 @@ TEST_CASE("NAME=PATH parsing and option validation") {
   CHECK(ok.value().node == "nn1");
   CHECK(ok.value().path == "/var/log/a=b.log");
   CHECK(ParseHdfsSource("=x").status().message() ==
-        "--node \"=x\": expected NAME=PATH, e.g. nn1=/var/log/hadoop/hdfs-audit.log");
+        "sources: \"=x\": expected NAME=PATH, e.g. nn1=/var/log/hadoop/hdfs-audit.log");
   HdfsIngestOptions bad;
   bad.batch_lines = 0;
   CHECK(bad.Validate().message() == "batch_lines = 0: must be at least 1");
@@ -154,7 +154,7 @@ TEST_CASE("ingesting twice adds nothing; appended lines are picked up; a partial
   CHECK(FormatProblem(partial.value().warnings[0]) ==
         log +
             ":101: line: last line has no line break yet; held back until it has one (or "
-            "pass --complete)");
+            "set complete_files)");
   Append(log, line100.substr(30) + Lines(101, 150, AuditLine));
   auto more = IngestHdfs(*store, sources, {});
   REQUIRE(more.ok());

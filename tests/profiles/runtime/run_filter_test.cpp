@@ -26,17 +26,17 @@ TEST_CASE("filters compare numbers as numbers and text as text, joined by and") 
 
 TEST_CASE("filter errors name the column position of the bad token") {
   CHECK(ParseRowFilter("instnce_type=c4.large", kColumns).status().message() ==
-        "--train: column 1: unknown column 'instnce_type'; did you mean 'instance_type'?");
+        "train: column 1: unknown column 'instnce_type'; did you mean 'instance_type'?");
   CHECK(ParseRowFilter("compute_nodes<=8 and workload", kColumns).status().message() ==
-        "--train: column 22: term 'workload' has no operator; expected 'column OP value' with "
+        "train: column 22: term 'workload' has no operator; expected 'column OP value' with "
         "OP one of = != < <= > >=");
   CHECK(ParseRowFilter("compute_nodes < big", kColumns).status().message() ==
-        "--train: column 17: '<' needs a number, got 'big'");
+        "train: column 17: '<' needs a number, got 'big'");
   CHECK(ParseRowFilter("compute_nodes => 3", kColumns).status().message() ==
-        "--train: column 16: bad value '> 3' after 'compute_nodes ='; expected one value (quote "
+        "train: column 16: bad value '> 3' after 'compute_nodes ='; expected one value (quote "
         "it to hold spaces)");
   CHECK(ParseRowFilter("compute_nodes=3 and", kColumns).status().message() ==
-        "--train: column 20: empty term 2; expected 'column OP value' terms joined by 'and', OP "
+        "train: column 20: empty term 2; expected 'column OP value' terms joined by 'and', OP "
         "one of = != < <= > >=");
 }
 

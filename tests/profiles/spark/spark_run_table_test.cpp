@@ -106,16 +106,16 @@ TEST_CASE("An empty store, an unknown application or an unmatched name are error
   auto empty = ReadStoreRunTable(*store, {});
   REQUIRE_FALSE(empty.ok());
   CHECK(empty.status().message() ==
-        "no applications in the store :memory:; ingest event logs first: perfplan ingest spark "
-        "LOGS --store :memory:");
+        "no applications in the store :memory:; ingest event logs into it first (perfplan "
+        "ingest spark)");
   REQUIRE(IngestEventLogs(*store, {WriteLogs()}).ok());
   auto unknown = ReadStoreRunTable(*store, {{"app-a", "app-z"}, ""});
   REQUIRE_FALSE(unknown.ok());
-  CHECK(unknown.status().message() == "--apps: application app-z not in the store :memory:");
+  CHECK(unknown.status().message() == "app_ids: application app-z not in the store :memory:");
   auto unmatched = ReadStoreRunTable(*store, {{}, "wordcount"});
   REQUIRE_FALSE(unmatched.ok());
   CHECK(unmatched.status().message() ==
-        "no application in the store :memory: matches --app-name \"wordcount\"");
+        "name_contains: no application in the store :memory: matches \"wordcount\"");
   auto named = ReadStoreRunTable(*store, {{}, "synth"});
   REQUIRE(named.ok());
   CHECK(named.value().table.rows.size() == 3);
