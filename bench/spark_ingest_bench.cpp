@@ -3,6 +3,7 @@
 //
 //   spark_ingest_bench generate OUT TASKS [STAGES]   write a Spark 3 event log with TASKS tasks
 //   spark_ingest_bench ingest STORE PATH...          ingest, print MB/s, events/s, peak RSS
+//   spark_ingest_bench answers STORE APP             time the read paths of the answers
 #include <sys/resource.h>
 
 #include <chrono>
@@ -14,6 +15,7 @@
 #include <random>
 #include <string>
 
+#include "profiles/spark/history_api.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
 
@@ -76,6 +78,15 @@ int Generate(const std::string& path, long tasks, int stages) {
       "{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"bench\",\"App ID\":"
       "\"application_1700000000000_0001\",\"Timestamp\":" +
       std::to_string(t0) + ",\"User\":\"bench\",\"App Attempt ID\":\"1\"}\n";
+  // 200 executors of 4 cores on 50 hosts, as WriteTask assigns them (executor 1 + task % 200 on
+  // node task % 50).
+  for (int e = 1; e <= 200; ++e) {
+    const std::string host = "node" + std::to_string((e - 1) % 50) + ".cluster.example.com";
+    buf += "{\"Event\":\"SparkListenerExecutorAdded\",\"Timestamp\":" + std::to_string(t0 + 500) +
+           ",\"Executor ID\":\"" + std::to_string(e) + "\",\"Executor Info\":{\"Host\":\"" + host +
+           "\",\"Total Cores\":4,\"Log Urls\":{\"stdout\":\"http://" + host +
+           ":8042/stdout\"},\"Attributes\":{},\"Resources\":{},\"Resource Profile Id\":0}}\n";
+  }
   const long per_stage = tasks / stages;
   long task = 0, now = t0 + 1000;
   for (int s = 0; s < stages; ++s) {
@@ -144,14 +155,84 @@ int Ingest(const std::string& store_path, const std::vector<std::string>& paths)
   return 0;
 }
 
+// CPU seconds (user + sys) of this process so far.
+double CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+// Times the read paths behind the answers on an ingested store: the History-Server answers and
+// the loads of `app`, `stragglers` and `whatif` (the models on top are not timed here).
+int Answers(const std::string& store_path, const std::string& app) {
+  auto store = perfplan::profiles::Store::OpenReadOnly(
+      store_path, {perfplan::profiles::spark::StoreMigrations()});
+  if (!store.ok()) {
+    std::cerr << store.status().message() << "\n";
+    return 1;
+  }
+  perfplan::profiles::Store& s = *store.value();
+  auto time = [](const std::string& label, const auto& fn) {
+    const auto start = std::chrono::steady_clock::now();
+    const double cpu0 = CpuSeconds();
+    const std::size_t size = fn();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%-58s wall %8.1f ms  cpu %8.1f ms  (%zu)\n", label.c_str(), wall * 1e3,
+                (CpuSeconds() - cpu0) * 1e3, size);
+  };
+  auto stages = perfplan::profiles::spark::DescribeApplication(s, app);
+  if (!stages.ok()) {
+    std::cerr << stages.status().message() << "\n";
+    return 1;
+  }
+  const std::string middle = std::to_string(stages.value().second.size() / 2);
+  const std::string base = "applications/" + app;
+  for (const std::string& path :
+       {base + "/stages/" + middle + "/0", base + "/stages/" + middle,
+        base + "/stages/" + middle + "/0?withSummaries=true",
+        base + "/stages/" + middle + "/0/taskSummary", base + "/stages/" + middle + "/0/taskList",
+        base + "/stages", base + "/executors", base + "/jobs", std::string("applications")}) {
+    time("spark api " + path, [&] {
+      auto answer = perfplan::profiles::spark::HistoryApi(s, path);
+      if (!answer.ok()) std::cerr << path << ": " << answer.status().message() << "\n";
+      return answer.ok() ? answer.value().size() : 0;
+    });
+  }
+  time("ListApplications (apps)", [&] {
+    auto r = perfplan::profiles::spark::ListApplications(s);
+    return r.ok() ? r.value().size() : 0;
+  });
+  time("DescribeApplication (app ID)", [&] {
+    auto r = perfplan::profiles::spark::DescribeApplication(s, app);
+    return r.ok() ? r.value().second.size() : 0;
+  });
+  time("TaskDurationsByStage (stragglers' input)", [&] {
+    auto r = perfplan::profiles::spark::TaskDurationsByStage(s, app);
+    return r.ok() ? r.value().size() : 0;
+  });
+  time("LoadWhatIfApplication (whatif's input)", [&] {
+    auto r = perfplan::profiles::spark::LoadWhatIfApplication(s, app);
+    return r.ok() ? r.value().jobs.size() : 0;
+  });
+  time("ComputeEfficiencyVector (scores' input)", [&] {
+    auto r = perfplan::profiles::spark::ComputeEfficiencyVector(s, app);
+    return r.ok() ? std::size_t{1} : 0;
+  });
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string usage =
-      "usage: spark_ingest_bench generate OUT TASKS [STAGES] | ingest STORE PATH...\n";
+      "usage: spark_ingest_bench generate OUT TASKS [STAGES] | ingest STORE PATH... | answers "
+      "STORE APP\n";
   if (argc >= 4 && std::string(argv[1]) == "generate") {
     return Generate(argv[2], std::atol(argv[3]), argc > 4 ? std::atoi(argv[4]) : 10);
   }
+  if (argc == 4 && std::string(argv[1]) == "answers") return Answers(argv[2], argv[3]);
   if (argc >= 4 && std::string(argv[1]) == "ingest") {
     return Ingest(argv[2], std::vector<std::string>(argv + 3, argv + argc));
   }

@@ -1,6 +1,7 @@
 #include "models/runtime_model.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 
@@ -59,21 +60,34 @@ Status ValidateRun(const ProfileRun& run, std::size_t index) {
 double Sq(double v) { return v * v; }
 
 // Sum over run pairs (i<j) with positive `measured` of (log measured ratio − log predicted ratio)².
-// `predicted_log_ratio(i, j)` gives the class's predicted log ratio. Counts usable pairs.
+// `predicted_log_ratio(a, b)` gives the class's predicted log ratio, a difference f(b) − f(a) of
+// per-run terms. With d_k = log(m_k / m_0) − predicted_log_ratio(r_0, r_k) against the first
+// usable run, the sum Σ_{i<j} (d_j − d_i)² equals n · Σ (d_k − mean d)²: one pass over the n usable
+// runs instead of one per pair (runs that agree exactly still give exactly 0). Counts the pairs.
 template <typename Measured, typename PredictedLogRatio>
 double PairwiseLogError(const std::vector<ProfileRun>& runs, Measured measured,
-                        PredictedLogRatio predicted_log_ratio, int* pairs) {
-  double err = 0;
-  *pairs = 0;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    for (std::size_t j = i + 1; j < runs.size(); ++j) {
-      const double mi = measured(runs[i]), mj = measured(runs[j]);
-      if (mi <= 0 || mj <= 0) continue;
-      err += Sq(std::log(mj / mi) - predicted_log_ratio(runs[i], runs[j]));
-      ++*pairs;
+                        PredictedLogRatio predicted_log_ratio, std::int64_t* pairs) {
+  std::vector<double> d;
+  d.reserve(runs.size());
+  const ProfileRun* first = nullptr;
+  double first_measured = 0, sum = 0;
+  for (const ProfileRun& r : runs) {
+    const double m = measured(r);
+    if (m <= 0) continue;
+    if (!first) {
+      first = &r;
+      first_measured = m;
     }
+    d.push_back(std::log(m / first_measured) - predicted_log_ratio(*first, r));
+    sum += d.back();
   }
-  return err;
+  const auto n = static_cast<std::int64_t>(d.size());
+  *pairs = n * (n - 1) / 2;
+  if (n < 2) return 0;
+  const double mean = sum / static_cast<double>(n);
+  double squares = 0;
+  for (double v : d) squares += Sq(v - mean);
+  return static_cast<double>(n) * squares;
 }
 
 double LogSizeRatio(const ProfileRun& a, const ProfileRun& b) {
@@ -200,7 +214,7 @@ Result<ClassInference> InferClasses(const std::vector<ProfileRun>& runs) {
   }
 
   ClassInference out;
-  int pairs = 0;
+  std::int64_t pairs = 0;
   auto object_bytes = [](const ProfileRun& r) { return r.reduction_object_bytes; };
   const double e_const =
       PairwiseLogError(runs, object_bytes, [](auto&, auto&) { return 0.0; }, &pairs);

@@ -3,11 +3,15 @@
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <optional>
+#include <tuple>
 #include <thread>
 
 namespace perfplan::profiles {
@@ -49,6 +53,140 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
   return store;
 }
 
+namespace {
+
+// "file:" URI of a path for sqlite3_open_v2 with SQLITE_OPEN_URI ('%', '?' and '#' escaped).
+std::string FileUri(const std::string& path, const std::string& query) {
+  std::string uri = "file:";
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      char hex[4];
+      std::snprintf(hex, sizeof(hex), "%%%02X", static_cast<unsigned char>(c));
+      uri += hex;
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?" + query;
+}
+
+// The versions recorded in schema_migrations; empty optional when the table cannot be read.
+std::optional<std::vector<std::pair<std::string, int>>> RecordedVersions(sqlite3* db) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT component, version FROM schema_migrations", -1, &stmt,
+                         nullptr) != SQLITE_OK) {
+    return std::nullopt;
+  }
+  std::vector<std::pair<std::string, int>> out;
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    const unsigned char* name = sqlite3_column_text(stmt, 0);
+    out.emplace_back(name ? reinterpret_cast<const char*>(name) : "", sqlite3_column_int(stmt, 1));
+  }
+  sqlite3_finalize(stmt);
+  if (rc != SQLITE_DONE) return std::nullopt;
+  return out;
+}
+
+int VersionOf(const std::vector<std::pair<std::string, int>>& versions, const std::string& name) {
+  for (const auto& [component, version] : versions) {
+    if (component == name) return version;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Store>> Store::OpenReadOnly(const std::string& path,
+                                                   const std::vector<Migrations>& components) {
+  if (path == ":memory:") return Open(path, components);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return Status::NotFound(path + ": no such store");
+    return Status::Failed(path + ": cannot open the store: " + std::strerror(errno));
+  }
+  if (S_ISDIR(st.st_mode)) return Status::Failed(path + ": is a directory, not a store");
+  // First a plain read-only connection (a WAL reader); if the file system refuses the shared
+  // memory file it needs, the store cannot change under us either: open it immutable.
+  auto connect = [&](bool immutable) -> std::pair<sqlite3*, std::string> {
+    sqlite3* db = nullptr;
+    const std::string name = immutable ? FileUri(path, "immutable=1") : path;
+    const int flags =
+        SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0);
+    const int rc = sqlite3_open_v2(name.c_str(), &db, flags, nullptr);
+    if (rc != SQLITE_OK) {
+      std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+      sqlite3_close(db);
+      return {nullptr, message};
+    }
+    sqlite3_busy_timeout(db, kBusyTimeoutMilliseconds);
+    return {db, ""};
+  };
+  bool upgraded = false;
+  for (;;) {
+    auto [db, error] = connect(false);
+    std::optional<std::vector<std::pair<std::string, int>>> versions;
+    if (db) versions = RecordedVersions(db);
+    if (db && !versions) {
+      std::string message = sqlite3_errmsg(db);
+      const int code = sqlite3_extended_errcode(db) & 0xff;
+      sqlite3_close(db);
+      db = nullptr;
+      if (code == SQLITE_CANTOPEN || code == SQLITE_READONLY || code == SQLITE_IOERR) {
+        std::tie(db, error) = connect(true);
+        if (db) versions = RecordedVersions(db);
+        if (db && !versions) {
+          error = sqlite3_errmsg(db);
+          sqlite3_close(db);
+          db = nullptr;
+        }
+      } else {
+        error = message;
+      }
+    }
+    if (!db) return Status::Failed(path + ": not a perfplan store: " + error);
+    std::unique_ptr<Store> store(new Store(db, path));
+    bool behind = false;
+    for (const Migrations& m : components) {
+      const int have = VersionOf(*versions, m.component);
+      const int known = static_cast<int>(m.steps.size());
+      if (have > known) {
+        return Status::Failed(path + ": the " + m.component + " schema is at version " +
+                              std::to_string(have) + ", newer than this perfplan knows (" +
+                              std::to_string(known) + "); use a newer perfplan");
+      }
+      if (have < known) behind = true;
+    }
+    if (!behind) {
+      if (Status s = store->Exec("PRAGMA foreign_keys=ON"); !s.ok()) {
+        return Status::Failed(path + ": " + s.message());
+      }
+      return store;
+    }
+    // An older schema: upgrade it once when this process may write the file, else say why not.
+    if (!upgraded && ::access(path.c_str(), W_OK) == 0) {
+      store.reset();
+      auto writable = Open(path, components);
+      if (!writable.ok()) return writable.status();
+      upgraded = true;
+      continue;
+    }
+    for (const Migrations& m : components) {
+      const int have = VersionOf(*versions, m.component);
+      const int known = static_cast<int>(m.steps.size());
+      if (have == known) continue;
+      return Status::Failed(
+          path + ": the store " +
+          (have == 0 ? "has no " + m.component + " data (schema at version "
+                     : "has an older " + m.component + " schema (at version ") +
+          std::to_string(have) + ", this perfplan reads " +
+          std::to_string(known) +
+          ") and cannot be upgraded here (no write permission); upgrade it with any perfplan "
+          "command that writes the store, e.g. `perfplan ingest`, where it is writable");
+    }
+  }
+}
+
 Store::~Store() { sqlite3_close_v2(db_); }
 
 Status Store::Exec(const std::string& sql) {
@@ -62,11 +200,28 @@ Status Store::Exec(const std::string& sql) {
 }
 
 Result<Statement> Store::Prepare(const std::string& sql) {
+  if (observer_) observer_(sql);
   sqlite3_stmt* stmt = nullptr;
   if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
     return Status::Failed("SQLite: " + std::string(sqlite3_errmsg(db_)) + " in: " + sql);
   }
   return Statement(stmt, sql);
+}
+
+Result<std::vector<Store::PlanStep>> Store::ExplainQueryPlan(const std::string& sql) {
+  sqlite3_stmt* stmt = nullptr;
+  const std::string explain = "EXPLAIN QUERY PLAN " + sql;
+  if (sqlite3_prepare_v2(db_, explain.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
+    return Status::Failed("SQLite: " + std::string(sqlite3_errmsg(db_)) + " in: " + sql);
+  }
+  Statement st(stmt, explain);
+  std::vector<PlanStep> out;
+  while (st.Step()) {
+    out.push_back({static_cast<int>(st.ColumnInt(0)), static_cast<int>(st.ColumnInt(1)),
+                   st.ColumnText(3)});
+  }
+  if (!st.Error().ok()) return st.Error();
+  return out;
 }
 
 Status Store::Begin() {

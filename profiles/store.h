@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,17 @@ class Store {
   // not a database, or is newer than this build.
   static Result<std::unique_ptr<Store>> Open(const std::string& path,
                                              const std::vector<Migrations>& components);
+  // Opens an existing store for reading only, for commands and servers that never write: no
+  // file is created, no lock is taken, and (WAL mode) reading never waits for a writer. A store
+  // the process may write whose schema is older than this build is upgraded first (once, through
+  // Open). When SQLite cannot use the store's shared-memory WAL index there (a read-only file
+  // system), the file is read as immutable (nobody can be writing it).
+  // Fails NotFound "PATH: no such store" when nothing is at `path`, and Failed when `path` is a
+  // directory, is not a store, is newer than this build, or lacks a component
+  // or has an older one, it cannot upgrade ("PATH: the store has no spark data (schema at
+  // version 0, this perfplan reads 2) and cannot be upgraded here (no write permission); …").
+  static Result<std::unique_ptr<Store>> OpenReadOnly(const std::string& path,
+                                                     const std::vector<Migrations>& components);
   ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
@@ -74,6 +86,20 @@ class Store {
   };
   Result<ExclusiveLock> LockExclusively(const std::string& what);
 
+  // Calls `observer` with the SQL of every statement prepared from now on (nullptr: stop). For
+  // tests that check the query plans of a read path (see ExplainQueryPlan).
+  void ObservePrepares(std::function<void(const std::string& sql)> observer) {
+    observer_ = std::move(observer);
+  }
+  // One line of SQLite's EXPLAIN QUERY PLAN: `id` and `parent` give the tree, `detail` is e.g.
+  // "SEARCH t USING PRIMARY KEY (attempt_key=?)" or "SCAN spark_tasks".
+  struct PlanStep {
+    int id = 0, parent = 0;
+    std::string detail;
+  };
+  // The query plan of `sql` (parameters unbound); fails like Prepare.
+  Result<std::vector<PlanStep>> ExplainQueryPlan(const std::string& sql);
+
   // Version of `component` recorded in the store (0 if never migrated).
   int SchemaVersion(const std::string& component);
   std::int64_t LastInsertRowId() const;
@@ -85,6 +111,7 @@ class Store {
   Status Migrate(const Migrations& m);
   sqlite3* db_;
   std::string path_;
+  std::function<void(const std::string&)> observer_;
 };
 
 // A prepared statement bound to a Store. Movable, not copyable; finalized on destruction.

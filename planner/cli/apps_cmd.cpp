@@ -38,7 +38,7 @@ void AddAppsCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
   cmd->callback([flags, &ctx] {
-    auto store = profiles::Store::Open(flags->store, {profiles::spark::StoreMigrations()});
+    auto store = profiles::Store::OpenReadOnly(flags->store, {profiles::spark::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "apps", store.status(), flags->json);
     auto apps = profiles::spark::ListApplications(*store.value());
     if (!apps.ok()) return ReportError(ctx, "apps", apps.status(), flags->json);
@@ -68,7 +68,7 @@ void AddAppCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
   cmd->callback([flags, &ctx] {
-    auto store = profiles::Store::Open(flags->store, {profiles::spark::StoreMigrations()});
+    auto store = profiles::Store::OpenReadOnly(flags->store, {profiles::spark::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "app", store.status(), flags->json);
     auto app =
         profiles::spark::DescribeApplication(*store.value(), flags->app_id, flags->attempt_id);

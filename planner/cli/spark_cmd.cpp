@@ -63,7 +63,7 @@ void AddSparkCommand(CLI::App& command, CliContext& ctx) {
       ->check(CLI::Range(1.0, 1e15));
   profile->add_option("--store", pflags->store, "Profile store (SQLite file)");
   profile->callback([pflags, &ctx] {
-    auto store = profiles::Store::Open(pflags->store, {profiles::spark::StoreMigrations()});
+    auto store = profiles::Store::OpenReadOnly(pflags->store, {profiles::spark::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "spark profile", store.status(), false);
     auto derived =
         profiles::spark::DeriveRuntimeProfile(*store.value(), pflags->app_id, pflags->attempt_id,
@@ -84,7 +84,7 @@ void AddSparkCommand(CLI::App& command, CliContext& ctx) {
   });
 
   api->callback([flags, &ctx] {
-    auto store = profiles::Store::Open(flags->store, {profiles::spark::StoreMigrations()});
+    auto store = profiles::Store::OpenReadOnly(flags->store, {profiles::spark::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "spark api", store.status(), true);
     auto answer = profiles::spark::HistoryApi(*store.value(), flags->path);
     if (!answer.ok()) return ReportError(ctx, "spark api", answer.status(), true);

@@ -35,7 +35,7 @@ void AddWhatIfExecutorsCommand(CLI::App& parent, CliContext& ctx) {
   cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
   cmd->callback([flags, &ctx] {
-    auto store = profiles::Store::Open(flags->store, {profiles::spark::StoreMigrations()});
+    auto store = profiles::Store::OpenReadOnly(flags->store, {profiles::spark::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "whatif executors", store.status(), flags->json);
     auto answer = planner::AnswerWhatIfExecutors(*store.value(), flags->app_id, flags->attempt_id,
                                                  flags->counts);

@@ -55,7 +55,7 @@ Result<WorkloadAnswer> AnswerWorkload(const WorkloadRequest& request) {
     return Status::NotFound(request.store_path +
                             ": no such store; run `perfplan ingest hdfs --node NAME=PATH` first");
   }
-  auto store = profiles::Store::Open(request.store_path, {profiles::HdfsMigrations()});
+  auto store = profiles::Store::OpenReadOnly(request.store_path, {profiles::HdfsMigrations()});
   if (!store.ok()) return store.status();
   auto records =
       profiles::LoadHdfsRecords(*store.value(), options.from_ms >= 0 ? options.from_ms : INT64_MIN,

@@ -38,7 +38,7 @@ Status UnknownApplication(profiles::Store& store, const StragglersRequest& reque
 
 Result<StragglersAnswer> AnswerStragglers(const StragglersRequest& request) {
   if (Status s = request.options.Validate(); !s.ok()) return s;
-  auto store = profiles::Store::Open(request.store_path, {profiles::spark::StoreMigrations()});
+  auto store = profiles::Store::OpenReadOnly(request.store_path, {profiles::spark::StoreMigrations()});
   if (!store.ok()) return store.status();
   auto stages =
       profiles::spark::TaskDurationsByStage(*store.value(), request.app_id, request.attempt_id);

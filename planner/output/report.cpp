@@ -393,7 +393,7 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
     if (!std::filesystem::exists(request.store_path, ec))
       return Status::NotFound(request.store_path + ": no such store");
     inputs.push_back("store " + request.store_path);
-    auto store = profiles::Store::Open(
+    auto store = profiles::Store::OpenReadOnly(
         request.store_path, {profiles::spark::StoreMigrations(), profiles::HdfsMigrations()});
     if (!store.ok()) return store.status();
     if (Status s = AddSparkSection(*store.value(), request, b); !s.ok()) return s;

@@ -240,7 +240,7 @@ Result<std::vector<ScoreAnswer>> AnswerScores(const std::string& store_path,
   if (!std::filesystem::is_regular_file(store_path, ec)) {
     return Status::NotFound(store_path + ": no such store; run `perfplan ingest spark` first");
   }
-  auto store = profiles::Store::Open(store_path, ScoringMigrations());
+  auto store = profiles::Store::OpenReadOnly(store_path, ScoringMigrations());
   if (!store.ok()) return store.status();
   return ScoreStoredApplications(*store.value(), app_id);
 }

@@ -128,7 +128,7 @@ HttpReply SparkHistory(const ServiceOptions& options, const std::string& rest) {
   }
   if (auto e = MissingStore(options)) return Error(*e);
   Result<std::unique_ptr<profiles::Store>> store =
-      profiles::Store::Open(options.store_path, {profiles::spark::StoreMigrations()});
+      profiles::Store::OpenReadOnly(options.store_path, {profiles::spark::StoreMigrations()});
   if (!store.ok()) return Error({503, "unavailable", store.status().message(), ""});
   Result<std::string> answer = profiles::spark::HistoryApi(*store.value(), rest);
   if (!answer.ok()) return FromStatus(answer.status());

@@ -36,7 +36,7 @@ Status CheckName(const std::string& what, const std::string& name,
 // One run per Spark application of the store; the metric columns other than the target are
 // never parameters.
 Result<tuning::Dataset> LoadStoreDataset(const TuneDataRequest& data) {
-  auto store = profiles::Store::Open(data.store_path, {profiles::spark::StoreMigrations()});
+  auto store = profiles::Store::OpenReadOnly(data.store_path, {profiles::spark::StoreMigrations()});
   if (!store.ok()) return Status::InvalidArgument(store.status().message());
   profiles::spark::RunTableSelection selection;
   selection.app_ids = data.store_apps;

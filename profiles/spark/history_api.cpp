@@ -324,9 +324,10 @@ Result<Json> Api::Jobs(std::int64_t key, const Query& q, std::optional<int> job_
 
 // ---- stages ----
 
+// The stage attempt's task-metric sums, kept at ingest (spark_stage_summaries, alias m).
 std::string MetricSums() {
   std::string cols;
-  for (const auto& m : metrics::kTaskMetrics) cols += ", SUM(t." + std::string(m.column) + ")";
+  for (const auto& m : metrics::kTaskMetrics) cols += ", m." + std::string(m.column);
   return cols;
 }
 
@@ -360,16 +361,14 @@ std::int64_t MetricValue(Statement& s, int first, std::string_view column) {
 Json Api::ExecutorSummary(std::int64_t key, int stage, int attempt) {
   Json out = Json::object();
   auto st = Prepare(
-      "SELECT t.executor_id, COALESCE(SUM(t.duration_ms), 0), SUM(t.status = 'FAILED'), "
-      "SUM(t.status = 'SUCCESS'), SUM(t.status = 'KILLED'), SUM(t.input_bytes), "
-      "SUM(t.input_records), SUM(t.output_bytes), SUM(t.output_records), "
-      "SUM(t.shuffle_remote_bytes_read + t.shuffle_local_bytes_read), "
-      "SUM(t.shuffle_records_read), SUM(t.shuffle_bytes_written), "
-      "SUM(t.shuffle_records_written), SUM(t.memory_bytes_spilled), "
-      "SUM(t.disk_bytes_spilled), s.excluded_executors_json FROM spark_tasks t JOIN spark_stages "
-      "s ON s.attempt_key = t.attempt_key AND s.stage_id = t.stage_id AND s.stage_attempt_id = "
-      "t.stage_attempt_id WHERE t.attempt_key = ?1 AND t.stage_id = ?2 AND "
-      "t.stage_attempt_id = ?3 GROUP BY t.executor_id ORDER BY t.executor_id");
+      "SELECT x.executor_id, x.duration_ms_sum, x.failed_tasks, x.succeeded_tasks, "
+      "x.killed_tasks, x.input_bytes, x.input_records, x.output_bytes, x.output_records, "
+      "x.shuffle_read_bytes, x.shuffle_records_read, x.shuffle_bytes_written, "
+      "x.shuffle_records_written, x.memory_bytes_spilled, x.disk_bytes_spilled, "
+      "s.excluded_executors_json FROM spark_stage_executor_summaries x JOIN spark_stages s ON "
+      "s.attempt_key = x.attempt_key AND s.stage_id = x.stage_id AND s.stage_attempt_id = "
+      "x.stage_attempt_id WHERE x.attempt_key = ?1 AND x.stage_id = ?2 AND "
+      "x.stage_attempt_id = ?3 ORDER BY x.executor_id");
   if (!st.ok()) return out;
   Statement& s = st.value();
   s.Bind(1, key).Bind(2, std::int64_t{stage}).Bind(3, std::int64_t{attempt});
@@ -488,14 +487,19 @@ Result<Json> Api::Stages(std::int64_t key, const Query& q, std::optional<int> st
                          std::optional<int> attempt) {
   std::set<std::string> statuses;
   for (const auto& v : q.All("status")) statuses.insert(Upper(v));
+  // One stage (or one attempt) reads its own rows only, through the primary key.
   auto st = Prepare(std::string("SELECT ") + kStageColumns + MetricSums() +
-                    " FROM spark_stages s LEFT JOIN spark_tasks t ON t.attempt_key = "
-                    "s.attempt_key AND t.stage_id = s.stage_id AND t.stage_attempt_id = "
-                    "s.stage_attempt_id WHERE s.attempt_key = ?1 GROUP BY s.stage_id, "
-                    "s.stage_attempt_id ORDER BY s.stage_id DESC, s.stage_attempt_id DESC");
+                    " FROM spark_stages s LEFT JOIN spark_stage_summaries m ON m.attempt_key = "
+                    "s.attempt_key AND m.stage_id = s.stage_id AND m.stage_attempt_id = "
+                    "s.stage_attempt_id WHERE s.attempt_key = ?1" +
+                    (stage_id ? " AND s.stage_id = ?2" : "") +
+                    (attempt ? " AND s.stage_attempt_id = ?3" : "") +
+                    " ORDER BY s.stage_id DESC, s.stage_attempt_id DESC");
   if (!st.ok()) return st.status();
   Statement& s = st.value();
   s.Bind(1, key);
+  if (stage_id) s.Bind(2, std::int64_t{*stage_id});
+  if (attempt) s.Bind(3, std::int64_t{*attempt});
   Json out = Json::array();
   while (s.Step()) {
     if (stage_id && s.ColumnInt(0) != *stage_id) continue;
@@ -600,9 +604,11 @@ std::vector<Json> Api::TasksOf(std::int64_t key, int stage, int attempt,
       logs[ex.value().ColumnText(0)] = ParseOr(ex.value().ColumnText(1), Json::object());
     }
   }
+  // INDEXED BY: without it SQLite reads every task of the application in primary-key order to
+  // save sorting one stage's tasks by id.
   auto st = Prepare(std::string("SELECT ") + kTaskColumns + TaskMetricColumns() +
-                    " FROM spark_tasks WHERE attempt_key = ?1 AND stage_id = ?2 AND "
-                    "stage_attempt_id = ?3 ORDER BY task_id");
+                    " FROM spark_tasks INDEXED BY spark_tasks_stage WHERE attempt_key = ?1 AND "
+                    "stage_id = ?2 AND stage_attempt_id = ?3 ORDER BY task_id");
   if (!st.ok()) return out;
   Statement& s = st.value();
   s.Bind(1, key).Bind(2, std::int64_t{stage}).Bind(3, std::int64_t{attempt});
@@ -785,25 +791,13 @@ Result<Json> Api::Executors(std::int64_t key, bool all) {
       "e.remove_reason, e.max_memory_bytes, e.max_onheap_memory_bytes, "
       "e.max_offheap_memory_bytes, e.log_urls_json, e.attributes_json, e.resources_json, "
       "e.resource_profile_id, e.excluded, e.excluded_in_stages_json, e.peak_metrics_json, "
-      "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = e.attempt_key AND "
-      "t.executor_id = e.executor_id AND t.status = 'RUNNING'), "
-      "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = e.attempt_key AND "
-      "t.executor_id = e.executor_id AND t.status = 'FAILED'), "
-      "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = e.attempt_key AND "
-      "t.executor_id = e.executor_id AND t.status = 'SUCCESS'), "
-      "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = e.attempt_key AND "
-      "t.executor_id = e.executor_id), "
-      "(SELECT COALESCE(SUM(duration_ms), 0) FROM spark_tasks t WHERE t.attempt_key = "
-      "e.attempt_key AND t.executor_id = e.executor_id), "
-      "(SELECT COALESCE(SUM(input_bytes), 0) FROM spark_tasks t WHERE t.attempt_key = "
-      "e.attempt_key AND t.executor_id = e.executor_id), "
-      "(SELECT COALESCE(SUM(shuffle_remote_bytes_read + shuffle_local_bytes_read), 0) FROM "
-      "spark_tasks t WHERE t.attempt_key = e.attempt_key AND t.executor_id = e.executor_id), "
-      "(SELECT COALESCE(SUM(shuffle_bytes_written), 0) FROM spark_tasks t WHERE t.attempt_key = "
-      "e.attempt_key AND t.executor_id = e.executor_id), "
-      "(SELECT COALESCE(SUM(jvm_gc_time_ms), 0) FROM spark_tasks t WHERE t.attempt_key = "
-      "e.attempt_key AND t.executor_id = e.executor_id) "
-      "FROM spark_executors e WHERE e.attempt_key = ?1 ORDER BY e.executor_id DESC");
+      "COALESCE(x.running_tasks, 0), COALESCE(x.failed_tasks, 0), "
+      "COALESCE(x.succeeded_tasks, 0), COALESCE(x.tasks, 0), COALESCE(x.duration_ms_sum, 0), "
+      "COALESCE(x.input_bytes, 0), COALESCE(x.shuffle_read_bytes, 0), "
+      "COALESCE(x.shuffle_bytes_written, 0), COALESCE(x.jvm_gc_time_ms, 0) "
+      "FROM spark_executors e LEFT JOIN spark_executor_summaries x ON x.attempt_key = "
+      "e.attempt_key AND x.executor_id = e.executor_id WHERE e.attempt_key = ?1 "
+      "ORDER BY e.executor_id DESC");
   if (!st.ok()) return st.status();
   std::int64_t app_duration_ms = 0;
   if (auto a = Prepare("SELECT start_time_ms, end_time_ms, completed FROM spark_attempts WHERE "

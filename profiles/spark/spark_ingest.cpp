@@ -825,7 +825,9 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
   const char* tables[] = {"spark_properties",     "spark_resource_profiles",
                           "spark_executors",      "spark_jobs",
                           "spark_stages",         "spark_tasks",
-                          "spark_sql_executions", "spark_attempts"};
+                          "spark_sql_executions", "spark_stage_summaries",
+                          "spark_stage_executor_summaries", "spark_executor_summaries",
+                          "spark_attempts"};
   for (const char* table : tables) {
     auto del = store_.Prepare(std::string("DELETE FROM ") + table +
                               " WHERE attempt_key IN (SELECT attempt_key FROM spark_attempts "
@@ -958,6 +960,8 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
     s.Bind(26, json(st_.excluded_executors).dump());
     if (Status st = s.Run(); !st.ok()) return st;
   }
+  // The summaries the read paths answer from, in this same transaction.
+  if (Status st = WriteSummaries(store_, key_); !st.ok()) return st;
   for (const auto& [id, x] : sql_) {
     auto q = store_.Prepare("INSERT INTO spark_sql_executions VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
     if (!q.ok()) return q.status();

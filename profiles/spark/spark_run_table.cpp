@@ -92,7 +92,7 @@ Result<StoreRunTable> ReadStoreRunTable(Store& store, const RunTableSelection& s
   auto sums = store.Prepare(
       "SELECT total(executor_run_time_ms), total(shuffle_remote_bytes_read) + "
       "total(shuffle_local_bytes_read), total(shuffle_bytes_written), total(jvm_gc_time_ms) "
-      "FROM spark_tasks WHERE attempt_key = ?1 AND status <> 'RUNNING'");
+      "FROM spark_stage_summaries WHERE attempt_key = ?1");  // running tasks have no metrics
   if (!sums.ok()) return sums.status();
 
   std::vector<AppRow> rows;

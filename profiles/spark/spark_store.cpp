@@ -77,6 +77,75 @@ CREATE TABLE spark_sql_executions(
          "stage_attempt_id);\n";
 }
 
+// The summaries kept at ingest (schema version 2): what the History Server keeps live, so the
+// read paths answer from them instead of grouping an application's tasks at every request. Each
+// INSERT … SELECT groups one application attempt's tasks (`where` = "WHERE attempt_key = ?1", at
+// ingest) or every stored task (`where` = "", the migration that fills an older store).
+std::string SummaryInserts(const std::string& where) {
+  std::string stage_sums;
+  for (const auto& m : detail::kTaskMetrics) stage_sums += ", SUM(" + std::string(m.column) + ")";
+  return "INSERT INTO spark_stage_summaries SELECT attempt_key, stage_id, stage_attempt_id, "
+         "COUNT(*), SUM(status = 'RUNNING'), SUM(status = 'SUCCESS'), SUM(status = 'FAILED'), "
+         "SUM(status = 'KILLED'), COALESCE(SUM(duration_ms), 0), MAX(finish_time_ms)" +
+         stage_sums + " FROM spark_tasks " + where +
+         " GROUP BY attempt_key, stage_id, stage_attempt_id;\n"
+         "INSERT INTO spark_stage_executor_summaries SELECT attempt_key, stage_id, "
+         "stage_attempt_id, COALESCE(executor_id, ''), COUNT(*), COALESCE(SUM(duration_ms), 0), "
+         "SUM(status = 'FAILED'), SUM(status = 'SUCCESS'), SUM(status = 'KILLED'), "
+         "SUM(input_bytes), SUM(input_records), SUM(output_bytes), SUM(output_records), "
+         "SUM(shuffle_remote_bytes_read + shuffle_local_bytes_read), SUM(shuffle_records_read), "
+         "SUM(shuffle_bytes_written), SUM(shuffle_records_written), SUM(memory_bytes_spilled), "
+         "SUM(disk_bytes_spilled) FROM spark_tasks " +
+         where +
+         " GROUP BY attempt_key, stage_id, stage_attempt_id, COALESCE(executor_id, '');\n"
+         "INSERT INTO spark_executor_summaries SELECT attempt_key, COALESCE(executor_id, ''), "
+         "COUNT(*), SUM(status = 'RUNNING'), SUM(status = 'FAILED'), SUM(status = 'SUCCESS'), "
+         "COALESCE(SUM(duration_ms), 0), SUM(input_bytes), SUM(shuffle_remote_bytes_read + "
+         "shuffle_local_bytes_read), SUM(shuffle_bytes_written), SUM(jvm_gc_time_ms) FROM "
+         "spark_tasks " +
+         where + " GROUP BY attempt_key, COALESCE(executor_id, '');\n";
+}
+
+// Version 2: the summary tables, filled from the tasks already stored, and the stage index made
+// covering for the durations of a stage's successful tasks in launch order
+// (TaskDurationsByStage: `stragglers`, `app`), which then never touch the task rows.
+std::string SchemaV2() {
+  std::string stage_metrics;
+  for (const auto& m : detail::kTaskMetrics) {
+    stage_metrics += ",\n  " + std::string(m.column) + " INTEGER NOT NULL";
+  }
+  return "CREATE TABLE spark_stage_summaries(\n"
+         "  attempt_key INTEGER NOT NULL, stage_id INTEGER NOT NULL,\n"
+         "  stage_attempt_id INTEGER NOT NULL, tasks INTEGER NOT NULL,\n"
+         "  running_tasks INTEGER NOT NULL, succeeded_tasks INTEGER NOT NULL,\n"
+         "  failed_tasks INTEGER NOT NULL, killed_tasks INTEGER NOT NULL,\n"
+         "  duration_ms_sum INTEGER NOT NULL, finish_time_ms_max INTEGER" +
+         stage_metrics +
+         ",\n  PRIMARY KEY(attempt_key, stage_id, stage_attempt_id)) WITHOUT ROWID;\n"
+         "CREATE TABLE spark_stage_executor_summaries(\n"
+         "  attempt_key INTEGER NOT NULL, stage_id INTEGER NOT NULL,\n"
+         "  stage_attempt_id INTEGER NOT NULL, executor_id TEXT NOT NULL, tasks INTEGER NOT NULL,\n"
+         "  duration_ms_sum INTEGER NOT NULL, failed_tasks INTEGER NOT NULL,\n"
+         "  succeeded_tasks INTEGER NOT NULL, killed_tasks INTEGER NOT NULL,\n"
+         "  input_bytes INTEGER NOT NULL, input_records INTEGER NOT NULL,\n"
+         "  output_bytes INTEGER NOT NULL, output_records INTEGER NOT NULL,\n"
+         "  shuffle_read_bytes INTEGER NOT NULL, shuffle_records_read INTEGER NOT NULL,\n"
+         "  shuffle_bytes_written INTEGER NOT NULL, shuffle_records_written INTEGER NOT NULL,\n"
+         "  memory_bytes_spilled INTEGER NOT NULL, disk_bytes_spilled INTEGER NOT NULL,\n"
+         "  PRIMARY KEY(attempt_key, stage_id, stage_attempt_id, executor_id)) WITHOUT ROWID;\n"
+         "CREATE TABLE spark_executor_summaries(\n"
+         "  attempt_key INTEGER NOT NULL, executor_id TEXT NOT NULL, tasks INTEGER NOT NULL,\n"
+         "  running_tasks INTEGER NOT NULL, failed_tasks INTEGER NOT NULL,\n"
+         "  succeeded_tasks INTEGER NOT NULL, duration_ms_sum INTEGER NOT NULL,\n"
+         "  input_bytes INTEGER NOT NULL, shuffle_read_bytes INTEGER NOT NULL,\n"
+         "  shuffle_bytes_written INTEGER NOT NULL, jvm_gc_time_ms INTEGER NOT NULL,\n"
+         "  PRIMARY KEY(attempt_key, executor_id)) WITHOUT ROWID;\n"
+         "DROP INDEX spark_tasks_stage;\n"
+         "CREATE INDEX spark_tasks_stage ON spark_tasks(attempt_key, stage_id, stage_attempt_id, "
+         "status, launch_time_ms, task_id, duration_ms);\n" +
+         SummaryInserts("");
+}
+
 // spark-rapids-tools' aggregate columns and the SQL over spark_tasks (alias t) computing each.
 // CPU and shuffle-write times are summed in nanoseconds per stage, then truncated to
 // milliseconds (for jobs: the truncated stage values are summed, as the profiler does).
@@ -122,9 +191,10 @@ Result<std::vector<MetricAggregates>> Aggregates(Store& store, std::int64_t key,
     if (jobs && e.size() > ns_suffix.size() &&
         e.compare(e.size() - ns_suffix.size(), ns_suffix.size(), ns_suffix) == 0) {
       // The profiler truncates nanoseconds to milliseconds per stage, then sums the stages.
-      e = "(SELECT SUM(x) FROM (SELECT " + std::string(expr).replace(0, 6, "SUM(t2.") +
-          " AS x FROM spark_tasks t2 JOIN json_each(j.stage_ids_json) je2 ON t2.stage_id = "
-          "je2.value WHERE t2.attempt_key = j.attempt_key GROUP BY t2.stage_id))";
+      // The stage sums come from spark_stage_summaries (one row per stage attempt of the job).
+      e = "(SELECT SUM(x) FROM (SELECT " + std::string(expr).replace(0, 6, "SUM(m.") +
+          " AS x FROM json_each(j.stage_ids_json) je2 JOIN spark_stage_summaries m ON "
+          "m.attempt_key = j.attempt_key AND m.stage_id = je2.value GROUP BY m.stage_id))";
     }
     if (e == "%DURATION%") {
       e = jobs ? "MAX(j.completion_time_ms) - MAX(j.submission_time_ms)"
@@ -164,9 +234,10 @@ constexpr const char* kApplicationSql =
     "a.start_time_ms, a.end_time_ms, a.completed, "
     "(SELECT COUNT(*) FROM spark_jobs j WHERE j.attempt_key = a.attempt_key), "
     "(SELECT COUNT(*) FROM spark_stages s WHERE s.attempt_key = a.attempt_key), "
-    "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = a.attempt_key), "
-    "(SELECT COUNT(*) FROM spark_tasks t WHERE t.attempt_key = a.attempt_key AND t.status = "
-    "'FAILED'), "
+    "(SELECT COALESCE(SUM(x.tasks), 0) FROM spark_executor_summaries x WHERE x.attempt_key = "
+    "a.attempt_key), "
+    "(SELECT COALESCE(SUM(x.failed_tasks), 0) FROM spark_executor_summaries x WHERE "
+    "x.attempt_key = a.attempt_key), "
     "(SELECT COUNT(*) FROM spark_executors e WHERE e.attempt_key = a.attempt_key AND "
     "e.executor_id != 'driver'), a.events, a.skipped_lines, a.attempt_key "
     "FROM spark_attempts a WHERE a.app_id NOT LIKE char(1) || '%' ";
@@ -527,8 +598,23 @@ Result<std::vector<MetricAggregates>> JobAggregates(Store& store, const std::str
 }
 
 const Migrations& StoreMigrations() {
-  static const Migrations kMigrations = {"spark", {SchemaV1()}};
+  static const Migrations kMigrations = {"spark", {SchemaV1(), SchemaV2()}};
   return kMigrations;
+}
+
+Status WriteSummaries(Store& store, std::int64_t attempt_key) {
+  static const std::string kSql = SummaryInserts("WHERE attempt_key = ?1");
+  // Three statements: each is prepared and run in turn (Store::Exec cannot bind).
+  std::size_t at = 0;
+  while (at < kSql.size()) {
+    const std::size_t end = kSql.find(";\n", at);
+    auto st = store.Prepare(kSql.substr(at, end - at));
+    if (!st.ok()) return st.status();
+    st.value().Bind(1, attempt_key);
+    if (Status s = st.value().Run(); !s.ok()) return s;
+    at = end + 2;
+  }
+  return Status::Ok();
 }
 
 Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,

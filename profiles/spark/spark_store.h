@@ -8,7 +8,7 @@
 //   spark_properties      environment: sections jvm, spark, hadoop, system, classpath, metrics
 //   spark_resource_profiles, spark_executors, spark_jobs, spark_stages (one row per stage
 //   attempt), spark_tasks (one row per task attempt, with every task metric as a column),
-//   spark_sql_executions
+//   spark_sql_executions, and the summaries WriteSummaries keeps (schema version 2)
 // Times are epoch milliseconds (`_ms`), CPU and shuffle-write times nanoseconds (`_ns`), sizes
 // bytes, exactly as Spark logs them.
 //
@@ -153,6 +153,16 @@ Result<ExecutorHosts> LoadExecutorHosts(Store& store, std::int64_t attempt_key);
 // The attempt's `spark.*` properties (environment section "spark") in log order.
 Result<std::vector<std::pair<std::string, std::string>>> LoadSparkProperties(
     Store& store, std::int64_t attempt_key);
+
+// Writes the summaries of an application attempt whose tasks are all stored (the ingester calls it
+// inside the transaction that wrote them, after removing any earlier summaries of that key):
+//   spark_stage_summaries           per stage attempt: task counts by status, Σ duration, last
+//                                   finish, Σ of every task metric (the stage list's sums)
+//   spark_stage_executor_summaries  per stage attempt × executor: the History Server's
+//                                   ExecutorStageSummary sums
+//   spark_executor_summaries        per executor: the ExecutorSummary task counts and sums
+// Read paths answer from these instead of grouping the application's tasks at every request.
+Status WriteSummaries(Store& store, std::int64_t attempt_key);
 
 // The attempt_key of an application attempt (latest attempt when attempt_id is empty).
 Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,

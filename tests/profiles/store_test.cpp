@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles {
@@ -58,6 +60,60 @@ TEST_CASE("A file that is not a database is reported with its path") {
   auto store = Store::Open(path, {kDemo});
   REQUIRE_FALSE(store.ok());
   CHECK(store.status().message().rfind(path + ": ", 0) == 0);
+}
+
+std::int64_t CountThings(Store& store) {
+  auto st = store.Prepare("SELECT count(*) FROM things");
+  REQUIRE(st.ok());
+  REQUIRE(st.value().Step());
+  return st.value().ColumnInt(0);
+}
+
+TEST_CASE("OpenReadOnly says 'no such store' for a missing path and creates nothing") {
+  const std::string dir = testing::MakeTempDir();
+  auto store = Store::OpenReadOnly(dir + "/missing.db", {kDemo});
+  REQUIRE_FALSE(store.ok());
+  CHECK(store.status().code() == StatusCode::kNotFound);
+  CHECK(store.status().message() == dir + "/missing.db: no such store");
+  CHECK_FALSE(std::filesystem::exists(dir + "/missing.db"));
+  auto nested = Store::OpenReadOnly(dir + "/no/such/dir.db", {kDemo});
+  CHECK(nested.status().message() == dir + "/no/such/dir.db: no such store");
+  auto directory = Store::OpenReadOnly(dir, {kDemo});
+  CHECK(directory.status().message() == dir + ": is a directory, not a store");
+}
+
+TEST_CASE("OpenReadOnly reads the committed rows while a writer holds its transaction") {
+  const std::string path = testing::MakeTempDir() + "/wal.db";
+  auto writer = Store::Open(path, {kDemo});
+  REQUIRE(writer.ok());
+  REQUIRE(writer.value()->Exec("INSERT INTO things(name) VALUES('committed')").ok());
+  REQUIRE(writer.value()->Begin().ok());
+  REQUIRE(writer.value()->Exec("INSERT INTO things(name) VALUES('pending')").ok());
+  auto reader = Store::OpenReadOnly(path, {kDemo});
+  REQUIRE(reader.ok());
+  CHECK(CountThings(*reader.value()) == 1);  // a WAL reader: no wait, the committed snapshot
+  CHECK_FALSE(reader.value()->Exec("INSERT INTO things(name) VALUES('no')").ok());
+  REQUIRE(writer.value()->Commit().ok());
+  CHECK(CountThings(*reader.value()) == 2);
+  CHECK_FALSE(std::filesystem::exists(path + ".lock"));
+}
+
+TEST_CASE("OpenReadOnly upgrades an older writable store once, and refuses a newer one") {
+  const std::string path = testing::MakeTempDir() + "/old.db";
+  REQUIRE(Store::Open(path, {Migrations{"demo", {kDemo.steps[0]}}}).ok());
+  auto store = Store::OpenReadOnly(path, {kDemo});
+  REQUIRE(store.ok());
+  CHECK(store.value()->SchemaVersion("demo") == 2);
+  auto older_build = Store::OpenReadOnly(path, {Migrations{"demo", {kDemo.steps[0]}}});
+  REQUIRE_FALSE(older_build.ok());
+  CHECK(older_build.status().message() ==
+        path +
+            ": the demo schema is at version 2, newer than this perfplan knows (1); use a "
+            "newer perfplan");
+  const std::string junk = testing::MakeTempDir() + "/junk.db";
+  testing::WriteFile(junk, std::string(4096, 'x'));
+  auto not_store = Store::OpenReadOnly(junk, {kDemo});
+  CHECK(not_store.status().message().rfind(junk + ": not a perfplan store: ", 0) == 0);
 }
 
 }  // namespace

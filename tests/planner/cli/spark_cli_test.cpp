@@ -119,9 +119,23 @@ TEST_CASE("spark profile derives a FREERIDE-G profile that perfplan predict acce
 
 TEST_CASE("spark api exits 2 with the History Server's message for an unknown application") {
   const std::string dir = testing::MakeTempDir();
+  std::filesystem::create_directories(dir + "/logs");
+  testing::WriteFile(dir + "/logs/app-n", testing::SyntheticEventLog("app-n", 1, 2));
+  REQUIRE(RunPerfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
   Run r = RunPerfplan("spark api applications/nope --store '" + dir + "/s.db'");
   CHECK(r.exit_code == 2);
   CHECK(nlohmann::json::parse(r.out)["message"] == "unknown app: nope");
+}
+
+TEST_CASE("Read commands say 'no such store' for a missing store and do not create it") {
+  const std::string dir = testing::MakeTempDir();
+  Run api = RunPerfplan("spark api applications --store '" + dir + "/s.db'");
+  CHECK(api.exit_code == 2);
+  CHECK(nlohmann::json::parse(api.out)["message"] == dir + "/s.db: no such store");
+  Run apps = RunPerfplan("apps --store '" + dir + "/s.db' --json");
+  CHECK(apps.exit_code == 2);
+  CHECK(nlohmann::json::parse(apps.out)["message"] == dir + "/s.db: no such store");
+  CHECK_FALSE(std::filesystem::exists(dir + "/s.db"));
 }
 
 }  // namespace
