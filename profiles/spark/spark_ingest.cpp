@@ -1592,9 +1592,16 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
   summary->bytes_read += reader.file_bytes_read();
   if (!app.saw_start()) {
     if (events == 0) {
-      summary->skipped.resize(skipped_before);
-      summary->skipped.push_back(
-          {src.name, 0, "not a Spark event log: no Spark event in the first lines"});
+      // A stream that failed before one event decoded (a zstd file cut in half) is reported by
+      // what went wrong with it, not as "not a Spark event log".
+      const bool stream_failed =
+          std::any_of(reader.skipped().begin(), reader.skipped().end(),
+                      [](const SkippedLine& s) { return s.reason.rfind("corrupt ", 0) == 0; });
+      if (!stream_failed) {
+        summary->skipped.resize(skipped_before);
+        summary->skipped.push_back(
+            {src.name, 0, "not a Spark event log: no Spark event in the first lines"});
+      }
       return Status::Ok();  // the caller rolls back the placeholder
     }
     app.set_app_id(AppIdFromName(src));

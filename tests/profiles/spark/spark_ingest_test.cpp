@@ -266,3 +266,27 @@ TEST_CASE("A shorter complete copy of a stored attempt is refused with both even
 
 }  // namespace
 }  // namespace perfplan::profiles::spark
+
+namespace perfplan::profiles::spark {
+namespace {
+
+TEST_CASE("A zstd log cut before its first block ends is reported as a truncated frame") {
+  const std::string dir = testing::MakeTempDir();
+  // One frame of 128 KiB blocks: the first 1,000 bytes hold no complete block, so no event
+  // decodes; the report names the codec problem, not "not a Spark event log".
+  const std::string z = testing::EncodeZstdFrames(testing::SyntheticEventLog("app-z", 4, 200),
+                                                  1 << 20);
+  REQUIRE(z.size() > 1000);
+  testing::WriteFile(dir + "/app-z.zstd", z.substr(0, 1000));
+  auto store = OpenStore(":memory:");
+  auto summary = IngestEventLogs(*store, {dir + "/app-z.zstd"});
+  REQUIRE(summary.ok());
+  CHECK(summary.value().applications.empty());
+  REQUIRE(summary.value().skipped.size() == 1);
+  CHECK(summary.value().skipped[0].reason ==
+        "corrupt zstd stream: truncated zstd frame at byte 1,000 (the end of the file)");
+  CHECK(Count(*store, "SELECT count(*) FROM spark_attempts") == 0);
+}
+
+}  // namespace
+}  // namespace perfplan::profiles::spark
