@@ -139,8 +139,8 @@ Result<Json> Api::Answer(const std::vector<std::string>& seg, const Query& q) {
   if (seg.size() == 1) return Applications(q);
   const std::string& app_id = seg[1];
   static const std::set<std::string> kEndpoints = {
-      "jobs",    "stages", "executors", "allexecutors", "allmiscellaneousprocess", "environment",
-      "storage", "sql",    "logs",      "streaming"};
+      "jobs",        "stages",  "executors", "allexecutors", "allmiscellaneousprocess",
+      "environment", "storage", "sql",       "logs",         "streaming"};
   std::size_t at = 2;
   std::string attempt;
   if (seg.size() > 2 && !kEndpoints.count(seg[2])) {
@@ -153,9 +153,12 @@ Result<Json> Api::Answer(const std::vector<std::string>& seg, const Query& q) {
       Status::NotFound("unsupported endpoint: " + path + " (docs/spark.md lists the served ones)");
   auto key_or = profiles::spark::FindAttemptKey(store_, app_id, attempt);
   if (!key_or.ok()) {
-    // An application that exists with a path segment that is neither an attempt nor an endpoint
-    // perfplan serves.
-    if (!attempt.empty() && profiles::spark::FindAttemptKey(store_, app_id, "").ok()) {
+    // An application that exists with a path segment that is neither an attempt (attempt ids
+    // are numbers) nor an endpoint perfplan serves.
+    const bool numeric =
+        !attempt.empty() &&
+        std::all_of(attempt.begin(), attempt.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!attempt.empty() && !numeric && profiles::spark::FindAttemptKey(store_, app_id, "").ok()) {
       return unsupported;
     }
     return Status::NotFound(attempt.empty() ? "unknown app: " + app_id
@@ -957,8 +960,9 @@ Result<Json> Api::Executors(std::int64_t key, bool all) {
 // storage/rdd lists the RDDs with a cached partition (AppStatusStore.rddList); storage/rdd/N
 // answers any RDD with a valid storage level that was not unpersisted.
 Result<Json> Api::Rdds(std::int64_t key, std::optional<int> rdd_id) {
-  auto st = Prepare("SELECT rdd_id, info_json FROM spark_rdds WHERE attempt_key = ?1 ORDER BY "
-                    "rdd_id");
+  auto st = Prepare(
+      "SELECT rdd_id, info_json FROM spark_rdds WHERE attempt_key = ?1 ORDER BY "
+      "rdd_id");
   if (!st.ok()) return st.status();
   Statement& s = st.value();
   s.Bind(1, key);

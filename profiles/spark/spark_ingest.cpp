@@ -12,8 +12,8 @@
 #include <set>
 #include <unordered_map>
 
-#include "profiles/json_depth.h"
 #include "profiles/detail/spark_metrics.h"
+#include "profiles/json_depth.h"
 #include "profiles/spark/spark_store.h"
 
 namespace perfplan::profiles::spark {
@@ -191,8 +191,7 @@ struct LiveExecutor {
   json peak_metrics = nullptr;
   int ord = 0;
   // Storage accounting from block updates (AppStatusListener.updateExecutorMemoryDiskInfo).
-  std::int64_t memory_used = 0, disk_used = 0, rdd_blocks = 0, used_on_heap = 0,
-               used_off_heap = 0;
+  std::int64_t memory_used = 0, disk_used = 0, rdd_blocks = 0, used_on_heap = 0, used_off_heap = 0;
 };
 
 // A SparkListenerMiscellaneousProcessAdded process (ProcessSummary of allmiscellaneousprocess).
@@ -302,22 +301,20 @@ std::string TaskEndErrorString(SjResult reason, const std::string& kind) {
   if (kind == "ExecutorLostFailure") {
     bool by_app = true;
     if (reason["Exit Caused By App"].get_bool().get(by_app) != simdjson::SUCCESS) by_app = true;
-    std::string out = "ExecutorLostFailure (executor " + SStr(reason["Executor ID"], "Unknown") +
-                      " exited " +
-                      (by_app ? "caused by one of the running tasks"
-                              : "unrelated to the running tasks") +
-                      ")";
+    std::string out =
+        "ExecutorLostFailure (executor " + SStr(reason["Executor ID"], "Unknown") + " exited " +
+        (by_app ? "caused by one of the running tasks" : "unrelated to the running tasks") + ")";
     SjResult loss = reason["Loss Reason"];
     if (!loss.error() && !loss.is_null()) out += " Reason: " + SStr(loss);
     return out;
   }
   if (kind == "FetchFailed") {
     SjResult bm = reason["Block Manager Address"];
-    const std::string address =
-        bm.error() || bm.is_null()
-            ? "null"
-            : "BlockManagerId(" + SStr(bm["Executor ID"]) + ", " + SStr(bm["Host"]) + ", " +
-                  std::to_string(SInt(bm["Port"])) + ", None)";
+    const std::string address = bm.error() || bm.is_null()
+                                    ? "null"
+                                    : "BlockManagerId(" + SStr(bm["Executor ID"]) + ", " +
+                                          SStr(bm["Host"]) + ", " +
+                                          std::to_string(SInt(bm["Port"])) + ", None)";
     SjResult map_index = reason["Map Index"];
     const std::string index =
         map_index.error() || map_index.is_null() ? "Unknown" : std::to_string(SInt(map_index));
@@ -945,9 +942,9 @@ class AppBuilder {
         rdd.partitions.erase(part);
       }
       if (ex) {
-        auto dist = std::find_if(
-            rdd.distributions.begin(), rdd.distributions.end(),
-            [&](const LiveRddDistribution& d) { return d.executor_id == exec_id; });
+        auto dist =
+            std::find_if(rdd.distributions.begin(), rdd.distributions.end(),
+                         [&](const LiveRddDistribution& d) { return d.executor_id == exec_id; });
         if (ex->rdd_blocks + blocks_delta > 0) {
           if (dist == rdd.distributions.end()) {
             rdd.distributions.push_back({exec_id, 0, 0, 0, 0});

@@ -277,9 +277,8 @@ class Lz4FrameDecoder : public Decoder {
       std::size_t old = out->size();
       out->resize(old + kReadChunkBytes);
       std::size_t out_size = kReadChunkBytes, in_size = size_ - pos_;
-      std::size_t rc =
-          LZ4F_decompress(ctx_, out->data() + old, &out_size, in_buf_.data() + pos_, &in_size,
-                          nullptr);
+      std::size_t rc = LZ4F_decompress(ctx_, out->data() + old, &out_size, in_buf_.data() + pos_,
+                                       &in_size, nullptr);
       out->resize(old + out_size);
       pos_ += in_size;
       if (LZ4F_isError(rc)) {

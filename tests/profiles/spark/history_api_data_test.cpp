@@ -302,12 +302,12 @@ namespace {
 TEST_CASE("withSummaries adds the taskSummary distribution and per-executor distributions") {
   auto store = IngestSnapshot("apache-spark");
   auto stage = HistoryApi(*store,
-                        "applications/local-1430917381534/stages/0/0?withSummaries=true"
-                        "&quantiles=0.01,0.5,0.99");
+                          "applications/local-1430917381534/stages/0/0?withSummaries=true"
+                          "&quantiles=0.01,0.5,0.99");
   REQUIRE(stage.ok());
   auto summary = HistoryApi(*store,
-                          "applications/local-1430917381534/stages/0/0/taskSummary"
-                          "?quantiles=0.01,0.5,0.99");
+                            "applications/local-1430917381534/stages/0/0/taskSummary"
+                            "?quantiles=0.01,0.5,0.99");
   REQUIRE(summary.ok());
   json s = json::parse(stage.value());
   CHECK(s["taskMetricsDistributions"] == json::parse(summary.value()));

@@ -43,9 +43,9 @@ std::string StageInfo(const std::string& times) {
 std::string TaskInfo(int id, int index, int attempt, const char* exec, const char* host,
                      bool speculative, long launch, long finish) {
   return "{\"Task ID\":" + std::to_string(id) + ",\"Index\":" + std::to_string(index) +
-         ",\"Attempt\":" + std::to_string(attempt) + ",\"Partition ID\":" +
-         std::to_string(index) + ",\"Launch Time\":" + std::to_string(launch) +
-         ",\"Executor ID\":\"" + exec + "\",\"Host\":\"" + host +
+         ",\"Attempt\":" + std::to_string(attempt) + ",\"Partition ID\":" + std::to_string(index) +
+         ",\"Launch Time\":" + std::to_string(launch) + ",\"Executor ID\":\"" + exec +
+         "\",\"Host\":\"" + host +
          "\",\"Locality\":\"PROCESS_LOCAL\",\"Speculative\":" + (speculative ? "true" : "false") +
          ",\"Getting Result Time\":0,\"Finish Time\":" + std::to_string(finish) +
          ",\"Failed\":" + (finish > 0 && id == 1 ? "true" : "false") +
@@ -66,8 +66,7 @@ std::string TaskMetrics(int scale) {
          R"(,"Merged Remote Blocks Fetched":)" + n(3) + R"(,"Merged Local Blocks Fetched":)" +
          n(4) + R"(,"Merged Remote Chunks Fetched":)" + n(5) +
          R"(,"Merged Local Chunks Fetched":)" + n(6) + R"(,"Merged Remote Bytes Read":)" + n(7) +
-         R"(,"Merged Local Bytes Read":)" + n(8) + R"(,"Merged Remote Requests Duration":)" +
-         n(9) +
+         R"(,"Merged Local Bytes Read":)" + n(8) + R"(,"Merged Remote Requests Duration":)" + n(9) +
          R"(}},"Shuffle Write Metrics":{"Shuffle Bytes Written":0,"Shuffle Write Time":0,)"
          R"("Shuffle Records Written":0},"Input Metrics":{"Bytes Read":0,"Records Read":0},)"
          R"("Output Metrics":{"Bytes Written":0,"Records Written":0},"Updated Blocks":[]})";
@@ -93,15 +92,14 @@ std::string TaskStart(int id, int index, int attempt, const char* exec, const ch
 std::string BlockManager(const char* exec, const char* host, int port, long time) {
   return std::string(R"({"Event":"SparkListenerBlockManagerAdded","Block Manager ID":{)") +
          "\"Executor ID\":\"" + exec + "\",\"Host\":\"" + host +
-         "\",\"Port\":" + std::to_string(port) +
-         R"(},"Maximum Memory":1000,"Timestamp":)" + std::to_string(time) +
-         R"(,"Maximum Onheap Memory":800,"Maximum Offheap Memory":200})";
+         "\",\"Port\":" + std::to_string(port) + R"(},"Maximum Memory":1000,"Timestamp":)" +
+         std::to_string(time) + R"(,"Maximum Onheap Memory":800,"Maximum Offheap Memory":200})";
 }
 
 std::string ExecutorAdded(const char* exec, const char* host, long time) {
   return std::string(R"({"Event":"SparkListenerExecutorAdded","Timestamp":)") +
-         std::to_string(time) + ",\"Executor ID\":\"" + exec +
-         "\",\"Executor Info\":{\"Host\":\"" + host +
+         std::to_string(time) + ",\"Executor ID\":\"" + exec + "\",\"Executor Info\":{\"Host\":\"" +
+         host +
          R"(","Total Cores":2,"Log Urls":{},"Attributes":{},"Resources":{},)"
          R"("Resource Profile Id":0}})";
 }
@@ -175,7 +173,8 @@ std::unique_ptr<Store> Ingest(const std::string& name, const std::string& log) {
   REQUIRE(store.ok());
   auto summary = IngestEventLogs(*store.value(), {dir});
   REQUIRE(summary.ok());
-  for (const auto& s : summary.value().skipped) MESSAGE(s.file << ":" << s.line << ": " << s.reason);
+  for (const auto& s : summary.value().skipped)
+    MESSAGE(s.file << ":" << s.line << ": " << s.reason);
   REQUIRE(summary.value().skipped.empty());
   return std::move(store.value());
 }
@@ -224,11 +223,16 @@ TEST_CASE("Push-based shuffle read metrics reach the stage and every task") {
   CHECK(stage["shuffleMergedRemoteReqsDuration"] == 36);
   CHECK(stage["isShufflePushEnabled"] == true);
   CHECK(stage["shuffleMergersCount"] == 3);
-  const json push = stage["tasks"]["2"]["taskMetrics"]["shuffleReadMetrics"]["shufflePushReadMetrics"];
-  CHECK(push == json{{"corruptMergedBlockChunks", 2},  {"mergedFetchFallbackCount", 4},
-                     {"remoteMergedBlocksFetched", 6}, {"localMergedBlocksFetched", 8},
-                     {"remoteMergedChunksFetched", 10}, {"localMergedChunksFetched", 12},
-                     {"remoteMergedBytesRead", 14},     {"localMergedBytesRead", 16},
+  const json push =
+      stage["tasks"]["2"]["taskMetrics"]["shuffleReadMetrics"]["shufflePushReadMetrics"];
+  CHECK(push == json{{"corruptMergedBlockChunks", 2},
+                     {"mergedFetchFallbackCount", 4},
+                     {"remoteMergedBlocksFetched", 6},
+                     {"localMergedBlocksFetched", 8},
+                     {"remoteMergedChunksFetched", 10},
+                     {"localMergedChunksFetched", 12},
+                     {"remoteMergedBytesRead", 14},
+                     {"localMergedBytesRead", 16},
                      {"remoteMergedReqsDuration", 18}});
 }
 
@@ -318,9 +322,12 @@ TEST_CASE("allmiscellaneousprocess lists the processes; other endpoints are unsu
     auto answer = HistoryApi(*store, path);
     REQUIRE_FALSE(answer.ok());
     CHECK(answer.status().code() == StatusCode::kNotFound);
-    CHECK(answer.status().message() == std::string("unsupported endpoint: ") + path +
-                                           " (docs/spark.md lists the served ones)");
+    CHECK(answer.status().message() ==
+          std::string("unsupported endpoint: ") + path + " (docs/spark.md lists the served ones)");
   }
+  auto attempt = HistoryApi(*store, "applications/app-x/3/jobs");
+  REQUIRE_FALSE(attempt.ok());
+  CHECK(attempt.status().message() == "unknown app app-x, attempt 3");
   auto unknown = HistoryApi(*store, "applications/app-y/jobs");
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.status().message() == "unknown app: app-y");
@@ -334,8 +341,9 @@ TEST_CASE("The listing shows an application once, running or completed by its la
         R"({"Event":"SparkListenerApplicationStart","App Name":"m","App ID":"app-m",)" +
         "\"Timestamp\":" + std::to_string(start) + ",\"User\":\"u\",\"App Attempt ID\":\"" + id +
         "\"}\n";
-    if (end) log += "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":" +
-                    std::to_string(start + 100) + "}\n";
+    if (end)
+      log += "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":" +
+             std::to_string(start + 100) + "}\n";
     return log;
   };
   testing::WriteFile(dir + "/app-m_1", attempt("1", 1000, true));

@@ -258,10 +258,10 @@ TEST_CASE("A shorter complete copy of a stored attempt is refused with both even
   auto again = IngestEventLogs(*store, {dir + "/b"});
   REQUIRE(again.ok());
   REQUIRE(again.value().skipped.size() == 1);
-  CHECK(again.value().skipped[0].reason ==
-        "not replacing application app-t stored from " + dir + "/a/app-t: it has " +
-            std::to_string(kept) + " events, the stored copy " + std::to_string(total) +
-            " (--replace forces it)");
+  CHECK(again.value().skipped[0].reason == "not replacing application app-t stored from " + dir +
+                                               "/a/app-t: it has " + std::to_string(kept) +
+                                               " events, the stored copy " + std::to_string(total) +
+                                               " (--replace forces it)");
 }
 
 }  // namespace
@@ -274,8 +274,8 @@ TEST_CASE("A zstd log cut before its first block ends is reported as a truncated
   const std::string dir = testing::MakeTempDir();
   // One frame of 128 KiB blocks: the first 1,000 bytes hold no complete block, so no event
   // decodes; the report names the codec problem, not "not a Spark event log".
-  const std::string z = testing::EncodeZstdFrames(testing::SyntheticEventLog("app-z", 4, 200),
-                                                  1 << 20);
+  const std::string z =
+      testing::EncodeZstdFrames(testing::SyntheticEventLog("app-z", 4, 200), 1 << 20);
   REQUIRE(z.size() > 1000);
   testing::WriteFile(dir + "/app-z.zstd", z.substr(0, 1000));
   auto store = OpenStore(":memory:");

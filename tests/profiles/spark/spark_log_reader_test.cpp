@@ -124,9 +124,8 @@ TEST_CASE("A truncated zstd file is reported, not fatal") {
   EventLineReader reader(src);
   ReadAll(src, &reader);
   REQUIRE_FALSE(reader.skipped().empty());
-  CHECK(reader.skipped().back().reason ==
-        "corrupt zstd stream: truncated zstd frame at byte " + Thousands(z.size() / 2) +
-            " (the end of the file)");
+  CHECK(reader.skipped().back().reason == "corrupt zstd stream: truncated zstd frame at byte " +
+                                              Thousands(z.size() / 2) + " (the end of the file)");
 }
 
 TEST_CASE("An .lz4 file in the LZ4 frame format (the lz4 tool's) reads like lz4-java's blocks") {
