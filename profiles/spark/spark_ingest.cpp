@@ -518,6 +518,7 @@ class AppBuilder {
     }
     if (type == "SparkListenerBlockManagerAdded") return OnBlockManagerAdded(e);
     if (type == "SparkListenerStageExecutorMetrics") return OnStageExecutorMetrics(e);
+    if (type == "SparkListenerExecutorMetricsUpdate") return OnExecutorMetricsUpdate(e);
     if (type == "SparkListenerBlockUpdated") return OnBlockUpdated(e);
     if (type == "SparkListenerUnpersistRDD") return OnUnpersistRdd(e);
     if (type == "org.apache.spark.scheduler.SparkListenerMiscellaneousProcessAdded") {
@@ -860,6 +861,33 @@ class AppBuilder {
     }
     j["partitions"] = parts;
     return j;
+  }
+
+  // SparkListenerExecutorMetricsUpdate (a heartbeat): each "Executor Metrics Updated" entry
+  // raises the live executor's peaks and, for a stage it names, the stage's and the executor's
+  // peaks in that stage (AppStatusListener.onExecutorMetricsUpdate). Task accumulator updates
+  // ("Metrics Updated") are not folded: finished tasks carry their final metrics.
+  std::string OnExecutorMetricsUpdate(const json& e) {
+    const std::string id = Str(e, "Executor ID");
+    const json* updates = Find(e, "Executor Metrics Updated");
+    if (!updates || !updates->is_array()) return "";
+    LiveExecutor* ex = LiveExecutorById(id);
+    for (const json& u : *updates) {
+      const json* m = Find(u, "Executor Metrics");
+      if (!m || !m->is_object()) continue;
+      json ignored = json::object();
+      if (ex) {
+        if (ex->peak_metrics.is_null()) ex->peak_metrics = json::object();
+        UpdatePeaks(*m, &ex->peak_metrics, &ignored);
+      }
+      auto stage = stages_.find(
+          {static_cast<int>(Int(u, "Stage ID")), static_cast<int>(Int(u, "Stage Attempt ID"))});
+      if (stage == stages_.end()) continue;
+      json& stage_peaks = stage->second.executor_peaks[id];
+      if (stage_peaks.is_null()) stage_peaks = json::object();
+      UpdatePeaks(*m, &stage->second.peak_executor_metrics, &stage_peaks);
+    }
+    return "";
   }
 
   static StorageLevel ReadStorageLevel(const json& holder) {

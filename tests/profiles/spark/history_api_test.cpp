@@ -148,6 +148,10 @@ std::string ExclusionLog() {
       R"("executorId":"2"})",
       R"({"Event":"org.apache.spark.scheduler.SparkListenerNodeExcluded","time":1032,)"
       R"("hostId":"h1","executorFailures":2})",
+      // A heartbeat of executor 2 during stage 0 (the live UI's event; logged by some writers).
+      R"({"Event":"SparkListenerExecutorMetricsUpdate","Executor ID":"2","Metrics Updated":[],)"
+      R"("Executor Metrics Updated":[{"Stage ID":0,"Stage Attempt ID":0,"Executor Metrics":{)"
+      R"("JVMHeapMemory":800,"MajorGCTime":7}}]})",
       R"({"Event":"SparkListenerStageExecutorMetrics","Executor ID":"driver","Stage ID":0,)"
       R"("Stage Attempt ID":0,"Executor Metrics":{"JVMHeapMemory":300,"JVMOffHeapMemory":20}})",
       R"({"Event":"SparkListenerStageExecutorMetrics","Executor ID":"1","Stage ID":0,)"
@@ -191,6 +195,16 @@ json ById(const json& list, const std::string& id) {
   }
   FAIL("no entry " << id);
   return {};
+}
+
+TEST_CASE("A heartbeat raises the executor's and the stage's peaks") {
+  auto store = Ingest("app-x", ExclusionLog());
+  json execs = Get(*store, "applications/app-x/executors");
+  CHECK(ById(execs, "2")["peakMemoryMetrics"]["JVMHeapMemory"] == 800);
+  CHECK(ById(execs, "2")["peakMemoryMetrics"]["MajorGCTime"] == 7);
+  json stage = Get(*store, "applications/app-x/stages/0/0");
+  CHECK(stage["peakExecutorMetrics"]["JVMHeapMemory"] == 1000);
+  CHECK(stage["peakExecutorMetrics"]["MajorGCTime"] == 7);
 }
 
 TEST_CASE("Un-excluded executors are no longer excluded; node exclusion reaches its executors") {
@@ -248,7 +262,9 @@ TEST_CASE("Stage executor summaries carry SparkListenerStageExecutorMetrics peak
   // Executor 1: its tasks peaked at 500 and 1000, the stage event at 700; off-heap 10 vs 5.
   CHECK(summary["1"]["peakMemoryMetrics"]["JVMHeapMemory"] == 1000);
   CHECK(summary["1"]["peakMemoryMetrics"]["JVMOffHeapMemory"] == 10);
-  CHECK(summary["2"]["peakMemoryMetrics"]["JVMHeapMemory"] == 500);
+  // Executor 2: its task peaked at 500, its heartbeat at 800.
+  CHECK(summary["2"]["peakMemoryMetrics"]["JVMHeapMemory"] == 800);
+  CHECK(summary["2"]["peakMemoryMetrics"]["MajorGCTime"] == 7);
   CHECK(summary["1"]["succeededTasks"] == 2);
   CHECK(summary["2"]["failedTasks"] == 1);
 }
@@ -263,7 +279,7 @@ TEST_CASE("withSummaries uses the stage quantiles 0,0.25,0.5,0.75,1 over all sta
   // driver 0, executor 2 0, executor 1 2 succeeded tasks: index min(q * 3, 2).
   CHECK(execs["succeededTasks"] == json::array({0.0, 0.0, 0.0, 2.0, 2.0}));
   CHECK(execs["peakMemoryMetrics"]["JVMHeapMemory"] ==
-        json::array({300.0, 300.0, 500.0, 1000.0, 1000.0}));
+        json::array({300.0, 300.0, 800.0, 1000.0, 1000.0}));
 }
 
 TEST_CASE("A stage that ran a speculative task has a speculationSummary; rddIds in log order") {

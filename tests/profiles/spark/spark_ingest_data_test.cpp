@@ -91,9 +91,9 @@ TEST_CASE("Every real log in the data folder ingests without a skipped line") {
   // The one exception is by design: the gzip copy of local-1623876083964 stops before its
   // ApplicationEnd, and the folder also holds complete logs of that application id (the edited
   // cluster_information copies, read first in name order), so it does not replace them.
-  const std::string stale =
-      Logs() + "/spark-rapids-tools/spark-events-qualification/db_sim_eventlog/"
-               "eventlog-2021-06-15--15-00.gz";
+  const std::string stale = Logs() +
+                            "/spark-rapids-tools/spark-events-qualification/db_sim_eventlog/"
+                            "eventlog-2021-06-15--15-00.gz";
   for (const auto& k : s.skipped) {
     CAPTURE(k.file);
     CAPTURE(k.reason);
