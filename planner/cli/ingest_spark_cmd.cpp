@@ -14,6 +14,7 @@ struct IngestSparkFlags {
   std::vector<std::string> paths;
   std::string store = "perfplan.db";
   bool json = false;
+  bool replace = false;
   std::size_t max_line_bytes = profiles::spark::IngestLimits().max_line_bytes;
 };
 }  // namespace
@@ -29,6 +30,8 @@ void AddIngestSparkCommand(CLI::App& parent, CliContext& ctx) {
   cmd->add_option("paths", flags->paths, "Event log files or folders")->required();
   cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  cmd->add_flag("--replace", flags->replace,
+                "Replace a stored application attempt even from a shorter or incomplete log");
   cmd->add_option("--max-line-bytes", flags->max_line_bytes,
                   "Skip (and report) lines longer than this many decompressed bytes")
       ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 40))
@@ -47,6 +50,7 @@ void AddIngestSparkCommand(CLI::App& parent, CliContext& ctx) {
     }
     profiles::spark::IngestLimits limits;
     limits.max_line_bytes = flags->max_line_bytes;
+    limits.replace = flags->replace;
     auto summary = profiles::spark::IngestEventLogs(*store.value(), flags->paths, progress, limits);
     if (!summary.ok()) return ReportError(ctx, "ingest spark", summary.status(), flags->json);
     const auto& s = summary.value();

@@ -115,6 +115,8 @@ class Api {
   Result<Json> TaskSummary(std::int64_t key, int stage, int attempt, const Query& q);
   Result<Json> Executors(std::int64_t key, bool all);
   Result<Json> Environment(std::int64_t key);
+  Result<Json> MiscProcesses(std::int64_t key);
+  Result<Json> Rdds(std::int64_t key, std::optional<int> rdd_id);
 
   Json StageJson(Statement& s, std::int64_t key, const Query& q, bool single);
   Json ExecutorSummary(std::int64_t key, int stage, int attempt);
@@ -132,19 +134,32 @@ Result<Json> Api::Answer(const std::vector<std::string>& seg, const Query& q) {
   if (seg.size() == 1) return Applications(q);
   const std::string& app_id = seg[1];
   static const std::set<std::string> kEndpoints = {
-      "jobs", "stages", "executors", "allexecutors", "environment", "storage", "sql", "logs"};
+      "jobs",        "stages",  "executors", "allexecutors", "allmiscellaneousprocess",
+      "environment", "storage", "sql",       "logs",         "streaming"};
   std::size_t at = 2;
   std::string attempt;
   if (seg.size() > 2 && !kEndpoints.count(seg[2])) {
     attempt = seg[2];
     at = 3;
   }
-  if (seg.size() == at) return Application(app_id, attempt);
+  std::string path;
+  for (const auto& s : seg) path += (path.empty() ? "" : "/") + s;
+  const Status unsupported =
+      Status::NotFound("unsupported endpoint: " + path + " (docs/spark.md lists the served ones)");
   auto key_or = profiles::spark::FindAttemptKey(store_, app_id, attempt);
   if (!key_or.ok()) {
+    // An application that exists with a path segment that is neither an attempt (attempt ids
+    // are numbers) nor an endpoint perfplan serves.
+    const bool numeric =
+        !attempt.empty() &&
+        std::all_of(attempt.begin(), attempt.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!attempt.empty() && !numeric && profiles::spark::FindAttemptKey(store_, app_id, "").ok()) {
+      return unsupported;
+    }
     return Status::NotFound(attempt.empty() ? "unknown app: " + app_id
                                             : "unknown app " + app_id + ", attempt " + attempt);
   }
+  if (seg.size() == at) return Application(app_id, attempt);
   std::int64_t key = key_or.value();
   const std::string& what = seg[at];
   std::size_t rest = seg.size() - at - 1;
@@ -180,10 +195,15 @@ Result<Json> Api::Answer(const std::vector<std::string>& seg, const Query& q) {
     return Executors(key, what == "allexecutors");
   }
   if (what == "environment" && rest == 0) return Environment(key);
-  std::string path;
-  for (const auto& s : seg) path += (path.empty() ? "" : "/") + s;
-  return Status::InvalidArgument("unsupported path: " + path +
-                                 " (see docs/spark.md for the supported endpoints)");
+  if (what == "allmiscellaneousprocess" && rest == 0) return MiscProcesses(key);
+  if (what == "storage" && rest >= 1 && rest <= 2 && seg[at + 1] == "rdd") {
+    std::optional<int> rdd;
+    if (rest == 2 && !(rdd = number(at + 2))) {
+      return Status::InvalidArgument("rdd id must be a number: " + seg[at + 2]);
+    }
+    return Rdds(key, rdd);
+  }
+  return unsupported;
 }
 
 // ---- applications ----
@@ -250,29 +270,36 @@ Result<Json> Api::Applications(const Query& q) {
   }
   std::optional<int> limit;
   if (auto v = q.Get("limit")) limit = std::atoi(v->c_str());
-  // Applications ordered as the History Server lists them: latest end time first, running ones
-  // (no end time) after the completed ones.
+  // One entry per application, ordered as the History Server's listing index "endTime" (the
+  // latest attempt's end, -1 while it runs), reversed.
   auto st = Prepare(
-      "SELECT app_id, MAX(CASE WHEN completed = 1 THEN end_time_ms ELSE -1 END) AS e "
-      "FROM spark_attempts WHERE app_id NOT LIKE char(1) || '%' GROUP BY app_id "
-      "ORDER BY e DESC, app_id DESC");
+      "SELECT a.app_id, (SELECT CASE WHEN l.completed = 1 THEN COALESCE(l.end_time_ms, -1) ELSE "
+      "-1 END FROM spark_attempts l WHERE l.app_id = a.app_id ORDER BY l.start_time_ms DESC, "
+      "l.attempt_id DESC LIMIT 1) AS e FROM spark_attempts a WHERE a.app_id NOT LIKE char(1) || "
+      "'%' GROUP BY a.app_id ORDER BY e DESC, a.app_id DESC");
   if (!st.ok()) return st.status();
+  const bool include_completed = statuses.empty() || statuses.count("completed");
+  const bool include_running = statuses.empty() || statuses.count("running");
   Json out = Json::array();
   while (st.value().Step()) {
     if (limit && static_cast<int>(out.size()) >= *limit) break;
     auto app = Application(st.value().ColumnText(0), "");
     if (!app.ok()) return app.status();
-    bool keep = false;
-    for (const Json& a : app.value()["attempts"]) {
-      bool completed = a["completed"].get<bool>();
-      bool status_ok = statuses.empty() || statuses.count(completed ? "completed" : "running");
+    // ApplicationListResource: the latest attempt (listed first) decides running or completed;
+    // any attempt in the date windows keeps the application.
+    const Json& attempts = app.value()["attempts"];
+    const bool running = attempts.empty() || !attempts[0]["completed"].get<bool>();
+    bool in_range = false;
+    for (const Json& a : attempts) {
       std::int64_t start = a["startTimeEpoch"].get<std::int64_t>();
       std::int64_t end = a["endTimeEpoch"].get<std::int64_t>();
       bool date_ok = (!min_date || start >= *min_date) && (!max_date || start <= *max_date);
       bool end_ok = (!min_end || end >= *min_end) && (!max_end || end <= *max_end);
-      keep |= status_ok && date_ok && end_ok;
+      in_range |= date_ok && end_ok;
     }
-    if (keep) out.push_back(std::move(app.value()));
+    if (((running && include_running) || (!running && include_completed)) && in_range) {
+      out.push_back(std::move(app.value()));
+    }
   }
   return out;
 }
@@ -337,8 +364,9 @@ constexpr const char* kStageColumns =
     "s.submission_time_ms, s.first_task_launched_time_ms, s.completion_time_ms, "
     "s.failure_reason, s.name, s.description, s.details, s.scheduling_pool, s.rdd_ids_json, "
     "s.accumulables_json, s.killed_tasks_summary_json, s.resource_profile_id, "
-    "s.peak_executor_metrics_json";
-constexpr int kStageMetricColumn = 22;
+    "s.peak_executor_metrics_json, s.executor_peaks_json, s.speculation_summary_json, "
+    "s.shuffle_push_enabled, s.shuffle_mergers_count";
+constexpr int kStageMetricColumn = 26;
 
 Json PeakMetrics(const std::string& text) {
   Json stored = ParseOr(text, Json::object());
@@ -360,34 +388,54 @@ std::int64_t MetricValue(Statement& s, int first, std::string_view column) {
 
 Json Api::ExecutorSummary(std::int64_t key, int stage, int attempt) {
   Json out = Json::object();
+  // Executors with a summary for the stage: the ones that ran its tasks and the ones (the driver
+  // too) that reported SparkListenerStageExecutorMetrics for it, with their peaks.
+  Json peaks = nullptr, excluded = Json::array();  // peaks: null in stores before schema v2
+  if (auto p = Prepare("SELECT executor_peaks_json, excluded_executors_json FROM spark_stages "
+                       "WHERE attempt_key = ?1 AND stage_id = ?2 AND stage_attempt_id = ?3");
+      p.ok()) {
+    p.value().Bind(1, key).Bind(2, std::int64_t{stage}).Bind(3, std::int64_t{attempt});
+    if (p.value().Step()) {
+      peaks = ParseOr(p.value().ColumnText(0), nullptr);
+      excluded = ParseOr(p.value().ColumnText(1), Json::array());
+    }
+  }
+  const char* names[] = {"taskTime",           "failedTasks",     "succeededTasks",
+                         "killedTasks",        "inputBytes",      "inputRecords",
+                         "outputBytes",        "outputRecords",   "shuffleRead",
+                         "shuffleReadRecords", "shuffleWrite",    "shuffleWriteRecords",
+                         "memoryBytesSpilled", "diskBytesSpilled"};
+  auto entry = [&](const std::string& id, const std::int64_t* counts) {
+    const bool is_excluded =
+        std::find(excluded.begin(), excluded.end(), Json(id)) != excluded.end();
+    Json e;
+    for (int c = 0; c < 14; ++c) e[names[c]] = counts ? counts[c] : 0;
+    e["isBlacklistedForStage"] = is_excluded;
+    if (!peaks.is_object() || peaks.contains(id)) {
+      e["peakMemoryMetrics"] = PeakMetrics(peaks.is_object() ? peaks[id].dump() : "{}");
+    }
+    e["isExcludedForStage"] = is_excluded;
+    return e;
+  };
   auto st = Prepare(
       "SELECT x.executor_id, x.duration_ms_sum, x.failed_tasks, x.succeeded_tasks, "
       "x.killed_tasks, x.input_bytes, x.input_records, x.output_bytes, x.output_records, "
       "x.shuffle_read_bytes, x.shuffle_records_read, x.shuffle_bytes_written, "
-      "x.shuffle_records_written, x.memory_bytes_spilled, x.disk_bytes_spilled, "
-      "s.excluded_executors_json FROM spark_stage_executor_summaries x JOIN spark_stages s ON "
-      "s.attempt_key = x.attempt_key AND s.stage_id = x.stage_id AND s.stage_attempt_id = "
-      "x.stage_attempt_id WHERE x.attempt_key = ?1 AND x.stage_id = ?2 AND "
+      "x.shuffle_records_written, x.memory_bytes_spilled, x.disk_bytes_spilled "
+      "FROM spark_stage_executor_summaries x WHERE x.attempt_key = ?1 AND x.stage_id = ?2 AND "
       "x.stage_attempt_id = ?3 ORDER BY x.executor_id");
   if (!st.ok()) return out;
   Statement& s = st.value();
   s.Bind(1, key).Bind(2, std::int64_t{stage}).Bind(3, std::int64_t{attempt});
   while (s.Step()) {
-    std::string id = s.ColumnText(0);
-    Json excluded = ParseOr(s.ColumnText(15), Json::array());
-    bool is_excluded = std::find(excluded.begin(), excluded.end(), Json(id)) != excluded.end();
-    Json e;
-    const char* names[] = {"taskTime",           "failedTasks",     "succeededTasks",
-                           "killedTasks",        "inputBytes",      "inputRecords",
-                           "outputBytes",        "outputRecords",   "shuffleRead",
-                           "shuffleReadRecords", "shuffleWrite",    "shuffleWriteRecords",
-                           "memoryBytesSpilled", "diskBytesSpilled"};
-    for (int c = 0; c < 14; ++c) e[names[c]] = s.ColumnInt(1 + c);
-    e["isBlacklistedForStage"] = is_excluded;
-    // Per-stage executor peaks are not kept in the store (see docs/spark.md): zeros.
-    e["peakMemoryMetrics"] = PeakMetrics("{}");
-    e["isExcludedForStage"] = is_excluded;
-    out[id] = std::move(e);
+    std::int64_t counts[14];
+    for (int c = 0; c < 14; ++c) counts[c] = s.ColumnInt(1 + c);
+    out[s.ColumnText(0)] = entry(s.ColumnText(0), counts);
+  }
+  if (peaks.is_object()) {
+    for (auto& [id, p] : peaks.items()) {
+      if (!out.contains(id)) out[id] = entry(id, nullptr);
+    }
   }
   return out;
 }
@@ -448,9 +496,8 @@ Json Api::StageJson(Statement& s, std::int64_t key, const Query& q, bool single)
   if (!s.ColumnText(14).empty()) j["description"] = s.ColumnText(14);
   j["details"] = s.ColumnText(15);
   j["schedulingPool"] = s.ColumnText(16);
-  Json rdds = ParseOr(s.ColumnText(17), Json::array());
-  std::sort(rdds.begin(), rdds.end(), std::greater<>());
-  j["rddIds"] = rdds;
+  // In the log's order (StageInfo.rddInfos: the stage's RDD, then its ancestors).
+  j["rddIds"] = ParseOr(s.ColumnText(17), Json::array());
   j["accumulatorUpdates"] = ParseOr(s.ColumnText(18), Json::array());
   int stage = static_cast<int>(s.ColumnInt(0)), attempt = static_cast<int>(s.ColumnInt(1));
   // One stage answers with its tasks and executor summary unless details=false; a list only
@@ -464,6 +511,8 @@ Json Api::StageJson(Statement& s, std::int64_t key, const Query& q, bool single)
     }
     j["tasks"] = tasks;
     j["executorSummary"] = ExecutorSummary(key, stage, attempt);
+    // Only stages that ran a speculative task have one (AppStatusStore.speculationSummary).
+    if (!s.ColumnIsNull(23)) j["speculationSummary"] = ParseOr(s.ColumnText(23), Json::object());
   }
   j["killedTasksSummary"] = ParseOr(s.ColumnText(19), Json::object());
   j["resourceProfileId"] = s.ColumnInt(20);
@@ -471,15 +520,18 @@ Json Api::StageJson(Statement& s, std::int64_t key, const Query& q, bool single)
   if (q.Get("withSummaries").value_or("false") == "true") {
     // Distributions of the stage attempt's successful tasks (as taskSummary) and of its
     // per-executor summaries, with the same quantiles. Omitted when there is nothing to summarize.
-    if (auto tasks = TaskSummary(key, stage, attempt, q); tasks.ok()) {
+    // The stage endpoints' quantiles default to 0.0,0.25,0.5,0.75,1.0 (StagesResource).
+    Query with_defaults = q;
+    if (!q.Get("quantiles")) with_defaults.params.emplace("quantiles", "0.0,0.25,0.5,0.75,1.0");
+    if (auto tasks = TaskSummary(key, stage, attempt, with_defaults); tasks.ok()) {
       j["taskMetricsDistributions"] = tasks.value();
     }
-    if (auto execs = ExecutorDistributions(key, stage, attempt, q); execs.ok()) {
+    if (auto execs = ExecutorDistributions(key, stage, attempt, with_defaults); execs.ok()) {
       j["executorMetricsDistributions"] = execs.value();
     }
   }
-  j["isShufflePushEnabled"] = false;
-  j["shuffleMergersCount"] = 0;
+  j["isShufflePushEnabled"] = s.ColumnInt(24) != 0;
+  j["shuffleMergersCount"] = s.ColumnInt(25);
   return j;
 }
 
@@ -697,6 +749,9 @@ Result<Json> Api::ExecutorDistributions(std::int64_t key, int stage, int attempt
   if (!quantiles.ok()) return quantiles.status();
   Json summary = ExecutorSummary(key, stage, attempt);
   if (summary.empty()) return Status::NotFound("no executors in stage " + std::to_string(stage));
+  std::vector<double> sorted = quantiles.value();
+  std::sort(sorted.begin(), sorted.end());
+  quantiles.value() = sorted;
   Json out;
   out["quantiles"] = quantiles.value();
   for (const char* f :
@@ -707,6 +762,23 @@ Result<Json> Api::ExecutorDistributions(std::int64_t key, int stage, int attempt
     for (auto& [id, e] : summary.items()) values.push_back(e[f].get<double>());
     out[f] = Quantiles(values, quantiles.value());
   }
+  // ExecutorPeakMetricsDistributions: each metric's quantiles over the executors that have
+  // peakMemoryMetrics.
+  Json peaks = Json::object();
+  std::size_t with_peaks = 0;
+  for (auto& [id, e] : summary.items()) with_peaks += e.contains("peakMemoryMetrics");
+  if (with_peaks > 0) {
+    for (const char* name : kExecutorMetricNames) {
+      std::vector<double> values;
+      for (auto& [id, e] : summary.items()) {
+        if (e.contains("peakMemoryMetrics")) {
+          values.push_back(e["peakMemoryMetrics"][name].get<double>());
+        }
+      }
+      peaks[name] = Quantiles(values, quantiles.value());
+    }
+  }
+  out["peakMemoryMetrics"] = peaks;
   return out;
 }
 
@@ -794,7 +866,9 @@ Result<Json> Api::Executors(std::int64_t key, bool all) {
       "COALESCE(x.running_tasks, 0), COALESCE(x.failed_tasks, 0), "
       "COALESCE(x.succeeded_tasks, 0), COALESCE(x.tasks, 0), COALESCE(x.duration_ms_sum, 0), "
       "COALESCE(x.input_bytes, 0), COALESCE(x.shuffle_read_bytes, 0), "
-      "COALESCE(x.shuffle_bytes_written, 0), COALESCE(x.jvm_gc_time_ms, 0) "
+      "COALESCE(x.shuffle_bytes_written, 0), COALESCE(x.jvm_gc_time_ms, 0), "
+      "e.rdd_blocks, e.memory_used_bytes, e.disk_used_bytes, e.used_onheap_storage_bytes, "
+      "e.used_offheap_storage_bytes "
       "FROM spark_executors e LEFT JOIN spark_executor_summaries x ON x.attempt_key = "
       "e.attempt_key AND x.executor_id = e.executor_id WHERE e.attempt_key = ?1 "
       "ORDER BY e.executor_id DESC");
@@ -818,9 +892,9 @@ Result<Json> Api::Executors(std::int64_t key, bool all) {
     e["id"] = s.ColumnText(0);
     e["hostPort"] = s.ColumnText(1);
     e["isActive"] = active;
-    e["rddBlocks"] = 0;
-    e["memoryUsed"] = 0;
-    e["diskUsed"] = 0;
+    e["rddBlocks"] = s.ColumnInt(25);
+    e["memoryUsed"] = s.ColumnInt(26);
+    e["diskUsed"] = s.ColumnInt(27);
     e["totalCores"] = s.ColumnIsNull(2) ? 0 : s.ColumnInt(2);
     e["maxTasks"] = s.ColumnIsNull(2) ? 0 : s.ColumnInt(2);
     e["activeTasks"] = s.ColumnInt(16);
@@ -848,8 +922,8 @@ Result<Json> Api::Executors(std::int64_t key, bool all) {
     }
     e["executorLogs"] = ParseOr(s.ColumnText(9), Json::object());
     if (!s.ColumnIsNull(7)) {
-      e["memoryMetrics"] = {{"usedOnHeapStorageMemory", 0},
-                            {"usedOffHeapStorageMemory", 0},
+      e["memoryMetrics"] = {{"usedOnHeapStorageMemory", s.ColumnInt(28)},
+                            {"usedOffHeapStorageMemory", s.ColumnInt(29)},
                             {"totalOnHeapStorageMemory", s.ColumnInt(7)},
                             {"totalOffHeapStorageMemory", s.ColumnInt(8)}};
     }
@@ -864,6 +938,54 @@ Result<Json> Api::Executors(std::int64_t key, bool all) {
     e["isExcluded"] = s.ColumnInt(13) != 0;
     e["excludedInStages"] = stages;
     out.push_back(std::move(e));
+  }
+  if (!s.Error().ok()) return s.Error();
+  return out;
+}
+
+// ---- storage and miscellaneous processes ----
+
+// storage/rdd lists the RDDs with a cached partition (AppStatusStore.rddList); storage/rdd/N
+// answers any RDD with a valid storage level that was not unpersisted.
+Result<Json> Api::Rdds(std::int64_t key, std::optional<int> rdd_id) {
+  auto st = Prepare(
+      "SELECT rdd_id, info_json FROM spark_rdds WHERE attempt_key = ?1 ORDER BY "
+      "rdd_id");
+  if (!st.ok()) return st.status();
+  Statement& s = st.value();
+  s.Bind(1, key);
+  Json out = Json::array();
+  while (s.Step()) {
+    Json info = ParseOr(s.ColumnText(1), Json::object());
+    if (rdd_id) {
+      if (s.ColumnInt(0) == *rdd_id) return info;
+      continue;
+    }
+    if (info.value("numCachedPartitions", 0) > 0) out.push_back(std::move(info));
+  }
+  if (!s.Error().ok()) return s.Error();
+  if (rdd_id) return Status::NotFound("no rdd found w/ id " + std::to_string(*rdd_id));
+  return out;
+}
+
+// ProcessSummary of each SparkListenerMiscellaneousProcessAdded process, by process id.
+Result<Json> Api::MiscProcesses(std::int64_t key) {
+  auto st = Prepare(
+      "SELECT process_id, host_port, cores, add_time_ms, logs_json FROM spark_misc_processes "
+      "WHERE attempt_key = ?1 ORDER BY process_id");
+  if (!st.ok()) return st.status();
+  Statement& s = st.value();
+  s.Bind(1, key);
+  Json out = Json::array();
+  while (s.Step()) {
+    Json p;
+    p["id"] = s.ColumnText(0);
+    p["hostPort"] = s.ColumnText(1);
+    p["isActive"] = true;
+    p["totalCores"] = s.ColumnInt(2);
+    p["addTime"] = FormatDate(s.ColumnInt(3));
+    p["processLogs"] = ParseOr(s.ColumnText(4), Json::object());
+    out.push_back(std::move(p));
   }
   if (!s.Error().ok()) return s.Error();
   return out;

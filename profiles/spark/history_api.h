@@ -15,9 +15,11 @@ namespace perfplan::profiles::spark {
 
 // Answers `path` (relative to /api/v1/, with an optional "?query"), e.g.
 // "applications/local-1422981780767/stages/1?details=true". On success returns the JSON text
-// (pretty-printed, 2-space indent). Fails with NotFound for an unknown application, job or stage
-// ("unknown app: ID", as the History Server's 404 text), and InvalidArgument for a path or
-// parameter perfplan does not support, naming it.
+// (pretty-printed, 2-space indent). Fails with NotFound for an unknown application, job, stage or
+// RDD ("unknown app: ID", as the History Server's 404 text) and for an endpoint of an existing
+// application that perfplan does not serve ("unsupported endpoint: PATH (docs/spark.md lists the
+// served ones)"), and InvalidArgument for a parameter it does not support or a path outside
+// applications/, naming it.
 Result<std::string> HistoryApi(Store& store, const std::string& path);
 
 }  // namespace perfplan::profiles::spark

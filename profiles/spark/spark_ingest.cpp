@@ -4,6 +4,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -11,8 +12,8 @@
 #include <set>
 #include <unordered_map>
 
-#include "profiles/json_depth.h"
 #include "profiles/detail/spark_metrics.h"
+#include "profiles/json_depth.h"
 #include "profiles/spark/spark_store.h"
 
 namespace perfplan::profiles::spark {
@@ -121,6 +122,46 @@ struct LiveStage {
   std::map<std::string, int> killed_summary;
   json peak_executor_metrics = json::object();
   std::set<std::string> excluded_executors;
+  // Per-executor peaks for the stage (ExecutorStageSummary.peakMemoryMetrics), from task ends and
+  // SparkListenerStageExecutorMetrics; an executor listed here has a stage summary.
+  std::map<std::string, json> executor_peaks;
+  // SpeculationStageSummary, kept once a speculative task started or ended in the stage.
+  bool speculated = false;
+  bool shuffle_push_enabled = false;
+  std::int64_t shuffle_mergers_count = 0;
+  int spec_tasks = 0, spec_active = 0, spec_completed = 0, spec_failed = 0, spec_killed = 0;
+};
+
+// StorageLevel as JsonProtocol writes it, with StorageLevel.description and isValid.
+struct StorageLevel {
+  bool use_disk = false, use_memory = false, use_off_heap = false, deserialized = false;
+  std::int64_t replication = 1;
+  bool Valid() const { return (use_memory || use_disk) && replication > 0; }
+  std::string Description() const {
+    std::string out = use_disk ? "Disk " : "";
+    if (use_memory) out += use_off_heap ? "Memory (off heap) " : "Memory ";
+    out += deserialized ? "Deserialized " : "Serialized ";
+    return out + std::to_string(replication) + "x Replicated";
+  }
+};
+
+struct LiveRddPartition {
+  std::string block_name;
+  std::vector<std::string> executors;
+  std::int64_t memory_used = 0, disk_used = 0;
+};
+
+struct LiveRddDistribution {
+  std::string executor_id;
+  std::int64_t memory_used = 0, disk_used = 0, on_heap_used = 0, off_heap_used = 0;
+};
+
+// An RDD with a valid storage level (AppStatusListener's LiveRDD), for storage/rdd.
+struct LiveRdd {
+  std::int64_t id = 0, num_partitions = 0, memory_used = 0, disk_used = 0;
+  std::string name, storage_level;
+  std::vector<LiveRddPartition> partitions;        // in the order blocks were first stored
+  std::vector<LiveRddDistribution> distributions;  // in the order executors first stored one
 };
 
 struct LiveJob {
@@ -149,6 +190,15 @@ struct LiveExecutor {
   // peakMemoryMetrics, all zeros when the log carries no values).
   json peak_metrics = nullptr;
   int ord = 0;
+  // Storage accounting from block updates (AppStatusListener.updateExecutorMemoryDiskInfo).
+  std::int64_t memory_used = 0, disk_used = 0, rdd_blocks = 0, used_on_heap = 0, used_off_heap = 0;
+};
+
+// A SparkListenerMiscellaneousProcessAdded process (ProcessSummary of allmiscellaneousprocess).
+struct MiscProcess {
+  std::string id, host_port;
+  std::int64_t add_ms = 0, cores = 0;
+  json logs = json::object();
 };
 
 // ---- Task events: most of a log's bytes, read with simdjson into plain records ----
@@ -217,6 +267,81 @@ std::string SPublicAccumulables(SjResult info) {
   return out.dump();
 }
 
+// Java's StackTraceElement.toString for an element read back from JSON (no module or loader).
+std::string StackFrame(sj::element f) {
+  std::string out = SStr(f["Declaring Class"]) + "." + SStr(f["Method Name"]) + "(";
+  const std::string file = SStr(f["File Name"]);
+  const std::int64_t line = SInt(f["Line Number"], -1);
+  if (line == -2) {
+    out += "Native Method";
+  } else if (file.empty()) {
+    out += "Unknown Source";
+  } else if (line >= 0) {
+    out += file + ":" + std::to_string(line);
+  } else {
+    out += file;
+  }
+  return out + ")";
+}
+
+// Spark's TaskFailedReason.toErrorString for a "Task End Reason" object (TaskEndReason.scala,
+// read back as JsonProtocol.taskEndReasonFromJson does: absent fields get its defaults).
+std::string TaskEndErrorString(SjResult reason, const std::string& kind) {
+  if (kind == "Resubmitted") return "Resubmitted (resubmitted due to lost executor)";
+  if (kind == "TaskResultLost") return "TaskResultLost (result lost from block manager)";
+  if (kind == "TaskKilled") {
+    return "TaskKilled (" + SStr(reason["Kill Reason"], "unknown reason") + ")";
+  }
+  if (kind == "TaskCommitDenied") {
+    return "TaskCommitDenied (Driver denied task commit) for job: " +
+           std::to_string(SInt(reason["Job ID"], -1)) +
+           ", partition: " + std::to_string(SInt(reason["Partition ID"], -1)) +
+           ", attemptNumber: " + std::to_string(SInt(reason["Attempt Number"], -1));
+  }
+  if (kind == "ExecutorLostFailure") {
+    bool by_app = true;
+    if (reason["Exit Caused By App"].get_bool().get(by_app) != simdjson::SUCCESS) by_app = true;
+    std::string out =
+        "ExecutorLostFailure (executor " + SStr(reason["Executor ID"], "Unknown") + " exited " +
+        (by_app ? "caused by one of the running tasks" : "unrelated to the running tasks") + ")";
+    SjResult loss = reason["Loss Reason"];
+    if (!loss.error() && !loss.is_null()) out += " Reason: " + SStr(loss);
+    return out;
+  }
+  if (kind == "FetchFailed") {
+    SjResult bm = reason["Block Manager Address"];
+    const std::string address = bm.error() || bm.is_null()
+                                    ? "null"
+                                    : "BlockManagerId(" + SStr(bm["Executor ID"]) + ", " +
+                                          SStr(bm["Host"]) + ", " +
+                                          std::to_string(SInt(bm["Port"])) + ", None)";
+    SjResult map_index = reason["Map Index"];
+    const std::string index =
+        map_index.error() || map_index.is_null() ? "Unknown" : std::to_string(SInt(map_index));
+    SjResult message = reason["Message"];
+    return "FetchFailed(" + address + ", shuffleId=" + std::to_string(SInt(reason["Shuffle ID"])) +
+           ", mapIndex=" + index + ", mapId=" + std::to_string(SInt(reason["Map ID"])) +
+           ", reduceId=" + std::to_string(SInt(reason["Reduce ID"])) + ", message=\n" +
+           (message.error() || message.is_null() ? "Unknown reason" : SStr(message)) + "\n)";
+  }
+  if (kind == "ExceptionFailure") {
+    SjResult full = reason["Full Stack Trace"];
+    if (!full.error() && !full.is_null()) return SStr(full);
+    // Logs before Spark 1.2: "class: description" and the frames, each indented 8 spaces.
+    std::string out = SStr(reason["Class Name"]) + ": " + SStr(reason["Description"]) + "\n";
+    sj::array frames;
+    if (reason["Stack Trace"].get_array().get(frames) == simdjson::SUCCESS) {
+      bool first = true;
+      for (sj::element f : frames) {
+        out += (first ? "        " : "\n        ") + StackFrame(f);
+        first = false;
+      }
+    }
+    return out;
+  }
+  return "UnknownReason";
+}
+
 // Fills `out` from a SparkListenerTaskStart/TaskEnd document; returns a reason when the event
 // lacks what it needs.
 std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
@@ -255,20 +380,14 @@ std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
   out->kind = reason.error() ? "Success" : SStr(reason["Reason"]);
   if (out->kind == "TaskKilled") {
     out->killed_key = SStr(reason["Kill Reason"], "unknown reason");
-    out->error = "TaskKilled (" + out->killed_key + ")";
   } else if (out->kind == "TaskCommitDenied") {
-    out->killed_key = "TaskCommitDenied (Driver denied task commit) for job: " +
-                      std::to_string(SInt(reason["Job ID"])) +
-                      ", partition: " + std::to_string(SInt(reason["Partition ID"])) +
-                      ", attemptNumber: " + std::to_string(SInt(reason["Attempt Number"]));
+    out->killed_key = TaskEndErrorString(reason, out->kind);
+  }
+  // The REST API's errorMessage: a killed task's reason, else TaskFailedReason.toErrorString.
+  if (out->kind == "TaskKilled") {
     out->error = out->killed_key;
-  } else if (out->kind == "ExceptionFailure") {
-    out->error = SStr(reason["Full Stack Trace"]);
-    if (out->error.empty()) {
-      out->error = SStr(reason["Class Name"]) + ": " + SStr(reason["Description"]);
-    }
   } else if (out->kind != "Success") {
-    out->error = out->kind;
+    out->error = TaskEndErrorString(reason, out->kind);
   }
   SjResult metrics = doc["Task Metrics"];
   out->has_metrics = !metrics.error() && metrics.is_object();
@@ -283,7 +402,10 @@ std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
         if (group.empty()) {
           obj = metrics;
         } else if (group == "Push") {
-          obj = metrics["Shuffle Read Metrics"]["Push Based Shuffle"];
+          // JsonProtocol (3.2+) writes "Shuffle Push Read Metrics"; "Push Based Shuffle" is
+          // also accepted, as other writers of this format spell it.
+          obj = metrics["Shuffle Read Metrics"]["Shuffle Push Read Metrics"];
+          if (obj.error()) obj = metrics["Shuffle Read Metrics"]["Push Based Shuffle"];
         } else {
           obj = metrics[group];
         }
@@ -396,11 +518,23 @@ class AppBuilder {
     }
     if (type == "SparkListenerBlockManagerAdded") return OnBlockManagerAdded(e);
     if (type == "SparkListenerStageExecutorMetrics") return OnStageExecutorMetrics(e);
-    if (type.find("ExecutorBlacklisted") != std::string::npos ||
-        type.find("ExecutorExcluded") != std::string::npos ||
-        type.find("NodeBlacklisted") != std::string::npos ||
-        type.find("NodeExcluded") != std::string::npos) {
-      return OnExecutorExcluded(e, type);
+    if (type == "SparkListenerExecutorMetricsUpdate") return OnExecutorMetricsUpdate(e);
+    if (type == "SparkListenerBlockUpdated") return OnBlockUpdated(e);
+    if (type == "SparkListenerUnpersistRDD") return OnUnpersistRdd(e);
+    if (type == "org.apache.spark.scheduler.SparkListenerMiscellaneousProcessAdded") {
+      const std::string id = Str(e, "processId");
+      MiscProcess& p = misc_[id];
+      p.id = id;
+      p.add_ms = Int(e, "time");
+      if (const json* info = Find(e, "info")) {
+        p.host_port = Str(*info, "hostPort");
+        p.cores = Int(*info, "cores");
+        if (const json* logs = Find(*info, "logUrlInfo"); logs && logs->is_object()) p.logs = *logs;
+      }
+      return "";
+    }
+    if (std::string_view kind = ExclusionKind(type); !kind.empty()) {
+      return OnExclusion(e, kind);
     }
     if (type == kSqlStart) {
       SqlExecution& x = sql_[Int(e, "executionId")];
@@ -459,6 +593,8 @@ class AppBuilder {
     s.num_tasks = static_cast<int>(Int(info, "Number of Tasks"));
     s.details = Str(info, "Details");
     s.resource_profile_id = static_cast<int>(Int(info, "Resource Profile Id"));
+    s.shuffle_push_enabled = Bool(info, "Shuffle Push Enabled");
+    s.shuffle_mergers_count = Int(info, "Shuffle Push Mergers Count");
     if (const json* rdds = Find(info, "RDD Info"); rdds && rdds->is_array()) {
       s.rdd_ids = json::array();
       for (const json& r : *rdds) s.rdd_ids.push_back(Int(r, "RDD ID"));
@@ -561,6 +697,17 @@ class AppBuilder {
     if (!info) return "SparkListenerStageSubmitted without \"Stage Info\"";
     LiveStage& s = StageFromInfo(*info);
     s.status = "ACTIVE";
+    if (const json* rdds = Find(*info, "RDD Info"); rdds && rdds->is_array()) {
+      for (const json& r : *rdds) {
+        const StorageLevel level = ReadStorageLevel(r);
+        if (!level.Valid() || rdds_.count(Int(r, "RDD ID"))) continue;
+        LiveRdd& rdd = rdds_[Int(r, "RDD ID")];
+        rdd.id = Int(r, "RDD ID");
+        rdd.name = Str(r, "Name");
+        rdd.num_partitions = Int(r, "Number of Partitions");
+        rdd.storage_level = level.Description();
+      }
+    }
     if (auto pool = Property(e, "spark.scheduler.pool")) s.pool = *pool;
     if (auto d = Property(e, "spark.job.description")) s.description = *d;
     s.job_ids.clear();
@@ -587,6 +734,9 @@ class AppBuilder {
     } else {
       s.status = "SKIPPED";
     }
+    for (const std::string& id : s.excluded_executors) {
+      if (LiveExecutor* ex = LiveExecutorById(id)) ex->excluded_stages.erase(s.stage_id);
+    }
     for (LiveJob* job : JobsOf(s)) {
       if (s.status == "COMPLETE") {
         job->completed_stages.insert(s.stage_id);
@@ -609,6 +759,11 @@ class AppBuilder {
     t.info = ev.info;
     LiveStage& s = Stage(t.stage_id, t.stage_attempt);
     s.active += 1;
+    if (ev.info.speculative) {
+      s.speculated = true;
+      s.spec_active += 1;
+      s.spec_tasks += 1;
+    }
     if (ev.info.launch_ms > 0 && (!s.first_launch_ms || ev.info.launch_ms < *s.first_launch_ms)) {
       s.first_launch_ms = ev.info.launch_ms;
     }
@@ -650,11 +805,224 @@ class AppBuilder {
   std::string OnStageExecutorMetrics(const json& e) {
     const json* m = Find(e, "Executor Metrics");
     if (!m || !m->is_object()) return "";
-    LiveExecutor& ex = Executor(Str(e, "Executor ID"));
+    const std::string id = Str(e, "Executor ID");
     LiveStage& s =
         Stage(static_cast<int>(Int(e, "Stage ID")), static_cast<int>(Int(e, "Stage Attempt ID")));
-    if (ex.peak_metrics.is_null()) ex.peak_metrics = json::object();
-    UpdatePeaks(*m, &ex.peak_metrics, &s.peak_executor_metrics);
+    json& stage_peaks = s.executor_peaks[id];
+    if (stage_peaks.is_null()) stage_peaks = json::object();
+    json ignored = json::object();
+    json* executor_peaks = &ignored;
+    if (auto it = executors_.find(id); it != executors_.end()) {
+      if (it->second.peak_metrics.is_null()) it->second.peak_metrics = json::object();
+      executor_peaks = &it->second.peak_metrics;
+    }
+    UpdatePeaks(*m, executor_peaks, &s.peak_executor_metrics);
+    UpdatePeaks(*m, &stage_peaks, &ignored);
+    return "";
+  }
+
+  // v1.RDDStorageInfo as LiveRDD.doUpdate builds it; dataDistribution only when an executor
+  // holds a block, memoryRemaining from the executor's state at the end of the log.
+  json RddStorageInfo(const LiveRdd& rdd) const {
+    json j = {{"id", rdd.id},
+              {"name", rdd.name},
+              {"numPartitions", rdd.num_partitions},
+              {"numCachedPartitions", rdd.partitions.size()},
+              {"storageLevel", rdd.storage_level},
+              {"memoryUsed", rdd.memory_used},
+              {"diskUsed", rdd.disk_used}};
+    if (!rdd.distributions.empty()) {
+      json dists = json::array();
+      for (const LiveRddDistribution& d : rdd.distributions) {
+        auto it = executors_.find(d.executor_id);
+        if (it == executors_.end()) continue;
+        const LiveExecutor& ex = it->second;
+        json o = {{"address", ex.host_port.empty() ? ex.host : ex.host_port},
+                  {"memoryUsed", d.memory_used},
+                  {"memoryRemaining", ex.max_memory.value_or(0) - ex.memory_used},
+                  {"diskUsed", d.disk_used}};
+        if (ex.max_onheap) {
+          o["onHeapMemoryUsed"] = d.on_heap_used;
+          o["offHeapMemoryUsed"] = d.off_heap_used;
+          o["onHeapMemoryRemaining"] = *ex.max_onheap - ex.used_on_heap;
+          o["offHeapMemoryRemaining"] = ex.max_offheap.value_or(0) - ex.used_off_heap;
+        }
+        dists.push_back(std::move(o));
+      }
+      j["dataDistribution"] = dists;
+    }
+    json parts = json::array();
+    for (const LiveRddPartition& p : rdd.partitions) {
+      parts.push_back({{"blockName", p.block_name},
+                       {"storageLevel", rdd.storage_level},
+                       {"memoryUsed", p.memory_used},
+                       {"diskUsed", p.disk_used},
+                       {"executors", p.executors}});
+    }
+    j["partitions"] = parts;
+    return j;
+  }
+
+  // SparkListenerExecutorMetricsUpdate (a heartbeat): each "Executor Metrics Updated" entry
+  // raises the live executor's peaks and, for a stage it names, the stage's and the executor's
+  // peaks in that stage (AppStatusListener.onExecutorMetricsUpdate). Task accumulator updates
+  // ("Metrics Updated") are not folded: finished tasks carry their final metrics.
+  std::string OnExecutorMetricsUpdate(const json& e) {
+    const std::string id = Str(e, "Executor ID");
+    const json* updates = Find(e, "Executor Metrics Updated");
+    if (!updates || !updates->is_array()) return "";
+    LiveExecutor* ex = LiveExecutorById(id);
+    for (const json& u : *updates) {
+      const json* m = Find(u, "Executor Metrics");
+      if (!m || !m->is_object()) continue;
+      json ignored = json::object();
+      if (ex) {
+        if (ex->peak_metrics.is_null()) ex->peak_metrics = json::object();
+        UpdatePeaks(*m, &ex->peak_metrics, &ignored);
+      }
+      auto stage = stages_.find(
+          {static_cast<int>(Int(u, "Stage ID")), static_cast<int>(Int(u, "Stage Attempt ID"))});
+      if (stage == stages_.end()) continue;
+      json& stage_peaks = stage->second.executor_peaks[id];
+      if (stage_peaks.is_null()) stage_peaks = json::object();
+      UpdatePeaks(*m, &stage->second.peak_executor_metrics, &stage_peaks);
+    }
+    return "";
+  }
+
+  static StorageLevel ReadStorageLevel(const json& holder) {
+    StorageLevel level;
+    const json* l = Find(holder, "Storage Level");
+    if (!l) return level;
+    level.use_disk = Bool(*l, "Use Disk");
+    level.use_memory = Bool(*l, "Use Memory");
+    level.use_off_heap = Bool(*l, "Use Off Heap");
+    level.deserialized = Bool(*l, "Deserialized");
+    level.replication = Int(*l, "Replication", 1);
+    return level;
+  }
+
+  static std::int64_t AddDelta(std::int64_t value, std::int64_t delta) {
+    return std::max<std::int64_t>(0, value + delta);
+  }
+
+  static void AddMemoryDisk(LiveExecutor& ex, const StorageLevel& level, std::int64_t memory,
+                            std::int64_t disk) {
+    if (ex.max_onheap) {
+      if (level.use_off_heap) {
+        ex.used_off_heap = AddDelta(ex.used_off_heap, memory);
+      } else {
+        ex.used_on_heap = AddDelta(ex.used_on_heap, memory);
+      }
+    }
+    ex.memory_used = AddDelta(ex.memory_used, memory);
+    ex.disk_used = AddDelta(ex.disk_used, disk);
+  }
+
+  // SparkListenerBlockUpdated: RDD blocks change their RDD's partitions and distribution and the
+  // executor's storage use; broadcast blocks only the executor's (AppStatusListener).
+  std::string OnBlockUpdated(const json& e) {
+    const json* info = Find(e, "Block Updated Info");
+    if (!info) return "SparkListenerBlockUpdated without \"Block Updated Info\"";
+    const json* bm = Find(*info, "Block Manager ID");
+    const std::string exec_id = bm ? Str(*bm, "Executor ID") : "";
+    const std::string block = Str(*info, "Block ID");
+    const StorageLevel level = ReadStorageLevel(*info);
+    const std::int64_t disk = Int(*info, "Disk Size") * (level.use_disk ? 1 : -1);
+    const std::int64_t memory = Int(*info, "Memory Size") * (level.use_memory ? 1 : -1);
+    LiveExecutor* ex = LiveExecutorById(exec_id);
+    if (block.rfind("broadcast_", 0) == 0) {
+      if (ex) AddMemoryDisk(*ex, level, memory, disk);
+      return "";
+    }
+    long long rdd_number = 0;
+    char tail = 0;
+    if (block.rfind("rdd_", 0) != 0 ||
+        std::sscanf(block.c_str(), "rdd_%lld_%*d%c", &rdd_number, &tail) != 1) {
+      return "";  // stream and other blocks: not served
+    }
+    const std::int64_t rdd_id = rdd_number;
+    if (ex) AddMemoryDisk(*ex, level, memory, disk);
+    std::int64_t blocks_delta = 0;
+    if (auto it = rdds_.find(rdd_id); it != rdds_.end()) {
+      LiveRdd& rdd = it->second;
+      auto part = std::find_if(rdd.partitions.begin(), rdd.partitions.end(),
+                               [&](const LiveRddPartition& p) { return p.block_name == block; });
+      if (part == rdd.partitions.end()) {
+        rdd.partitions.push_back({block, {}, 0, 0});
+        part = rdd.partitions.end() - 1;
+      }
+      std::vector<std::string> executors = part->executors;
+      if (level.Valid()) {
+        if (std::find(executors.begin(), executors.end(), exec_id) == executors.end()) {
+          blocks_delta = 1;
+          executors.push_back(exec_id);
+        }
+      } else {
+        blocks_delta = -1;
+        executors.erase(std::remove(executors.begin(), executors.end(), exec_id), executors.end());
+      }
+      if (!executors.empty()) {
+        part->executors = executors;
+        part->memory_used = AddDelta(part->memory_used, memory);
+        part->disk_used = AddDelta(part->disk_used, disk);
+      } else {
+        rdd.partitions.erase(part);
+      }
+      if (ex) {
+        auto dist =
+            std::find_if(rdd.distributions.begin(), rdd.distributions.end(),
+                         [&](const LiveRddDistribution& d) { return d.executor_id == exec_id; });
+        if (ex->rdd_blocks + blocks_delta > 0) {
+          if (dist == rdd.distributions.end()) {
+            rdd.distributions.push_back({exec_id, 0, 0, 0, 0});
+            dist = rdd.distributions.end() - 1;
+          }
+          dist->memory_used = AddDelta(dist->memory_used, memory);
+          dist->disk_used = AddDelta(dist->disk_used, disk);
+          if (ex->max_onheap) {
+            if (level.use_off_heap) {
+              dist->off_heap_used = AddDelta(dist->off_heap_used, memory);
+            } else {
+              dist->on_heap_used = AddDelta(dist->on_heap_used, memory);
+            }
+          }
+        } else if (dist != rdd.distributions.end()) {
+          rdd.distributions.erase(dist);
+        }
+      }
+      rdd.memory_used = AddDelta(rdd.memory_used, memory);
+      rdd.disk_used = AddDelta(rdd.disk_used, disk);
+    }
+    if (ex) ex->rdd_blocks += blocks_delta;
+    return "";
+  }
+
+  // SparkListenerUnpersistRDD: the RDD leaves storage/rdd and its executors' storage use.
+  std::string OnUnpersistRdd(const json& e) {
+    auto it = rdds_.find(Int(e, "RDD ID", -1));
+    if (it == rdds_.end()) return "";
+    const LiveRdd& rdd = it->second;
+    for (const LiveRddPartition& p : rdd.partitions) {
+      for (const std::string& id : p.executors) {
+        if (LiveExecutor* ex = LiveExecutorById(id)) ex->rdd_blocks -= 1;
+      }
+    }
+    const bool off_heap = rdd.storage_level.find("off heap") != std::string::npos;
+    for (const LiveRddDistribution& d : rdd.distributions) {
+      LiveExecutor* ex = LiveExecutorById(d.executor_id);
+      if (!ex) continue;
+      if (ex->max_onheap) {
+        if (off_heap) {
+          ex->used_off_heap = AddDelta(ex->used_off_heap, -d.off_heap_used);
+        } else {
+          ex->used_on_heap = AddDelta(ex->used_on_heap, -d.on_heap_used);
+        }
+      }
+      ex->memory_used = AddDelta(ex->memory_used, -d.memory_used);
+      ex->disk_used = AddDelta(ex->disk_used, -d.disk_used);
+    }
+    rdds_.erase(it);
     return "";
   }
 
@@ -670,36 +1038,74 @@ class AppBuilder {
     }
   }
 
-  std::string OnExecutorExcluded(const json& e, const std::string& type) {
-    if (type.find("Node") != std::string::npos) {
-      // A node excluded for the application excludes every executor then on it except the
-      // driver; per-stage node exclusion adds the stage.
-      const std::string host = Str(e, "hostId");
-      const bool for_stage = type.find("ForStage") != std::string::npos;
-      for (auto& [id, ex] : executors_) {
-        std::string ex_host =
-            ex.host.empty() ? ex.host_port.substr(0, ex.host_port.rfind(':')) : ex.host;
-        if (ex_host != host) continue;
-        if (id == "driver") continue;
-        if (for_stage) {
-          ex.excluded_stages.insert(static_cast<int>(Int(e, "stageId")));
-          Stage(static_cast<int>(Int(e, "stageId")), static_cast<int>(Int(e, "stageAttemptId")))
-              .excluded_executors.insert(id);
-        } else {
-          ex.excluded = true;
-        }
-      }
+  // The event name without package and with Spark 3.1's spelling ("Blacklisted" became
+  // "Excluded", "Unblacklisted" "Unexcluded"); "" for any other event.
+  static std::string_view ExclusionKind(std::string_view type) {
+    static const std::pair<std::string_view, std::string_view> kKinds[] = {
+        {"SparkListenerExecutorExcluded", "ExecutorExcluded"},
+        {"SparkListenerExecutorBlacklisted", "ExecutorExcluded"},
+        {"SparkListenerExecutorUnexcluded", "ExecutorUnexcluded"},
+        {"SparkListenerExecutorUnblacklisted", "ExecutorUnexcluded"},
+        {"SparkListenerNodeExcluded", "NodeExcluded"},
+        {"SparkListenerNodeBlacklisted", "NodeExcluded"},
+        {"SparkListenerNodeUnexcluded", "NodeUnexcluded"},
+        {"SparkListenerNodeUnblacklisted", "NodeUnexcluded"},
+        {"SparkListenerExecutorExcludedForStage", "ExecutorExcludedForStage"},
+        {"SparkListenerExecutorBlacklistedForStage", "ExecutorExcludedForStage"},
+        {"SparkListenerNodeExcludedForStage", "NodeExcludedForStage"},
+        {"SparkListenerNodeBlacklistedForStage", "NodeExcludedForStage"},
+    };
+    if (auto dot = type.rfind('.'); dot != std::string_view::npos) type.remove_prefix(dot + 1);
+    for (const auto& [name, kind] : kKinds) {
+      if (type == name) return kind;
+    }
+    return {};
+  }
+
+  // Live executors (added, not removed) on `host`, the driver aside: the ones a node exclusion
+  // applies to (AppStatusListener.updateNodeExcluded).
+  std::vector<LiveExecutor*> LiveExecutorsOn(const std::string& host) {
+    std::vector<LiveExecutor*> out;
+    for (auto& [id, ex] : executors_) {
+      if (id == "driver" || ex.remove_ms) continue;
+      std::string ex_host =
+          ex.host.empty() ? ex.host_port.substr(0, ex.host_port.rfind(':')) : ex.host;
+      if (ex_host == host) out.push_back(&ex);
+    }
+    return out;
+  }
+  LiveExecutor* LiveExecutorById(const std::string& id) {
+    auto it = executors_.find(id);
+    return it == executors_.end() || it->second.remove_ms ? nullptr : &it->second;
+  }
+
+  // Exclusion events change live executors only, as AppStatusListener does: an executor or node
+  // excluded for the application is (un)excluded; one excluded for a stage lists the stage in
+  // excludedInStages until the stage completes, and the stage lists it as excluded.
+  std::string OnExclusion(const json& e, std::string_view kind) {
+    const bool for_stage = kind.ends_with("ForStage");
+    std::vector<LiveExecutor*> targets;
+    if (kind.starts_with("Node")) {
+      targets = LiveExecutorsOn(Str(e, "hostId"));
+    } else if (LiveExecutor* ex = LiveExecutorById(Str(e, "executorId"))) {
+      targets.push_back(ex);
+    }
+    if (!for_stage) {
+      const bool excluded = kind.find("Unexcluded") == std::string_view::npos;
+      for (LiveExecutor* ex : targets) ex->excluded = excluded;
       return "";
     }
-    std::string id = Str(e, "executorId");
-    if (id.empty()) return "";
-    LiveExecutor& ex = Executor(id);
-    if (type.find("ForStage") != std::string::npos) {
-      ex.excluded_stages.insert(static_cast<int>(Int(e, "stageId")));
-      Stage(static_cast<int>(Int(e, "stageId")), static_cast<int>(Int(e, "stageAttemptId")))
-          .excluded_executors.insert(id);
-    } else {
-      ex.excluded = true;
+    const int stage_id = static_cast<int>(Int(e, "stageId"));
+    auto stage = stages_.find({stage_id, static_cast<int>(Int(e, "stageAttemptId"))});
+    if (kind.starts_with("Executor") && stage != stages_.end()) {
+      // The stage marks the executor even when it is no longer live.
+      stage->second.excluded_executors.insert(Str(e, "executorId"));
+    }
+    for (LiveExecutor* ex : targets) {
+      ex->excluded_stages.insert(stage_id);
+      if (kind.starts_with("Node") && stage != stages_.end()) {
+        stage->second.excluded_executors.insert(ex->id);
+      }
     }
     return "";
   }
@@ -719,6 +1125,8 @@ class AppBuilder {
   std::unordered_map<std::int64_t, LiveTask> running_;
   sj::parser parser_;
   std::map<std::int64_t, SqlExecution> sql_;
+  std::map<std::int64_t, LiveRdd> rdds_;
+  std::map<std::string, MiscProcess> misc_;
   Status task_error_;
 };
 
@@ -753,11 +1161,21 @@ void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
     if (completed) job->completed_indices[stage_id].Insert(index);
     if (killed) job->killed_summary[ev.killed_key] += 1;
   }
+  if (ev.info.speculative) {
+    s.speculated = true;
+    s.spec_active -= 1;
+    s.spec_completed += completed;
+    s.spec_failed += failed;
+    s.spec_killed += killed;
+  }
   if (json& peak = Executor(ev.info.executor).peak_metrics; peak.is_null()) {
     peak = json::object();
   }
+  json& stage_executor_peaks = s.executor_peaks[ev.info.executor];
+  if (stage_executor_peaks.is_null()) stage_executor_peaks = json::object();
   if (!ev.executor_metrics.empty()) {
-    json* peaks[] = {&Executor(ev.info.executor).peak_metrics, &s.peak_executor_metrics};
+    json* peaks[] = {&Executor(ev.info.executor).peak_metrics, &s.peak_executor_metrics,
+                     &stage_executor_peaks};
     for (const auto& [name, v] : ev.executor_metrics) {
       for (json* peak : peaks) {
         auto it = peak->find(name);
@@ -827,7 +1245,7 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
                           "spark_stages",         "spark_tasks",
                           "spark_sql_executions", "spark_stage_summaries",
                           "spark_stage_executor_summaries", "spark_executor_summaries",
-                          "spark_attempts"};
+                          "spark_rdds", "spark_misc_processes", "spark_attempts"};
   for (const char* table : tables) {
     auto del = store_.Prepare(std::string("DELETE FROM ") + table +
                               " WHERE attempt_key IN (SELECT attempt_key FROM spark_attempts "
@@ -893,7 +1311,7 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
   for (const auto& [id, ex] : executors_) {
     auto q = store_.Prepare(
         "INSERT INTO spark_executors VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
-        "?16,?17,?18,?19)");
+        "?16,?17,?18,?19,?20,?21,?22,?23,?24)");
     if (!q.ok()) return q.status();
     Statement& s = q.value();
     s.Bind(1, key_).Bind(2, ex.id).Bind(3, ex.host_port).Bind(4, ex.host);
@@ -908,6 +1326,8 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
     s.Bind(15, std::int64_t{ex.resource_profile_id}).Bind(16, std::int64_t{ex.excluded});
     s.Bind(17, json(ex.excluded_stages).dump()).Bind(18, ex.peak_metrics.dump());
     s.Bind(19, std::int64_t{ex.ord});
+    s.Bind(20, ex.memory_used).Bind(21, ex.disk_used).Bind(22, ex.rdd_blocks);
+    s.Bind(23, ex.used_on_heap).Bind(24, ex.used_off_heap);
     if (Status st = s.Run(); !st.ok()) return st;
   }
   for (const auto& [id, j] : jobs_) {
@@ -941,7 +1361,7 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
   for (const auto& [k, st_] : stages_) {
     auto q = store_.Prepare(
         "INSERT INTO spark_stages VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,"
-        "?17,?18,?19,?20,?21,?22,?23,?24,?25,?26)");
+        "?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30)");
     if (!q.ok()) return q.status();
     Statement& s = q.value();
     s.Bind(1, key_).Bind(2, std::int64_t{st_.stage_id}).Bind(3, std::int64_t{st_.attempt_id});
@@ -958,10 +1378,35 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
     s.Bind(23, static_cast<std::int64_t>(st_.completed_indices.size()));
     s.Bind(24, json(st_.killed_summary).dump()).Bind(25, st_.peak_executor_metrics.dump());
     s.Bind(26, json(st_.excluded_executors).dump());
+    s.Bind(27, json(st_.executor_peaks).dump());
+    if (st_.speculated) {
+      s.Bind(28, json{{"numTasks", st_.spec_tasks},
+                      {"numActiveTasks", st_.spec_active},
+                      {"numCompletedTasks", st_.spec_completed},
+                      {"numFailedTasks", st_.spec_failed},
+                      {"numKilledTasks", st_.spec_killed}}
+                     .dump());
+    } else {
+      s.BindNull(28);
+    }
+    s.Bind(29, std::int64_t{st_.shuffle_push_enabled}).Bind(30, st_.shuffle_mergers_count);
     if (Status st = s.Run(); !st.ok()) return st;
   }
   // The summaries the read paths answer from, in this same transaction.
   if (Status st = WriteSummaries(store_, key_); !st.ok()) return st;
+  for (const auto& [id, rdd] : rdds_) {
+    auto q = store_.Prepare("INSERT INTO spark_rdds VALUES(?1, ?2, ?3)");
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, key_).Bind(2, id).Bind(3, RddStorageInfo(rdd).dump());
+    if (Status st = q.value().Run(); !st.ok()) return st;
+  }
+  for (const auto& [id, p] : misc_) {
+    auto q = store_.Prepare("INSERT INTO spark_misc_processes VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, key_).Bind(2, id).Bind(3, p.host_port).Bind(4, p.cores);
+    q.value().Bind(5, p.add_ms).Bind(6, p.logs.dump());
+    if (Status st = q.value().Run(); !st.ok()) return st;
+  }
   for (const auto& [id, x] : sql_) {
     auto q = store_.Prepare("INSERT INTO spark_sql_executions VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
     if (!q.ok()) return q.status();
@@ -1175,9 +1620,16 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
   summary->bytes_read += reader.file_bytes_read();
   if (!app.saw_start()) {
     if (events == 0) {
-      summary->skipped.resize(skipped_before);
-      summary->skipped.push_back(
-          {src.name, 0, "not a Spark event log: no Spark event in the first lines"});
+      // A stream that failed before one event decoded (a zstd file cut in half) is reported by
+      // what went wrong with it, not as "not a Spark event log".
+      const bool stream_failed =
+          std::any_of(reader.skipped().begin(), reader.skipped().end(),
+                      [](const SkippedLine& s) { return s.reason.rfind("corrupt ", 0) == 0; });
+      if (!stream_failed) {
+        summary->skipped.resize(skipped_before);
+        summary->skipped.push_back(
+            {src.name, 0, "not a Spark event log: no Spark event in the first lines"});
+      }
       return Status::Ok();  // the caller rolls back the placeholder
     }
     app.set_app_id(AppIdFromName(src));
@@ -1185,6 +1637,34 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
         {src.name, 0,
          "no SparkListenerApplicationStart event; application id taken from the name: " +
              app.app_id()});
+  }
+  if (!limits.replace) {
+    // A shorter or stale copy of an attempt already stored from elsewhere does not replace it.
+    auto q = store.Prepare(
+        "SELECT source, events, completed FROM spark_attempts WHERE app_id = ?1 AND "
+        "attempt_id = ?2 AND attempt_key != ?3");
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, app.app_id()).Bind(2, app.attempt_id()).Bind(3, key);
+    if (q.value().Step()) {
+      const std::string stored = q.value().ColumnText(0);
+      const std::int64_t stored_events = q.value().ColumnInt(1);
+      const bool stored_completed = q.value().ColumnInt(2) != 0;
+      std::string why;
+      if (stored_completed && !app.completed()) {
+        why = "it is incomplete and the stored copy is complete";
+      } else if (stored_events > events) {
+        why = "it has " + std::to_string(events) + " events, the stored copy " +
+              std::to_string(stored_events);
+      }
+      if (!why.empty()) {
+        summary->skipped.push_back(
+            {src.name, 0,
+             "not replacing application " + app.app_id() +
+                 (app.attempt_id().empty() ? "" : " attempt " + app.attempt_id()) +
+                 " stored from " + stored + ": " + why + " (--replace forces it)"});
+        return Status::Ok();  // the caller rolls back the placeholder
+      }
+    }
   }
   if (Status st = app.Finish(events, skipped, stamp.mtime_ns / 1000000); !st.ok()) return st;
   auto q = store.Prepare(

@@ -52,6 +52,10 @@ struct IngestLimits {
   // Deepest nesting of JSON arrays/objects in one event; deeper lines are skipped with
   // "JSON nested deeper than N levels". Default 512.
   int max_json_depth = 512;
+  // A log holding an application attempt the store already has from a source with more events,
+  // or completed while this log is not (a stale `.inprogress` copy), is not ingested: it lands
+  // in IngestSummary::skipped with the reason. true replaces anyway (`--replace`).
+  bool replace = false;
 
   // InvalidArgument naming the field when max_line_bytes < 1024 or max_json_depth < 16.
   Status Validate() const;

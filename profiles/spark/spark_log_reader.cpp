@@ -1,6 +1,7 @@
 #include "profiles/spark/spark_log_reader.h"
 
 #include <lz4.h>
+#include <lz4frame.h>
 #include <snappy-c.h>
 #include <xxhash.h>
 #include <zlib.h>
@@ -23,6 +24,8 @@ namespace {
 constexpr std::size_t kReadChunkBytes = 1u << 20;
 constexpr std::string_view kInProgress = ".inprogress";
 constexpr std::string_view kLz4Magic = "LZ4Block";
+// The LZ4 frame format (the `lz4` command-line tool, LZ4F): magic 0x184D2204 little-endian.
+constexpr std::string_view kLz4FrameMagic("\x04\x22\x4d\x18", 4);
 constexpr std::string_view kSnappyMagic("\x82SNAPPY\0", 8);
 constexpr std::string_view kZstdMagic("\x28\xb5\x2f\xfd", 4);
 constexpr std::string_view kGzipMagic("\x1f\x8b", 2);
@@ -36,6 +39,16 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 }
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
+}
+
+// 4000 -> "4,000", as the codec messages print byte offsets.
+std::string WithThousands(std::int64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0 && digits[i - 1] != '-') out += ',';
+    out += digits[i];
+  }
+  return out;
 }
 
 std::uint32_t Be32(const unsigned char* p) {
@@ -152,7 +165,10 @@ class ZstdDecoder : public Decoder {
       if (input_.pos == input_.size) {
         std::size_t got = in_->Read(in_buf_.data(), in_buf_.size());
         if (got == 0) {
-          if (!frame_done_) error_ = "corrupt zstd stream: unexpected end of file inside a frame";
+          if (!frame_done_) {
+            error_ = "corrupt zstd stream: truncated zstd frame at byte " +
+                     WithThousands(in_->bytes()) + " (the end of the file)";
+          }
           return false;
         }
         input_ = {in_buf_.data(), got, 0};
@@ -232,6 +248,59 @@ class Lz4BlockDecoder : public Decoder {
     return false;
   }
   std::string buf_;
+};
+
+// The LZ4 frame format (what the `lz4` command-line tool writes, lz4frame.h); concatenated frames
+// decode as one stream, like lz4-java's concatenated block streams.
+class Lz4FrameDecoder : public Decoder {
+ public:
+  explicit Lz4FrameDecoder(FileInput* in) : Decoder(in), in_buf_(kReadChunkBytes, '\0') {
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx_, LZ4F_VERSION))) ctx_ = nullptr;
+  }
+  ~Lz4FrameDecoder() override {
+    if (ctx_) LZ4F_freeDecompressionContext(ctx_);
+  }
+  bool Fill(std::string* out) override {
+    if (!error_.empty()) return false;
+    if (!ctx_) return Fail("cannot create a decompression context");
+    while (true) {
+      if (pos_ == size_) {
+        size_ = in_->Read(in_buf_.data(), in_buf_.size());
+        pos_ = 0;
+        if (size_ == 0) {
+          if (!frame_done_) {
+            Fail("truncated lz4 frame at byte " + WithThousands(in_->bytes()) +
+                 " (the end of the file)");
+          }
+          return false;
+        }
+      }
+      std::size_t old = out->size();
+      out->resize(old + kReadChunkBytes);
+      std::size_t out_size = kReadChunkBytes, in_size = size_ - pos_;
+      std::size_t rc = LZ4F_decompress(ctx_, out->data() + old, &out_size, in_buf_.data() + pos_,
+                                       &in_size, nullptr);
+      out->resize(old + out_size);
+      pos_ += in_size;
+      if (LZ4F_isError(rc)) {
+        Fail(std::string(LZ4F_getErrorName(rc)) + " at byte " +
+             WithThousands(in_->bytes() - static_cast<std::int64_t>(size_ - pos_)));
+        return out_size > 0;
+      }
+      frame_done_ = rc == 0;  // 0: a frame ended; another may follow
+      if (out_size > 0) return true;
+    }
+  }
+
+ private:
+  bool Fail(const std::string& what) {
+    error_ = "corrupt lz4 stream (lz4 frame format): " + what;
+    return false;
+  }
+  LZ4F_dctx* ctx_ = nullptr;
+  std::string in_buf_;
+  std::size_t pos_ = 0, size_ = 0;
+  bool frame_done_ = true;
 };
 
 // snappy-java SnappyOutputStream: 16-byte header (magic, version, compatible version), then
@@ -427,7 +496,7 @@ Codec CodecFromFileName(std::string_view name) {
 
 Codec CodecFromContent(std::string_view head) {
   if (StartsWith(head, kZstdMagic)) return Codec::kZstd;
-  if (StartsWith(head, kLz4Magic)) return Codec::kLz4;
+  if (StartsWith(head, kLz4Magic) || StartsWith(head, kLz4FrameMagic)) return Codec::kLz4;
   if (StartsWith(head, kSnappyMagic)) return Codec::kSnappy;
   if (StartsWith(head, kGzipMagic)) return Codec::kGzip;
   if (head.size() >= 3 && StartsWith(head, kLzfMagic) && (head[2] == 0 || head[2] == 1)) {
@@ -521,7 +590,12 @@ bool EventLineReader::OpenNextPart() {
         part->decoder = std::make_unique<ZstdDecoder>(in);
         break;
       case Codec::kLz4:
-        part->decoder = std::make_unique<Lz4BlockDecoder>(in);
+        // Spark writes lz4-java's block framing; the lz4 tool writes the frame format.
+        if (StartsWith(std::string_view(head, n), kLz4FrameMagic)) {
+          part->decoder = std::make_unique<Lz4FrameDecoder>(in);
+        } else {
+          part->decoder = std::make_unique<Lz4BlockDecoder>(in);
+        }
         break;
       case Codec::kSnappy:
         part->decoder = std::make_unique<SnappyStreamDecoder>(in);

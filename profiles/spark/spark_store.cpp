@@ -146,6 +146,28 @@ std::string SchemaV2() {
          SummaryInserts("");
 }
 
+// Version 3 (issue 18): per-stage executor peaks and speculation summaries, executors' storage
+// use from block updates, RDD storage (storage/rdd) and miscellaneous processes.
+const char* SchemaV3() {
+  return R"sql(
+ALTER TABLE spark_stages ADD COLUMN executor_peaks_json TEXT;
+ALTER TABLE spark_stages ADD COLUMN speculation_summary_json TEXT;
+ALTER TABLE spark_stages ADD COLUMN shuffle_push_enabled INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE spark_stages ADD COLUMN shuffle_mergers_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE spark_executors ADD COLUMN memory_used_bytes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE spark_executors ADD COLUMN disk_used_bytes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE spark_executors ADD COLUMN rdd_blocks INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE spark_executors ADD COLUMN used_onheap_storage_bytes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE spark_executors ADD COLUMN used_offheap_storage_bytes INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE spark_rdds(
+  attempt_key INTEGER NOT NULL, rdd_id INTEGER NOT NULL, info_json TEXT NOT NULL,
+  PRIMARY KEY(attempt_key, rdd_id));
+CREATE TABLE spark_misc_processes(
+  attempt_key INTEGER NOT NULL, process_id TEXT NOT NULL, host_port TEXT, cores INTEGER,
+  add_time_ms INTEGER, logs_json TEXT, PRIMARY KEY(attempt_key, process_id));
+)sql";
+}
+
 // spark-rapids-tools' aggregate columns and the SQL over spark_tasks (alias t) computing each.
 // CPU and shuffle-write times are summed in nanoseconds per stage, then truncated to
 // milliseconds (for jobs: the truncated stage values are summed, as the profiler does).
@@ -598,7 +620,7 @@ Result<std::vector<MetricAggregates>> JobAggregates(Store& store, const std::str
 }
 
 const Migrations& StoreMigrations() {
-  static const Migrations kMigrations = {"spark", {SchemaV1(), SchemaV2()}};
+  static const Migrations kMigrations = {"spark", {SchemaV1(), SchemaV2(), SchemaV3()}};
   return kMigrations;
 }
 

@@ -1,6 +1,7 @@
 #include "tests/support/spark_codecs.h"
 
 #include <lz4.h>
+#include <lz4frame.h>
 #include <snappy-c.h>
 #include <xxhash.h>
 #include <zlib.h>
@@ -260,6 +261,14 @@ std::string SyntheticEventLogWithProperties(
   const std::size_t second_line = log.find('\n', log.find('\n') + 1) + 1;
   log.insert(second_line, env);
   return log;
+}
+
+std::string EncodeLz4Frame(const std::string& data) {
+  std::string out(LZ4F_compressFrameBound(data.size(), nullptr), '\0');
+  std::size_t n = LZ4F_compressFrame(out.data(), out.size(), data.data(), data.size(), nullptr);
+  if (LZ4F_isError(n)) throw std::runtime_error(LZ4F_getErrorName(n));
+  out.resize(n);
+  return out;
 }
 
 }  // namespace perfplan::testing

@@ -12,6 +12,8 @@ namespace perfplan::testing {
 
 // lz4-java LZ4BlockOutputStream framing (blocks of block_bytes, XXHash32 checks, end block).
 std::string EncodeLz4Block(const std::string& data, std::size_t block_bytes = 64 * 1024);
+// The LZ4 frame format with default preferences, as the `lz4` command-line tool writes it.
+std::string EncodeLz4Frame(const std::string& data);
 // snappy-java SnappyOutputStream framing (16-byte header, length-prefixed raw snappy blocks).
 std::string EncodeSnappyStream(const std::string& data, std::size_t block_bytes = 32 * 1024);
 // compress-lzf framing ("ZV" chunks; compressed when that is smaller, stored otherwise).

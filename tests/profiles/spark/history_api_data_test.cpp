@@ -1,8 +1,8 @@
 // Compares `perfplan spark api` with the Spark History Server's own expectation files in
 // ../shared/data, the way Spark's HistoryServerSuite does: JSON trees (not text), with every
-// "lastUpdated" set to "" and "lastUpdatedEpoch" to 0 on both sides. Whole cases perfplan does not
-// answer yet and single fields it cannot produce are listed below by name with the reason; nothing
-// else is dropped.
+// "lastUpdated" set to "" and "lastUpdatedEpoch" to 0 on both sides. Every case is answered; the
+// fields of the 2019 snapshot's older schema are listed below by name with the reason; nothing else
+// is dropped.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -99,19 +99,6 @@ const Case kCases[] = {
      "executor_list_with_executor_metrics_json"},
     {"apache-spark-2019-snapshot", "applications/application_1536831636016_59384/1/executors",
      "executor_list_with_executor_garbage_collection_metrics_json"},
-};
-
-// Named exceptions: whole cases perfplan does not answer (yet), with the reason.
-struct Unsupported {
-  const char* snapshot;
-  const char* expectation;
-  const char* reason;
-};
-const Unsupported kUnsupported[] = {
-    {"apache-spark", "rdd_list_storage_json",
-     "storage/rdd is not answered: RDD block updates are not stored"},
-    {"apache-spark", "one_rdd_storage_json",
-     "storage/rdd is not answered: RDD block updates are not stored"},
 };
 
 // Named exceptions: single fields (JSON pointers) perfplan cannot produce from the event log.
@@ -247,22 +234,11 @@ std::unique_ptr<profiles::Store> IngestSnapshot(const std::string& snapshot) {
 
 TEST_CASE("Every History Server expectation matches, named exceptions aside") {
   std::map<std::string, std::unique_ptr<profiles::Store>> stores;
-  int matched = 0, excepted = 0;
+  int matched = 0;
   for (const Case& c : kCases) {
     const std::string expectation = c.expectation, path = c.path;
     CAPTURE(expectation);
     CAPTURE(path);
-    const char* unsupported = nullptr;
-    for (const Unsupported& u : kUnsupported) {
-      if (std::string(u.snapshot) == c.snapshot && std::string(u.expectation) == c.expectation) {
-        unsupported = u.reason;
-      }
-    }
-    if (unsupported) {
-      MESSAGE((std::string(c.snapshot) + "/" + expectation + ": named exception: " + unsupported));
-      ++excepted;
-      continue;
-    }
     auto& store = stores[c.snapshot];
     if (!store) store = IngestSnapshot(c.snapshot);
     const std::string file = testing::SharedDataDir() + "/01-spark-eventlogs/" + c.snapshot +
@@ -289,9 +265,8 @@ TEST_CASE("Every History Server expectation matches, named exceptions aside") {
     CHECK_MESSAGE(diffs.empty(), (expectation + report));
     matched += diffs.empty();
   }
-  MESSAGE(matched << " of " << std::size(kCases) << " expectations match; " << excepted
-                  << " named exceptions");
-  CHECK(matched + excepted == static_cast<int>(std::size(kCases)));
+  MESSAGE(matched << " of " << std::size(kCases) << " expectations match");
+  CHECK(matched == static_cast<int>(std::size(kCases)));
 }
 
 TEST_CASE("Each expectation file in the data folder is covered by a case") {
@@ -327,12 +302,12 @@ namespace {
 TEST_CASE("withSummaries adds the taskSummary distribution and per-executor distributions") {
   auto store = IngestSnapshot("apache-spark");
   auto stage = HistoryApi(*store,
-                        "applications/local-1430917381534/stages/0/0?withSummaries=true"
-                        "&quantiles=0.01,0.5,0.99");
+                          "applications/local-1430917381534/stages/0/0?withSummaries=true"
+                          "&quantiles=0.01,0.5,0.99");
   REQUIRE(stage.ok());
   auto summary = HistoryApi(*store,
-                          "applications/local-1430917381534/stages/0/0/taskSummary"
-                          "?quantiles=0.01,0.5,0.99");
+                            "applications/local-1430917381534/stages/0/0/taskSummary"
+                            "?quantiles=0.01,0.5,0.99");
   REQUIRE(summary.ok());
   json s = json::parse(stage.value());
   CHECK(s["taskMetricsDistributions"] == json::parse(summary.value()));

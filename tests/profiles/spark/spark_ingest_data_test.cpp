@@ -88,12 +88,24 @@ TEST_CASE("An incomplete last attempt is stored as running, the first as complet
 TEST_CASE("Every real log in the data folder ingests without a skipped line") {
   IngestSummary s;
   auto store = Ingest(Logs(), &s);
+  // The one exception is by design: the gzip copy of local-1623876083964 stops before its
+  // ApplicationEnd, and the folder also holds complete logs of that application id (the edited
+  // cluster_information copies, read first in name order), so it does not replace them.
+  const std::string stale = Logs() +
+                            "/spark-rapids-tools/spark-events-qualification/db_sim_eventlog/"
+                            "eventlog-2021-06-15--15-00.gz";
   for (const auto& k : s.skipped) {
     CAPTURE(k.file);
     CAPTURE(k.reason);
-    CHECK(k.line == -1);  // fails, naming the line, for any skipped line
+    if (k.file == stale && k.line == 0 &&
+        k.reason.rfind("not replacing application local-1623876083964 stored from ", 0) == 0 &&
+        k.reason.ends_with(": it is incomplete and the stored copy is complete (--replace "
+                           "forces it)")) {
+      continue;
+    }
+    CHECK(k.line == -1);  // fails, naming the line, for any other skipped line
   }
-  CHECK(s.applications.size() >= 25);
+  CHECK(s.applications.size() >= 24);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "profiles/spark/spark_store.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
@@ -189,6 +191,101 @@ TEST_CASE("Events out of order or missing their context still ingest what they c
   REQUIRE(durations.ok());
   REQUIRE(durations.value().size() == 1);
   CHECK(durations.value()[0].task_duration_seconds == std::vector<double>{0.2});
+}
+
+}  // namespace
+}  // namespace perfplan::profiles::spark
+
+namespace perfplan::profiles::spark {
+namespace {
+
+TEST_CASE("A stale .inprogress copy does not replace the complete log unless replace is set") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string complete = testing::SyntheticEventLog("app-s", 2, 5);
+  testing::WriteFile(dir + "/app-s", complete);
+  // The first half of the same log, as a copy taken while the application still ran.
+  std::string half = complete.substr(0, complete.size() / 2);
+  half.resize(half.rfind('\n') + 1);
+  std::filesystem::create_directories(dir + "/stale");
+  testing::WriteFile(dir + "/stale/app-s.inprogress", half);
+  auto store = OpenStore(":memory:");
+  REQUIRE(IngestEventLogs(*store, {dir + "/app-s"}).ok());
+  const std::int64_t tasks = Count(*store, "SELECT count(*) FROM spark_tasks");
+  auto stale = IngestEventLogs(*store, {dir + "/stale"});
+  REQUIRE(stale.ok());
+  CHECK(stale.value().applications.empty());
+  REQUIRE(stale.value().skipped.size() == 1);
+  CHECK(stale.value().skipped[0].file == dir + "/stale/app-s.inprogress");
+  CHECK(stale.value().skipped[0].reason ==
+        "not replacing application app-s stored from " + dir +
+            "/app-s: it is incomplete and the stored copy is complete (--replace forces it)");
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks") == tasks);
+  CHECK(Count(*store, "SELECT completed FROM spark_attempts WHERE app_id = 'app-s'") == 1);
+  IngestLimits replace;
+  replace.replace = true;
+  auto forced = IngestEventLogs(*store, {dir + "/stale"}, {}, replace);
+  REQUIRE(forced.ok());
+  CHECK(forced.value().skipped.empty());
+  CHECK(Count(*store, "SELECT completed FROM spark_attempts WHERE app_id = 'app-s'") == 0);
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks") < tasks);
+}
+
+TEST_CASE("A shorter complete copy of a stored attempt is refused with both event counts") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string log = testing::SyntheticEventLog("app-t", 2, 5);
+  std::filesystem::create_directories(dir + "/a");
+  std::filesystem::create_directories(dir + "/b");
+  testing::WriteFile(dir + "/a/app-t", log);
+  // The same application with its second stage's task events cut out but still ending.
+  std::string shorter;
+  std::size_t at = 0, kept = 0, total = 0;
+  while (at < log.size()) {
+    std::size_t nl = log.find('\n', at);
+    std::string line = log.substr(at, nl - at + 1);
+    at = nl + 1;
+    ++total;
+    if (line.find("\"Stage ID\":1,") != std::string::npos &&
+        line.find("SparkListenerTask") != std::string::npos) {
+      continue;
+    }
+    shorter += line;
+    ++kept;
+  }
+  REQUIRE(kept < total);
+  testing::WriteFile(dir + "/b/app-t", shorter);
+  auto store = OpenStore(":memory:");
+  REQUIRE(IngestEventLogs(*store, {dir + "/a"}).ok());
+  auto again = IngestEventLogs(*store, {dir + "/b"});
+  REQUIRE(again.ok());
+  REQUIRE(again.value().skipped.size() == 1);
+  CHECK(again.value().skipped[0].reason == "not replacing application app-t stored from " + dir +
+                                               "/a/app-t: it has " + std::to_string(kept) +
+                                               " events, the stored copy " + std::to_string(total) +
+                                               " (--replace forces it)");
+}
+
+}  // namespace
+}  // namespace perfplan::profiles::spark
+
+namespace perfplan::profiles::spark {
+namespace {
+
+TEST_CASE("A zstd log cut before its first block ends is reported as a truncated frame") {
+  const std::string dir = testing::MakeTempDir();
+  // One frame of 128 KiB blocks: the first 1,000 bytes hold no complete block, so no event
+  // decodes; the report names the codec problem, not "not a Spark event log".
+  const std::string z =
+      testing::EncodeZstdFrames(testing::SyntheticEventLog("app-z", 4, 200), 1 << 20);
+  REQUIRE(z.size() > 1000);
+  testing::WriteFile(dir + "/app-z.zstd", z.substr(0, 1000));
+  auto store = OpenStore(":memory:");
+  auto summary = IngestEventLogs(*store, {dir + "/app-z.zstd"});
+  REQUIRE(summary.ok());
+  CHECK(summary.value().applications.empty());
+  REQUIRE(summary.value().skipped.size() == 1);
+  CHECK(summary.value().skipped[0].reason ==
+        "corrupt zstd stream: truncated zstd frame at byte 1,000 (the end of the file)");
+  CHECK(Count(*store, "SELECT count(*) FROM spark_attempts") == 0);
 }
 
 }  // namespace

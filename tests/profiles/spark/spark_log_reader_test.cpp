@@ -26,6 +26,15 @@ EventLogSource One(const std::string& path) {
   return logs[0];
 }
 
+// 12345 -> "12,345": how codec messages print byte offsets.
+std::string Thousands(std::size_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) {
+    s.insert(static_cast<std::size_t>(i), ",");
+  }
+  return s;
+}
+
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> out;
   std::size_t at = 0;
@@ -115,8 +124,35 @@ TEST_CASE("A truncated zstd file is reported, not fatal") {
   EventLineReader reader(src);
   ReadAll(src, &reader);
   REQUIRE_FALSE(reader.skipped().empty());
+  CHECK(reader.skipped().back().reason == "corrupt zstd stream: truncated zstd frame at byte " +
+                                              Thousands(z.size() / 2) + " (the end of the file)");
+}
+
+TEST_CASE("An .lz4 file in the LZ4 frame format (the lz4 tool's) reads like lz4-java's blocks") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string plain = testing::SyntheticEventLog("app-1", 2, 100);
+  // Two concatenated frames, as `cat a.lz4 b.lz4` gives.
+  const std::size_t half = plain.size() / 2;
+  testing::WriteFile(dir + "/app.lz4", testing::EncodeLz4Frame(plain.substr(0, half)) +
+                                           testing::EncodeLz4Frame(plain.substr(half)));
+  EventLogSource src = One(dir + "/app.lz4");
+  EventLineReader reader(src);
+  CHECK(ReadAll(src, &reader) == Lines(plain));
+  CHECK(reader.skipped().empty());
+}
+
+TEST_CASE("A truncated LZ4 frame names the format and the byte where the file ended") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string frame = testing::EncodeLz4Frame(testing::SyntheticEventLog("app-1", 2, 100));
+  const std::size_t cut = frame.size() / 2;
+  testing::WriteFile(dir + "/cut.lz4", frame.substr(0, cut));
+  EventLogSource src = One(dir + "/cut.lz4");
+  EventLineReader reader(src);
+  ReadAll(src, &reader);
+  REQUIRE_FALSE(reader.skipped().empty());
   CHECK(reader.skipped().back().reason ==
-        "corrupt zstd stream: unexpected end of file inside a frame");
+        "corrupt lz4 stream (lz4 frame format): truncated lz4 frame at byte " + Thousands(cut) +
+            " (the end of the file)");
 }
 
 TEST_CASE("CRLF line ends are stripped and a last line without newline is flagged") {
