@@ -17,6 +17,7 @@ CLI::App* IngestGroup(CLI::App& app) {
 void AddIngestCommands(CLI::App& app, CliContext& ctx) {
   AddIngestSparkCommand(app, ctx);
   AddIngestHdfsCommand(app, ctx);
+  AddIngestMapReduceCommand(app, ctx);
 }
 
 }  // namespace perfplan::cli

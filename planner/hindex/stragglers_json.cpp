@@ -49,6 +49,8 @@ json StageJson(const StageStragglers& s) {
 
 }  // namespace
 
+std::string ToJson(const StageStragglers& entry) { return StageJson(entry).dump(); }
+
 std::string ToJson(const StragglersAnswer& answer) {
   json stages = json::array();
   for (const StageStragglers& s : answer.stages) stages.push_back(StageJson(s));
