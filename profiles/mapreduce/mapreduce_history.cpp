@@ -119,6 +119,17 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
+// The fields JobFinished and JobUnsuccessfulCompletion share (killed* since Hadoop 2.8/3.x).
+void ReadJobEnd(sj::object b, Job& job) {
+    job.finish_ms = TimeField(b, "finishTime");
+    job.finished_maps = Int(b, "finishedMaps");
+    job.finished_reduces = Int(b, "finishedReduces");
+    job.failed_maps = Int(b, "failedMaps");
+    job.failed_reduces = Int(b, "failedReduces");
+    job.killed_maps = Int(b, "killedMaps");
+    job.killed_reduces = Int(b, "killedReduces");
+}
+
 // Folds one event of `type` with body `b` into the job. Returns "" or a problem message.
 std::string ApplyJhistEvent(JobBuilder& jb, std::string_view type, sj::object b) {
   Job& job = jb.job();
@@ -153,13 +164,7 @@ std::string ApplyJhistEvent(JobBuilder& jb, std::string_view type, sj::object b)
   } else if (type == "JOB_FINISHED") {
     job_id();
     job.status = "SUCCEEDED";
-    job.finish_ms = TimeField(b, "finishTime");
-    job.finished_maps = Int(b, "finishedMaps");
-    job.finished_reduces = Int(b, "finishedReduces");
-    job.failed_maps = Int(b, "failedMaps");
-    job.failed_reduces = Int(b, "failedReduces");
-    job.killed_maps = Int(b, "killedMaps");
-    job.killed_reduces = Int(b, "killedReduces");
+    ReadJobEnd(b, job);
     job.counters["total"] = JhCounters(b, "totalCounters");
     job.counters["map"] = JhCounters(b, "mapCounters");
     job.counters["reduce"] = JhCounters(b, "reduceCounters");
@@ -167,13 +172,7 @@ std::string ApplyJhistEvent(JobBuilder& jb, std::string_view type, sj::object b)
     job_id();
     job.status = Str(b, "jobStatus");
     if (job.status.empty()) job.status = std::string(type.substr(4));
-    job.finish_ms = TimeField(b, "finishTime");
-    job.finished_maps = Int(b, "finishedMaps");
-    job.finished_reduces = Int(b, "finishedReduces");
-    job.failed_maps = Int(b, "failedMaps");
-    job.failed_reduces = Int(b, "failedReduces");
-    job.killed_maps = Int(b, "killedMaps");
-    job.killed_reduces = Int(b, "killedReduces");
+    ReadJobEnd(b, job);
     job.diagnostics = Str(b, "diagnostics");
     auto total = JhCounters(b, "totalCounters");
     if (!total.empty()) job.counters["total"] = std::move(total);

@@ -41,7 +41,7 @@ std::string FailedJobJhist() {
                R"("taskid":"task_1700000000000_0007_m_000000","taskType":"MAP","attemptId":"attempt_1700000000000_0007_m_000000_0","finishTime":1700000005000,"hostname":"h1","port":8041,"rackname":{"string":"/r1"},"status":"FAILED","error":"java.io.IOException: disk full",)" +
              c + R"(,"clockSplits":[],"cpuUsages":[],"vMemKbytes":[],"physMemKbytes":[])") +
          Event("MAP_ATTEMPT_STARTED", "TaskAttemptStarted",
-               R"("taskid":"task_1700000000000_0007_m_000000","taskType":"MAP","attemptId":"attempt_1700000000000_0007_m_000000_1","startTime":1700000006000,"trackerName":"h2","httpPort":8042,"shufflePort":13562,"containerId":"c2"})") +
+               R"("taskid":"task_1700000000000_0007_m_000000","taskType":"MAP","attemptId":"attempt_1700000000000_0007_m_000000_1","startTime":1700000006000,"trackerName":"h2","httpPort":8042,"shufflePort":13562,"containerId":"c2")") +
          Event("MAP_ATTEMPT_FINISHED", "MapAttemptFinished",
                R"("taskid":"task_1700000000000_0007_m_000000","attemptId":"attempt_1700000000000_0007_m_000000_1","taskType":"MAP","taskStatus":"SUCCEEDED","mapFinishTime":1700000008500,"finishTime":1700000009000,"hostname":"h2","port":8041,"rackname":"/r2","state":"map",)" +
              c) +
@@ -50,13 +50,13 @@ std::string FailedJobJhist() {
                R"("taskid":"task_1700000000000_0007_m_000000","taskType":"MAP","finishTime":1700000009000,"status":"SUCCEEDED","successfulAttemptId":{"string":"attempt_1700000000000_0007_m_000000_1"},)" +
              c) +
          Event("MAP_ATTEMPT_STARTED", "TaskAttemptStarted",
-               R"("taskid":"task_1700000000000_0007_m_000001","taskType":"MAP","attemptId":"attempt_1700000000000_0007_m_000001_0","startTime":1700000004100,"trackerName":"h3"})") +
+               R"("taskid":"task_1700000000000_0007_m_000001","taskType":"MAP","attemptId":"attempt_1700000000000_0007_m_000001_0","startTime":1700000004100,"trackerName":"h3")") +
          Event("MAP_ATTEMPT_KILLED", "TaskAttemptUnsuccessfulCompletion",
                R"("taskid":"task_1700000000000_0007_m_000001","taskType":"MAP","attemptId":"attempt_1700000000000_0007_m_000001_0","finishTime":1700000007000,"hostname":"h3","port":-1,"rackname":"/r1","status":"KILLED","error":"Container killed by the ApplicationMaster.")") +
          Event("TASK_FAILED", "TaskFailed",
                R"("taskid":"task_1700000000000_0007_m_000001","taskType":"MAP","finishTime":1700000007001,"error":"task failed","failedDueToAttempt":null,"status":"FAILED")") +
          Event("REDUCE_ATTEMPT_STARTED", "TaskAttemptStarted",
-               R"("taskid":"task_1700000000000_0007_r_000000","taskType":"REDUCE","attemptId":"attempt_1700000000000_0007_r_000000_0","startTime":1700000004200,"trackerName":"h4"})") +
+               R"("taskid":"task_1700000000000_0007_r_000000","taskType":"REDUCE","attemptId":"attempt_1700000000000_0007_r_000000_0","startTime":1700000004200,"trackerName":"h4")") +
          Event("REDUCE_ATTEMPT_KILLED", "TaskAttemptUnsuccessfulCompletion",
                R"("taskid":"task_1700000000000_0007_r_000000","taskType":"REDUCE","attemptId":"attempt_1700000000000_0007_r_000000_0","finishTime":1700000007100,"hostname":"h4","status":"KILLED","error":"")") +
          Event("TASK_STARTED", "TaskStarted", R"("taskType":"MAP","startTime":1)") +
