@@ -1,16 +1,17 @@
 // Prints the accuracy tables of docs/accuracy.md for a Scout folder:
-//   build/bench/scout_accuracy ../shared/data/04-workload-runtime-traces/scout [seed
-//   [hardware|references]]
+//   build/bench/scout_accuracy ../shared/data/04-workload-runtime-traces/scout
+//   [hardware|references [own-errors]]
+// own-errors: intervals calibrated on the workload's own out-of-sample errors only.
 // Exit 2 when the folder cannot be imported.
-#include <cstdlib>
 #include <iostream>
+#include <string>
 
 #include "planner/runtime/accuracy.h"
 #include "planner/runtime/fit_eval.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: scout_accuracy SCOUT_DIR [SEED [hardware|references]]\n";
+    std::cerr << "usage: scout_accuracy SCOUT_DIR [hardware|references [own-errors]]\n";
     return 2;
   }
   perfplan::Result<perfplan::planner::ImportScoutAnswer> runs =
@@ -20,10 +21,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   perfplan::planner::AccuracyOptions options;
-  if (argc > 2) options.evaluate.seed = std::strtoull(argv[2], nullptr, 10);
-  if (argc > 3 && !perfplan::models::Parse(argv[3], &options.evaluate.heterogeneity)) {
-    std::cerr << "heterogeneity must be hardware or references, got " << argv[3] << "\n";
+  if (argc > 2 && !perfplan::models::Parse(argv[2], &options.evaluate.heterogeneity)) {
+    std::cerr << "heterogeneity must be hardware or references, got " << argv[2] << "\n";
     return 2;
+  }
+  if (argc > 3) {
+    if (std::string(argv[3]) != "own-errors") {
+      std::cerr << "the third argument can only be own-errors, got " << argv[3] << "\n";
+      return 2;
+    }
+    options.evaluate.interval_noise_from_references = false;
   }
   auto report = perfplan::planner::StudyAccuracy(runs.value().runs, options);
   if (!report.ok()) {

@@ -4,7 +4,6 @@
 #include <array>
 #include <cmath>
 #include <map>
-#include <random>
 #include <set>
 #include <sstream>
 
@@ -16,9 +15,8 @@ namespace {
 // Two fits whose weighted residuals differ by less than this fraction are "as good"; the simpler
 // class then wins (so collinear data does not pick a class by rounding noise).
 constexpr double kClassTieFraction = 1e-6;
-// Runs with fewer completed rows than this use in-sample residuals for the bootstrap; from this
-// many on, leave-one-out residuals (prediction errors, not the in-sample fit, which is exact when
-// runs ≈ parameters).
+// Runs with fewer completed rows than this choose classes by the in-sample residual; from this
+// many on, by leave-one-out error (the in-sample fit is exact when runs ≈ parameters).
 constexpr std::size_t kMinRunsForLooResiduals = 3;
 
 std::string Num(double v) {
@@ -66,7 +64,7 @@ void Basis(const BasisSpec& spec, const RunConfig& x, double out[kColumns]) {
                : 0;
 }
 
-Status ValidateRuns(const std::vector<MeasuredRun>& runs) {
+Status ValidateRunsImpl(const std::vector<MeasuredRun>& runs) {
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const MeasuredRun& r = runs[i];
     const std::string where = "runs[" + std::to_string(i) + "].";
@@ -184,7 +182,7 @@ std::vector<ClassChoice> Candidates(const FitOptions& o) {
   return out;
 }
 
-// Fit with explicit targets y (the bootstrap replaces the measured values).
+// Fit with explicit targets y (here always the measured values).
 Result<RuntimeFit> FitWithValues(const std::vector<MeasuredRun>& runs, const std::vector<double>& y,
                                  const FitOptions& options) {
   std::size_t completed = 0;
@@ -328,65 +326,16 @@ std::vector<double> MeasuredValues(const std::vector<MeasuredRun>& runs) {
   return y;
 }
 
-FitOptions WithClasses(FitOptions options, const RuntimeFit& fit) {
-  options.reduction_object_class = fit.reduction_object_class;
-  options.reduction_object_scaling = fit.reduction_object_scaling;
-  options.global_reduction_class = fit.global_reduction_class;
-  options.memory_overhead_factor = fit.memory_overhead_factor;
-  return options;
-}
-
-// Relative prediction residuals (measured/predicted − 1) of the completed runs: leave-one-out when
-// there are enough runs, in-sample otherwise.
-std::vector<double> RelativeResiduals(const std::vector<MeasuredRun>& runs, const RuntimeFit& fit,
-                                      const FitOptions& options) {
-  std::vector<double> out;
-  std::size_t completed = 0;
-  for (const MeasuredRun& r : runs) completed += r.completed ? 1 : 0;
-  FitOptions loo = WithClasses(options, fit);
-  loo.min_completed_runs = 1;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (!runs[i].completed) continue;
-    double predicted = PredictFitted(fit, ConfigOf(runs[i])).TotalSeconds();
-    if (completed >= kMinRunsForLooResiduals) {
-      std::vector<MeasuredRun> rest;
-      for (std::size_t j = 0; j < runs.size(); ++j) {
-        if (j != i) rest.push_back(runs[j]);
-      }
-      Result<RuntimeFit> refit = FitRuntime(rest, loo);
-      if (refit.ok()) predicted = PredictFitted(refit.value(), ConfigOf(runs[i])).TotalSeconds();
-    }
-    if (predicted > 0) out.push_back(runs[i].runtime_seconds / predicted - 1);
-  }
-  return out;
-}
-
-double Quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(pos));
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
-}
 
 }  // namespace
+
+Status ValidateRuns(const std::vector<MeasuredRun>& runs) { return ValidateRunsImpl(runs); }
 
 RunConfig ConfigOf(const MeasuredRun& run) {
   return {run.dataset_bytes, run.storage_nodes, run.compute_nodes, run.bandwidth_bytes_per_second,
           run.vcpus,         run.memory_bytes};
 }
 
-std::string_view ToString(HeterogeneityMode mode) {
-  return mode == HeterogeneityMode::kHardware ? "hardware" : "references";
-}
-
-bool Parse(std::string_view text, HeterogeneityMode* out) {
-  for (auto v : {HeterogeneityMode::kHardware, HeterogeneityMode::kReferences}) {
-    if (text == ToString(v)) return *out = v, true;
-  }
-  return false;
-}
 
 Status FitOptions::Validate() const {
   if (min_completed_runs < 1) {
@@ -410,21 +359,10 @@ Status FitOptions::Validate() const {
   return Status::Ok();
 }
 
-Status EvaluateOptions::Validate() const {
-  if (Status s = fit.Validate(); !s.ok()) return s;
-  if (bootstrap_replicates < 0) {
-    return Status::InvalidArgument("bootstrap_replicates: must be >= 0, got " +
-                                   std::to_string(bootstrap_replicates));
-  }
-  if (!(interval_level > 0 && interval_level < 1)) {
-    return Status::InvalidArgument("interval_level: must be in (0, 1), got " + Num(interval_level));
-  }
-  return Status::Ok();
-}
 
 Result<RuntimeFit> FitRuntime(const std::vector<MeasuredRun>& runs, const FitOptions& options) {
   if (Status s = options.Validate(); !s.ok()) return s;
-  if (Status s = ValidateRuns(runs); !s.ok()) return s;
+  if (Status s = ValidateRunsImpl(runs); !s.ok()) return s;
   return FitWithValues(runs, MeasuredValues(runs), options);
 }
 
@@ -589,346 +527,6 @@ Result<AmdahlModel> FitAmdahl(const std::vector<MeasuredRun>& runs) {
 
 double PredictAmdahl(const AmdahlModel& m, const RunConfig& x) {
   return m.serial_seconds + m.parallel_seconds / x.compute_nodes;
-}
-
-ErrorSummary Summarize(std::vector<double> apes) {
-  ErrorSummary s;
-  s.predicted = apes.size();
-  if (apes.empty()) return s;
-  std::sort(apes.begin(), apes.end());
-  const std::size_t n = apes.size();
-  s.median_ape = n % 2 ? apes[n / 2] : (apes[n / 2 - 1] + apes[n / 2]) / 2;
-  const auto rank = static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(n)));
-  s.p90_ape = apes[std::max<std::size_t>(rank, 1) - 1];
-  double sum = 0;
-  for (double v : apes) sum += v;
-  s.mean_ape = sum / static_cast<double>(n);
-  return s;
-}
-
-Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
-                                    const std::vector<bool>& train, const std::string& workload,
-                                    const EvaluateOptions& options) {
-  if (Status s = options.Validate(); !s.ok()) return s;
-  if (rows.size() != train.size()) {
-    return Status::InvalidArgument("evaluate: " + std::to_string(rows.size()) + " rows but " +
-                                   std::to_string(train.size()) + " training flags");
-  }
-  if (Status s = ValidateRuns(rows); !s.ok()) return s;
-  Evaluation ev;
-  ev.workload = workload;
-  ev.seed = options.seed;
-  ev.heterogeneity = options.heterogeneity;
-
-  bool any_row = false;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const MeasuredRun& r = rows[i];
-    if (r.workload != workload) continue;
-    any_row = true;
-    if (train[i]) ev.train_rows.push_back(i);
-    if (ev.heterogeneity == HeterogeneityMode::kHardware &&
-        (!(r.vcpus > 0) || !(r.memory_bytes > 0))) {
-      ev.heterogeneity = HeterogeneityMode::kReferences;
-      ev.notes.push_back("instance type " + r.instance_type +
-                         " has no vCPU/memory figures; using reference-workload factors");
-    }
-  }
-  if (!any_row) return Status::InvalidArgument("evaluate: no row has workload " + workload);
-  if (ev.train_rows.empty()) {
-    return Status::InvalidArgument("evaluate: --train selects no row of workload " + workload);
-  }
-  const bool hardware = ev.heterogeneity == HeterogeneityMode::kHardware;
-  constexpr const char* kPooled = "*";
-
-  // Training runs of the workload, grouped by fit: one pooled group (hardware) or one per type.
-  std::vector<std::string> groups;
-  std::map<std::string, std::vector<MeasuredRun>> train_by_group;
-  std::map<std::string, std::vector<MeasuredRun>> reference_by_type_workload;
-  std::set<std::string> reference_workloads;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const MeasuredRun& r = rows[i];
-    if (r.workload == workload) {
-      if (!train[i]) continue;
-      const std::string key = hardware ? kPooled : r.instance_type;
-      if (!train_by_group.count(key)) groups.push_back(key);
-      train_by_group[key].push_back(r);
-    } else {
-      reference_workloads.insert(r.workload);
-      reference_by_type_workload[r.instance_type + "\n" + r.workload].push_back(r);
-    }
-  }
-
-  FitOptions fit_options = options.fit;
-  fit_options.hardware_aware = hardware;
-  std::map<std::string, RuntimeFit> fits;
-  std::map<std::string, std::vector<double>> residual_pool;
-  std::string base_type;
-  std::size_t base_completed = 0;
-  Status last_error;
-  for (const std::string& g : groups) {
-    Result<RuntimeFit> fit = FitRuntime(train_by_group[g], fit_options);
-    if (!fit.ok()) {
-      last_error = fit.status();
-      ev.notes.push_back("no model for " + std::string(g == kPooled ? "the training rows" : g) +
-                         ": " + fit.status().message());
-      continue;
-    }
-    fits[g] = fit.value();
-    ev.fits.push_back(fit.value());
-    residual_pool[g] = RelativeResiduals(train_by_group[g], fit.value(), fit_options);
-    std::size_t completed = 0;
-    for (const MeasuredRun& r : train_by_group[g]) completed += r.completed ? 1 : 0;
-    if (completed > base_completed) {
-      base_completed = completed;
-      base_type = g;
-    }
-  }
-  if (fits.empty()) return last_error;
-
-  // Reference fits (kReferences), per (type, workload), fitted lazily.
-  FitOptions reference_options = options.fit;
-  reference_options.hardware_aware = false;
-  std::map<std::string, std::optional<RuntimeFit>> reference_fits;
-  auto reference_fits_on = [&](const std::string& type) {
-    std::vector<RuntimeFit> out;
-    for (const std::string& k : reference_workloads) {
-      const std::string key = type + "\n" + k;
-      if (!reference_fits.count(key)) {
-        auto it = reference_by_type_workload.find(key);
-        std::optional<RuntimeFit> f;
-        if (it != reference_by_type_workload.end()) {
-          Result<RuntimeFit> r = FitRuntime(it->second, reference_options);
-          if (r.ok()) f = r.value();
-        }
-        reference_fits[key] = f;
-      }
-      if (reference_fits[key]) out.push_back(*reference_fits[key]);
-    }
-    return out;
-  };
-  std::map<std::string, std::optional<ScalingFactors>> factors_for;
-  auto factors_to = [&](const std::string& type) -> std::optional<ScalingFactors> {
-    if (factors_for.count(type)) return factors_for[type];
-    Result<HeterogeneityFactors> h =
-        LearnHeterogeneity(reference_fits_on(base_type), reference_fits_on(type));
-    std::optional<ScalingFactors> f;
-    if (h.ok()) {
-      f = h.value().factors;
-      ev.notes.push_back(type + " from " + base_type + ": factors disk " + Num(f->disk) +
-                         ", network " + Num(f->network) + ", compute " + Num(f->compute) +
-                         " from " + std::to_string(h.value().references.size()) +
-                         " reference workload(s)");
-    } else {
-      ev.notes.push_back("no prediction on " + type + ": " + h.status().message());
-    }
-    factors_for[type] = f;
-    return f;
-  };
-
-  // Baselines per training type (Ernest: one model per instance type, as its authors do).
-  std::map<std::string, std::vector<MeasuredRun>> train_by_type;
-  std::vector<MeasuredRun> all_train;
-  for (std::size_t i : ev.train_rows) {
-    train_by_type[rows[i].instance_type].push_back(rows[i]);
-    all_train.push_back(rows[i]);
-  }
-  std::map<std::string, ErnestModel> ernest;
-  std::map<std::string, AmdahlModel> amdahl;
-  for (const auto& [t, runs] : train_by_type) {
-    std::size_t completed = 0;
-    for (const MeasuredRun& r : runs) completed += r.completed ? 1 : 0;
-    // Two points fix Amdahl's two terms; Ernest is allowed from two points too (NNLS picks).
-    if (completed >= 2) {
-      if (auto e = FitErnest(runs); e.ok()) ernest[t] = e.value();
-      if (auto a = FitAmdahl(runs); a.ok()) amdahl[t] = a.value();
-    }
-  }
-  std::optional<AmdahlModel> amdahl_pooled;
-  if (auto a = FitAmdahl(all_train); a.ok()) amdahl_pooled = a.value();
-
-  // Predictions.
-  std::vector<double> apes, ernest_apes, amdahl_apes, perfplan_on_ernest;
-  std::vector<std::string> row_group;
-  std::vector<ScalingFactors> row_scaling;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const MeasuredRun& r = rows[i];
-    if (r.workload != workload || train[i]) continue;
-    EvaluatedRow out;
-    out.row = i;
-    out.run = r;
-    const RunConfig x = ConfigOf(r);
-    std::string group;
-    ScalingFactors scaling;
-    if (hardware) {
-      if (fits.count(kPooled)) {
-        group = kPooled;
-        out.method = "hardware-aware fit";
-      }
-    } else if (fits.count(r.instance_type)) {
-      group = r.instance_type;
-      out.method = "same-type fit";
-    } else if (auto f = factors_to(r.instance_type)) {
-      group = base_type;
-      scaling = *f;
-      out.method = "heterogeneity from " + base_type;
-    }
-    if (!group.empty()) {
-      out.predicted_seconds = PredictFitted(fits[group], x, scaling).TotalSeconds();
-    }
-    if (ernest.count(r.instance_type)) {
-      out.ernest_seconds = PredictErnest(ernest[r.instance_type], x);
-    }
-    if (amdahl.count(r.instance_type)) {
-      out.amdahl_seconds = PredictAmdahl(amdahl[r.instance_type], x);
-    } else if (amdahl_pooled) {
-      out.amdahl_seconds = PredictAmdahl(*amdahl_pooled, x);
-    }
-    if (r.completed) {
-      if (out.predicted_seconds) {
-        out.ape = PredictionError(r.runtime_seconds, *out.predicted_seconds);
-        apes.push_back(*out.ape);
-      }
-      if (out.ernest_seconds) {
-        out.ernest_ape = PredictionError(r.runtime_seconds, *out.ernest_seconds);
-        ernest_apes.push_back(*out.ernest_ape);
-        if (out.ape) perfplan_on_ernest.push_back(*out.ape);
-      }
-      if (out.amdahl_seconds) {
-        out.amdahl_ape = PredictionError(r.runtime_seconds, *out.amdahl_seconds);
-        amdahl_apes.push_back(*out.amdahl_ape);
-      }
-    } else {
-      ++ev.censored_rows;
-      if (out.predicted_seconds) {
-        out.respects_bound = *out.predicted_seconds >= r.runtime_seconds;
-        ev.censored_respected += *out.respects_bound ? 1 : 0;
-      }
-    }
-    ev.rows.push_back(out);
-    row_group.push_back(group);
-    row_scaling.push_back(scaling);
-  }
-
-  // Residual bootstrap: per fit, B refits on ŷ·(1 + r*) with the fit's classes fixed; each
-  // replicate's prediction is perturbed by one more resampled relative residual.
-  std::size_t inside = 0, with_interval = 0;
-  // Out-of-sample errors of the same training design on the reference workloads.
-  std::vector<double> design_pool;
-  if (options.bootstrap_replicates > 0 && options.interval_noise_from_references) {
-    EvaluateOptions inner = options;
-    inner.bootstrap_replicates = 0;
-    inner.interval_noise_from_references = false;
-    inner.heterogeneity = ev.heterogeneity;
-    std::set<std::pair<std::string, double>> design;
-    for (std::size_t i : ev.train_rows) {
-      design.insert({rows[i].instance_type, rows[i].compute_nodes});
-    }
-    for (const std::string& k : reference_workloads) {
-      std::vector<bool> mask(rows.size(), false);
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        mask[i] = rows[i].workload == k &&
-                  design.count({rows[i].instance_type, rows[i].compute_nodes}) > 0;
-      }
-      Result<Evaluation> reference = EvaluateWorkload(rows, mask, k, inner);
-      if (!reference.ok()) continue;
-      for (const EvaluatedRow& r : reference.value().rows) {
-        if (r.ape && *r.predicted_seconds > 0) {
-          design_pool.push_back(r.run.runtime_seconds / *r.predicted_seconds - 1);
-        }
-      }
-    }
-    constexpr std::size_t kMinDesignErrors = 5;
-    if (design_pool.size() < kMinDesignErrors) design_pool.clear();
-    ev.interval_noise_references = design_pool.size();
-  }
-  if (options.bootstrap_replicates > 0) {
-    std::mt19937_64 rng(options.seed);
-    const double tail = (1 - options.interval_level) / 2;
-    std::vector<std::vector<double>> samples(ev.rows.size());
-    for (const std::string& g : groups) {
-      if (!fits.count(g)) continue;
-      const RuntimeFit& fit = fits[g];
-      const std::vector<double>& pool = residual_pool[g];
-      if (pool.empty()) continue;
-      std::uniform_int_distribution<std::size_t> pick(0, pool.size() - 1);
-      std::vector<double> noise = pool;
-      noise.insert(noise.end(), design_pool.begin(), design_pool.end());
-      std::uniform_int_distribution<std::size_t> pick_noise(0, noise.size() - 1);
-      const std::vector<MeasuredRun>& runs = train_by_group[g];
-      const FitOptions fixed = WithClasses(fit_options, fit);
-      for (int b = 0; b < options.bootstrap_replicates; ++b) {
-        std::vector<double> y;
-        for (const MeasuredRun& r : runs) {
-          y.push_back(r.completed
-                          ? PredictFitted(fit, ConfigOf(r)).TotalSeconds() * (1 + pool[pick(rng)])
-                          : r.runtime_seconds);
-          if (!(y.back() > 0)) y.back() = r.runtime_seconds;
-        }
-        Result<RuntimeFit> refit = FitWithValues(runs, y, fixed);
-        if (!refit.ok()) continue;
-        for (std::size_t k = 0; k < ev.rows.size(); ++k) {
-          if (row_group[k] != g) continue;
-          samples[k].push_back(
-              PredictFitted(refit.value(), ConfigOf(ev.rows[k].run), row_scaling[k])
-                  .TotalSeconds() *
-              (1 + noise[pick_noise(rng)]));
-        }
-      }
-    }
-    for (std::size_t k = 0; k < ev.rows.size(); ++k) {
-      EvaluatedRow& row = ev.rows[k];
-      if (!row.predicted_seconds || samples[k].empty()) continue;
-      row.interval_low_seconds = Quantile(samples[k], tail);
-      row.interval_high_seconds = Quantile(samples[k], 1 - tail);
-      if (row.run.completed) {
-        row.inside_interval = row.run.runtime_seconds >= *row.interval_low_seconds &&
-                              row.run.runtime_seconds <= *row.interval_high_seconds;
-        ++with_interval;
-        inside += *row.inside_interval ? 1 : 0;
-      }
-    }
-  }
-  ev.interval_coverage =
-      with_interval ? static_cast<double>(inside) / static_cast<double>(with_interval) : 0;
-  ev.perfplan = Summarize(apes);
-  ev.ernest = Summarize(ernest_apes);
-  ev.amdahl = Summarize(amdahl_apes);
-  ev.perfplan_on_ernest_rows = Summarize(perfplan_on_ernest);
-
-  // Selection: predict every configuration of the workload, training rows included.
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const MeasuredRun& r = rows[i];
-    if (r.workload != workload) continue;
-    const double measured = r.runtime_seconds * r.compute_nodes;
-    if (r.completed && (!ev.selection.best_measured_node_seconds ||
-                        measured < ev.selection.best_measured_node_seconds)) {
-      ev.selection.best_measured_node_seconds = measured;
-      ev.selection.best_row = i;
-    }
-    std::optional<double> predicted;
-    if (hardware && fits.count(kPooled)) {
-      predicted = PredictFitted(fits[kPooled], ConfigOf(r)).TotalSeconds();
-    } else if (!hardware && fits.count(r.instance_type)) {
-      predicted = PredictFitted(fits[r.instance_type], ConfigOf(r)).TotalSeconds();
-    } else if (!hardware && factors_for.count(r.instance_type) && factors_for[r.instance_type]) {
-      predicted =
-          PredictFitted(fits[base_type], ConfigOf(r), *factors_for[r.instance_type]).TotalSeconds();
-    }
-    if (!predicted) continue;
-    const double node_seconds = *predicted * r.compute_nodes;
-    if (!ev.selection.available || node_seconds < ev.selection.picked_predicted_node_seconds) {
-      ev.selection.available = true;
-      ev.selection.picked_row = i;
-      ev.selection.picked_predicted_node_seconds = node_seconds;
-      ev.selection.picked_measured_node_seconds = measured;
-      ev.selection.picked_completed = r.completed;
-    }
-  }
-  if (ev.selection.available && ev.selection.best_measured_node_seconds > 0) {
-    ev.selection.gap =
-        ev.selection.picked_measured_node_seconds / ev.selection.best_measured_node_seconds - 1;
-  }
-  return ev;
 }
 
 }  // namespace perfplan::models

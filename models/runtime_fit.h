@@ -31,11 +31,10 @@
 // explicit classes, A_ro/B_ro) that models::Predict reproduces exactly. Other instance types are
 // reached either through the hardware table (hardware_aware fits pool every type, each run
 // carrying its type's vCPUs and memory) or through the heterogeneity factors of §3.1 learned from
-// reference workloads measured on both types. EvaluateWorkload() trains on a subset of rows,
-// predicts the rest and reports APE for perfplan, Ernest and Amdahl, with residual-bootstrap
-// prediction intervals.
+// reference workloads measured on both types. Evaluation against held-out rows, other candidate
+// forms and prediction intervals: models/runtime_evaluate.h, models/runtime_forms.h.
 //
-// Pure functions over plain structs; randomness only through the seed in the options. Thread-safe.
+// Pure functions over plain structs; no randomness. Thread-safe.
 // Units: bytes, seconds, bytes per second.
 #pragma once
 
@@ -76,6 +75,10 @@ struct RunConfig {
   double memory_bytes = 0;  // per node; 0 = no memory term
 };
 RunConfig ConfigOf(const MeasuredRun& run);
+
+// Every positive field of every run is finite and > 0; otherwise InvalidArgument naming the run
+// index and field ("runs[3].compute_nodes: must be > 0, got 0").
+Status ValidateRuns(const std::vector<MeasuredRun>& runs);
 
 struct FitOptions {
   // Fewest completed runs a fit accepts. Default 3: three runs fix the parallel, fixed and
@@ -182,96 +185,5 @@ struct AmdahlModel {
 };
 Result<AmdahlModel> FitAmdahl(const std::vector<MeasuredRun>& runs);
 double PredictAmdahl(const AmdahlModel& model, const RunConfig& config);
-
-// How evaluate reaches instance types the workload was not trained on.
-enum class HeterogeneityMode {
-  kHardware,    // one hardware_aware fit over every training type; other types via their vCPUs,
-                // memory and bandwidth (instance-type table)
-  kReferences,  // per-type fits; other types via §3.1 factors from reference workloads
-};
-std::string_view ToString(HeterogeneityMode mode);
-bool Parse(std::string_view text, HeterogeneityMode* out);
-
-struct EvaluateOptions {
-  FitOptions fit;
-  // Default kHardware: it needs vcpus and memory_bytes on every row of the workload, and falls
-  // back to kReferences (with a note) when some row lacks them.
-  HeterogeneityMode heterogeneity = HeterogeneityMode::kHardware;
-  int bootstrap_replicates = 200;  // residual-bootstrap refits per model; 0 disables intervals
-  std::uint64_t seed = 42;         // reported back; same seed, same intervals
-  double interval_level = 0.9;     // central prediction-interval coverage
-  // Interval noise also from the reference workloads: the relative errors the same training
-  // design (their runs on the training rows' instance types and node counts) makes on their other
-  // runs join the workload's own leave-one-out residuals (when the references give 5 or more).
-  // False: the own residuals only.
-  bool interval_noise_from_references = true;
-  Status Validate() const;
-};
-
-// One predicted row.
-struct EvaluatedRow {
-  std::size_t row = 0;  // index into the rows given to EvaluateWorkload
-  MeasuredRun run;
-  std::optional<double> predicted_seconds;  // nullopt when no model reaches the row
-  std::optional<double> ape;                // completed rows with a prediction
-  std::optional<double> interval_low_seconds, interval_high_seconds;
-  std::optional<bool> inside_interval;
-  std::string method;  // "same-type fit", "hardware-aware fit" or "heterogeneity from <type>"
-  std::optional<double> ernest_seconds, ernest_ape;
-  std::optional<double> amdahl_seconds, amdahl_ape;
-  // Censored rows: whether the prediction respects the lower bound.
-  std::optional<bool> respects_bound;
-};
-
-struct ErrorSummary {
-  std::size_t predicted = 0;  // completed rows with a prediction
-  double median_ape = 0;
-  double p90_ape = 0;
-  double mean_ape = 0;
-};
-
-// Selection over the workload's configurations in the file (training rows included): the one with
-// the lowest predicted node-seconds (runtime × compute nodes), against the best measured one.
-struct SelectionCheck {
-  bool available = false;  // false when no configuration could be predicted
-  std::size_t picked_row = 0;
-  double picked_predicted_node_seconds = 0;
-  double picked_measured_node_seconds = 0;  // a lower bound when the pick did not complete
-  bool picked_completed = true;
-  std::size_t best_row = 0;  // lowest measured node-seconds, completed runs
-  double best_measured_node_seconds = 0;
-  double gap = 0;  // picked measured / best measured − 1
-};
-
-struct Evaluation {
-  std::string workload;
-  std::vector<std::size_t> train_rows;
-  std::vector<EvaluatedRow> rows;  // every non-training row of the workload
-  ErrorSummary perfplan, ernest, amdahl;
-  // perfplan on exactly the rows Ernest could predict (same-rows comparison).
-  ErrorSummary perfplan_on_ernest_rows;
-  double interval_coverage = 0;  // share of completed predicted rows inside their interval
-  SelectionCheck selection;
-  std::size_t censored_rows = 0, censored_respected = 0;
-  std::vector<RuntimeFit> fits;  // the workload's fits, one per instance type trained on
-  std::vector<std::string> notes;
-  std::uint64_t seed = 0;
-  HeterogeneityMode heterogeneity = HeterogeneityMode::kHardware;  // the mode actually used
-  std::size_t interval_noise_references = 0;  // reference errors behind the intervals (0: own)
-};
-
-// Trains on rows[i] with train[i] true and workload == `workload`; predicts every other row of the
-// workload. Rows of other workloads are references for heterogeneity (all their rows are used).
-// kHardware: one hardware_aware fit over the workload's training rows predicts every row.
-// kReferences, per target instance type: a same-type fit when the type has enough training runs,
-// otherwise the fit on the training type with the most runs, scaled by factors learned from the
-// references.
-// Errors: no training row of the workload, too few to fit on any type, sizes disagree.
-Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
-                                    const std::vector<bool>& train, const std::string& workload,
-                                    const EvaluateOptions& options = {});
-
-// Median and nearest-rank P90 of the values (0 for empty input).
-ErrorSummary Summarize(std::vector<double> apes);
 
 }  // namespace perfplan::models

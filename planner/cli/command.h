@@ -62,6 +62,7 @@ void AddHdfsCommand(CLI::App& app, CliContext& ctx);
 CLI::App* IngestGroup(CLI::App& app);
 void AddFitCommand(CLI::App& app, CliContext& ctx);
 void AddEvaluateCommand(CLI::App& app, CliContext& ctx);
+void AddBacktestCommand(CLI::App& app, CliContext& ctx);
 void AddImportScoutCommand(CLI::App& app, CliContext& ctx);
 
 // The `import` parent command (shared by every importer): the existing one, or a new one.

@@ -16,6 +16,8 @@ const std::vector<CommandSpec>& Commands() {
       {"fit", "Fit a runtime profile from measured runs (runs CSV)", AddFitCommand},
       {"evaluate", "Measure prediction error on held-out runs vs Ernest and Amdahl",
        AddEvaluateCommand},
+      {"backtest", "Replay runs in time order, predicting each from the runs before it",
+       AddBacktestCommand},
       {"import", "Convert Scout report.json folders to a runs CSV", AddImportScoutCommand},
       {"ingest", "Read evidence into the profile store (ingest spark, ingest hdfs, ingest mapreduce)",
        AddIngestCommands},

@@ -11,6 +11,7 @@ namespace {
 struct EvaluateFlags {
   planner::EvaluateRequest request;
   std::string heterogeneity = "hardware";
+  std::string form;
   bool json = false;
 };
 
@@ -21,7 +22,9 @@ void PrintEvaluation(std::ostream& out, const planner::EvaluateAnswer& a) {
   const models::Evaluation& ev = a.evaluation;
   out << ev.workload << ": trained on " << ev.train_rows.size() << " rows (" << a.train_expression
       << "), predicting " << ev.rows.size() << "; other instance types via "
-      << models::ToString(ev.heterogeneity) << "\n\n";
+      << models::ToString(ev.heterogeneity) << "\n";
+  if (ev.choice) out << ev.choice->reason << "\n";
+  out << "\n";
   Table t({"line", "instance_type", "nodes", "measured s", "perfplan s", "APE", "interval s",
            "Ernest APE", "Amdahl APE", "method"});
   for (const models::EvaluatedRow& r : ev.rows) {
@@ -48,9 +51,11 @@ void PrintEvaluation(std::ostream& out, const planner::EvaluateAnswer& a) {
   row("Amdahl", ev.amdahl);
   s.Print(out);
   out << "\n"
-      << Fixed(100 * a.interval_level, 0) << "% prediction intervals (" << a.bootstrap_replicates
-      << " bootstrap replicates, seed " << ev.seed << "): " << Fixed(100 * ev.interval_coverage, 1)
-      << "% of measurements inside\n";
+      << Fixed(100 * a.interval_level, 0) << "% prediction intervals (CV+ on log residuals"
+      << (ev.interval_noise_references
+              ? ", with " + std::to_string(ev.interval_noise_references) + " reference errors"
+              : std::string())
+      << "): " << Fixed(100 * ev.interval_coverage, 1) << "% of measurements inside\n";
   if (ev.selection.available) {
     const models::SelectionCheck& sel = ev.selection;
     const models::MeasuredRun& p = a.rows[sel.picked_row];
@@ -84,10 +89,12 @@ void AddEvaluateCommand(CLI::App& app, CliContext& ctx) {
   cmd->add_option("--runs", flags->request.runs_file, "Runs CSV (DESIGN §3.2 columns)")->required();
   cmd->add_option("--workload", flags->request.workload, "Workload to evaluate")->required();
   cmd->add_option("--train", flags->request.train_expression, "Rows to train on")->required();
-  cmd->add_option("--bootstrap", flags->request.options.bootstrap_replicates,
-                  "Residual-bootstrap replicates for prediction intervals (0: none)")
-      ->check(CLI::Range(0, 100000));
-  cmd->add_option("--seed", flags->request.options.seed, "Bootstrap seed (reported back)");
+  cmd->add_flag("!--no-intervals", flags->request.options.intervals,
+                "Skip the prediction intervals");
+  cmd->add_option("--form", flags->form,
+                  "Use this runtime form instead of choosing by cross-validation: freeride-g, "
+                  "serial-floor, log-nodes, communication, ernest (docs/fit.md)")
+      ->check(CLI::IsMember({"freeride-g", "serial-floor", "log-nodes", "communication", "ernest"}));
   cmd->add_option("--interval-level", flags->request.options.interval_level,
                   "Central coverage of the prediction intervals")
       ->check(CLI::Range(0.01, 0.999));
@@ -98,6 +105,11 @@ void AddEvaluateCommand(CLI::App& app, CliContext& ctx) {
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of tables");
   cmd->callback([flags, &ctx] {
     models::Parse(flags->heterogeneity, &flags->request.options.heterogeneity);
+    if (!flags->form.empty()) {
+      models::RuntimeForm form = models::RuntimeForm::kFreerideG;
+      models::Parse(flags->form, &form);
+      flags->request.options.candidates = {form};
+    }
     Result<planner::EvaluateAnswer> answer = planner::AnswerEvaluate(flags->request);
     if (!answer.ok()) return ReportError(ctx, "evaluate", answer.status(), flags->json);
     if (flags->json) {

@@ -30,6 +30,13 @@ std::vector<std::string> FitComments(const planner::FitAnswer& a) {
                 " s");
   }
   for (const std::string& n : f.notes) c.push_back(n);
+  if (a.choice) {
+    c.push_back(a.choice->reason + (a.choice->chosen == models::RuntimeForm::kFreerideG
+                                        ? std::string()
+                                        : "; this profile holds the freeride-g fit, which a "
+                                          "profile can express (perfplan evaluate uses the "
+                                          "chosen form)"));
+  }
   for (const std::string& w : a.warnings) c.push_back("warning: " + w);
   return c;
 }
@@ -83,7 +90,9 @@ void AddFitCommand(CLI::App& app, CliContext& ctx) {
                   Fixed(a.fit.residual_seconds[k], 1)});
       }
       *ctx.out << "profile of " << a.fit.workload << " on " << a.fit.instance_type << " written to "
-               << flags->out_file << "\n\n";
+               << flags->out_file << "\n";
+      if (a.choice) *ctx.out << a.choice->reason << "\n";
+      *ctx.out << "\n";
       t.Print(*ctx.out);
     }
   });

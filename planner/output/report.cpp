@@ -181,7 +181,7 @@ Status AddEvaluateSection(const ReportRequest& request, Builder& b) {
   ev.runs_file = request.runs_file;
   ev.workload = request.workload;
   ev.train_expression = request.train_expression;
-  ev.options.bootstrap_replicates = 0;  // intervals are not charted
+  ev.options.intervals = false;  // intervals are not charted
   auto answer = AnswerEvaluate(ev);
   if (!answer.ok()) return answer.status();
   XYChart chart;

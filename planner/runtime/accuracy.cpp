@@ -34,6 +34,21 @@ std::vector<std::string> Ordered(const std::vector<models::MeasuredRun>& rows, b
   return out;
 }
 
+void CheckIntervals(const models::Evaluation& ev, AccuracyReport* report) {
+  for (const models::EvaluatedRow& r : ev.rows) {
+    if (!r.interval_low_seconds || !r.predicted_seconds) continue;
+    ++report->intervals_checked;
+    if (*r.interval_low_seconds > *r.predicted_seconds ||
+        *r.interval_high_seconds < *r.predicted_seconds) {
+      ++report->intervals_excluding_prediction;
+    }
+  }
+}
+
+std::string FormOf(const models::Evaluation& ev) {
+  return ev.choice ? std::string(models::ToString(ev.choice->chosen)) : std::string();
+}
+
 }  // namespace
 
 std::vector<bool> SmallestCompletedPerType(const std::vector<models::MeasuredRun>& rows,
@@ -73,23 +88,28 @@ Result<AccuracyReport> StudyAccuracy(const std::vector<models::MeasuredRun>& row
     Result<models::Evaluation> a = models::EvaluateWorkload(
         rows, SmallestCompletedPerType(rows, w, options.train_runs), w, options.evaluate);
     if (!a.ok()) return a.status();
+    CheckIntervals(a.value(), &report);
     report.per_type.push_back({w, a.value().perfplan, a.value().perfplan_on_ernest_rows,
-                               a.value().ernest, a.value().amdahl, a.value().interval_coverage});
+                               a.value().ernest, a.value().amdahl, a.value().interval_coverage,
+                               FormOf(a.value())});
     // (b)
-    std::vector<double> medians, p90s, ernest_medians, amdahl_medians;
+    std::vector<double> medians, p90s, ernest_medians, amdahl_medians, coverages;
     for (const std::string& t : Ordered(rows, false, w)) {
       Result<models::Evaluation> b = models::EvaluateWorkload(
           rows, SmallestCompletedPerType(rows, w, options.train_runs, t), w, options.evaluate);
       if (!b.ok()) return b.status();
+      CheckIntervals(b.value(), &report);
       report.one_type.push_back({w, t, b.value().perfplan, b.value().ernest, b.value().amdahl,
-                                 b.value().interval_coverage});
+                                 b.value().interval_coverage, FormOf(b.value())});
+      coverages.push_back(b.value().interval_coverage);
       medians.push_back(b.value().perfplan.median_ape);
       p90s.push_back(b.value().perfplan.p90_ape);
       ernest_medians.push_back(b.value().ernest.median_ape);
       amdahl_medians.push_back(b.value().amdahl.median_ape);
     }
     report.one_type_summary.push_back(
-        {w, Median(medians), Median(p90s), Median(ernest_medians), Median(amdahl_medians)});
+        {w, Median(medians), Median(p90s), Median(ernest_medians), Median(amdahl_medians),
+         Median(coverages)});
 
     // Selection with the target-(a) models: every configuration of w.
     const models::SelectionCheck& check = a.value().selection;
@@ -114,12 +134,12 @@ Result<AccuracyReport> StudyAccuracy(const std::vector<models::MeasuredRun>& row
 std::string AccuracyReport::Markdown() const {
   std::ostringstream os;
   os << "### Target (a): train on the 3 smallest completed node counts of every instance type\n\n"
-     << "| workload | rows | perfplan median | perfplan P90 | Ernest rows | perfplan median "
+     << "| workload | form | rows | perfplan median | perfplan P90 | Ernest rows | perfplan median "
         "on Ernest's rows | Ernest median | Ernest P90 | Amdahl median | Amdahl P90 | interval "
         "coverage |\n"
-     << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+     << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const PerTypeTrainResult& r : per_type) {
-    os << "| " << r.workload << " | " << r.perfplan.predicted << " | " << Pct(r.perfplan.median_ape)
+    os << "| " << r.workload << " | " << r.form << " | " << r.perfplan.predicted << " | " << Pct(r.perfplan.median_ape)
        << " | " << Pct(r.perfplan.p90_ape) << " | " << r.ernest.predicted << " | "
        << Pct(r.perfplan_on_ernest_rows.median_ape) << " | " << Pct(r.ernest.median_ape) << " | "
        << Pct(r.ernest.p90_ape) << " | " << Pct(r.amdahl.median_ape) << " | "
@@ -127,22 +147,27 @@ std::string AccuracyReport::Markdown() const {
   }
   os << "\n### Target (b): train on 3 runs of ONE instance type (+ the other workload as "
         "reference), predict every other configuration\n\n"
-     << "| workload | base type | rows | perfplan median | perfplan P90 | Ernest median (base "
-        "type rows only) | Amdahl median | interval coverage |\n"
-     << "|---|---|---:|---:|---:|---:|---:|---:|\n";
+     << "| workload | base type | form | rows | perfplan median | perfplan P90 | Ernest median "
+        "(base type rows only) | Amdahl median | interval coverage |\n"
+     << "|---|---|---|---:|---:|---:|---:|---:|---:|\n";
   for (const OneTypeTrainResult& r : one_type) {
-    os << "| " << r.workload << " | " << r.base_type << " | " << r.perfplan.predicted << " | "
+    os << "| " << r.workload << " | " << r.base_type << " | " << r.form << " | "
+       << r.perfplan.predicted << " | "
        << Pct(r.perfplan.median_ape) << " | " << Pct(r.perfplan.p90_ape) << " | "
        << Pct(r.ernest.median_ape) << " (" << r.ernest.predicted << " rows) | "
        << Pct(r.amdahl.median_ape) << " | " << Pct(r.interval_coverage) << " |\n";
   }
-  os << "\n| workload | median over base types of median APE | of P90 APE | Ernest | Amdahl |\n"
-     << "|---|---:|---:|---:|---:|\n";
+  os << "\n| workload | median over base types of median APE | of P90 APE | Ernest | Amdahl | "
+        "median interval coverage |\n"
+     << "|---|---:|---:|---:|---:|---:|\n";
   for (const OneTypeSummary& s : one_type_summary) {
     os << "| " << s.workload << " | " << Pct(s.median_of_median_ape) << " | "
        << Pct(s.median_of_p90_ape) << " | " << Pct(s.ernest_median_of_median_ape) << " | "
-       << Pct(s.amdahl_median_of_median_ape) << " |\n";
+       << Pct(s.amdahl_median_of_median_ape) << " | " << Pct(s.median_interval_coverage)
+       << " |\n";
   }
+  os << "\nIntervals checked: " << intervals_checked << "; excluding their own prediction: "
+     << intervals_excluding_prediction << "\n";
   os << "\n### Selection: lowest predicted node-seconds (target (a) models) vs best measured\n\n"
      << "| workload | pick | predicted node-s | measured node-s of pick | best measured | best "
         "node-s | gap |\n|---|---|---:|---:|---|---:|---:|\n";

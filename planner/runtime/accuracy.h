@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "models/runtime_fit.h"
+#include "models/runtime_evaluate.h"
 
 namespace perfplan::planner {
 
 struct AccuracyOptions {
-  models::EvaluateOptions evaluate;  // bootstrap, seed, heterogeneity mode
+  models::EvaluateOptions evaluate;  // candidate forms, intervals, heterogeneity mode
   std::size_t train_runs = 3;        // the "three smallest completed node counts"
   Status Validate() const;           // train_runs >= 1 and evaluate.Validate()
 };
@@ -24,6 +24,7 @@ struct PerTypeTrainResult {
   std::string workload;
   models::ErrorSummary perfplan, perfplan_on_ernest_rows, ernest, amdahl;
   double interval_coverage = 0;
+  std::string form;  // the runtime form chosen by cross-validation ("" with kReferences)
 };
 // Target (b): train on the k smallest completed node counts of ONE type (plus every run of the
 // other workloads as references); predict every other configuration of the workload.
@@ -32,6 +33,7 @@ struct OneTypeTrainResult {
   std::string base_type;
   models::ErrorSummary perfplan, ernest, amdahl;
   double interval_coverage = 0;
+  std::string form;
 };
 // Selection: the configuration with the lowest predicted node-seconds (target (a) models) against
 // the best measured one.
@@ -59,8 +61,13 @@ struct AccuracyReport {
     double median_of_p90_ape = 0;
     double ernest_median_of_median_ape = 0;
     double amdahl_median_of_median_ape = 0;
+    double median_interval_coverage = 0;
   };
   std::vector<OneTypeSummary> one_type_summary;
+  // Over every evaluation of the study (targets (a) and (b), every workload): rows with an
+  // interval, and those whose interval does not contain their own prediction (must be 0).
+  std::size_t intervals_checked = 0;
+  std::size_t intervals_excluding_prediction = 0;
   std::string Markdown() const;
 };
 

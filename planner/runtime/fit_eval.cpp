@@ -1,6 +1,8 @@
 #include "planner/runtime/fit_eval.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <map>
 
 #include "profiles/runtime/run_filter.h"
@@ -105,6 +107,15 @@ Result<FitAnswer> AnswerFit(const FitRequest& request) {
   Result<models::RuntimeProfile> profile = models::ToProfile(answer.fit);
   if (!profile.ok()) return profile.status();
   answer.profile = profile.value();
+  models::ChoiceOptions choice_options;
+  choice_options.fit = request.options;
+  Result<models::ModelChoice> choice =
+      models::ChooseRuntimeForm(answer.runs, {type}, choice_options);
+  if (choice.ok()) {
+    answer.choice = choice.value();
+  } else {
+    answer.warnings.push_back("no model choice: " + choice.status().message());
+  }
   return answer;
 }
 
@@ -131,8 +142,47 @@ Result<EvaluateAnswer> AnswerEvaluate(const EvaluateRequest& request) {
   answer.evaluation = ev.value();
   answer.row_lines = table.lines;
   answer.rows = table.runs;
-  answer.bootstrap_replicates = request.options.bootstrap_replicates;
+  answer.intervals = request.options.intervals;
   answer.interval_level = request.options.interval_level;
+  return answer;
+}
+
+Result<BacktestAnswer> AnswerBacktest(const BacktestRequest& request) {
+  Result<profiles::RunsTable> loaded = LoadTable(request.runs_file);
+  if (!loaded.ok()) return loaded.status();
+  const profiles::RunsTable& table = loaded.value();
+  const auto column = std::find(table.columns.begin(), table.columns.end(), request.time_column);
+  if (column == table.columns.end()) {
+    std::string known;
+    for (const std::string& c : table.columns) known += (known.empty() ? "" : ", ") + c;
+    return Status::InvalidArgument(request.runs_file + ":1: " + request.time_column +
+                                   ": no such column (columns: " + known + ")");
+  }
+  const auto index = static_cast<std::size_t>(column - table.columns.begin());
+  std::vector<double> times;
+  bool any = false;
+  for (std::size_t i = 0; i < table.runs.size(); ++i) {
+    any |= table.runs[i].workload == request.workload;
+    const std::string& cell = index < table.cells[i].size() ? table.cells[i][index] : "";
+    char* end = nullptr;
+    const double t = std::strtod(cell.c_str(), &end);
+    if (cell.empty() || end != cell.c_str() + cell.size() || !std::isfinite(t)) {
+      return Status::InvalidArgument(request.runs_file + ":" + std::to_string(table.lines[i]) +
+                                     ": " + request.time_column + ": must be a number, got '" +
+                                     cell + "'");
+    }
+    times.push_back(t);
+  }
+  if (!any) return UnknownWorkload(table, request.workload);
+  Result<models::Backtest> bt =
+      models::BacktestWorkload(table.runs, times, request.workload, request.options);
+  if (!bt.ok()) return Status::InvalidArgument(request.runs_file + ": " + bt.status().message());
+  BacktestAnswer answer;
+  answer.runs_file = request.runs_file;
+  answer.time_column = request.time_column;
+  answer.backtest = bt.value();
+  answer.row_lines = table.lines;
+  answer.rows = table.runs;
   return answer;
 }
 

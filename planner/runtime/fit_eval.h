@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "models/runtime_backtest.h"
+#include "models/runtime_evaluate.h"
 #include "models/runtime_fit.h"
+#include "models/runtime_forms.h"
 #include "models/status.h"
 
 namespace perfplan::planner {
@@ -27,6 +30,9 @@ struct FitAnswer {
   std::string runs_file;
   models::RuntimeFit fit;
   models::RuntimeProfile profile;         // what `perfplan predict` reads
+  // The candidate forms scored by cross-validation on the same runs (nullopt, with a warning,
+  // when no form can be scored); the profile always holds the freeride-g fit.
+  std::optional<models::ModelChoice> choice;
   std::vector<int> run_lines;             // CSV line of each entry of fit.runs_used
   std::vector<models::MeasuredRun> runs;  // the runs given to the fit (fit.runs_used indexes it)
   std::vector<std::string> warnings;
@@ -47,11 +53,32 @@ struct EvaluateAnswer {
   models::Evaluation evaluation;
   std::vector<int> row_lines;             // CSV line of every row of the file, by row index
   std::vector<models::MeasuredRun> rows;  // every row of the file
-  int bootstrap_replicates = 0;
+  bool intervals = true;
   double interval_level = 0;
 };
 
 Result<EvaluateAnswer> AnswerEvaluate(const EvaluateRequest& request);
+
+// `perfplan backtest`: the runs CSV must have a numeric time column (any monotone unit, e.g. Unix
+// seconds); the workload's runs are replayed in that order (models/runtime_backtest.h).
+struct BacktestRequest {
+  std::string runs_file;
+  std::string workload;
+  std::string time_column = "time";
+  models::BacktestOptions options;
+};
+
+struct BacktestAnswer {
+  std::string runs_file;
+  std::string time_column;
+  models::Backtest backtest;
+  std::vector<int> row_lines;             // CSV line of every row of the file, by row index
+  std::vector<models::MeasuredRun> rows;  // every row of the file
+};
+
+// Errors (InvalidArgument): the CSV problems; "FILE:1: time: no such column (columns: …)"; a
+// time cell that is not a number ("FILE:7: time: must be a number, got 'soon'"); unknown workload.
+Result<BacktestAnswer> AnswerBacktest(const BacktestRequest& request);
 
 struct ImportScoutAnswer {
   std::vector<models::MeasuredRun> runs;

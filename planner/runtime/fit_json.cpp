@@ -20,6 +20,22 @@ json ConfigJson(const models::MeasuredRun& r) {
 
 json Optional(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
+// The fields evaluate and backtest share for one predicted run.
+json PredictedRunJson(const models::MeasuredRun& run, int line,
+                      const std::optional<double>& predicted, const std::optional<double>& ape,
+                      const std::optional<double>& low, const std::optional<double>& high,
+                      const std::optional<bool>& inside) {
+  json row = ConfigJson(run);
+  row["line"] = line;
+  row["completed"] = run.completed;
+  row["measured_seconds"] = run.runtime_seconds;
+  row["predicted_seconds"] = Optional(predicted);
+  row["ape"] = Optional(ape);
+  row["interval"] = {{"low_seconds", Optional(low)}, {"high_seconds", Optional(high)}};
+  row["inside_interval"] = inside ? json(*inside) : json(nullptr);
+  return row;
+}
+
 json SummaryJson(const models::ErrorSummary& s) {
   return {{"median_ape", s.median_ape},
           {"p90_ape", s.p90_ape},
@@ -50,6 +66,24 @@ json FitJson(const models::RuntimeFit& f) {
             {"censored_active", f.censored_active},
             {"notes", f.notes}};
   return j;
+}
+
+json ChoiceJson(const models::ModelChoice& c) {
+  json candidates = json::array();
+  for (const models::CandidateScore& s : c.candidates) {
+    candidates.push_back({{"form", models::ToString(s.form)},
+                          {"eligible", s.eligible},
+                          {"cv_error", s.eligible ? json(s.cv_error) : json(nullptr)},
+                          {"cv_median_ape", s.eligible ? json(s.cv_median_ape) : json(nullptr)},
+                          {"scored_runs", s.scored},
+                          {"note", s.note}});
+  }
+  return {{"chosen", models::ToString(c.chosen)},
+          {"scheme", c.scheme},
+          {"folds", c.folds},
+          {"cv_error_measure", "mean |log(measured/predicted)| over held-out training runs"},
+          {"candidates", candidates},
+          {"reason", c.reason}};
 }
 
 }  // namespace
@@ -116,6 +150,7 @@ std::string ToJson(const FitAnswer& a) {
   fit["residual_seconds"] = residuals;
   fit["runs_used"] = used;
   fit["warnings"] = a.warnings;
+  fit["model_choice"] = a.choice ? ChoiceJson(*a.choice) : json(nullptr);
   j["fit"] = fit;
   return j.dump(2) + "\n";
 }
@@ -124,15 +159,10 @@ std::string ToJson(const EvaluateAnswer& a) {
   const models::Evaluation& ev = a.evaluation;
   json predictions = json::array();
   for (const models::EvaluatedRow& r : ev.rows) {
-    json row = ConfigJson(r.run);
-    row["line"] = a.row_lines[r.row];
-    row["completed"] = r.run.completed;
-    row["measured_seconds"] = r.run.runtime_seconds;
-    row["predicted_seconds"] = Optional(r.predicted_seconds);
-    row["ape"] = Optional(r.ape);
-    row["interval"] = {{"low_seconds", Optional(r.interval_low_seconds)},
-                       {"high_seconds", Optional(r.interval_high_seconds)}};
-    row["inside_interval"] = r.inside_interval ? json(*r.inside_interval) : json(nullptr);
+    json row = PredictedRunJson(r.run, a.row_lines[r.row], r.predicted_seconds, r.ape,
+                                r.interval_low_seconds, r.interval_high_seconds, r.inside_interval);
+    row["interval_widening"] = r.interval_widening;
+    row["transfer"] = r.transfer;
     row["method"] = r.method;
     row["ernest_seconds"] = Optional(r.ernest_seconds);
     row["ernest_ape"] = Optional(r.ernest_ape);
@@ -163,13 +193,41 @@ std::string ToJson(const EvaluateAnswer& a) {
       {"interval",
        {{"level", a.interval_level},
         {"coverage", ev.interval_coverage},
-        {"bootstrap_replicates", a.bootstrap_replicates},
-        {"seed", ev.seed}}},
+        {"method", a.intervals ? json("cv+ on log residuals") : json(nullptr)},
+        {"reference_errors", ev.interval_noise_references},
+        {"widened_rows", ev.widened_rows},
+        {"max_widening", ev.max_interval_widening},
+        {"short_of_points", ev.intervals_short_of_points}}},
+      {"model_choice", ev.choice ? ChoiceJson(*ev.choice) : json(nullptr)},
       {"censored", {{"rows", ev.censored_rows}, {"prediction_above_bound", ev.censored_respected}}},
       {"selection", SelectionJson(a, ev)},
       {"fits", fits},
       {"notes", ev.notes}};
   return j.dump(2) + "\n";
+}
+
+std::string ToJson(const BacktestAnswer& a) {
+  const models::Backtest& bt = a.backtest;
+  json rows = json::array();
+  for (const models::BacktestRow& r : bt.rows) {
+    json row = PredictedRunJson(a.rows[r.row], a.row_lines[r.row], r.predicted_seconds, r.ape,
+                                r.interval_low_seconds, r.interval_high_seconds, r.inside_interval);
+    row["time"] = r.time;
+    row["history_runs"] = r.history_runs;
+    row["form"] = r.form;
+    row["note"] = r.note;
+    row["rolling_median_ape"] = r.rolling_median_ape;
+    row["rolling_coverage"] = r.rolling_coverage;
+    rows.push_back(row);
+  }
+  return json{{"runs_file", a.runs_file},
+              {"workload", bt.workload},
+              {"time_column", a.time_column},
+              {"runs", rows},
+              {"summary", SummaryJson(bt.summary)},
+              {"coverage", bt.coverage}}
+             .dump(2) +
+         "\n";
 }
 
 std::string ToJson(const ImportScoutAnswer& a) {

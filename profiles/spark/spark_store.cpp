@@ -476,15 +476,28 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
   run.disk_seconds = r.ColumnDouble(1) / slots;
   run.network_seconds = fetch_wait_seconds / slots;
   run.reduction_object_bytes = r.ColumnDouble(5);
-  run.reduction_seconds = r.ColumnDouble(6) / slots;
-  run.global_reduction_seconds = app.driver_seconds;
-  run.compute_seconds =
-      r.ColumnDouble(4) / slots + run.reduction_seconds + run.global_reduction_seconds;
+  // The driver's time outside jobs is serial: it is the fixed part B_ro of the reduction term,
+  // which grows with neither compute nodes nor data (issue 15; as global reduction with the
+  // linear-constant class it grew with every added node).
+  const double task_reduction_seconds = r.ColumnDouble(6) / slots;
+  models::ReductionCommunication rc;
+  rc.fixed_seconds = app.driver_seconds;
+  if (run.reduction_object_bytes > 0) {
+    rc.seconds_per_byte = task_reduction_seconds / run.reduction_object_bytes;
+  } else {
+    rc.fixed_seconds += task_reduction_seconds;
+  }
+  run.reduction_seconds = task_reduction_seconds + app.driver_seconds;
+  run.global_reduction_seconds = 0;
+  run.compute_seconds = r.ColumnDouble(4) / slots + run.reduction_seconds;
   out.notes.push_back("task time divided by " + std::to_string(static_cast<long>(slots)) +
                       " task slots (" + std::to_string(app.observed_executors) + " executors x " +
                       std::to_string(app.cores_per_executor) + " cores)");
   out.profile.application = app_id;
   out.profile.runs.push_back(run);
+  out.profile.reduction_communication = rc;
+  out.notes.push_back("driver time outside jobs (" + std::to_string(app.driver_seconds) +
+                      " s) is the fixed reduction time B_ro: constant in compute nodes and data");
   // One run cannot show how r and T_g scale: state the common case (a fixed-size result merged
   // once per compute node) and say so.
   out.profile.reduction_object_class = models::ReductionObjectClass::kConstant;

@@ -123,8 +123,10 @@ Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string
 //   disk_seconds         input-reading tasks' run time not spent on CPU or shuffle wait
 //   network_seconds      Σ shuffle fetch wait
 //   reduction_object_bytes largest task result; reduction_seconds Σ result serialization and
-//                        result-fetch time; global_reduction_seconds the driver time outside jobs
-//   compute_seconds      Σ executor CPU time + reduction_seconds + global_reduction_seconds
+//                        result-fetch time + the driver time outside jobs, the latter as the fixed
+//                        B_ro of reduction_communication (serial: constant in nodes and data);
+//                        global_reduction_seconds 0
+//   compute_seconds      Σ executor CPU time + reduction_seconds
 // With one run the classes cannot be inferred: reduction object constant, global reduction
 // linear-constant are stated (and noted).
 struct DerivedProfile {

@@ -1,5 +1,7 @@
 #include "models/runtime_fit.h"
 
+#include "models/runtime_evaluate.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -157,7 +159,6 @@ TEST_CASE("heterogeneity factors from a reference workload carry a profile to an
     train.push_back(r.workload == "w" && r.instance_type == "A" && r.compute_nodes <= 8);
   }
   EvaluateOptions options;
-  options.bootstrap_replicates = 50;
   options.heterogeneity = HeterogeneityMode::kReferences;
   Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
   REQUIRE(ev.ok());
@@ -206,8 +207,6 @@ TEST_CASE("evaluate reports APE per row, median, P90 and the baselines on the sa
   rows.push_back(Run("w", "t", 1e9, 1, 1, 1e8, 5000, false));  // a timeout: lower bound
   train.push_back(false);
   EvaluateOptions options;
-  options.bootstrap_replicates = 20;
-  options.seed = 7;
   Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
   REQUIRE(ev.ok());
   const Evaluation& e = ev.value();
@@ -222,7 +221,6 @@ TEST_CASE("evaluate reports APE per row, median, P90 and the baselines on the sa
   CHECK(e.censored_rows == 1);
   CHECK(!e.rows[2].ape);
   CHECK(*e.rows[2].respects_bound == false);  // 1100 s predicted under a 5000 s bound
-  CHECK(e.seed == 7);
   CHECK(e.rows[0].interval_low_seconds.has_value());
   // Selection by predicted node-seconds (100·c + 1000) picks 1 node, which timed out at 5000 s;
   // the best measured is 2 nodes at 600 s = 1200 node-s.
@@ -278,7 +276,8 @@ TEST_CASE("a hardware-aware fit on one type predicts another type through its vC
     train.push_back(false);
   }
   EvaluateOptions options;
-  options.bootstrap_replicates = 0;
+  options.intervals = false;
+  options.candidates = {RuntimeForm::kFreerideG};  // serial-floor fits this truth as well
   Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
   REQUIRE(ev.ok());
   CHECK(ev.value().heterogeneity == HeterogeneityMode::kHardware);
@@ -286,7 +285,7 @@ TEST_CASE("a hardware-aware fit on one type predicts another type through its vC
   for (const EvaluatedRow& r : ev.value().rows) {
     CAPTURE(r.run.instance_type);
     CAPTURE(r.run.compute_nodes);
-    CHECK(r.method == "hardware-aware fit");
+    CHECK(r.method == "hardware-aware freeride-g");
     CHECK(*r.ape < kRecoveryTolerance);
   }
 }
@@ -310,7 +309,7 @@ TEST_CASE("a hardware-aware fit over several types finds the memory-pressure ter
     }
   }
   EvaluateOptions options;
-  options.bootstrap_replicates = 0;
+  options.intervals = false;
   Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
   REQUIRE(ev.ok());
   REQUIRE(ev.value().fits.size() == 1);

@@ -1,4 +1,4 @@
-// End-to-end: `perfplan fit`, `perfplan evaluate` and `perfplan import scout` through the real CLI.
+// End-to-end: `perfplan fit`, `evaluate`, `backtest` and `import scout` through the real CLI.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
@@ -33,15 +33,15 @@ Run Perfplan(const std::string& args, const std::string& err_file) {
 
 // Runs of w: 50 + 2000/c seconds on type "t1", plus a run that failed early at 2 nodes (its 900 s
 // bound is below the model's 1050 s, so it must not move the fit).
-std::string RunsCsv() {
+std::string RunsCsv(const std::string& type = "t1") {
   std::string csv =
       "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
       "bandwidth_bytes_per_second,runtime_seconds,completed\n";
   for (int c : {4, 8, 16, 32, 64}) {
-    csv += "w,t1,1e10," + std::to_string(c) + "," + std::to_string(c) + ",1e8," +
+    csv += "w," + type + ",1e10," + std::to_string(c) + "," + std::to_string(c) + ",1e8," +
            std::to_string(50 + 2000.0 / c) + ",true\n";
   }
-  csv += "w,t1,1e10,2,2,1e8,900,false\n";
+  csv += "w," + type + ",1e10,2,2,1e8,900,false\n";
   return csv;
 }
 
@@ -79,7 +79,7 @@ TEST_CASE("evaluate prints the contract keys") {
   testing::WriteFile(dir + "/runs.csv", RunsCsv());
   const Run ev = Perfplan("evaluate --runs " + dir +
                               "/runs.csv --workload w --train "
-                              "\"compute_nodes<=16\" --bootstrap 30 --seed 3 --json",
+                              "\"compute_nodes<=16\" --json",
                           dir + "/err");
   REQUIRE(ev.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(ev.out);
@@ -96,7 +96,9 @@ TEST_CASE("evaluate prints the contract keys") {
   CHECK(j["selection"]["gap"].is_number());
   CHECK(j["baselines"].contains("ernest"));
   CHECK(j["baselines"].contains("amdahl"));
-  CHECK(j["interval"]["seed"] == 3);
+  CHECK(j["interval"]["method"] == "cv+ on log residuals");
+  // t1 has no hardware figures: per-type FREERIDE-G fits, no model choice.
+  CHECK(j["model_choice"].is_null());
   REQUIRE(j["predictions"].size() == 2);  // 32 and 64 nodes
   const nlohmann::json& p = j["predictions"][0];
   for (const char* key : {"compute_nodes", "instance_type", "measured_seconds", "predicted_seconds",
@@ -105,6 +107,50 @@ TEST_CASE("evaluate prints the contract keys") {
     CHECK(p.contains(key));
   }
   CHECK(p["ape"].get<double>() < 1e-6);
+  for (const nlohmann::json& row : j["predictions"]) {
+    CHECK(row["interval"]["low_seconds"].get<double>() <= row["predicted_seconds"].get<double>());
+    CHECK(row["predicted_seconds"].get<double>() <= row["interval"]["high_seconds"].get<double>());
+  }
+}
+
+TEST_CASE("evaluate and fit report every candidate form's CV error and the chosen one") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/runs.csv", RunsCsv("m4.large"));  // known type: hardware figures
+  const Run ev = Perfplan("evaluate --runs " + dir +
+                              "/runs.csv --workload w --train \"compute_nodes<=16\" --json",
+                          dir + "/err");
+  REQUIRE(ev.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(ev.out);
+  REQUIRE(j["model_choice"].is_object());
+  // Amdahl-shaped runs: the simplest form that fits them exactly.
+  CHECK(j["model_choice"]["chosen"] == "serial-floor");
+  CHECK(j["model_choice"]["scheme"] == "leave-one-node-count-out");
+  CHECK(j["model_choice"]["folds"] == 3);
+  REQUIRE(j["model_choice"]["candidates"].size() == 6);
+  for (const nlohmann::json& c : j["model_choice"]["candidates"]) {
+    CAPTURE(c.dump());
+    CHECK(c["eligible"] == true);
+    CHECK(c["cv_error"].is_number());
+  }
+  CHECK(j["predictions"][0]["method"] == "hardware-aware serial-floor");
+  // 32 and 64 nodes lie beyond the trained 4..16: the intervals are widened, and a note says so.
+  CHECK(j["predictions"][0]["interval_widening"].get<double>() == doctest::Approx(1.5));
+  CHECK(j["predictions"][1]["interval_widening"].get<double>() == doctest::Approx(2));
+  CHECK(j["notes"][0].get<std::string>().rfind(
+            "intervals widened on 2 of 2 rows beyond the trained node range", 0) == 0);
+
+  const Run text = Perfplan("evaluate --runs " + dir +
+                                "/runs.csv --workload w --train \"compute_nodes<=16\"",
+                            dir + "/err");
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("\nmodel serial-floor: lowest leave-one-node-count-out error on the 3 "
+                      "completed training runs (3 folds)") != std::string::npos);
+
+  const Run fit = Perfplan("fit --runs " + dir + "/runs.csv --workload w --json", dir + "/err");
+  REQUIRE(fit.exit_code == 0);
+  const nlohmann::json f = nlohmann::json::parse(fit.out);
+  CHECK(f["fit"]["model_choice"]["chosen"] == "serial-floor");
+  CHECK(f["fit"]["model_choice"]["candidates"].size() == 6);
 }
 
 TEST_CASE("bad input exits 2 with a message that says what to fix") {
@@ -163,6 +209,70 @@ TEST_CASE("import scout writes a runs CSV that fit reads") {
       Perfplan("fit --runs " + dir + "/runs.csv --workload terasort_hadoop --json", dir + "/err");
   REQUIRE(fit.exit_code == 0);
   CHECK(nlohmann::json::parse(fit.out)["profiled_site"] == "r4.xlarge");
+}
+
+}  // namespace
+}  // namespace perfplan
+
+namespace perfplan {
+namespace {
+
+// A history of w on m4.large: 50 + 2000/c seconds, submitted at t = 10·(row number), node counts
+// out of order.
+std::string HistoryCsv() {
+  std::string csv =
+      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
+      "bandwidth_bytes_per_second,runtime_seconds,completed,time\n";
+  int t = 0;
+  for (int c : {8, 4, 16, 6, 32, 12}) {
+    t += 10;
+    csv += "w,m4.large,1e10," + std::to_string(c) + "," + std::to_string(c) + ",1e8," +
+           std::to_string(50 + 2000.0 / c) + ",true," + std::to_string(t) + "\n";
+  }
+  return csv;
+}
+
+TEST_CASE("backtest replays the runs in time order and predicts each from the earlier ones") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/history.csv", HistoryCsv());
+  const Run bt =
+      Perfplan("backtest --runs " + dir + "/history.csv --workload w --json", dir + "/err");
+  REQUIRE(bt.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(bt.out);
+  CHECK(j["time_column"] == "time");
+  REQUIRE(j["runs"].size() == 6);
+  for (int k = 0; k < 3; ++k) CHECK(j["runs"][k]["predicted_seconds"].is_null());
+  CHECK(j["runs"][2]["note"] == "warm-up: 2 completed earlier run(s), 3 needed");
+  for (int k = 3; k < 6; ++k) {
+    CAPTURE(k);
+    CHECK(j["runs"][k]["line"] == k + 2);
+    CHECK(j["runs"][k]["ape"].get<double>() < 1e-6);
+    CHECK(j["runs"][k]["interval"]["low_seconds"].get<double>() <=
+          j["runs"][k]["predicted_seconds"].get<double>());
+  }
+  CHECK(j["summary"]["predicted_rows"] == 3);
+
+  const Run text = Perfplan("backtest --runs " + dir + "/history.csv --workload w", dir + "/err");
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.rfind("w: 6 runs replayed in order of column 'time', each predicted from the "
+                       "runs before it\n",
+                       0) == 0);
+
+  const Run no_column = Perfplan(
+      "backtest --runs " + dir + "/history.csv --workload w --time-column submitted", dir + "/err");
+  CHECK(no_column.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err") ==
+        "perfplan backtest: error: " + dir +
+            "/history.csv:1: submitted: no such column (columns: workload, instance_type, "
+            "dataset_bytes, storage_nodes, compute_nodes, bandwidth_bytes_per_second, "
+            "runtime_seconds, completed, time)\n");
+  std::string bad = HistoryCsv();
+  bad.replace(bad.rfind(",60\n"), 4, ",soon\n");
+  testing::WriteFile(dir + "/bad.csv", bad);
+  const Run bad_time = Perfplan("backtest --runs " + dir + "/bad.csv --workload w", dir + "/err");
+  CHECK(bad_time.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err") ==
+        "perfplan backtest: error: " + dir + "/bad.csv:7: time: must be a number, got 'soon'\n");
 }
 
 }  // namespace

@@ -101,6 +101,20 @@ TEST_CASE("spark profile derives a FREERIDE-G profile that perfplan predict acce
                          "--bandwidth-bytes-per-second 125e6 --json");
   REQUIRE(predict.exit_code == 0);
   CHECK(nlohmann::json::parse(predict.out)["runtime_seconds"].get<double>() > 0);
+  // The driver's serial time is not a per-node cost: more compute nodes never add time.
+  double previous = 1e300;
+  for (int nodes : {1, 2, 4, 8, 16}) {
+    CAPTURE(nodes);
+    Run p = RunPerfplan("predict --profile '" + dir +
+                        "/p.yaml' --dataset-bytes 32768 --storage-nodes 1 --compute-nodes " +
+                        std::to_string(nodes) + " --bandwidth-bytes-per-second 125e6 --json");
+    REQUIRE(p.exit_code == 0);
+    const auto j = nlohmann::json::parse(p.out);
+    CHECK(j["breakdown"]["global_reduction_seconds"].get<double>() == 0);
+    const double t = j["runtime_seconds"].get<double>();
+    CHECK(t <= previous);
+    previous = t;
+  }
 }
 
 TEST_CASE("spark api exits 2 with the History Server's message for an unknown application") {

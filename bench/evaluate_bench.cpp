@@ -1,0 +1,84 @@
+// `evaluate` over 69 configurations, the size of one Scout workload (issue 15 target: < 1 s on one
+// core). Also a third workload with a KNOWN true form, for checking the model choice and the
+// intervals on data nobody tuned for: a serial floor plus a communication term growing with
+// machines, on Scout's nine instance types at its node counts, with 10% log-normal noise:
+//   T = 120 + 6e4/(m·vCPUs) + 4·m seconds.
+// Usage: build/bench/evaluate_bench [REPETITIONS [SEED]]  (defaults 5, 1). Prints CPU seconds per
+// evaluate (std::clock: user + sys of this process) and the synthetic workload's target (a)/(b)
+// figures. Not a timed test; docs/performance.md records its output.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "models/instance_types.h"
+#include "models/random.h"
+#include "models/runtime_evaluate.h"
+#include "planner/runtime/accuracy.h"
+
+namespace {
+
+using perfplan::models::MeasuredRun;
+
+std::vector<MeasuredRun> Synthetic(std::uint64_t seed) {
+  perfplan::models::Rng rng(seed);
+  const char* types[] = {"c4.large",  "c4.xlarge",  "c4.2xlarge", "m4.large", "m4.xlarge",
+                         "m4.2xlarge", "r4.large",  "r4.xlarge",  "r4.2xlarge"};
+  // Node counts per type (4..48; 3 × (11 + 8 + 4) = 69 configurations, like a Scout workload).
+  const double large[] = {4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48};
+  const double xlarge[] = {4, 6, 8, 10, 12, 16, 20, 24};
+  const double xxlarge[] = {4, 6, 8, 10};
+  std::vector<MeasuredRun> rows;
+  for (const char* t : types) {
+    const auto hw = perfplan::models::FindInstanceType(t);
+    const std::string name = t;
+    const double* nodes = name.find("2xlarge") != std::string::npos ? xxlarge
+                          : name.find("xlarge") != std::string::npos ? xlarge
+                                                                     : large;
+    const std::size_t count = nodes == xxlarge ? 4 : nodes == xlarge ? 8 : 11;
+    for (std::size_t k = 0; k < count; ++k) {
+      const double m = nodes[k];
+      MeasuredRun r{"join_synthetic", t, 1e10, m, m, hw->network_bytes_per_second, 0};
+      r.vcpus = hw->vcpus;
+      r.memory_bytes = hw->memory_bytes;
+      const double u1 = rng.Uniform(), u2 = rng.Uniform();
+      const double noise = std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
+      r.runtime_seconds = (120 + 6e4 / (m * r.vcpus) + 4 * m) * std::exp(0.1 * noise);
+      rows.push_back(r);
+    }
+  }
+  return rows;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int reps = argc > 1 ? std::atoi(argv[1]) : 5;
+  const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
+  const std::vector<MeasuredRun> rows = Synthetic(seed);
+  const std::vector<bool> train =
+      perfplan::planner::SmallestCompletedPerType(rows, "join_synthetic", 3);
+  double cpu_seconds = 0;
+  perfplan::Result<perfplan::models::Evaluation> ev = perfplan::Status::Failed("not run");
+  for (int i = 0; i < reps; ++i) {
+    const std::clock_t start = std::clock();
+    ev = perfplan::models::EvaluateWorkload(rows, train, "join_synthetic");
+    cpu_seconds += static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+  }
+  if (!ev.ok()) {
+    std::fprintf(stderr, "%s\n", ev.status().message().c_str());
+    return 1;
+  }
+  std::printf("evaluate over %zu configurations (%zu training rows): %.4f CPU s per run (%d runs)\n",
+              rows.size(), ev.value().train_rows.size(), cpu_seconds / reps, reps);
+  perfplan::Result<perfplan::planner::AccuracyReport> report =
+      perfplan::planner::StudyAccuracy(rows);
+  if (!report.ok()) {
+    std::fprintf(stderr, "%s\n", report.status().message().c_str());
+    return 1;
+  }
+  std::printf("%s", report.value().Markdown().c_str());
+  return 0;
+}

@@ -1,0 +1,484 @@
+#include "models/runtime_forms.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "models/nnls.h"
+
+namespace perfplan::models {
+namespace {
+
+// A form later in the parsimony order is chosen only when its score is lower than every earlier
+// form's by more than this fraction (fixed a priori, not tuned on any workload).
+constexpr double kParsimonyFraction = 0.02;
+// Scores below this are exact fits (rounding only): equal.
+constexpr double kExactScore = 1e-12;
+// Fewest distinct compute-node counts for leave-one-node-count-out; below, leave-one-out.
+constexpr std::size_t kMinNodeGroups = 3;
+
+std::string Num(double v, int precision = 3) {
+  std::ostringstream os;
+  os.precision(precision);
+  os << v;
+  return os.str();
+}
+
+// Which of the pooled columns [1, s/(m·v), log m, m] a form uses.
+std::array<bool, 4> PooledColumns(RuntimeForm form) {
+  switch (form) {
+    case RuntimeForm::kSerialFloor: return {true, true, false, false};
+    case RuntimeForm::kLogNodes: return {true, true, true, false};
+    case RuntimeForm::kCommunication: return {true, true, false, true};
+    default: return {false, false, false, false};
+  }
+}
+
+bool IsPooled(RuntimeForm form) {
+  return form == RuntimeForm::kSerialFloor || form == RuntimeForm::kLogNodes ||
+         form == RuntimeForm::kCommunication;
+}
+
+std::optional<double> RelativeVcpus(const FormModel& m, const MeasuredRun& x) {
+  if (m.reference_vcpus > 0) {
+    if (!(x.vcpus > 0)) return std::nullopt;
+    return x.vcpus / m.reference_vcpus;
+  }
+  if (x.instance_type != m.single_type) return std::nullopt;
+  return 1.0;
+}
+
+void PooledBasis(const MeasuredRun& x, double v, double out[4]) {
+  const double m = x.compute_nodes;
+  out[0] = 1;
+  out[1] = x.dataset_bytes / (m * v);
+  out[2] = std::log(m);
+  out[3] = m;
+}
+
+void ErnestBasis(const MeasuredRun& x, double out[4]) {
+  const double m = x.compute_nodes;
+  out[0] = 1;
+  out[1] = x.dataset_bytes / m;
+  out[2] = m;
+  out[3] = std::log(m);
+}
+
+// Weighted NNLS with the basis columns in `use`, 1/runtime weights, over the completed runs and,
+// as in FitRuntime, the censoring hinge: a censored run (a lower bound) joins the fit pinned at its
+// bound while the fit predicts below it, for at most `max_iterations` rounds.
+template <typename BasisFn>
+Result<std::array<double, 4>> SolveWeighted(const std::vector<const MeasuredRun*>& runs,
+                                            const std::array<bool, 4>& use, BasisFn basis,
+                                            int max_iterations) {
+  std::vector<std::size_t> cols;
+  for (std::size_t k = 0; k < 4; ++k) {
+    if (use[k]) cols.push_back(k);
+  }
+  std::vector<std::array<double, 4>> rows(runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) basis(*runs[i], rows[i].data());
+  std::vector<bool> active(runs.size(), false);
+  std::array<double, 4> theta = {0, 0, 0, 0};
+  for (int iteration = 0;; ++iteration) {
+    DenseMatrix a;
+    a.cols = cols.size();
+    std::vector<double> rhs;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (!runs[i]->completed && !active[i]) continue;
+      for (std::size_t k : cols) a.values.push_back(rows[i][k] / runs[i]->runtime_seconds);
+      rhs.push_back(1.0);
+      ++a.rows;
+    }
+    if (a.rows == 0) return Status::InvalidArgument("no completed run to fit");
+    Result<NnlsSolution> s = SolveNnls(a, rhs);
+    if (!s.ok()) return s.status();
+    for (std::size_t j = 0; j < cols.size(); ++j) theta[cols[j]] = s.value().x[j];
+    bool added = false;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (runs[i]->completed || active[i]) continue;
+      double predicted = 0;
+      for (std::size_t k = 0; k < 4; ++k) predicted += theta[k] * rows[i][k];
+      if (predicted < runs[i]->runtime_seconds * (1 - 1e-9)) active[i] = added = true;
+    }
+    if (!added || iteration + 1 >= max_iterations) break;
+  }
+  return theta;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct Folds {
+  std::string scheme;
+  std::vector<std::vector<std::size_t>> held_out;  // completed runs per fold
+};
+
+Folds MakeFolds(const std::vector<MeasuredRun>& runs) {
+  std::set<double> nodes;
+  for (const MeasuredRun& r : runs) {
+    if (r.completed) nodes.insert(r.compute_nodes);
+  }
+  Folds f;
+  if (nodes.size() >= kMinNodeGroups) {
+    f.scheme = "leave-one-node-count-out";
+    for (double m : nodes) {
+      std::vector<std::size_t> fold;
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (runs[i].completed && runs[i].compute_nodes == m) fold.push_back(i);
+      }
+      f.held_out.push_back(fold);
+    }
+  } else {
+    f.scheme = "leave-one-out";
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (runs[i].completed) f.held_out.push_back({i});
+    }
+  }
+  return f;
+}
+
+FormModel Average(std::vector<FormModel> members) {
+  FormModel m;
+  m.form = RuntimeForm::kAverage;
+  m.members = std::move(members);
+  return m;
+}
+
+}  // namespace
+
+std::string_view ToString(RuntimeForm form) {
+  switch (form) {
+    case RuntimeForm::kFreerideG: return "freeride-g";
+    case RuntimeForm::kSerialFloor: return "serial-floor";
+    case RuntimeForm::kLogNodes: return "log-nodes";
+    case RuntimeForm::kCommunication: return "communication";
+    case RuntimeForm::kErnest: return "ernest";
+    case RuntimeForm::kAverage: return "average";
+  }
+  return "freeride-g";
+}
+
+bool Parse(std::string_view text, RuntimeForm* out) {
+  for (RuntimeForm f : AllRuntimeForms()) {
+    if (text == ToString(f)) return *out = f, true;
+  }
+  return false;
+}
+
+const std::vector<RuntimeForm>& AllRuntimeForms() {
+  static const std::vector<RuntimeForm> kAll = {
+      RuntimeForm::kSerialFloor, RuntimeForm::kLogNodes, RuntimeForm::kCommunication,
+      RuntimeForm::kFreerideG,   RuntimeForm::kErnest,   RuntimeForm::kAverage};
+  return kAll;
+}
+
+Status ChoiceOptions::Validate() const {
+  if (candidates.empty()) return Status::InvalidArgument("candidates: must not be empty");
+  return fit.Validate();
+}
+
+Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs,
+                          const FitOptions& fit) {
+  std::vector<const MeasuredRun*> completed, all;
+  for (const MeasuredRun& r : runs) {
+    if (r.completed) completed.push_back(&r);
+    all.push_back(&r);
+  }
+  if (completed.empty()) {
+    return Status::InvalidArgument(std::string(ToString(form)) + ": no completed run to fit");
+  }
+  FormModel m;
+  m.form = form;
+  if (form == RuntimeForm::kFreerideG) {
+    Result<RuntimeFit> f = FitRuntime(runs, fit);
+    if (!f.ok()) return f.status();
+    m.freeride = f.value();
+    return m;
+  }
+  if (form == RuntimeForm::kAverage) {
+    return Status::InvalidArgument("average: fitted through ChooseRuntimeForm from its members");
+  }
+  if (form == RuntimeForm::kErnest) {
+    std::map<std::string, std::vector<const MeasuredRun*>> by_type;
+    for (const MeasuredRun* r : all) by_type[r->instance_type].push_back(r);
+    for (const auto& [type, rs] : by_type) {
+      if (std::none_of(rs.begin(), rs.end(), [](const MeasuredRun* r) { return r->completed; })) {
+        continue;  // only bounds on this type: no model of it
+      }
+      Result<std::array<double, 4>> theta = SolveWeighted(
+          rs, {true, true, true, true}, ErnestBasis, fit.max_censoring_iterations);
+      if (!theta.ok()) return theta.status();
+      m.per_type[type] = theta.value();
+    }
+    return m;
+  }
+  bool hardware = true;
+  for (const MeasuredRun* r : all) hardware &= r->vcpus > 0;
+  if (hardware) {
+    m.reference_vcpus = completed[0]->vcpus;
+  } else {
+    for (const MeasuredRun* r : all) {
+      if (r->instance_type != completed[0]->instance_type) {
+        return Status::InvalidArgument(std::string(ToString(form)) +
+                                       ": pooling instance types needs vcpus on every run; '" +
+                                       r->instance_type + "' has none");
+      }
+    }
+    m.single_type = completed[0]->instance_type;
+  }
+  const double ref = m.reference_vcpus;
+  Result<std::array<double, 4>> theta =
+      SolveWeighted(
+          all, PooledColumns(form),
+          [&](const MeasuredRun& x, double out[4]) {
+            PooledBasis(x, ref > 0 ? x.vcpus / ref : 1.0, out);
+          },
+          fit.max_censoring_iterations);
+  if (!theta.ok()) return theta.status();
+  m.theta = theta.value();
+  return m;
+}
+
+std::optional<double> PredictForm(const FormModel& model, const MeasuredRun& target) {
+  double value = 0;
+  switch (model.form) {
+    case RuntimeForm::kFreerideG:
+      if (!model.freeride) return std::nullopt;
+      value = PredictFitted(*model.freeride, ConfigOf(target)).TotalSeconds();
+      break;
+    case RuntimeForm::kErnest: {
+      auto it = model.per_type.find(target.instance_type);
+      if (it == model.per_type.end()) return std::nullopt;
+      double b[4];
+      ErnestBasis(target, b);
+      for (std::size_t k = 0; k < 4; ++k) value += it->second[k] * b[k];
+      break;
+    }
+    case RuntimeForm::kAverage: {
+      if (model.members.empty()) return std::nullopt;
+      double log_sum = 0;
+      for (const FormModel& member : model.members) {
+        std::optional<double> p = PredictForm(member, target);
+        if (!p) return std::nullopt;
+        log_sum += std::log(*p);
+      }
+      value = std::exp(log_sum / static_cast<double>(model.members.size()));
+      break;
+    }
+    default: {
+      std::optional<double> v = RelativeVcpus(model, target);
+      if (!v) return std::nullopt;
+      double b[4];
+      PooledBasis(target, *v, b);
+      for (std::size_t k = 0; k < 4; ++k) value += model.theta[k] * b[k];
+    }
+  }
+  if (!(value > 0) || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
+                                      const std::vector<std::string>& target_types,
+                                      const ChoiceOptions& options) {
+  if (Status s = options.Validate(); !s.ok()) return s;
+  std::size_t completed = 0;
+  for (const MeasuredRun& r : train) completed += r.completed ? 1 : 0;
+  if (completed < 2) {
+    return Status::InvalidArgument("model choice needs at least 2 completed training runs, got " +
+                                   std::to_string(completed));
+  }
+  const Folds folds = MakeFolds(train);
+  FitOptions fold_fit = options.fit;
+  fold_fit.min_completed_runs = 1;
+
+  struct Scored {
+    CandidateScore score;
+    std::optional<FormModel> full;
+    std::vector<FormModel> fold_models;
+    std::vector<double> held_out_log_prediction;  // per completed run index (NaN when missing)
+  };
+  std::vector<Scored> scored;
+  std::vector<double> log_measured(train.size(), 0);
+  for (std::size_t i = 0; i < train.size(); ++i) log_measured[i] = std::log(train[i].runtime_seconds);
+
+  auto finish_score = [&](Scored& s) {
+    double sum = 0;
+    std::vector<double> apes;
+    for (const std::vector<std::size_t>& fold : folds.held_out) {
+      for (std::size_t i : fold) {
+        const double lp = s.held_out_log_prediction[i];
+        sum += std::abs(log_measured[i] - lp);
+        apes.push_back(std::abs(1 - std::exp(lp - log_measured[i])));
+      }
+    }
+    s.score.scored = apes.size();
+    s.score.cv_error = apes.empty() ? 0 : sum / static_cast<double>(apes.size());
+    s.score.cv_median_ape = Median(apes);
+  };
+
+  for (RuntimeForm form : options.candidates) {
+    if (form == RuntimeForm::kAverage) continue;
+    Scored s;
+    s.score.form = form;
+    s.held_out_log_prediction.assign(train.size(), std::nan(""));
+    Result<FormModel> full = FitForm(form, train, options.fit);
+    if (!full.ok()) {
+      s.score.note = full.status().message();
+      scored.push_back(s);
+      continue;
+    }
+    s.full = full.value();
+    std::string missing;
+    for (const std::string& t : target_types) {
+      const bool reaches = form == RuntimeForm::kErnest ? s.full->per_type.count(t) > 0
+                           : IsPooled(form) ? s.full->reference_vcpus > 0 || s.full->single_type == t
+                                            : true;
+      if (!reaches) {
+        missing = "cannot reach instance type " + t + " (no training run of it)";
+        break;
+      }
+    }
+    for (std::size_t k = 0; k < folds.held_out.size() && missing.empty(); ++k) {
+      std::vector<MeasuredRun> rest;
+      for (std::size_t i = 0; i < train.size(); ++i) {
+        if (std::find(folds.held_out[k].begin(), folds.held_out[k].end(), i) ==
+            folds.held_out[k].end()) {
+          rest.push_back(train[i]);
+        }
+      }
+      Result<FormModel> fold_model = FitForm(form, rest, fold_fit);
+      if (!fold_model.ok()) {
+        missing = "fold " + std::to_string(k + 1) + ": " + fold_model.status().message();
+        break;
+      }
+      for (std::size_t i : folds.held_out[k]) {
+        std::optional<double> p = PredictForm(fold_model.value(), train[i]);
+        if (!p) {
+          missing = "fold " + std::to_string(k + 1) + " cannot predict the held-out run at " +
+                    Num(train[i].compute_nodes) + " x " + train[i].instance_type;
+          break;
+        }
+        s.held_out_log_prediction[i] = std::log(*p);
+      }
+      s.fold_models.push_back(fold_model.value());
+    }
+    if (!missing.empty()) {
+      s.score.note = missing;
+      scored.push_back(s);
+      continue;
+    }
+    s.score.eligible = true;
+    finish_score(s);
+    scored.push_back(s);
+  }
+
+  if (std::find(options.candidates.begin(), options.candidates.end(), RuntimeForm::kAverage) !=
+      options.candidates.end()) {
+    Scored avg;
+    avg.score.form = RuntimeForm::kAverage;
+    std::vector<const Scored*> members;
+    for (const Scored& s : scored) {
+      if (s.score.eligible) members.push_back(&s);
+    }
+    if (members.size() < 2) {
+      avg.score.note = "fewer than 2 eligible forms to average";
+    } else {
+      std::vector<FormModel> full_members;
+      for (const Scored* s : members) full_members.push_back(*s->full);
+      avg.full = Average(full_members);
+      for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
+        std::vector<FormModel> fold_members;
+        for (const Scored* s : members) fold_members.push_back(s->fold_models[k]);
+        avg.fold_models.push_back(Average(fold_members));
+      }
+      avg.held_out_log_prediction.assign(train.size(), std::nan(""));
+      for (const std::vector<std::size_t>& fold : folds.held_out) {
+        for (std::size_t i : fold) {
+          double sum = 0;
+          for (const Scored* s : members) sum += s->held_out_log_prediction[i];
+          avg.held_out_log_prediction[i] = sum / static_cast<double>(members.size());
+        }
+      }
+      avg.score.eligible = true;
+      finish_score(avg);
+    }
+    scored.push_back(avg);
+  }
+
+  const Scored* lowest = nullptr;
+  for (const Scored& s : scored) {
+    if (s.score.eligible &&
+        (!lowest || s.score.cv_error < lowest->score.cv_error - kExactScore)) {
+      lowest = &s;
+    }
+  }
+  const Scored* best = nullptr;
+  const Scored* runner_up = nullptr;
+  for (const Scored& s : scored) {
+    if (!s.score.eligible) continue;
+    if (!best && s.score.cv_error <=
+                     lowest->score.cv_error * (1 + kParsimonyFraction) + kExactScore) {
+      best = &s;
+    } else if (!runner_up || s.score.cv_error < runner_up->score.cv_error) {
+      runner_up = &s;
+    }
+  }
+  ModelChoice out;
+  for (const Scored& s : scored) out.candidates.push_back(s.score);
+  out.scheme = folds.scheme;
+  out.folds = folds.held_out.size();
+  if (!best) {
+    std::string why;
+    for (const Scored& s : scored) {
+      why += (why.empty() ? "" : "; ") + std::string(ToString(s.score.form)) + ": " + s.score.note;
+    }
+    return Status::InvalidArgument("no candidate runtime form fits the training runs (" + why +
+                                   ")");
+  }
+  out.chosen = best->score.form;
+  out.model = *best->full;
+  out.fold_models = best->fold_models;
+  for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
+    for (std::size_t i : folds.held_out[k]) {
+      out.calibration_fold.push_back(k);
+      out.calibration_radius_log.push_back(
+          std::abs(log_measured[i] - best->held_out_log_prediction[i]));
+    }
+  }
+  out.reason = "model " + std::string(ToString(out.chosen)) + ": " +
+               (best == lowest ? "lowest " : "") + folds.scheme +
+               " error on the " + std::to_string(completed) + " completed training runs (" +
+               std::to_string(out.folds) + " folds), mean |log error| " +
+               Num(best->score.cv_error) + ", median APE " +
+               Num(100 * best->score.cv_median_ape) + "%";
+  if (best != lowest) {
+    out.reason += " (the simplest form within " + Num(100 * kParsimonyFraction) + "% of " +
+                  std::string(ToString(lowest->score.form)) + "'s " +
+                  Num(lowest->score.cv_error) + ")";
+  } else if (runner_up) {
+    out.reason += "; next " + std::string(ToString(runner_up->score.form)) + " " +
+                  Num(runner_up->score.cv_error);
+  }
+  return out;
+}
+
+std::vector<ConformalPoint> CalibrationPoints(const ModelChoice& choice, const MeasuredRun& target,
+                                              double predicted_seconds) {
+  std::vector<ConformalPoint> out;
+  std::vector<std::optional<double>> centre(choice.fold_models.size());
+  for (std::size_t k = 0; k < choice.fold_models.size(); ++k) {
+    centre[k] = PredictForm(choice.fold_models[k], target);
+  }
+  for (std::size_t j = 0; j < choice.calibration_fold.size(); ++j) {
+    const std::optional<double>& c = centre[choice.calibration_fold[j]];
+    out.push_back({std::log(c ? *c : predicted_seconds), choice.calibration_radius_log[j]});
+  }
+  return out;
+}
+
+}  // namespace perfplan::models

@@ -1,0 +1,73 @@
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/cli/table.h"
+#include "planner/runtime/fit_eval.h"
+#include "planner/runtime/fit_json.h"
+
+namespace perfplan::cli {
+namespace {
+
+struct BacktestFlags {
+  planner::BacktestRequest request;
+  bool json = false;
+};
+
+std::string Percent(const std::optional<double>& v) { return v ? Fixed(100 * *v, 1) + "%" : "-"; }
+
+void PrintBacktest(std::ostream& out, const planner::BacktestAnswer& a) {
+  const models::Backtest& bt = a.backtest;
+  out << bt.workload << ": " << bt.rows.size() << " runs replayed in order of column '"
+      << a.time_column << "', each predicted from the runs before it\n\n";
+  Table t({"line", a.time_column, "instance_type", "nodes", "measured s", "predicted s", "APE",
+           "interval s", "inside", "form", "rolling median APE", "rolling coverage"});
+  for (const models::BacktestRow& r : bt.rows) {
+    const models::MeasuredRun& run = a.rows[r.row];
+    std::string interval = "-";
+    if (r.interval_low_seconds) {
+      interval = Fixed(*r.interval_low_seconds, 0) + ".." + Fixed(*r.interval_high_seconds, 0);
+    }
+    t.AddRow({std::to_string(a.row_lines[r.row]), Fixed(r.time, 0), run.instance_type,
+              Fixed(run.compute_nodes, 0),
+              Fixed(run.runtime_seconds, 0) + (run.completed ? "" : " (bound)"),
+              r.predicted_seconds ? Fixed(*r.predicted_seconds, 0) : r.note.substr(0, 40),
+              Percent(r.ape), interval,
+              r.inside_interval ? (*r.inside_interval ? "yes" : "no") : "-", r.form,
+              Fixed(100 * r.rolling_median_ape, 1) + "%", Fixed(100 * r.rolling_coverage, 1) + "%"});
+  }
+  t.Print(out);
+  out << "\nover " << bt.summary.predicted << " predicted runs: median APE "
+      << Fixed(100 * bt.summary.median_ape, 1) << "%, P90 " << Fixed(100 * bt.summary.p90_ape, 1)
+      << "%, interval coverage " << Fixed(100 * bt.coverage, 1) << "%\n";
+}
+
+}  // namespace
+
+void AddBacktestCommand(CLI::App& app, CliContext& ctx) {
+  auto flags = std::make_shared<BacktestFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "backtest", "Replay runs in time order; predict each from the runs before it");
+  cmd->footer(
+      "The runs CSV needs a numeric time column (e.g. Unix seconds of submission).\n"
+      "Example:\n  perfplan backtest --runs history.csv --workload etl --time-column "
+      "submitted_at");
+  cmd->add_option("--runs", flags->request.runs_file, "Runs CSV with a time column")->required();
+  cmd->add_option("--workload", flags->request.workload, "Workload to replay")->required();
+  cmd->add_option("--time-column", flags->request.time_column,
+                  "Column giving each run's time (default: time)");
+  cmd->add_option("--min-history", flags->request.options.min_history_runs,
+                  "Completed earlier runs needed before predicting (default 3)")
+      ->check(CLI::Range(2, 1000000));
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of a table");
+  cmd->callback([flags, &ctx] {
+    Result<planner::BacktestAnswer> answer = planner::AnswerBacktest(flags->request);
+    if (!answer.ok()) return ReportError(ctx, "backtest", answer.status(), flags->json);
+    if (flags->json) {
+      *ctx.out << planner::ToJson(answer.value());
+    } else {
+      PrintBacktest(*ctx.out, answer.value());
+    }
+  });
+}
+
+}  // namespace perfplan::cli

@@ -1,0 +1,245 @@
+#include "models/runtime_forms.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "models/random.h"
+#include "models/runtime_evaluate.h"
+
+namespace perfplan::models {
+namespace {
+
+// Exact data is recovered to rounding of NNLS on unit-norm columns.
+constexpr double kRecoveryTolerance = 1e-6;
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kBytes = 1e10;
+
+MeasuredRun Run(const std::string& type, double vcpus, double nodes, double seconds,
+                double storage_nodes = 0) {
+  MeasuredRun r{"w", type, kBytes, storage_nodes > 0 ? storage_nodes : nodes, nodes, 1e8, seconds};
+  r.vcpus = vcpus;
+  r.memory_bytes = 64 * kGiB;
+  return r;
+}
+
+double StandardNormal(Rng& rng) {
+  const double u1 = rng.Uniform(), u2 = rng.Uniform();
+  return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
+}
+
+TEST_CASE("each pooled form recovers its hand-computed coefficients from exact runs") {
+  // T = 20 + 4e-9·s/(m·v) [+ 3·log m | + 0.5·m], v = vCPUs / 2 (the first run's type).
+  struct Case {
+    RuntimeForm form;
+    std::function<double(double, double)> truth;
+    std::array<double, 4> theta;
+  } cases[] = {
+      {RuntimeForm::kSerialFloor, [](double m, double v) { return 20 + 40 / (m * v); },
+       {20, 4e-9, 0, 0}},
+      {RuntimeForm::kLogNodes,
+       [](double m, double v) { return 20 + 40 / (m * v) + 3 * std::log(m); }, {20, 4e-9, 3, 0}},
+      {RuntimeForm::kCommunication, [](double m, double v) { return 20 + 40 / (m * v) + 0.5 * m; },
+       {20, 4e-9, 0, 0.5}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(ToString(c.form));
+    std::vector<MeasuredRun> runs;
+    for (double m : {2.0, 4.0, 8.0, 16.0}) {
+      runs.push_back(Run("a", 2, m, c.truth(m, 1)));
+      runs.push_back(Run("b", 8, m, c.truth(m, 4)));
+    }
+    Result<FormModel> fit = FitForm(c.form, runs, {});
+    REQUIRE(fit.ok());
+    for (std::size_t k = 0; k < 4; ++k) {
+      CAPTURE(k);
+      CHECK(fit.value().theta[k] == doctest::Approx(c.theta[k]).epsilon(kRecoveryTolerance));
+    }
+    // A type with 4 vCPUs at 32 nodes: v = 2.
+    CHECK(*PredictForm(fit.value(), Run("c", 4, 32, 0)) ==
+          doctest::Approx(c.truth(32, 2)).epsilon(kRecoveryTolerance));
+  }
+}
+
+TEST_CASE("ernest fits one model per instance type and reaches only those types") {
+  std::vector<MeasuredRun> runs;
+  for (double m : {2.0, 4.0, 8.0, 16.0, 32.0}) {
+    runs.push_back(Run("a", 2, m, 10 + 100 / m + 0.5 * m + 2 * std::log(m)));
+    runs.push_back(Run("b", 2, m, 50 + 20 / m + 0.1 * m));
+  }
+  Result<FormModel> fit = FitForm(RuntimeForm::kErnest, runs, {});
+  REQUIRE(fit.ok());
+  const std::array<double, 4>& a = fit.value().per_type.at("a");
+  CHECK(a[0] == doctest::Approx(10).epsilon(kRecoveryTolerance));
+  CHECK(a[1] * kBytes == doctest::Approx(100).epsilon(kRecoveryTolerance));
+  CHECK(a[2] == doctest::Approx(0.5).epsilon(kRecoveryTolerance));
+  CHECK(a[3] == doctest::Approx(2).epsilon(kRecoveryTolerance));
+  CHECK(*PredictForm(fit.value(), Run("b", 2, 64, 0)) ==
+        doctest::Approx(50 + 20.0 / 64 + 6.4).epsilon(kRecoveryTolerance));
+  CHECK(!PredictForm(fit.value(), Run("c", 2, 4, 0)));
+}
+
+TEST_CASE("a pooled form without hardware figures stays on its one instance type") {
+  std::vector<MeasuredRun> runs = {Run("a", 0, 2, 40), Run("b", 0, 4, 30)};
+  CHECK(FitForm(RuntimeForm::kSerialFloor, runs, {}).status().message() ==
+        "serial-floor: pooling instance types needs vcpus on every run; 'b' has none");
+}
+
+// Nine types (2/4/8 vCPUs × three memory sizes), node counts 2..64, 1% log-normal noise.
+std::vector<MeasuredRun> Synthetic(const std::function<double(const MeasuredRun&)>& truth,
+                                   std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<MeasuredRun> runs;
+  int t = 0;
+  for (double vcpus : {2.0, 4.0, 8.0}) {
+    for (double storage : {2.0, 8.0, 32.0}) {
+      const std::string type = "t" + std::to_string(t++);
+      for (double m : {2.0, 4.0, 8.0, 16.0, 32.0, 64.0}) {
+        MeasuredRun r = Run(type, vcpus, m, 1, storage);
+        r.runtime_seconds = truth(r) * std::exp(0.01 * StandardNormal(rng));
+        runs.push_back(r);
+      }
+    }
+  }
+  return runs;
+}
+
+TEST_CASE("cross-validation picks each form on data of its own shape") {
+  const double s = kBytes;
+  struct Case {
+    RuntimeForm form;
+    std::function<double(const MeasuredRun&)> truth;
+  } cases[] = {
+      // Disk work falls with storage nodes, not compute nodes: only the §3.1 model has s/n.
+      {RuntimeForm::kFreerideG,
+       [&](const MeasuredRun& r) {
+         return 10 + 4e-9 * s / r.storage_nodes + 8e-9 * s / (r.compute_nodes * r.vcpus);
+       }},
+      {RuntimeForm::kSerialFloor,
+       [&](const MeasuredRun& r) { return 300 + 4e-7 * s / (r.compute_nodes * r.vcpus); }},
+      {RuntimeForm::kLogNodes,
+       [&](const MeasuredRun& r) {
+         return 30 + 4e-7 * s / (r.compute_nodes * r.vcpus) + 60 * std::log(r.compute_nodes);
+       }},
+      {RuntimeForm::kCommunication,
+       [&](const MeasuredRun& r) {
+         return 30 + 4e-7 * s / (r.compute_nodes * r.vcpus) + 8 * r.compute_nodes;
+       }},
+      // Per-type behaviour that vCPUs do not explain.
+      {RuntimeForm::kErnest,
+       [&](const MeasuredRun& r) {
+         const double k = 1 + static_cast<double>(r.instance_type[1] - '0');
+         return 20 * k + 3000 / (k * r.compute_nodes) + (9 - k) * r.compute_nodes;
+       }},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(ToString(c.form));
+    const std::vector<MeasuredRun> runs = Synthetic(c.truth, 11);
+    std::vector<std::string> types;
+    for (const MeasuredRun& r : runs) {
+      if (types.empty() || types.back() != r.instance_type) types.push_back(r.instance_type);
+    }
+    ChoiceOptions options;
+    options.fit.hardware_aware = true;
+    Result<ModelChoice> choice = ChooseRuntimeForm(runs, types, options);
+    REQUIRE(choice.ok());
+    CAPTURE(choice.value().reason);
+    CHECK(choice.value().chosen == c.form);
+    CHECK(choice.value().scheme == "leave-one-node-count-out");
+    CHECK(choice.value().folds == 6);
+    CHECK(choice.value().candidates.size() == AllRuntimeForms().size());
+  }
+}
+
+TEST_CASE("a form that cannot reach a target type is not eligible, and says why") {
+  std::vector<MeasuredRun> runs;
+  for (double m : {2.0, 4.0, 8.0}) runs.push_back(Run("a", 2, m, 10 + 40 / m));
+  ChoiceOptions options;
+  options.fit.hardware_aware = true;
+  options.candidates = {RuntimeForm::kErnest, RuntimeForm::kSerialFloor};
+  Result<ModelChoice> choice = ChooseRuntimeForm(runs, {"a", "b"}, options);
+  REQUIRE(choice.ok());
+  CHECK(choice.value().chosen == RuntimeForm::kSerialFloor);
+  CHECK(!choice.value().candidates[0].eligible);
+  CHECK(choice.value().candidates[0].note ==
+        "cannot reach instance type b (no training run of it)");
+  options.candidates = {RuntimeForm::kErnest};
+  CHECK(ChooseRuntimeForm(runs, {"b"}, options).status().message() ==
+        "no candidate runtime form fits the training runs (ernest: cannot reach instance type b "
+        "(no training run of it))");
+}
+
+TEST_CASE("the average form is the geometric mean of the eligible forms") {
+  std::vector<MeasuredRun> runs;
+  for (double m : {2.0, 4.0, 8.0, 16.0}) runs.push_back(Run("a", 2, m, 10 + 40 / m + m));
+  ChoiceOptions options;
+  options.candidates = {RuntimeForm::kSerialFloor, RuntimeForm::kCommunication,
+                        RuntimeForm::kAverage};
+  Result<ModelChoice> choice = ChooseRuntimeForm(runs, {"a"}, options);
+  REQUIRE(choice.ok());
+  const CandidateScore& avg = choice.value().candidates[2];
+  REQUIRE(avg.eligible);
+  Result<FormModel> floor = FitForm(RuntimeForm::kSerialFloor, runs, {});
+  Result<FormModel> comm = FitForm(RuntimeForm::kCommunication, runs, {});
+  FormModel average;
+  average.form = RuntimeForm::kAverage;
+  average.members = {floor.value(), comm.value()};
+  const MeasuredRun target = Run("a", 2, 32, 0);
+  CHECK(*PredictForm(average, target) ==
+        doctest::Approx(std::sqrt(*PredictForm(floor.value(), target) *
+                                  *PredictForm(comm.value(), target))));
+  // The true form is communication: it fits exactly, so it beats the average.
+  CHECK(choice.value().chosen == RuntimeForm::kCommunication);
+}
+
+TEST_CASE("few distinct node counts fall back to leave-one-out") {
+  std::vector<MeasuredRun> runs = {Run("a", 2, 4, 20), Run("a", 2, 4, 21), Run("a", 2, 8, 15)};
+  ChoiceOptions options;
+  options.candidates = {RuntimeForm::kSerialFloor};
+  Result<ModelChoice> choice = ChooseRuntimeForm(runs, {"a"}, options);
+  REQUIRE(choice.ok());
+  CHECK(choice.value().scheme == "leave-one-out");
+  CHECK(choice.value().folds == 3);
+  CHECK(choice.value().calibration_radius_log.size() == 3);
+}
+
+// Interval coverage on synthetic data with known noise: 1,000 seeded designs, each 19 training
+// runs of Amdahl shape with 10% log-normal noise and one new run inside the trained node range;
+// the nominal 90% CV+ interval must cover 85–95% of the new runs.
+TEST_CASE("90% intervals cover 85-95% of new runs over 1000 simulated designs") {
+  Rng rng(20261201);
+  int inside = 0;
+  constexpr int kDesigns = 1000;
+  EvaluateOptions options;
+  options.candidates = {RuntimeForm::kSerialFloor};
+  for (int d = 0; d < kDesigns; ++d) {
+    const double floor_seconds = 20 + 80 * rng.Uniform();
+    const double parallel = 2e-8 + 8e-8 * rng.Uniform();
+    std::vector<MeasuredRun> rows;
+    std::vector<bool> train;
+    for (int i = 0; i < 20; ++i) {
+      const double m = 2 + i;  // 2..21; the new run is a random one of them, not trained on
+      rows.push_back(Run("a", 2, m, (floor_seconds + parallel * kBytes / m) *
+                                        std::exp(0.1 * StandardNormal(rng))));
+      train.push_back(true);
+    }
+    const std::size_t held = static_cast<std::size_t>(rng.Uniform() * 20);
+    train[held] = false;
+    Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
+    REQUIRE(ev.ok());
+    REQUIRE(ev.value().rows.size() == 1);
+    const EvaluatedRow& r = ev.value().rows[0];
+    REQUIRE(r.inside_interval);
+    CHECK(*r.interval_low_seconds <= *r.predicted_seconds);
+    CHECK(*r.predicted_seconds <= *r.interval_high_seconds);
+    inside += *r.inside_interval ? 1 : 0;
+  }
+  const double coverage = static_cast<double>(inside) / kDesigns;
+  CAPTURE(coverage);
+  CHECK(coverage >= 0.85);
+  CHECK(coverage <= 0.95);
+}
+
+}  // namespace
+}  // namespace perfplan::models
