@@ -33,6 +33,7 @@
 #include "planner/hindex/hindex.h"
 #include "planner/hindex/hindex_json.h"
 #include "planner/hindex/stragglers.h"
+#include "planner/mapreduce/mapreduce_api.h"
 #include "planner/output/export.h"
 #include "planner/output/report.h"
 #include "planner/plan/capacity.h"

@@ -92,5 +92,9 @@ void AddScoreCommand(CLI::App& app, CliContext& ctx);
 void AddScoresCommand(CLI::App& app, CliContext& ctx);
 // Every `ingest` verb (ingest_group.cpp): one row of the command table.
 void AddIngestCommands(CLI::App& app, CliContext& ctx);
+// MapReduce (issue 19): ingest_mapreduce_cmd.cpp, jobs_cmd.cpp.
+void AddIngestMapReduceCommand(CLI::App& app, CliContext& ctx);
+void AddJobsCommand(CLI::App& app, CliContext& ctx);
+void AddJobCommand(CLI::App& app, CliContext& ctx);
 
 }  // namespace perfplan::cli

@@ -6,6 +6,7 @@ namespace perfplan::cli {
 void AddIngestCommands(CLI::App& parent, CliContext& ctx) {
   AddIngestSparkCommand(parent, ctx);
   AddIngestHdfsCommand(parent, ctx);
+  AddIngestMapReduceCommand(parent, ctx);
 }
 
 }  // namespace perfplan::cli

@@ -4,6 +4,8 @@
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
 #include "planner/hindex/stragglers.h"
+#include "planner/mapreduce/mapreduce_api.h"
+#include "profiles/mapreduce/mapreduce_store.h"
 
 namespace perfplan::cli {
 namespace {
@@ -51,6 +53,46 @@ void PrintAnswer(std::ostream& out, const planner::StragglersAnswer& a) {
   out << "(>1.5x med: tasks Spark speculation would flag; >5x med: adaptive skew handling)\n";
 }
 
+void PrintPhases(Table& table, const std::string& prefix,
+                 const std::vector<std::pair<std::string, planner::StageStragglers>>& phases,
+                 bool weighted) {
+  for (const auto& [name, s] : phases) {
+    const std::string ratio = s.max_over_median ? Fixed(*s.max_over_median, 2) : "-";
+    if (!s.included) {
+      table.AddRow({prefix + name, std::to_string(s.tasks), Fixed(s.task_seconds, 3), "-", "-",
+                    "-", "-", "-", ratio});
+      continue;
+    }
+    const models::HIndexResult& r = *s.result;
+    table.AddRow({prefix + name, std::to_string(s.tasks), Fixed(s.task_seconds, 3),
+                  weighted ? Fixed(s.weight, 4) : "-", Fixed(r.gini, 4),
+                  r.has_change_point ? std::to_string(r.change_point) : "none",
+                  Fixed(r.h_index, 4), Fixed(r.speedup, 3), ratio});
+  }
+}
+
+// The MapReduce branch: map and reduce phases, the reduce's sub-phases, H_job over the phases.
+void PrintMapReduce(std::ostream& out, const planner::MapReduceStragglersAnswer& a) {
+  out << a.job_id << ": MapReduce job, " << a.phases_used << " of 2 phases used for H_job\n\n";
+  Table table({"phase", "attempts", "attempt s", "weight", "gini", "m_hat", "H", "speed-up",
+               "max/median"});
+  PrintPhases(table, "", a.phases, true);
+  PrintPhases(table, "reduce.", a.reduce_sub_phases, false);
+  table.Print(out);
+  out << "\n";
+  if (a.h_job) {
+    out << "H_job (weighted by phase attempt time) = " << Fixed(*a.h_job, 4) << "\n";
+  } else {
+    out << "H_job: not available: " << a.h_job_note << "\n";
+  }
+  for (const auto& [name, s] : a.phases) {
+    if (!s.included) out << name << " phase left out: " << s.excluded_reason << "\n";
+  }
+  for (const auto& [name, s] : a.reduce_sub_phases) {
+    if (!s.included) out << "reduce." << name << " not measured: " << s.excluded_reason << "\n";
+  }
+}
+
 }  // namespace
 
 void AddStragglersCommand(CLI::App& command, CliContext& ctx) {
@@ -59,8 +101,12 @@ void AddStragglersCommand(CLI::App& command, CliContext& ctx) {
   cmd->footer(
       "Stages with fewer than 2ω + 2 successful tasks are listed with the reason and left out of "
       "H_job.\nExample:\n  perfplan ingest spark LOG --store spark.db\n"
-      "  perfplan stragglers local-1430917381534 --store spark.db --json");
-  cmd->add_option("app", flags->request.app_id, "Spark application id")->required();
+      "  perfplan stragglers local-1430917381534 --store spark.db --json\n"
+      "  perfplan ingest mapreduce HISTORY_FOLDER --store mr.db\n"
+      "  perfplan stragglers job_1329348432655_0001 --store mr.db");
+  cmd->add_option("app", flags->request.app_id,
+                  "Spark application id, or MapReduce job id (job_…, after ingest mapreduce)")
+      ->required();
   cmd->add_option("--attempt", flags->request.attempt_id,
                   "Application attempt id (default: the latest)");
   cmd->add_option("--store", flags->request.store_path, "Profile store (SQLite file)");
@@ -76,6 +122,20 @@ void AddStragglersCommand(CLI::App& command, CliContext& ctx) {
     o.choose_degree = flags->degree == "auto";
     if (!o.choose_degree) o.degree = std::stoi(flags->degree);
     o.min_segment = flags->omega;
+    if (planner::IsMapReduceJobId(flags->request.app_id)) {
+      auto store = profiles::Store::Open(flags->request.store_path,
+                                         {profiles::mapreduce::StoreMigrations()});
+      if (!store.ok()) return ReportError(ctx, "stragglers", store.status(), flags->json);
+      auto mr = planner::AnswerMapReduceStragglers(*store.value(), flags->request.app_id, o);
+      if (!mr.ok()) return ReportError(ctx, "stragglers", mr.status(), flags->json);
+      ctx.exit_code = 0;
+      if (flags->json) {
+        *ctx.out << planner::ToJson(mr.value());
+      } else {
+        PrintMapReduce(*ctx.out, mr.value());
+      }
+      return;
+    }
     Result<planner::StragglersAnswer> answer = planner::AnswerStragglers(flags->request);
     if (!answer.ok()) return ReportError(ctx, "stragglers", answer.status(), flags->json);
     ctx.exit_code = 0;

@@ -7,9 +7,21 @@
 
 #include "planner/output/hindex_svg.h"
 #include "profiles/hindex/bucket_times.h"
+#include "profiles/mapreduce/mapreduce_history.h"
 
 namespace perfplan::planner {
 namespace {
+
+// A Hadoop job history handed to `hindex` gets told where it belongs instead of a parse error
+// echoing its first (schema) line.
+Status NotMapReduceHistory(const std::string& text, const std::string& shown) {
+  const std::string_view first = std::string_view(text).substr(0, text.find('\n'));
+  if (!profiles::mapreduce::SniffHistoryLine(first)) return Status::Ok();
+  return Status::InvalidArgument(
+      shown + ":1: this is a Hadoop MapReduce job history, not bucket or task times; run "
+      "`perfplan ingest mapreduce " + shown + " --store S` and then `perfplan stragglers JOB_ID "
+      "--store S` (the job id is listed by `perfplan jobs --store S`)");
+}
 
 Result<std::string> ReadInput(const HIndexRequest& request, const std::string& shown) {
   if (request.file == "-") {
@@ -31,6 +43,7 @@ Result<HIndexAnswer> AnswerHIndex(const HIndexRequest& request) {
   answer.file = request.file == "-" ? "<stdin>" : request.file;
   Result<std::string> text = ReadInput(request, answer.file);
   if (!text.ok()) return text.status();
+  if (Status s = NotMapReduceHistory(text.value(), answer.file); !s.ok()) return s;
   profiles::Loaded<profiles::BucketTimes> loaded =
       profiles::ParseBucketTimes(text.value(), answer.file);
   if (!loaded.ok()) return profiles::ToStatus(loaded.problems);

@@ -101,6 +101,8 @@ std::string ToJson(const SimulateHIndexAnswer& answer) {
   return j.dump(2) + "\n";
 }
 
+std::string ToJson(const StageStragglers& entry) { return StageJson(entry).dump(); }
+
 std::string ToJson(const StragglersAnswer& answer) {
   json stages = json::array();
   for (const StageStragglers& s : answer.stages) stages.push_back(StageJson(s));

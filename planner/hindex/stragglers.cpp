@@ -36,6 +36,55 @@ Status UnknownApplication(profiles::Store& store, const StragglersRequest& reque
 
 }  // namespace
 
+StageStragglers MeasureStragglers(const std::vector<double>& task_seconds,
+                                  const models::HIndexOptions& options) {
+  StageStragglers st;
+  st.tasks = task_seconds.size();
+  st.task_seconds = std::accumulate(task_seconds.begin(), task_seconds.end(), 0.0);
+  st.max_over_median = MaxOverMedian(task_seconds);
+  const std::size_t omega = models::EffectiveMinSegment(options, st.tasks);
+  if (st.tasks < 2 * omega + 2) {
+    st.excluded_reason = std::to_string(st.tasks) + " successful tasks; the change point needs " +
+                         "at least 2ω + 2 = " + std::to_string(2 * omega + 2) +
+                         " (ω = " + std::to_string(omega) + ")";
+    return st;
+  }
+  auto r = models::ComputeHIndex(task_seconds, options);
+  if (r.ok()) {
+    st.included = true;
+    st.result = std::move(r).value();
+  } else {
+    st.excluded_reason = r.status().message();
+  }
+  return st;
+}
+
+std::size_t WeighStragglers(std::vector<StageStragglers>& entries, const std::string& what,
+                            std::optional<double>* h_job, std::string* note) {
+  std::vector<models::TaskHIndex> used;
+  for (const StageStragglers& st : entries) {
+    if (st.included) used.push_back({st.result->h_index, st.task_seconds});
+  }
+  double used_seconds = 0;
+  for (const auto& t : used) used_seconds += t.task_seconds;
+  if (used.empty()) {
+    *note = "no " + what + " has enough successful tasks for a change point";
+  } else if (used_seconds <= 0) {
+    *note = "the " + what + "s used have no task time";
+  } else {
+    auto h = models::JobHIndex(used);
+    if (h.ok()) {
+      *h_job = h.value();
+      for (StageStragglers& st : entries) {
+        if (st.included) st.weight = st.task_seconds / used_seconds;
+      }
+    } else {
+      *note = h.status().message();
+    }
+  }
+  return used.size();
+}
+
 Result<StragglersAnswer> AnswerStragglers(const StragglersRequest& request) {
   if (Status s = request.options.Validate(); !s.ok()) return s;
   auto store = profiles::Store::OpenReadOnly(request.store_path, {profiles::spark::StoreMigrations()});
@@ -53,52 +102,13 @@ Result<StragglersAnswer> AnswerStragglers(const StragglersRequest& request) {
   answer.app_id = request.app_id;
   answer.attempt_id = request.attempt_id;
   for (const auto& s : stages.value()) {
-    StageStragglers st;
+    StageStragglers st = MeasureStragglers(s.task_duration_seconds, request.options);
     st.stage_id = s.stage_id;
     st.attempt_id = s.stage_attempt_id;
-    st.tasks = s.task_duration_seconds.size();
-    st.task_seconds =
-        std::accumulate(s.task_duration_seconds.begin(), s.task_duration_seconds.end(), 0.0);
-    st.max_over_median = MaxOverMedian(s.task_duration_seconds);
-    const std::size_t omega = models::EffectiveMinSegment(request.options, st.tasks);
-    if (st.tasks < 2 * omega + 2) {
-      st.excluded_reason = std::to_string(st.tasks) + " successful tasks; the change point needs " +
-                           "at least 2ω + 2 = " + std::to_string(2 * omega + 2) +
-                           " (ω = " + std::to_string(omega) + ")";
-    } else {
-      auto r = models::ComputeHIndex(s.task_duration_seconds, request.options);
-      if (r.ok()) {
-        st.included = true;
-        st.result = std::move(r).value();
-      } else {
-        st.excluded_reason = r.status().message();
-      }
-    }
     answer.stages.push_back(std::move(st));
   }
-
-  std::vector<models::TaskHIndex> used;
-  for (const StageStragglers& st : answer.stages) {
-    if (st.included) used.push_back({st.result->h_index, st.task_seconds});
-  }
-  double used_seconds = 0;
-  for (const auto& t : used) used_seconds += t.task_seconds;
-  answer.stages_used = used.size();
-  if (used.empty()) {
-    answer.h_job_note = "no stage attempt has enough successful tasks for a change point";
-  } else if (used_seconds <= 0) {
-    answer.h_job_note = "the stages used have no task time";
-  } else {
-    auto h = models::JobHIndex(used);
-    if (h.ok()) {
-      answer.h_job = h.value();
-      for (StageStragglers& st : answer.stages) {
-        if (st.included) st.weight = st.task_seconds / used_seconds;
-      }
-    } else {
-      answer.h_job_note = h.status().message();
-    }
-  }
+  answer.stages_used =
+      WeighStragglers(answer.stages, "stage attempt", &answer.h_job, &answer.h_job_note);
   return answer;
 }
 

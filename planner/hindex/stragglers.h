@@ -52,8 +52,23 @@ struct StragglersAnswer {
 // "X"?"); options.Validate() (InvalidArgument).
 Result<StragglersAnswer> AnswerStragglers(const StragglersRequest& request);
 
+// The figures of one set of successful task durations (a Spark stage attempt, a MapReduce phase):
+// n, Σ seconds, max/median, and the H-index when n ≥ 2ω + 2 and the model accepts the values
+// (otherwise included = false with the reason). stage_id/attempt_id are left 0.
+StageStragglers MeasureStragglers(const std::vector<double>& task_seconds,
+                                  const models::HIndexOptions& options);
+
+// H_job = Σ w_t·H_t over the included entries (w_t = share of their summed task time); sets each
+// included entry's weight. Absent with a note ("no WHAT has enough successful tasks for a change
+// point", …) when it cannot be formed. Returns the number of entries used.
+std::size_t WeighStragglers(std::vector<StageStragglers>& entries, const std::string& what,
+                            std::optional<double>* h_job, std::string* note);
+
+// One entry's JSON object (the keys of `stages[]` below), as text.
+std::string ToJson(const StageStragglers& entry);
+
 // The JSON document of DESIGN §6 (`stages[]` with the hindex keys plus stage_id, attempt_id,
-// max_over_median; `h_job`), defined in stragglers_json.cpp.
+// max_over_median; `h_job`), defined in hindex_json.cpp.
 std::string ToJson(const StragglersAnswer& answer);
 
 }  // namespace perfplan::planner

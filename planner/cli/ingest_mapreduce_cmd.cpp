@@ -1,0 +1,73 @@
+// `perfplan ingest mapreduce PATH…`: Hadoop job history (.jhist, 0.20/1.x JobHistory), Rumen and
+// SLS traces and job configurations into the store.
+#include <unistd.h>
+
+#include <ostream>
+
+#include "planner/cli/command.h"
+#include "planner/mapreduce/mapreduce_api.h"
+#include "profiles/mapreduce/mapreduce_ingest.h"
+#include "profiles/mapreduce/mapreduce_store.h"
+
+namespace perfplan::cli {
+namespace {
+struct IngestMapReduceFlags {
+  std::vector<std::string> paths;
+  std::string store = "perfplan.db";
+  bool json = false;
+};
+}  // namespace
+
+void AddIngestMapReduceCommand(CLI::App& parent, CliContext& ctx) {
+  auto flags = std::make_shared<IngestMapReduceFlags>();
+  CLI::App* cmd = AddVerb(
+      parent, "mapreduce",
+      "Ingest Hadoop MapReduce job history (.jhist, 0.20/1.x JobHistory), Rumen/SLS traces and "
+      "*_conf.xml (files or folders, gzip'd or not)");
+  cmd->footer(
+      "Example:\n  perfplan ingest mapreduce ../shared/data/04-workload-runtime-traces/"
+      "hadoop-jobhistory --store mr.db");
+  cmd->add_option("paths", flags->paths, "History files or folders")->required();
+  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
+  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  cmd->callback([flags, &ctx] {
+    auto store = profiles::Store::Open(flags->store, {profiles::mapreduce::StoreMigrations()});
+    if (!store.ok()) return ReportError(ctx, "ingest mapreduce", store.status(), flags->json);
+    profiles::mapreduce::IngestProgress progress;
+    if (isatty(STDERR_FILENO) != 0) {
+      progress = [&ctx](std::size_t done, std::size_t total, std::int64_t bytes) {
+        *ctx.err << "\r[" << done << "/" << total << " files, " << bytes / (1 << 20) << " MiB]"
+                 << std::flush;
+        if (done == total) *ctx.err << "\n";
+      };
+    }
+    auto summary = profiles::mapreduce::IngestMapReduce(*store.value(), flags->paths, progress);
+    if (!summary.ok()) {
+      return ReportError(ctx, "ingest mapreduce", summary.status(), flags->json);
+    }
+    const auto& s = summary.value();
+    ctx.exit_code = 0;
+    if (flags->json) {
+      *ctx.out << planner::ToJson(s);
+      return;
+    }
+    for (const auto& f : s.files) {
+      *ctx.out << f.path << ": ";
+      if (f.unchanged) {
+        *ctx.out << "unchanged\n";
+        continue;
+      }
+      *ctx.out << profiles::mapreduce::ToString(f.format) << ", " << f.events << " events";
+      for (std::size_t i = 0; i < f.job_ids.size(); ++i) {
+        *ctx.out << (i == 0 ? ", " : " ") << f.job_ids[i];
+      }
+      *ctx.out << "\n";
+    }
+    for (const auto& i : s.ignored) *ctx.out << "ignored " << i << "\n";
+    for (const auto& p : s.skipped) *ctx.out << "skipped " << profiles::FormatProblem(p) << "\n";
+    *ctx.out << s.files.size() << " file(s), " << s.jobs << " job(s), " << s.events
+             << " events, " << s.skipped.size() << " skipped\n";
+  });
+}
+
+}  // namespace perfplan::cli

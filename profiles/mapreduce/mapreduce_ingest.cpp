@@ -1,0 +1,137 @@
+#include "profiles/mapreduce/mapreduce_ingest.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "profiles/mapreduce/mapreduce_store.h"
+
+namespace perfplan::profiles::mapreduce {
+namespace fs = std::filesystem;
+namespace {
+
+struct Candidate {
+  std::string path;
+  bool named = false;  // given on the command line (not found in a folder)
+};
+
+SourceStamp Stamp(const std::string& path) {
+  SourceStamp s;
+  std::error_code ec;
+  auto size = fs::file_size(path, ec);
+  if (!ec) s.size_bytes = static_cast<std::int64_t>(size);
+  auto t = fs::last_write_time(path, ec);
+  if (!ec) {
+    s.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                     std::chrono::file_clock::to_sys(t).time_since_epoch())
+                     .count();
+  }
+  XXH64_hash_t h = 0;
+  if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+    std::vector<char> buf(64 * 1024);
+    const std::size_t n = std::fread(buf.data(), 1, buf.size(), f);
+    h = XXH64(buf.data(), n, 0);
+    std::fclose(f);
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(h));
+  s.fingerprint = hex;
+  return s;
+}
+
+std::vector<Candidate> FindFiles(const std::vector<std::string>& paths,
+                                 std::vector<Problem>* missing) {
+  std::vector<Candidate> out;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) {
+      out.push_back({p, true});
+    } else if (fs::is_directory(p, ec)) {
+      std::vector<std::string> found;
+      for (auto it = fs::recursive_directory_iterator(p, ec);
+           !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->is_regular_file(ec)) found.push_back(it->path().string());
+      }
+      std::sort(found.begin(), found.end());
+      for (auto& f : found) out.push_back({std::move(f), false});
+    } else {
+      missing->push_back({p, 0, "", "no such file or folder"});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<IngestSummary> IngestMapReduce(Store& store, const std::vector<std::string>& paths,
+                                      const IngestProgress& progress) {
+  // Two ingesters on one store take turns (each reads the sources' stamps once per file).
+  auto lock = store.LockExclusively("ingest mapreduce");
+  if (!lock.ok()) return lock.status();
+  IngestSummary summary;
+  const std::vector<Candidate> files = FindFiles(paths, &summary.skipped);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string& path = files[i].path;
+    const SourceStamp stamp = Stamp(path);
+    auto unchanged = SourceUnchanged(store, path, stamp);
+    if (!unchanged.ok()) return unchanged.status();
+    if (unchanged.value()) {
+      IngestedFile f;
+      f.path = path;
+      f.unchanged = true;
+      summary.files.push_back(std::move(f));
+      if (progress) progress(i + 1, files.size(), summary.bytes_read);
+      continue;
+    }
+    auto read = ReadHistoryFile(path);
+    if (!read.ok()) {
+      if (files[i].named) {
+        summary.skipped.push_back({path, 0, "", read.status().message().substr(path.size() + 2)});
+      } else {
+        summary.ignored.push_back(read.status().message());
+      }
+      if (progress) progress(i + 1, files.size(), summary.bytes_read);
+      continue;
+    }
+    const HistoryFile& h = read.value();
+    summary.lines += h.lines;
+    summary.bytes_read += h.bytes_read;
+    if (h.format == Format::kSlsTopology) {
+      summary.ignored.push_back(path + ": an SLS node topology (racks and nodes), no job");
+      if (progress) progress(i + 1, files.size(), summary.bytes_read);
+      continue;
+    }
+    if (Status st = store.Begin(); !st.ok()) return st;
+    if (Status st = SaveHistoryFile(store, h, stamp); !st.ok()) {
+      store.Rollback();
+      return Status::Failed(path + ": writing to the store failed: " + st.message());
+    }
+    if (Status st = store.Commit(); !st.ok()) {
+      store.Rollback();
+      return Status::Failed(path + ": writing to the store failed: " + st.message());
+    }
+    IngestedFile f;
+    f.path = path;
+    f.format = h.format;
+    for (const Job& j : h.jobs) f.job_ids.push_back(j.job_id);
+    if (h.format == Format::kConfXml && !h.conf_job_id.empty()) f.job_ids = {h.conf_job_id};
+    if (h.format == Format::kConfXml && h.conf_job_id.empty()) {
+      summary.skipped.push_back({path, 0, "",
+                                 "a job configuration whose name holds no job id (expected "
+                                 "job_<id>_conf.xml); not attached to any job"});
+    }
+    f.events = h.events;
+    f.problems = static_cast<std::int64_t>(h.problems.size());
+    summary.events += h.events;
+    summary.jobs += static_cast<std::int64_t>(h.jobs.size());
+    summary.skipped.insert(summary.skipped.end(), h.problems.begin(), h.problems.end());
+    summary.files.push_back(std::move(f));
+    if (progress) progress(i + 1, files.size(), summary.bytes_read);
+  }
+  return summary;
+}
+
+}  // namespace perfplan::profiles::mapreduce

@@ -1,0 +1,53 @@
+// Ingesting Hadoop MapReduce evidence into the profile store: `perfplan ingest mapreduce`.
+//
+// Each file (formats in mapreduce_history.h: .jhist, 0.20/1.x JobHistory, Rumen, SLS, conf.xml;
+// gzip'd or not) is read once and written in ONE transaction, replacing what the store held for
+// the same job ids (and, for a configuration, the same job's configuration). So ingesting the same
+// files twice adds nothing, and a crash part-way (SIGKILL included) leaves the state of the files
+// already committed: re-running the ingest then gives a store identical to a clean run. An
+// unchanged file (same path, size, modification time and leading bytes) is not read again.
+//
+// Bad lines are reported with file:line and never stop the rest of the file. A file named on the
+// command line that is none of the formats is reported as skipped; inside a folder, files that are
+// none of them (READMEs, SLS node topologies) are listed as ignored, not as problems.
+// Thread-safety: one call per Store at a time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/status.h"
+#include "profiles/mapreduce/mapreduce_history.h"
+#include "profiles/problem.h"
+#include "profiles/store.h"
+
+namespace perfplan::profiles::mapreduce {
+
+struct IngestedFile {
+  std::string path;
+  Format format = Format::kJhist;
+  std::vector<std::string> job_ids;  // jobs the file holds; conf-xml: the job it configures
+  std::int64_t events = 0;           // events / records / JSON objects / properties read
+  std::int64_t problems = 0;         // bad lines in this file
+  bool unchanged = false;            // skipped: the file had not changed since last ingested
+};
+
+struct IngestSummary {
+  std::vector<IngestedFile> files;
+  std::vector<Problem> skipped;  // bad lines and unreadable or unrecognised files
+  std::vector<std::string> ignored;  // "PATH: reason" for folder entries that hold no job
+  std::int64_t jobs = 0, events = 0, lines = 0, bytes_read = 0;
+};
+
+// Called after each file with (files done, files total, bytes read so far).
+using IngestProgress = std::function<void(std::size_t, std::size_t, std::int64_t)>;
+
+// Ingests every file under `paths` (files, folders searched recursively in name order) into
+// `store`, which must have been opened with StoreMigrations(). Fails (Failed "PATH: writing to
+// the store failed: …") only when the store fails; the current file's transaction is rolled back.
+Result<IngestSummary> IngestMapReduce(Store& store, const std::vector<std::string>& paths,
+                                      const IngestProgress& progress = {});
+
+}  // namespace perfplan::profiles::mapreduce

@@ -1,0 +1,385 @@
+#include "profiles/mapreduce/mapreduce_store.h"
+
+#include <algorithm>
+
+namespace perfplan::profiles::mapreduce {
+namespace {
+
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE mr_jobs(
+  job_key INTEGER PRIMARY KEY, job_id TEXT NOT NULL, name TEXT, user_name TEXT, queue TEXT,
+  status TEXT, format TEXT NOT NULL, submit_time_ms INTEGER, launch_time_ms INTEGER,
+  finish_time_ms INTEGER, total_maps INTEGER, total_reduces INTEGER, finished_maps INTEGER,
+  finished_reduces INTEGER, failed_maps INTEGER, failed_reduces INTEGER, killed_maps INTEGER,
+  killed_reduces INTEGER, diagnostics TEXT, events INTEGER NOT NULL, source TEXT NOT NULL);
+CREATE UNIQUE INDEX mr_jobs_id ON mr_jobs(job_id);
+CREATE TABLE mr_event_counts(
+  job_key INTEGER NOT NULL, event_type TEXT NOT NULL, count INTEGER NOT NULL,
+  PRIMARY KEY(job_key, event_type)) WITHOUT ROWID;
+CREATE TABLE mr_tasks(
+  job_key INTEGER NOT NULL, task_id TEXT NOT NULL, ord INTEGER NOT NULL, task_type TEXT,
+  status TEXT, start_time_ms INTEGER, finish_time_ms INTEGER, successful_attempt TEXT,
+  error TEXT, splits TEXT, PRIMARY KEY(job_key, task_id)) WITHOUT ROWID;
+CREATE TABLE mr_attempts(
+  job_key INTEGER NOT NULL, attempt_id TEXT NOT NULL, ord INTEGER NOT NULL, task_id TEXT,
+  task_type TEXT, status TEXT, host TEXT, rack TEXT, start_time_ms INTEGER,
+  finish_time_ms INTEGER, map_finish_time_ms INTEGER, shuffle_finish_time_ms INTEGER,
+  sort_finish_time_ms INTEGER, error TEXT, PRIMARY KEY(job_key, attempt_id)) WITHOUT ROWID;
+CREATE TABLE mr_counters(
+  job_key INTEGER NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL, ord INTEGER NOT NULL,
+  group_name TEXT NOT NULL, name TEXT NOT NULL, value INTEGER NOT NULL);
+CREATE INDEX mr_counters_key ON mr_counters(job_key, scope, owner, ord);
+CREATE TABLE mr_conf(
+  job_id TEXT NOT NULL, ord INTEGER NOT NULL, name TEXT NOT NULL, value TEXT,
+  source TEXT NOT NULL, PRIMARY KEY(job_id, ord)) WITHOUT ROWID;
+CREATE TABLE mr_sources(
+  source TEXT PRIMARY KEY, size_bytes INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+  fingerprint TEXT NOT NULL, format TEXT NOT NULL, jobs INTEGER NOT NULL,
+  events INTEGER NOT NULL, problems INTEGER NOT NULL);
+)sql";
+
+Status Run(Statement& s) {
+  Status st = s.Run();
+  s.Reset();
+  return st;
+}
+
+Status DeleteJob(Store& store, const std::string& job_id) {
+  auto q = store.Prepare("SELECT job_key FROM mr_jobs WHERE job_id = ?1");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, job_id);
+  if (!q.value().Step()) return q.value().Error();
+  const std::int64_t key = q.value().ColumnInt(0);
+  for (const char* sql : {"DELETE FROM mr_event_counts WHERE job_key = ?1",
+                          "DELETE FROM mr_tasks WHERE job_key = ?1",
+                          "DELETE FROM mr_attempts WHERE job_key = ?1",
+                          "DELETE FROM mr_counters WHERE job_key = ?1",
+                          "DELETE FROM mr_jobs WHERE job_key = ?1"}) {
+    auto d = store.Prepare(sql);
+    if (!d.ok()) return d.status();
+    d.value().Bind(1, key);
+    if (Status st = d.value().Run(); !st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
+Status SaveConf(Store& store, const std::string& job_id,
+                const std::vector<std::pair<std::string, std::string>>& conf,
+                const std::string& source) {
+  auto d = store.Prepare("DELETE FROM mr_conf WHERE job_id = ?1");
+  if (!d.ok()) return d.status();
+  d.value().Bind(1, job_id);
+  if (Status st = d.value().Run(); !st.ok()) return st;
+  auto ins = store.Prepare("INSERT INTO mr_conf VALUES(?1, ?2, ?3, ?4, ?5)");
+  if (!ins.ok()) return ins.status();
+  std::int64_t ord = 0;
+  for (const auto& [name, value] : conf) {
+    ins.value().Bind(1, job_id).Bind(2, ord++).Bind(3, name).Bind(4, value).Bind(5, source);
+    if (Status st = Run(ins.value()); !st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
+Status SaveCounters(Statement& ins, std::int64_t key, const std::string& scope,
+                    const std::string& owner, const std::vector<Counter>& counters) {
+  std::int64_t ord = 0;
+  for (const Counter& c : counters) {
+    ins.Bind(1, key).Bind(2, scope).Bind(3, owner).Bind(4, ord++).Bind(5, c.group)
+        .Bind(6, c.name).Bind(7, c.value);
+    if (Status st = Run(ins); !st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
+Status SaveJob(Store& store, const Job& job, const HistoryFile& file) {
+  if (Status st = DeleteJob(store, job.job_id); !st.ok()) return st;
+  auto j = store.Prepare(
+      "INSERT INTO mr_jobs(job_id, name, user_name, queue, status, format, submit_time_ms, "
+      "launch_time_ms, finish_time_ms, total_maps, total_reduces, finished_maps, "
+      "finished_reduces, failed_maps, failed_reduces, killed_maps, killed_reduces, diagnostics, "
+      "events, source) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+      "?16, ?17, ?18, ?19, ?20)");
+  if (!j.ok()) return j.status();
+  std::int64_t events = 0;
+  for (const auto& [t, n] : job.event_counts) events += n;
+  j.value().Bind(1, job.job_id).Bind(2, job.name).Bind(3, job.user).Bind(4, job.queue)
+      .Bind(5, job.status).Bind(6, std::string(ToString(file.format))).Bind(7, job.submit_ms)
+      .Bind(8, job.launch_ms).Bind(9, job.finish_ms).Bind(10, job.total_maps)
+      .Bind(11, job.total_reduces).Bind(12, job.finished_maps).Bind(13, job.finished_reduces)
+      .Bind(14, job.failed_maps).Bind(15, job.failed_reduces).Bind(16, job.killed_maps)
+      .Bind(17, job.killed_reduces).Bind(18, job.diagnostics).Bind(19, events)
+      .Bind(20, file.path);
+  if (Status st = j.value().Run(); !st.ok()) return st;
+  const std::int64_t key = store.LastInsertRowId();
+
+  auto ec = store.Prepare("INSERT INTO mr_event_counts VALUES(?1, ?2, ?3)");
+  if (!ec.ok()) return ec.status();
+  for (const auto& [type, n] : job.event_counts) {
+    ec.value().Bind(1, key).Bind(2, type).Bind(3, n);
+    if (Status st = Run(ec.value()); !st.ok()) return st;
+  }
+  auto counters = store.Prepare("INSERT INTO mr_counters VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  if (!counters.ok()) return counters.status();
+  for (const auto& [scope, list] : job.counters) {
+    if (Status st = SaveCounters(counters.value(), key, scope, "", list); !st.ok()) return st;
+  }
+  auto t = store.Prepare("INSERT INTO mr_tasks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+  if (!t.ok()) return t.status();
+  std::int64_t ord = 0;
+  for (const Task& task : job.tasks) {
+    t.value().Bind(1, key).Bind(2, task.task_id).Bind(3, ord++).Bind(4, task.task_type)
+        .Bind(5, task.status).Bind(6, task.start_ms).Bind(7, task.finish_ms)
+        .Bind(8, task.successful_attempt).Bind(9, task.error).Bind(10, task.splits);
+    if (Status st = Run(t.value()); !st.ok()) return st;
+    if (Status st = SaveCounters(counters.value(), key, "task", task.task_id, task.counters);
+        !st.ok()) {
+      return st;
+    }
+  }
+  auto a = store.Prepare(
+      "INSERT INTO mr_attempts VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+      "?14)");
+  if (!a.ok()) return a.status();
+  ord = 0;
+  for (const Attempt& at : job.attempts) {
+    a.value().Bind(1, key).Bind(2, at.attempt_id).Bind(3, ord++).Bind(4, at.task_id)
+        .Bind(5, at.task_type).Bind(6, at.status).Bind(7, at.host).Bind(8, at.rack)
+        .Bind(9, at.start_ms).Bind(10, at.finish_ms).Bind(11, at.map_finish_ms)
+        .Bind(12, at.shuffle_finish_ms).Bind(13, at.sort_finish_ms).Bind(14, at.error);
+    if (Status st = Run(a.value()); !st.ok()) return st;
+    if (Status st = SaveCounters(counters.value(), key, "attempt", at.attempt_id, at.counters);
+        !st.ok()) {
+      return st;
+    }
+  }
+  if (!job.conf.empty()) return SaveConf(store, job.job_id, job.conf, file.path);
+  return Status::Ok();
+}
+
+std::optional<std::int64_t> OptInt(const Statement& s, int i) {
+  if (s.ColumnIsNull(i)) return std::nullopt;
+  return s.ColumnInt(i);
+}
+
+constexpr const char* kSummarySelect =
+    "SELECT j.job_id, j.name, j.user_name, j.queue, j.status, j.format, j.source, "
+    "j.submit_time_ms, j.launch_time_ms, j.finish_time_ms, j.events, "
+    "(SELECT COUNT(*) FROM mr_tasks t WHERE t.job_key = j.job_key AND t.task_type = 'MAP'), "
+    "(SELECT COUNT(*) FROM mr_tasks t WHERE t.job_key = j.job_key AND t.task_type = 'REDUCE'), "
+    "(SELECT COUNT(*) FROM mr_tasks t WHERE t.job_key = j.job_key "
+    " AND t.task_type NOT IN ('MAP', 'REDUCE')), "
+    "(SELECT COUNT(*) FROM mr_attempts a WHERE a.job_key = j.job_key), "
+    "(SELECT COUNT(*) FROM mr_attempts a WHERE a.job_key = j.job_key AND a.status = 'FAILED'), "
+    "(SELECT COUNT(*) FROM mr_attempts a WHERE a.job_key = j.job_key AND a.status = 'KILLED'), "
+    "(SELECT COUNT(*) FROM mr_conf c WHERE c.job_id = j.job_id) FROM mr_jobs j ";
+
+JobSummary SummaryRow(const Statement& q) {
+  JobSummary s;
+  s.job_id = q.ColumnText(0);
+  s.name = q.ColumnText(1);
+  s.user = q.ColumnText(2);
+  s.queue = q.ColumnText(3);
+  s.status = q.ColumnText(4);
+  s.format = q.ColumnText(5);
+  s.source = q.ColumnText(6);
+  s.submit_ms = OptInt(q, 7);
+  s.launch_ms = OptInt(q, 8);
+  s.finish_ms = OptInt(q, 9);
+  s.events = q.ColumnInt(10);
+  s.maps = q.ColumnInt(11);
+  s.reduces = q.ColumnInt(12);
+  s.other_tasks = q.ColumnInt(13);
+  s.attempts = q.ColumnInt(14);
+  s.failed_attempts = q.ColumnInt(15);
+  s.killed_attempts = q.ColumnInt(16);
+  s.conf_properties = q.ColumnInt(17);
+  return s;
+}
+
+Status UnknownJob(Store& store, const std::string& job_id) {
+  std::string message = "no MapReduce job " + job_id + " in the store";
+  auto jobs = ListJobs(store);
+  if (jobs.ok()) {
+    std::vector<std::string_view> ids;
+    for (const auto& j : jobs.value()) ids.push_back(j.job_id);
+    const std::string s = SuggestClosest(job_id, ids);
+    if (!s.empty()) message += "; did you mean \"" + s + "\"?";
+  }
+  return Status::NotFound(message);
+}
+
+Result<std::vector<Counter>> LoadCounters(Store& store, std::int64_t key, const char* scope,
+                                          const std::string& owner) {
+  auto q = store.Prepare(
+      "SELECT group_name, name, value FROM mr_counters WHERE job_key = ?1 AND scope = ?2 AND "
+      "owner = ?3 ORDER BY ord");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, key).Bind(2, std::string(scope)).Bind(3, owner);
+  std::vector<Counter> out;
+  while (q.value().Step()) {
+    out.push_back({q.value().ColumnText(0), q.value().ColumnText(1), q.value().ColumnInt(2)});
+  }
+  if (!q.value().Error().ok()) return q.value().Error();
+  return out;
+}
+
+}  // namespace
+
+const Migrations& StoreMigrations() {
+  static const Migrations m{"mapreduce", {kSchemaV1}};
+  return m;
+}
+
+Result<bool> SourceUnchanged(Store& store, const std::string& path, const SourceStamp& stamp) {
+  auto q = store.Prepare(
+      "SELECT 1 FROM mr_sources WHERE source = ?1 AND size_bytes = ?2 AND mtime_ns = ?3 AND "
+      "fingerprint = ?4");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, path).Bind(2, stamp.size_bytes).Bind(3, stamp.mtime_ns)
+      .Bind(4, stamp.fingerprint);
+  const bool found = q.value().Step();
+  if (!q.value().Error().ok()) return q.value().Error();
+  return found;
+}
+
+Status SaveHistoryFile(Store& store, const HistoryFile& file, const SourceStamp& stamp) {
+  for (const Job& job : file.jobs) {
+    if (Status st = SaveJob(store, job, file); !st.ok()) return st;
+  }
+  if (file.format == Format::kConfXml && !file.conf_job_id.empty()) {
+    if (Status st = SaveConf(store, file.conf_job_id, file.conf, file.path); !st.ok()) return st;
+  }
+  auto q = store.Prepare("INSERT OR REPLACE INTO mr_sources VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, file.path).Bind(2, stamp.size_bytes).Bind(3, stamp.mtime_ns)
+      .Bind(4, stamp.fingerprint).Bind(5, std::string(ToString(file.format)))
+      .Bind(6, static_cast<std::int64_t>(file.jobs.size())).Bind(7, file.events)
+      .Bind(8, static_cast<std::int64_t>(file.problems.size()));
+  return q.value().Run();
+}
+
+Result<std::vector<JobSummary>> ListJobs(Store& store) {
+  auto q = store.Prepare(std::string(kSummarySelect) + "ORDER BY j.submit_time_ms, j.job_id");
+  if (!q.ok()) return q.status();
+  std::vector<JobSummary> out;
+  while (q.value().Step()) out.push_back(SummaryRow(q.value()));
+  if (!q.value().Error().ok()) return q.value().Error();
+  return out;
+}
+
+Result<JobSummary> LoadJobSummary(Store& store, const std::string& job_id) {
+  auto q = store.Prepare(std::string(kSummarySelect) + "WHERE j.job_id = ?1");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, job_id);
+  if (!q.value().Step()) {
+    if (!q.value().Error().ok()) return q.value().Error();
+    return UnknownJob(store, job_id);
+  }
+  return SummaryRow(q.value());
+}
+
+Result<Job> LoadJob(Store& store, const std::string& job_id) {
+  auto q = store.Prepare(
+      "SELECT job_key, name, user_name, queue, status, submit_time_ms, launch_time_ms, "
+      "finish_time_ms, total_maps, total_reduces, finished_maps, finished_reduces, failed_maps, "
+      "failed_reduces, killed_maps, killed_reduces, diagnostics FROM mr_jobs WHERE job_id = ?1");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, job_id);
+  if (!q.value().Step()) {
+    if (!q.value().Error().ok()) return q.value().Error();
+    return UnknownJob(store, job_id);
+  }
+  const Statement& r = q.value();
+  Job job;
+  const std::int64_t key = r.ColumnInt(0);
+  job.job_id = job_id;
+  job.name = r.ColumnText(1);
+  job.user = r.ColumnText(2);
+  job.queue = r.ColumnText(3);
+  job.status = r.ColumnText(4);
+  job.submit_ms = OptInt(r, 5);
+  job.launch_ms = OptInt(r, 6);
+  job.finish_ms = OptInt(r, 7);
+  job.total_maps = OptInt(r, 8);
+  job.total_reduces = OptInt(r, 9);
+  job.finished_maps = OptInt(r, 10);
+  job.finished_reduces = OptInt(r, 11);
+  job.failed_maps = OptInt(r, 12);
+  job.failed_reduces = OptInt(r, 13);
+  job.killed_maps = OptInt(r, 14);
+  job.killed_reduces = OptInt(r, 15);
+  job.diagnostics = r.ColumnText(16);
+  for (const char* scope : {"total", "map", "reduce"}) {
+    auto c = LoadCounters(store, key, scope, "");
+    if (!c.ok()) return c.status();
+    if (!c.value().empty()) job.counters[scope] = std::move(c).value();
+  }
+  auto ec = store.Prepare("SELECT event_type, count FROM mr_event_counts WHERE job_key = ?1");
+  if (!ec.ok()) return ec.status();
+  ec.value().Bind(1, key);
+  while (ec.value().Step()) job.event_counts[ec.value().ColumnText(0)] = ec.value().ColumnInt(1);
+
+  auto t = store.Prepare(
+      "SELECT task_id, task_type, status, start_time_ms, finish_time_ms, successful_attempt, "
+      "error, splits FROM mr_tasks WHERE job_key = ?1 ORDER BY ord");
+  if (!t.ok()) return t.status();
+  t.value().Bind(1, key);
+  while (t.value().Step()) {
+    const Statement& s = t.value();
+    Task task;
+    task.task_id = s.ColumnText(0);
+    task.task_type = s.ColumnText(1);
+    task.status = s.ColumnText(2);
+    task.start_ms = OptInt(s, 3);
+    task.finish_ms = OptInt(s, 4);
+    task.successful_attempt = s.ColumnText(5);
+    task.error = s.ColumnText(6);
+    task.splits = s.ColumnText(7);
+    job.tasks.push_back(std::move(task));
+  }
+  if (!t.value().Error().ok()) return t.value().Error();
+  for (Task& task : job.tasks) {
+    auto c = LoadCounters(store, key, "task", task.task_id);
+    if (!c.ok()) return c.status();
+    task.counters = std::move(c).value();
+  }
+  auto a = store.Prepare(
+      "SELECT attempt_id, task_id, task_type, status, host, rack, start_time_ms, finish_time_ms, "
+      "map_finish_time_ms, shuffle_finish_time_ms, sort_finish_time_ms, error FROM mr_attempts "
+      "WHERE job_key = ?1 ORDER BY ord");
+  if (!a.ok()) return a.status();
+  a.value().Bind(1, key);
+  while (a.value().Step()) {
+    const Statement& s = a.value();
+    Attempt at;
+    at.attempt_id = s.ColumnText(0);
+    at.task_id = s.ColumnText(1);
+    at.task_type = s.ColumnText(2);
+    at.status = s.ColumnText(3);
+    at.host = s.ColumnText(4);
+    at.rack = s.ColumnText(5);
+    at.start_ms = OptInt(s, 6);
+    at.finish_ms = OptInt(s, 7);
+    at.map_finish_ms = OptInt(s, 8);
+    at.shuffle_finish_ms = OptInt(s, 9);
+    at.sort_finish_ms = OptInt(s, 10);
+    at.error = s.ColumnText(11);
+    job.attempts.push_back(std::move(at));
+  }
+  if (!a.value().Error().ok()) return a.value().Error();
+  for (Attempt& at : job.attempts) {
+    auto c = LoadCounters(store, key, "attempt", at.attempt_id);
+    if (!c.ok()) return c.status();
+    at.counters = std::move(c).value();
+  }
+  auto conf = store.Prepare("SELECT name, value FROM mr_conf WHERE job_id = ?1 ORDER BY ord");
+  if (!conf.ok()) return conf.status();
+  conf.value().Bind(1, job_id);
+  while (conf.value().Step()) {
+    job.conf.emplace_back(conf.value().ColumnText(0), conf.value().ColumnText(1));
+  }
+  if (!conf.value().Error().ok()) return conf.value().Error();
+  return job;
+}
+
+}  // namespace perfplan::profiles::mapreduce

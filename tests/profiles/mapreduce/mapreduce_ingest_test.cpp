@@ -1,0 +1,190 @@
+// `ingest mapreduce` into the store (profiles/mapreduce/mapreduce_ingest.cpp): a second ingest
+// adds nothing, a changed file replaces its job, a configuration attaches to its job by id,
+// folders ignore what holds no job; and crash safety — the real binary SIGKILLed at random points
+// and resumed leaves exactly the store of one clean run.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+
+#include "profiles/mapreduce/mapreduce_ingest.h"
+#include "profiles/mapreduce/mapreduce_store.h"
+#include "tests/support/store_dump.h"
+#include "tests/support/test_support.h"
+
+namespace perfplan::profiles::mapreduce {
+namespace {
+
+// A successful job with `maps` map tasks and one reduce, as Hadoop 2.x writes it.
+std::string SyntheticJhist(const std::string& id, int maps) {
+  const std::string num = id.substr(4);  // "job_" stripped
+  auto ev = [](const std::string& type, const std::string& cls, const std::string& body) {
+    return "{\"type\":\"" + type + "\",\"event\":{\"org.apache.hadoop.mapreduce.jobhistory." +
+           cls + "\":{" + body + "}}}\n";
+  };
+  std::string s = "Avro-Json\n{\"type\":\"record\",\"name\":\"Event\",\"fields\":[]}\n";
+  s += ev("JOB_SUBMITTED", "JobSubmitted",
+          "\"jobid\":\"" + id + "\",\"jobName\":\"synthetic\",\"userName\":\"u\",\"submitTime\":1000,"
+          "\"jobConfPath\":\"\",\"acls\":{},\"jobQueueName\":\"default\"");
+  s += ev("JOB_INITED", "JobInited",
+          "\"jobid\":\"" + id + "\",\"launchTime\":2000,\"totalMaps\":" + std::to_string(maps) +
+              ",\"totalReduces\":1,\"jobStatus\":\"INITED\",\"uberized\":false");
+  for (int m = 0; m <= maps; ++m) {
+    const bool reduce = m == maps;
+    char t[64];
+    std::snprintf(t, sizeof t, "%s_%s_%06d", num.c_str(), reduce ? "r" : "m", reduce ? 0 : m);
+    const std::string task = std::string("task_") + t, attempt = std::string("attempt_") + t + "_0";
+    const std::string type = reduce ? "REDUCE" : "MAP";
+    const long start = 3000 + m, finish = 5000 + 37 * m + (m % 7) * 400;
+    s += ev("TASK_STARTED", "TaskStarted",
+            "\"taskid\":\"" + task + "\",\"taskType\":\"" + type + "\",\"startTime\":" +
+                std::to_string(start) + ",\"splitLocations\":\"\"");
+    s += ev(type + "_ATTEMPT_STARTED", "TaskAttemptStarted",
+            "\"taskid\":\"" + task + "\",\"taskType\":\"" + type + "\",\"attemptId\":\"" + attempt +
+                "\",\"startTime\":" + std::to_string(start) + ",\"trackerName\":\"h" +
+                std::to_string(m % 3) + "\"");
+    s += ev(type + "_ATTEMPT_FINISHED", reduce ? "ReduceAttemptFinished" : "MapAttemptFinished",
+            "\"taskid\":\"" + task + "\",\"attemptId\":\"" + attempt + "\",\"taskType\":\"" + type +
+                "\",\"taskStatus\":\"SUCCEEDED\"," +
+                (reduce ? "\"shuffleFinishTime\":" + std::to_string(finish - 300) +
+                              ",\"sortFinishTime\":" + std::to_string(finish - 100) + ","
+                        : "\"mapFinishTime\":" + std::to_string(finish - 10) + ",") +
+                "\"finishTime\":" + std::to_string(finish) +
+                ",\"hostname\":\"h1\",\"rackname\":\"/r\",\"counters\":{\"name\":\"C\",\"groups\":"
+                "[{\"name\":\"g\",\"displayName\":\"g\",\"counts\":[{\"name\":\"CPU_MILLISECONDS\","
+                "\"displayName\":\"c\",\"value\":" + std::to_string(10 * m) + "}]}]}");
+    s += ev("TASK_FINISHED", "TaskFinished",
+            "\"taskid\":\"" + task + "\",\"taskType\":\"" + type + "\",\"finishTime\":" +
+                std::to_string(finish) + ",\"status\":\"SUCCEEDED\"");
+  }
+  s += ev("JOB_FINISHED", "JobFinished",
+          "\"jobid\":\"" + id + "\",\"finishTime\":90000,\"finishedMaps\":" + std::to_string(maps) +
+              ",\"finishedReduces\":1,\"failedMaps\":0,\"failedReduces\":0");
+  return s;
+}
+
+std::unique_ptr<Store> Open(const std::string& db) {
+  auto store = Store::Open(db, {StoreMigrations()});
+  REQUIRE_MESSAGE(store.ok(), store.status().message());
+  return std::move(store).value();
+}
+
+std::int64_t Count(Store& store, const std::string& sql) {
+  auto st = store.Prepare(sql);
+  REQUIRE(st.ok());
+  REQUIRE(st.value().Step());
+  return st.value().ColumnInt(0);
+}
+
+TEST_CASE("A second ingest adds nothing; a changed file replaces its job; conf joins by id") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string jhist = dir + "/h/job_5_0001-1-u-synthetic.jhist";
+  std::filesystem::create_directories(dir + "/h");
+  testing::WriteFile(jhist, SyntheticJhist("job_5_0001", 4));
+  testing::WriteFile(dir + "/h/job_5_0001_conf.xml",
+                     "<?xml version=\"1.0\"?><configuration><property><name>mapreduce.job.reduces"
+                     "</name><value>1</value></property></configuration>\n");
+  testing::WriteFile(dir + "/h/README", "not a history\n");
+  auto store = Open(":memory:");
+  auto first = IngestMapReduce(*store, {dir + "/h"});
+  REQUIRE(first.ok());
+  CHECK(first.value().jobs == 1);
+  CHECK(first.value().skipped.empty());
+  REQUIRE(first.value().ignored.size() == 1);
+  CHECK(first.value().ignored[0].rfind(dir + "/h/README: not a MapReduce job history", 0) == 0);
+  const std::string before = testing::DumpTables(*store, "mr_");
+  CHECK(Count(*store, "SELECT count(*) FROM mr_tasks") == 5);
+  CHECK(Count(*store, "SELECT count(*) FROM mr_attempts") == 5);
+  CHECK(Count(*store, "SELECT count(*) FROM mr_conf WHERE job_id = 'job_5_0001'") == 1);
+
+  auto second = IngestMapReduce(*store, {dir + "/h"});
+  REQUIRE(second.ok());
+  CHECK(second.value().jobs == 0);
+  CHECK(second.value().files.size() == 2);
+  CHECK(second.value().files[0].unchanged);
+  CHECK(testing::DumpTables(*store, "mr_") == before);
+
+  testing::WriteFile(jhist, SyntheticJhist("job_5_0001", 6));  // the job, re-run with 6 maps
+  auto third = IngestMapReduce(*store, {jhist});
+  REQUIRE(third.ok());
+  CHECK(Count(*store, "SELECT count(*) FROM mr_jobs") == 1);
+  CHECK(Count(*store, "SELECT count(*) FROM mr_tasks") == 7);
+  CHECK(Count(*store, "SELECT count(*) FROM mr_conf") == 1);  // the configuration stays
+
+  auto job = LoadJob(*store, "job_5_0001");
+  REQUIRE(job.ok());
+  CHECK(job.value().attempts.size() == 7);
+  CHECK(job.value().attempts[6].shuffle_finish_ms == 5000 + 37 * 6 + 6 * 400 - 300);
+  CHECK(job.value().conf.at(0).first == "mapreduce.job.reduces");
+  auto missing = LoadJob(*store, "job_5_0002");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().message() ==
+        "no MapReduce job job_5_0002 in the store; did you mean \"job_5_0001\"?");
+  auto named = IngestMapReduce(*store, {dir + "/h/README", dir + "/nope"});
+  REQUIRE(named.ok());
+  REQUIRE(named.value().skipped.size() == 2);
+  CHECK(FormatProblem(named.value().skipped[0]) == dir + "/nope: no such file or folder");
+  CHECK(FormatProblem(named.value().skipped[1]) ==
+        dir + "/h/README: not a MapReduce job history, Rumen trace, SLS trace or job "
+              "configuration (first line: \"not a history\")");
+}
+
+std::int64_t Jobs(const std::string& db) {
+  auto store = Open(db);
+  return Count(*store, "SELECT count(*) FROM mr_jobs");
+}
+
+void WriteJob(const std::string& dir, int k) {
+  char id[32];
+  std::snprintf(id, sizeof id, "job_9_%04d", k);
+  testing::WriteFile(dir + "/" + id + ".jhist", SyntheticJhist(id, 60));
+}
+
+TEST_CASE("SIGKILL at random points, resumed, leaves exactly the store of one clean run") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string logs = dir + "/history";
+  std::filesystem::create_directories(logs);
+  int next = 0;
+  for (; next < 24; ++next) WriteJob(logs, next);
+  auto args = [&](const std::string& db) {
+    return std::vector<std::string>{"ingest", "mapreduce", logs, "--store", db};
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  REQUIRE(testing::RunPerfplanKilledAfter(args(dir + "/timing.db"), -1));
+  const auto clean_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - t0)
+                            .count();
+  std::mt19937 rng(20261201);
+  std::uniform_int_distribution<int> delay(0, static_cast<int>(clean_us));
+  const std::string killed_db = dir + "/killed.db";
+  int kills = 0, runs = 0, progressed = 0;
+  std::int64_t committed = 0;
+  while (kills < 20) {
+    ++runs;
+    REQUIRE(runs < 400);
+    if (testing::RunPerfplanKilledAfter(args(killed_db), delay(rng))) {
+      for (int i = 0; i < 4; ++i) WriteJob(logs, next++);  // the history folder grows
+      continue;
+    }
+    ++kills;
+    if (!std::filesystem::exists(killed_db)) continue;
+    const std::int64_t now = Jobs(killed_db);
+    if (now > committed) ++progressed;
+    committed = now;
+  }
+  REQUIRE(testing::RunPerfplanKilledAfter(args(killed_db), -1));
+  REQUIRE(testing::RunPerfplanKilledAfter(args(dir + "/clean.db"), -1));
+  auto killed = Open(killed_db);
+  auto clean = Open(dir + "/clean.db");
+  CHECK(testing::IntegrityCheck(*killed) == "ok");
+  CHECK(Jobs(killed_db) == next);
+  CHECK(testing::DumpTables(*killed, "mr_") == testing::DumpTables(*clean, "mr_"));
+  CHECK(progressed >= 3);
+  MESSAGE("runs " << runs << ", kills " << kills << " (" << progressed << " after progress), "
+                  << next << " files, clean run " << clean_us << " us");
+}
+
+}  // namespace
+}  // namespace perfplan::profiles::mapreduce
