@@ -138,7 +138,7 @@ void AddExportCommand(CLI::App& app, CliContext& ctx) {
           {"predictions", "selection", "scores", "sensitivity", "stragglers", "workload"}));
   cmd->add_option("--format", f->format, "csv (default) or json")
       ->check(CLI::IsMember({"csv", "json"}));
-  cmd->add_option("--out", f->out, "Write to FILE (atomically) instead of stdout");
+  cmd->add_option("--out", f->out, "Write to FILE (atomically) instead of stdout (- = stdout)");
   cmd->add_option("--profile", f->profile,
                   "predictions, selection: profile summary (YAML or JSON)");
   cmd->add_option("app", f->app_id,
@@ -174,12 +174,9 @@ void AddExportCommand(CLI::App& app, CliContext& ctx) {
     if (!table.ok()) return ReportError(ctx, "export", table.status(), false);
     const std::string text =
         f->format == "csv" ? planner::ToCsv(table.value()) : planner::ToJson(table.value());
-    if (f->out.empty()) {
-      *ctx.out << text;
-      return;
-    }
-    if (Status s = planner::WriteFileAtomically(f->out, text); !s.ok())
+    if (Status s = WriteOutput(ctx, f->out.empty() ? "-" : f->out, text); !s.ok()) {
       ReportError(ctx, "export", s, false);
+    }
   });
 }
 

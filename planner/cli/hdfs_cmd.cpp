@@ -3,6 +3,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/hdfs/hdfs_streaming.h"
+#include "models/input_file.h"
 
 namespace perfplan::cli {
 namespace {
@@ -24,6 +25,7 @@ void AddHdfsCommand(CLI::App& app, CliContext& ctx) {
       "map", "Read log lines on stdin; write tab-separated records on stdout");
   map->callback([&ctx] {
     const char* name = std::getenv("mapreduce_map_input_file");  // set by Hadoop Streaming
+    if (Status s = CheckInputDescriptor(0); !s.ok()) return ReportError(ctx, "hdfs map", s, false);
     std::ios::sync_with_stdio(false);
     Status s = planner::HdfsMap(std::cin, *ctx.out, *ctx.err, name ? name : "stdin");
     if (!s.ok()) ReportError(ctx, "hdfs map", s, false);
@@ -47,6 +49,8 @@ void AddHdfsCommand(CLI::App& app, CliContext& ctx) {
       }
       *slot = t.value();
     }
+    if (Status s = CheckInputDescriptor(0); !s.ok())
+      return ReportError(ctx, "hdfs reduce", s, true);
     std::ios::sync_with_stdio(false);
     auto answer = planner::HdfsReduce(std::cin, options, nullptr);
     if (!answer.ok()) {

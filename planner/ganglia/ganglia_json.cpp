@@ -3,6 +3,7 @@
 
 #include "planner/ganglia/ganglia_collect.h"
 #include "planner/scoring/task_scoring.h"
+#include "models/json_text.h"
 
 namespace perfplan::planner {
 
@@ -17,7 +18,7 @@ std::string ToJson(const CollectAnswer& a) {
                       {"failed_polls", a.failed_polls},
                       {"interrupted", a.interrupted},
                       {"warnings", a.warnings}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 namespace {
@@ -49,7 +50,7 @@ std::string ToJson(const ScoreAnswer& a) {
                       {"explanation", explanation},
                       {"alpha_sources", a.alpha_sources},
                       {"warnings", a.warnings}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 }  // namespace perfplan::planner

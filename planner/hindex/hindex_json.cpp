@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/json_text.h"
+
 namespace perfplan::planner {
 namespace {
 
@@ -59,7 +61,7 @@ std::string ToJson(const HIndexAnswer& answer) {
   }
   j["tasks"] = std::move(tasks);
   j["h_job"] = answer.h_job ? json(*answer.h_job) : json(nullptr);
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 std::string ToJson(const SimulateHIndexAnswer& answer) {
@@ -84,7 +86,7 @@ std::string ToJson(const SimulateHIndexAnswer& answer) {
             {"min_segment", models::EffectiveMinSegment(h, answer.options.n)},
             {"seed", answer.seed},
             {"warnings", r.warnings}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 }  // namespace perfplan::planner

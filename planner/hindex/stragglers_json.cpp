@@ -1,8 +1,9 @@
-// JSON for `perfplan stragglers` (planner/hindex/stragglers.h). A stage left out of h_job keeps every
-// key, with null for the H-index values, `included: false` and `excluded_reason`.
+// JSON for `perfplan stragglers` (planner/hindex/stragglers.h). A stage left out of h_job keeps
+// every key, with null for the H-index values, `included: false` and `excluded_reason`.
 #include <nlohmann/json.hpp>
 
 #include "planner/hindex/stragglers.h"
+#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
@@ -60,7 +61,7 @@ std::string ToJson(const StragglersAnswer& answer) {
       {"stages_used", answer.stages_used},
       {"stages_excluded", answer.stages.size() - answer.stages_used}};
   if (!answer.h_job) j["h_job_note"] = answer.h_job_note;
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 }  // namespace perfplan::planner

@@ -5,6 +5,7 @@
 
 #include "models/task_vectors.h"
 #include "tuning/spark_units.h"
+#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
@@ -89,7 +90,7 @@ std::string ToJson(const ExportTable& table) {
                       {"what", table.what},
                       {"columns", table.columns},
                       {"rows", rows}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 ExportTable PredictionsTable(const std::vector<PredictAnswer>& answers) {

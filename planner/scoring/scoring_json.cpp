@@ -3,13 +3,14 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/scoring/spark_scoring.h"
+#include "models/json_text.h"
 
 namespace perfplan::planner {
 
 std::string LabelToJson(const std::string& app_id, models::TaskType type) {
   nlohmann::json j = {
       {"app_id", app_id}, {"task_type", std::string(models::ToString(type))}, {"stored", true}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 std::string ToJson(const std::vector<ScoreAnswer>& answers) {
@@ -17,7 +18,7 @@ std::string ToJson(const std::vector<ScoreAnswer>& answers) {
   // Each answer's document is the one `perfplan score --json` prints, so the two never differ.
   for (const ScoreAnswer& a : answers) apps.push_back(nlohmann::json::parse(ToJson(a)));
   nlohmann::json j = {{"applications", apps}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 std::string ToJson(const ClassifyAnswer& answer) {
@@ -39,7 +40,7 @@ std::string ToJson(const ClassifyAnswer& answer) {
   }
   nlohmann::json j = {
       {"applications", apps}, {"clusters", clusters}, {"warnings", answer.warnings}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 }  // namespace perfplan::planner

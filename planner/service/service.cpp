@@ -411,4 +411,6 @@ void Service::Stop() {
 
 int Service::port() const { return impl_->port; }
 
+const char* HttpLibraryVersion() { return CPPHTTPLIB_VERSION; }
+
 }  // namespace perfplan::planner

@@ -81,6 +81,9 @@ class Service {
   std::unique_ptr<Impl> impl_;
 };
 
+// The cpp-httplib version the service is built with, for `perfplan --version`.
+const char* HttpLibraryVersion();
+
 // True when `a` equals `b`; the time taken depends only on the lengths, not the contents.
 bool ConstantTimeEquals(const std::string& a, const std::string& b);
 

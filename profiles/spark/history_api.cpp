@@ -11,6 +11,7 @@
 
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/spark/spark_store.h"
+#include "models/json_text.h"
 
 namespace perfplan::profiles::spark {
 namespace {
@@ -982,7 +983,7 @@ Result<std::string> HistoryApi(Store& store, const std::string& path) {
   Api api(store);
   auto answer = api.Answer(seg, q);
   if (!answer.ok()) return answer.status();
-  return answer.value().dump(2) + "\n";
+  return JsonLine(answer.value());
 }
 
 }  // namespace perfplan::profiles::spark
