@@ -62,5 +62,18 @@ TEST_CASE("ingest with only missing inputs is bad input (exit 2), not an empty s
         std::string::npos);
 }
 
+TEST_CASE("serve starts with any subset of --profiles, --store and --models, not with none") {
+  const testing::CliRun none = RunPerfplan("serve --listen 127.0.0.1:0", "2>&1");
+  CHECK(none.exit_code == 2);
+  CHECK(none.out ==
+        "perfplan serve: error: nothing to serve: give --profiles, --store or --models (any "
+        "subset)\n");
+  // A store alone: the service comes up (and stops on SIGTERM).
+  const std::string dir = testing::MakeTempDir();
+  const testing::CliRun store_only = RunPerfplan(
+      "serve --listen 127.0.0.1:0 --store '" + dir + "/s.db' 2>&1 & sleep 5; kill $!; wait", "");
+  CHECK(store_only.out.find("perfplan serve: listening on http://127.0.0.1:") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace perfplan
