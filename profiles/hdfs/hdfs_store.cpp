@@ -249,6 +249,13 @@ class FileIngester {
     };
     std::int64_t consumed_offset = cp.cp.offset_bytes;
     while (reader.Next(&line, &terminated)) {
+      if (!terminated && !reader.error().ok()) {
+        // The stream broke inside this line (a truncated .gz): its bytes are not a whole record.
+        at_end = false;
+        batch_skipped.push_back({path, static_cast<int>(line_number + 1), "line",
+                                 "partial last line of a broken compressed stream; not stored"});
+        break;
+      }
       if (!terminated && live && !options_.complete_files) {
         at_end = false;
         batch_warnings.push_back({path, static_cast<int>(line_number + 1), "line",

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <random>
@@ -186,6 +187,34 @@ TEST_CASE("rotation and compression of old files never double-count") {
   auto clean = OpenStore(dir + "/clean.db");
   REQUIRE(IngestHdfs(*clean, sources, {}).ok());
   CHECK(Dump(*clean) == Dump(*store));
+}
+
+TEST_CASE("a truncated compressed file never stores its cut-off last line as a record") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string log = dir + "/hdfs-audit.log";
+  WriteGzip(log + ".1.gz", Lines(0, 200, AuditLine));
+  std::string gz = testing::ReadFile(log + ".1.gz");
+  gz.resize(gz.size() - 40);  // the 8-byte trailer and the last deflate symbols
+  testing::WriteFile(log + ".1.gz", gz);
+  // What zlib still decodes: whole lines, then a fragment.
+  gzFile in = gzopen((log + ".1.gz").c_str(), "rb");
+  REQUIRE(in != nullptr);
+  std::string decoded(1 << 20, '\0');
+  const int n = gzread(in, decoded.data(), static_cast<unsigned>(decoded.size()));
+  gzclose(in);
+  REQUIRE(n > 0);
+  decoded.resize(static_cast<std::size_t>(n));
+  REQUIRE(decoded.back() != '\n');  // the case under test: a cut inside a line
+  const auto whole_lines = std::count(decoded.begin(), decoded.end(), '\n');
+
+  auto store = OpenStore(dir + "/s.db");
+  auto report = IngestHdfs(*store, {{"nn", log}}, {});
+  REQUIRE(report.ok());
+  CHECK(Count(*store, "hdfs_audit") == whole_lines);
+  REQUIRE(!report.value().skipped.empty());
+  CHECK(FormatProblem(report.value().skipped.front()) ==
+        log + ".1.gz:" + std::to_string(whole_lines + 1) +
+            ": line: partial last line of a broken compressed stream; not stored");
 }
 
 TEST_CASE("a missing file and garbled lines are reported with file and line") {
