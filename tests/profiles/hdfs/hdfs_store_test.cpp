@@ -118,6 +118,23 @@ TEST_CASE("one file under two node names is refused (it would be counted twice)"
                                          "a file belongs to one node");
 }
 
+TEST_CASE("one file under two node names in separate runs is refused too") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/a.log", Lines(0, 10, AuditLine));
+  auto store = OpenStore(dir + "/s.db");
+  REQUIRE(IngestHdfs(*store, {{"n1", dir + "/a.log"}}, {}).ok());
+  auto second = IngestHdfs(*store, {{"n2", dir + "/a.log"}}, {});
+  REQUIRE_FALSE(second.ok());
+  CHECK(second.status().message() == "--node n2=" + dir +
+                                         "/a.log: the same file was ingested for node n1 in an "
+                                         "earlier run; a file belongs to one node");
+  CHECK(Count(*store, "hdfs_audit") == 10);
+  // Under its own node name it is simply unchanged.
+  auto again = IngestHdfs(*store, {{"n1", dir + "/a.log"}}, {});
+  REQUIRE(again.ok());
+  CHECK(again.value().records == 0);
+}
+
 TEST_CASE("rotated family is listed oldest first") {
   const std::string dir = testing::MakeTempDir();
   for (const char* f : {"a.log", "a.log.1", "a.log.2.gz", "a.log.10", "a.log.2023-12-31",
