@@ -70,6 +70,7 @@ TEST_CASE("serve starts with any subset of --profiles, --store and --models, not
         "subset)\n");
   // A store alone: the service comes up (and stops on SIGTERM).
   const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/s.db", "");  // an empty file is an empty SQLite database
   const testing::CliRun store_only = RunPerfplan(
       "serve --listen 127.0.0.1:0 --store '" + dir + "/s.db' 2>&1 & sleep 5; kill $!; wait", "");
   CHECK(store_only.out.find("perfplan serve: listening on http://127.0.0.1:") != std::string::npos);
