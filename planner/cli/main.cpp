@@ -1,16 +1,16 @@
 // perfplan: the command-line program. Parses arguments, calls the planner, maps the result to an
 // exit code (0 ok, 1 failed, 2 bad usage or input). All work happens in the library.
-#include <iostream>
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <iostream>
 #include <string_view>
 
 #include "planner/cli/command.h"
-#include "profiles/problem.h"
 #include "planner/runtime/json_output.h"
 #include "planner/service/service.h"
 #include "profiles/library_versions.h"
+#include "profiles/problem.h"
 
 namespace {
 
@@ -24,6 +24,14 @@ void PrintVersion(std::ostream& out) {
     out << name << " " << version << "\n";
   }
   out << "cpp-httplib " << perfplan::planner::HttpLibraryVersion() << "\n";
+}
+
+// A script that asked for --json reads stdout as JSON, also when the command line is wrong.
+bool WantsJson(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--json") return true;
+  }
+  return false;
 }
 
 int Run(int argc, char** argv) {
@@ -52,10 +60,13 @@ int Run(int argc, char** argv) {
       known |= word == spec.name;
     }
     if (!known) {
-      std::cerr << "perfplan: unknown command \"" << word << "\"";
+      std::string message = "unknown command \"" + word + "\"";
       const std::string suggestion = perfplan::profiles::SuggestClosest(word, names);
-      if (!suggestion.empty()) std::cerr << "; did you mean \"" << suggestion << "\"?";
-      std::cerr << "\nRun 'perfplan --help' for the list of commands.\n";
+      if (!suggestion.empty()) message += "; did you mean \"" + suggestion + "\"?";
+      std::cerr << "perfplan: " << message << "\nRun 'perfplan --help' for the list of commands.\n";
+      if (WantsJson(argc, argv)) {
+        std::cout << perfplan::planner::ErrorToJson(perfplan::Status::InvalidArgument(message));
+      }
       return 2;
     }
   }
@@ -67,12 +78,8 @@ int Run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
-    // A script that asked for --json reads stdout as JSON, also when the command line is wrong.
-    for (int i = 1; i < argc; ++i) {
-      if (std::string_view(argv[i]) == "--json") {
-        std::cout << perfplan::planner::ErrorToJson(perfplan::Status::InvalidArgument(e.what()));
-        break;
-      }
+    if (WantsJson(argc, argv)) {
+      std::cout << perfplan::planner::ErrorToJson(perfplan::Status::InvalidArgument(e.what()));
     }
     return 2;
   }
