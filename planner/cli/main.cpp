@@ -44,7 +44,9 @@ int Run(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every command");
   // Handled before parsing (it needs no command); declared so that --help lists it.
-  app.add_flag("--version", "Print the version, git commit, build type and library versions");
+  bool version_flag = false;
+  app.add_flag("--version", version_flag,
+               "Print the version, git commit, build type and library versions");
   for (const auto& spec : Commands()) spec.add(app, ctx);
 
   if (argc == 2 && std::string_view(argv[1]) == "--version") {
