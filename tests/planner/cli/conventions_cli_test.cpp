@@ -40,7 +40,8 @@ TEST_CASE("an answer that cannot be written to a full device exits 1 with the re
 }
 
 TEST_CASE("a usage error answers --json with a JSON error document on stdout") {
-  const testing::CliRun run = RunPerfplan("validate --json --no-such-flag");
+  const testing::CliRun run = RunPerfplan("validate '" + testing::SourceDir() +
+                                          "/examples/topology.yaml' --json --no-such-flag");
   CHECK(run.exit_code == 2);
   REQUIRE(nlohmann::json::accept(run.out));
   const nlohmann::json doc = nlohmann::json::parse(run.out);
