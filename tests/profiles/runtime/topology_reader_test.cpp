@@ -132,8 +132,6 @@ sites:
             "t.yaml:5: sites[0].nodes[0].sped: unknown key; did you mean \"speed\"?"});
 }
 
-}  // namespace
-}  // namespace perfplan::profiles
 
 TEST_CASE("node counts are whole numbers within the documented bounds, never wrapped") {
   // Each of these used to abort (2^31: length_error), allocate gigabytes, or wrap (2^32 + 1 → 1).
@@ -189,3 +187,6 @@ datasets:
             "\"2.5\"",
         });
 }
+
+}  // namespace
+}  // namespace perfplan::profiles
