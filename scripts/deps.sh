@@ -12,6 +12,7 @@ PERFPLAN_PACKAGES=(
   zlib1g-dev  # gzip-compressed rotated HDFS logs (profiles/hdfs_log)
   libpugixml-dev ganglia-monitor
   libzstd-dev liblz4-dev libxxhash-dev libsnappy-dev libsimdjson-dev  # Spark event-log codecs
+  npm  # swagger-cli validates docs/openapi.json (tests/planner/service/openapi_lint.sh)
   chromium  # headless browser test of the HTML report (tests/planner/report_browser_test)
 )
 

@@ -13,6 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "models/input_file.h"
+#include "models/json_text.h"
+
 namespace perfplan::tuning {
 
 using Json = nlohmann::json;
@@ -467,7 +470,7 @@ Status Model::Save(const std::string& path) const {
   m["rho"] = s.rho;
   m["weights"] = s.weights;
   m["poly_mean"] = s.poly_mean;
-  const std::string body = m.dump();
+  const std::string body = JsonText(m);
   Json doc;
   doc["format"] = kFormatName;
   doc["format_version"] = kFormatVersion;
@@ -475,17 +478,16 @@ Status Model::Save(const std::string& path) const {
   doc["model"] = m;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return Status::Failed(path + ": cannot write the model file");
-  out << doc.dump(1) << "\n";
+  out << JsonText(doc, 1) << "\n";
   out.close();
   if (!out) return Status::Failed(path + ": writing the model file failed");
   return Status::Ok();
 }
 
 Result<Model> Model::Load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::InvalidArgument(path + ": cannot read the model file");
-  std::stringstream ss;
-  ss << in.rdbuf();
+  Result<std::string> read = ReadInputFile(path);
+  if (!read.ok()) return Status::InvalidArgument(read.status().message());
+  std::stringstream ss(read.value());
   auto corrupt = [&](const std::string& why) {
     return Status::InvalidArgument(path + ": not a valid perfplan tuning model (" + why +
                                    "); train it again with 'perfplan tune train'");
@@ -509,7 +511,8 @@ Result<Model> Model::Load(const std::string& path) {
     return corrupt("missing \"model\" or \"checksum\"");
   }
   const Json& m = doc["model"];
-  if (doc["checksum"] != Checksum(m.dump())) return corrupt("checksum mismatch: edited or damaged");
+  if (doc["checksum"] != Checksum(JsonText(m)))
+    return corrupt("checksum mismatch: edited or damaged");
   try {
     auto state = std::make_shared<State>();
     if (!Parse(m.at("kind").get<std::string>(), &state->kind)) return corrupt("unknown kind");

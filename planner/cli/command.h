@@ -44,6 +44,11 @@ void ReportError(CliContext& ctx, const std::string& command, const Status& stat
 // The exit code for a Status: 0 ok, 2 invalid argument / not found, 1 failed.
 int ExitCodeFor(const Status& status);
 
+// Writes `text` to the file an `--out`-like flag names, or to ctx.out when the name is "-" (the
+// convention for standard output). Files are written atomically (temp file + rename). Failed
+// with the path and strerror when the file cannot be written.
+Status WriteOutput(CliContext& ctx, const std::string& path, const std::string& text);
+
 // A verb of a parent command (`ingest spark`, `simulate hdfs`, …): adds it to `parent`, which from
 // then on requires one verb. The one way a command file attaches a verb to its parent.
 CLI::App* AddVerb(CLI::App& parent, const std::string& name, const std::string& description);

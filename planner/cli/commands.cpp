@@ -5,6 +5,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/runtime/json_output.h"
+#include "planner/output/report.h"
 
 namespace perfplan::cli {
 
@@ -118,6 +119,14 @@ void ReportError(CliContext& ctx, const std::string& command, const Status& libr
   ctx.exit_code = ExitCodeFor(status);
   if (json) *ctx.out << planner::ErrorToJson(status);
   *ctx.err << "perfplan " << command << ": error: " << status.message() << "\n";
+}
+
+Status WriteOutput(CliContext& ctx, const std::string& path, const std::string& text) {
+  if (path == "-") {
+    *ctx.out << text;
+    return Status::Ok();
+  }
+  return planner::WriteFileAtomically(path, text);
 }
 
 }  // namespace perfplan::cli

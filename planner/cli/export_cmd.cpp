@@ -45,7 +45,7 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
                              "workload", "plan", "capacity"}));
   cmd->add_option("--format", f->format, "csv (default) or json")
       ->check(CLI::IsMember({"csv", "json"}));
-  cmd->add_option("--out", f->out, "Write to FILE (atomically) instead of stdout");
+  cmd->add_option("--out", f->out, "Write to FILE (atomically) instead of stdout (- = stdout)");
   cmd->add_option("--profile", f->request.profile_file,
                   "predictions, selection: profile summary (YAML or JSON)");
   cmd->add_option("app", f->request.app_id,
@@ -111,12 +111,9 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
     if (!table.ok()) return ReportError(ctx, "export", table.status(), false);
     const std::string text =
         f->format == "csv" ? planner::ToCsv(table.value()) : planner::ToJson(table.value());
-    if (f->out.empty()) {
-      *ctx.out << text;
-      return;
-    }
-    if (Status s = planner::WriteFileAtomically(f->out, text); !s.ok())
+    if (Status s = WriteOutput(ctx, f->out.empty() ? "-" : f->out, text); !s.ok()) {
       ReportError(ctx, "export", s, false);
+    }
   });
 }
 

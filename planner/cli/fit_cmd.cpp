@@ -59,7 +59,8 @@ void AddFitCommand(CLI::App& command, CliContext& ctx) {
                   "Instance type to fit on (default: the one with the most completed runs)");
   cmd->add_option("--train", flags->request.train_expression,
                   "Only rows matching this filter, e.g. \"compute_nodes<=10\"");
-  cmd->add_option("--out", flags->out_file, "Write the YAML profile here; print a summary");
+  cmd->add_option("--out", flags->out_file,
+                  "Write the YAML profile here (- = stdout); print a summary");
   cmd->add_flag("--json", flags->json, "Print one JSON document (a profile plus \"fit\")");
   cmd->callback([flags, &ctx] {
     Result<planner::FitAnswer> answer = planner::AnswerFit(flags->request);
@@ -69,15 +70,14 @@ void AddFitCommand(CLI::App& command, CliContext& ctx) {
     const std::string yaml =
         profiles::WriteProfileYaml(a.profile, a.fit.instance_type, "", FitComments(a));
     if (!flags->out_file.empty()) {
-      std::ofstream file(flags->out_file, std::ios::binary);
-      file << yaml;
-      if (!file) {
-        return ReportError(ctx, "fit", Status::Failed("cannot write " + flags->out_file),
-                           flags->json);
+      if (Status s = WriteOutput(ctx, flags->out_file, yaml); !s.ok()) {
+        return ReportError(ctx, "fit", s, flags->json);
       }
     }
     if (flags->json) {
       *ctx.out << planner::ToJson(a);
+    } else if (flags->out_file == "-") {
+      // The profile went to standard output; the summary table would corrupt it.
     } else if (flags->out_file.empty()) {
       *ctx.out << yaml;
     } else {

@@ -3,6 +3,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/hdfs/hdfs_streaming.h"
+#include "models/input_file.h"
 
 namespace perfplan::cli {
 namespace {
@@ -22,6 +23,7 @@ void AddHdfsCommand(CLI::App& command, CliContext& ctx) {
       AddVerb(*group, "map", "Read log lines on stdin; write tab-separated records on stdout");
   map->callback([&ctx] {
     const char* name = std::getenv("mapreduce_map_input_file");  // set by Hadoop Streaming
+    if (Status s = CheckInputDescriptor(0); !s.ok()) return ReportError(ctx, "hdfs map", s, false);
     std::ios::sync_with_stdio(false);
     Status s = planner::HdfsMap(std::cin, *ctx.out, *ctx.err, name ? name : "stdin");
     if (!s.ok()) ReportError(ctx, "hdfs map", s, false);
@@ -46,6 +48,8 @@ void AddHdfsCommand(CLI::App& command, CliContext& ctx) {
       }
       *slot = t.value();
     }
+    if (Status s = CheckInputDescriptor(0); !s.ok())
+      return ReportError(ctx, "hdfs reduce", s, true);
     std::ios::sync_with_stdio(false);
     auto answer = planner::HdfsReduce(std::cin, options, nullptr);
     if (!answer.ok()) {

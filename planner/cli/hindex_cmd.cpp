@@ -6,6 +6,7 @@
 #include "planner/cli/table.h"
 #include "planner/hindex/hindex.h"
 #include "planner/hindex/hindex_json.h"
+#include "models/input_file.h"
 
 namespace perfplan::cli {
 namespace {
@@ -97,9 +98,15 @@ void AddHIndexCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--hill-rule", flags->hill_rule,
                   "How Hill's estimator picks k: after-change-point (k = n − m̂ − 1) or sqrt-n")
       ->check(CLI::IsMember({"after-change-point", "sqrt-n"}));
-  cmd->add_option("--svg", flags->svg_file, "Also draw L, L*, y = x and the change point to FILE");
+  cmd->add_option(
+      "--svg", flags->svg_file,
+      "Also draw L, L*, y = x and the change point to FILE (- = stdout, instead of the answer)");
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
   cmd->callback([flags, &ctx] {
+    if (flags->file == "-") {
+      if (Status s = CheckInputDescriptor(0); !s.ok())
+        return ReportError(ctx, "hindex", s, flags->json);
+    }
     planner::HIndexRequest request;
     request.file = flags->file;
     request.input = &std::cin;
@@ -112,13 +119,10 @@ void AddHIndexCommand(CLI::App& command, CliContext& ctx) {
     Result<planner::HIndexAnswer> answer = planner::AnswerHIndex(request);
     if (!answer.ok()) return ReportError(ctx, "hindex", answer.status(), flags->json);
     if (request.svg) {
-      std::ofstream svg(flags->svg_file, std::ios::binary);
-      svg << answer.value().svg;
-      if (!svg.flush()) {
-        return ReportError(ctx, "hindex",
-                           Status::Failed("cannot write the figure to " + flags->svg_file),
-                           flags->json);
+      if (Status s = WriteOutput(ctx, flags->svg_file, answer.value().svg); !s.ok()) {
+        return ReportError(ctx, "hindex", s, flags->json);
       }
+      if (flags->svg_file == "-") return;  // the figure is the answer on standard output
     }
     if (flags->json) {
       *ctx.out << planner::ToJson(answer.value());

@@ -43,7 +43,14 @@ void AddIngestHdfsCommand(CLI::App& parent, CliContext& ctx) {
       return;
     }
     const profiles::HdfsIngestReport& r = report.value();
-    ctx.exit_code = 0;
+    // No file read (new or unchanged) and something skipped: every --node path was missing or
+    // unreadable, which is bad input (exit 2), not an empty success.
+    const bool nothing_read = r.files_read == 0 && r.files_unchanged == 0 && !r.skipped.empty();
+    ctx.exit_code = nothing_read ? 2 : 0;
+    if (nothing_read) {
+      *ctx.err << "perfplan ingest hdfs: error: no log file could be read (" << r.skipped.size()
+               << " skipped)\n";
+    }
     for (const auto& p : r.skipped)
       *ctx.err << "perfplan ingest hdfs: skipped " << profiles::FormatProblem(p) << "\n";
     if (flags->json) {

@@ -54,7 +54,13 @@ void AddIngestSparkCommand(CLI::App& parent, CliContext& ctx) {
     auto summary = profiles::spark::IngestEventLogs(*store.value(), flags->paths, progress, limits);
     if (!summary.ok()) return ReportError(ctx, "ingest spark", summary.status(), flags->json);
     const auto& s = summary.value();
-    ctx.exit_code = 0;
+    // Nothing read and something refused (every path missing or unreadable): bad input, exit 2,
+    // as the README's exit-code table says; the report below still lists why.
+    ctx.exit_code = s.applications.empty() && !s.skipped.empty() ? 2 : 0;
+    if (ctx.exit_code != 0) {
+      *ctx.err << "perfplan ingest spark: error: no event log could be read (" << s.skipped.size()
+               << " skipped)\n";
+    }
     if (flags->json) {
       *ctx.out << planner::ToJson(s);
       return;

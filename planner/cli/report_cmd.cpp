@@ -17,7 +17,9 @@ void AddReportCommand(CLI::App& command, CliContext& ctx) {
       "Examples:\n  perfplan report --out report.html --profiles examples/profiles/*.yaml "
       "--topology examples/topology.yaml\n"
       "  perfplan report --out spark.html --store perfplan.db --app app-20240101-0001");
-  cmd->add_option("--out", f->request.out_file, "HTML file to write (atomically)")->required();
+  cmd->add_option("--out", f->request.out_file,
+                  "HTML file to write (atomically); - for standard output")
+      ->required();
   cmd->add_option("--store", f->request.store_path,
                   "Store: Lorenz curves per Spark stage, per-DataNode HDFS load");
   cmd->add_option("--profiles", f->request.profile_files,
@@ -33,10 +35,13 @@ void AddReportCommand(CLI::App& command, CliContext& ctx) {
                   "Saved tuning model (perfplan tune train): sensitivity bars");
   cmd->add_flag("--json", f->json, "Print {out, sections, charts, warnings} as JSON");
   cmd->callback([f, &ctx] {
-    auto answer = planner::AnswerReport(f->request);
+    const bool to_stdout = f->request.out_file == "-";
+    auto answer = to_stdout ? planner::BuildReport(f->request) : planner::AnswerReport(f->request);
     if (!answer.ok()) return ReportError(ctx, "report", answer.status(), f->json);
     const planner::ReportAnswer& a = answer.value();
-    if (f->json) {
+    if (to_stdout) {
+      *ctx.out << a.html;  // the page is the answer; --json and the summary would corrupt it
+    } else if (f->json) {
       *ctx.out << planner::ToJson(a);
     } else {
       *ctx.out << "wrote " << a.out_file << ": " << a.charts << " charts in " << a.sections.size()

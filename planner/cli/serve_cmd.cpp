@@ -68,8 +68,7 @@ void AddServeCommand(CLI::App& command, CliContext& ctx) {
       "\"compute_nodes\": 16, \"bandwidth_bytes_per_second\": 1.25e8}'");
   cmd->add_option("--listen", flags->listen, "HOST:PORT to listen on (port 0: any free port)");
   cmd->add_option("--profiles", flags->profiles,
-                  "Profile files, or folders of them, served by application name")
-      ->required();
+                  "Profile files, or folders of them, served by application name");
   cmd->add_option("--topology", flags->topology, "Topology for /v1/select and --site");
   cmd->add_option("--store", flags->options.store_path,
                   "Profile store with ingested Spark event logs: serves GET /api/v1/…");
@@ -88,6 +87,14 @@ void AddServeCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--threads", flags->options.threads, "Worker threads")
       ->check(CLI::Range(1, 1024));
   cmd->callback([flags, &ctx] {
+    // Any subset serves what it can: a store alone answers /api/v1/…, models alone /v1/tuning/….
+    if (flags->profiles.empty() && flags->options.store_path.empty() &&
+        flags->options.models_dir.empty()) {
+      return ReportError(ctx, "serve",
+                         Status::InvalidArgument(
+                             "nothing to serve: give --profiles, --store or --models (any subset)"),
+                         false);
+    }
     if (Status s = ParseListen(flags->listen, &flags->options); !s.ok()) {
       return ReportError(ctx, "serve", s, false);
     }

@@ -55,7 +55,8 @@ void AddSparkCommand(CLI::App& command, CliContext& ctx) {
       "--compute-nodes 4 --bandwidth-bytes-per-second 125e6");
   profile->add_option("app", pflags->app_id, "Application id")->required();
   profile->add_option("--attempt", pflags->attempt_id, "Attempt id (default: the latest)");
-  profile->add_option("--out", pflags->out, "Write the profile here instead of stdout");
+  profile->add_option("--out", pflags->out,
+                      "Write the profile here instead of stdout (- = stdout)");
   profile
       ->add_option("--fallback-bandwidth-bytes-per-second",
                    pflags->fallback_bandwidth_bytes_per_second,
@@ -70,15 +71,8 @@ void AddSparkCommand(CLI::App& command, CliContext& ctx) {
                                               pflags->fallback_bandwidth_bytes_per_second);
     if (!derived.ok()) return ReportError(ctx, "spark profile", derived.status(), false);
     const std::string yaml = ProfileYaml(derived.value(), pflags->store);
-    if (pflags->out.empty()) {
-      *ctx.out << yaml;
-    } else {
-      std::ofstream f(pflags->out);
-      f << yaml;
-      if (!f) {
-        return ReportError(ctx, "spark profile", Status::Failed("cannot write " + pflags->out),
-                           false);
-      }
+    if (Status s = WriteOutput(ctx, pflags->out.empty() ? "-" : pflags->out, yaml); !s.ok()) {
+      return ReportError(ctx, "spark profile", s, false);
     }
     ctx.exit_code = 0;
   });

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/ganglia/ganglia_collect.h"
+#include "models/json_text.h"
 
 namespace perfplan::planner {
 
@@ -16,7 +17,7 @@ std::string ToJson(const CollectAnswer& a) {
                       {"failed_polls", a.failed_polls},
                       {"interrupted", a.interrupted},
                       {"warnings", a.warnings}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 }  // namespace perfplan::planner

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/hdfs/hdfs.h"
+#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
@@ -75,7 +76,7 @@ std::string ToJson(const profiles::HdfsIngestReport& r) {
               {"skipped_total", r.skipped_total},
               {"warnings", ProblemsJson(r.warnings)},
               {"checkpoints", checkpoints}};
-  return doc.dump(2) + "\n";
+  return JsonLine(doc);
 }
 
 std::string ToJson(const WorkloadAnswer& answer) {
@@ -144,7 +145,7 @@ std::string ToJson(const WorkloadAnswer& answer) {
     }
     doc["streams"] = streams;
   }
-  return doc.dump(2) + "\n";
+  return JsonLine(doc);
 }
 
 std::string ToJson(const profiles::HdfsSimulation& s) {
@@ -176,7 +177,7 @@ std::string ToJson(const profiles::HdfsSimulation& s) {
                 {"user_write_bytes", t.user_write_bytes},
                 {"datanode_read_bytes", t.datanode_read_bytes},
                 {"datanode_write_bytes", t.datanode_write_bytes}}}};
-  return doc.dump(2) + "\n";
+  return JsonLine(doc);
 }
 
 }  // namespace perfplan::planner

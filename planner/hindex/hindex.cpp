@@ -8,6 +8,7 @@
 #include "planner/output/hindex_svg.h"
 #include "profiles/hindex/bucket_times.h"
 #include "profiles/mapreduce/mapreduce_history.h"
+#include "models/input_file.h"
 
 namespace perfplan::planner {
 namespace {
@@ -30,9 +31,7 @@ Result<std::string> ReadInput(const HIndexRequest& request, const std::string& s
     text << request.input->rdbuf();
     return text.str();
   }
-  std::ifstream in(request.file, std::ios::binary);
-  if (!in) return Status::NotFound(shown + ": cannot open the file");
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return ReadInputFile(request.file, shown);
 }
 
 }  // namespace

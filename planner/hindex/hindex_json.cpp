@@ -7,6 +7,8 @@
 #include "planner/hindex/hindex_fields.h"
 #include "planner/hindex/stragglers.h"
 
+#include "models/json_text.h"
+
 namespace perfplan::planner {
 namespace {
 
@@ -73,7 +75,7 @@ std::string ToJson(const HIndexAnswer& answer) {
   }
   j["tasks"] = std::move(tasks);
   j["h_job"] = answer.h_job ? json(*answer.h_job) : json(nullptr);
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 std::string ToJson(const SimulateHIndexAnswer& answer) {
@@ -98,7 +100,7 @@ std::string ToJson(const SimulateHIndexAnswer& answer) {
             {"min_segment", models::EffectiveMinSegment(h, answer.options.n)},
             {"seed", answer.seed},
             {"warnings", r.warnings}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 std::string ToJson(const StageStragglers& entry) { return StageJson(entry).dump(); }

@@ -9,6 +9,7 @@
 #include "planner/scoring/spark_scoring.h"
 #include "planner/tuning/tune.h"
 #include "tuning/spark_units.h"
+#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
@@ -94,7 +95,7 @@ std::string ToJson(const ExportTable& table) {
                       {"what", table.what},
                       {"columns", table.columns},
                       {"rows", rows}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 ExportTable PredictionsTable(const std::vector<PredictAnswer>& answers) {

@@ -21,6 +21,7 @@
 #include "profiles/hdfs/hdfs_store.h"
 #include "profiles/spark/spark_store.h"
 #include "profiles/store.h"
+#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
@@ -459,7 +460,7 @@ std::string ToJson(const ReportAnswer& answer) {
   for (const ReportSection& s : answer.sections)
     j["sections"].push_back({{"id", s.id}, {"title", s.title}, {"charts", s.charts}});
   j["warnings"] = answer.warnings;
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 }  // namespace perfplan::planner

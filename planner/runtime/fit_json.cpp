@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "profiles/runtime/profile_reader.h"
+#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
@@ -152,7 +153,7 @@ std::string ToJson(const FitAnswer& a) {
   fit["warnings"] = a.warnings;
   fit["model_choice"] = a.choice ? ChoiceJson(*a.choice) : json(nullptr);
   j["fit"] = fit;
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 std::string ToJson(const EvaluateAnswer& a) {
@@ -203,7 +204,7 @@ std::string ToJson(const EvaluateAnswer& a) {
       {"selection", SelectionJson(a, ev)},
       {"fits", fits},
       {"notes", ev.notes}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 std::string ToJson(const BacktestAnswer& a) {
@@ -238,7 +239,7 @@ std::string ToJson(const ImportScoutAnswer& a) {
     row["completed"] = r.completed;
     runs.push_back(row);
   }
-  return json{{"runs", runs}, {"rows", a.runs.size()}}.dump(2) + "\n";
+  return JsonLine(json{{"runs", runs}, {"rows", a.runs.size()}});
 }
 
 }  // namespace perfplan::planner

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/json_text.h"
+
 namespace perfplan::planner {
 namespace {
 
@@ -52,7 +54,7 @@ json RunJson(const models::ProfileRun& r) {
           {"global_reduction_seconds", r.global_reduction_seconds}};
 }
 
-std::string Dump(const json& j) { return j.dump(2) + "\n"; }
+std::string Dump(const json& j) { return JsonLine(j); }
 
 }  // namespace
 

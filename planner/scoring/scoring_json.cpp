@@ -4,6 +4,7 @@
 
 #include "planner/scoring/spark_scoring.h"
 #include "planner/scoring/task_scoring.h"
+#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
@@ -50,7 +51,7 @@ std::string ToJson(const ScoreAnswer& a) { return ScoreJson(a).dump(2) + "\n"; }
 std::string LabelToJson(const std::string& app_id, models::TaskType type) {
   nlohmann::json j = {
       {"app_id", app_id}, {"task_type", std::string(models::ToString(type))}, {"stored", true}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 std::string ToJson(const std::vector<ScoreAnswer>& answers) {
@@ -58,7 +59,7 @@ std::string ToJson(const std::vector<ScoreAnswer>& answers) {
   // Each answer's document is the one `perfplan score --json` prints, so the two never differ.
   for (const ScoreAnswer& a : answers) apps.push_back(ScoreJson(a));
   nlohmann::json j = {{"applications", apps}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 std::string ToJson(const ClassifyAnswer& answer) {
@@ -80,7 +81,7 @@ std::string ToJson(const ClassifyAnswer& answer) {
   }
   nlohmann::json j = {
       {"applications", apps}, {"clusters", clusters}, {"warnings", answer.warnings}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 }  // namespace perfplan::planner

@@ -4,6 +4,7 @@
 
 #include "profiles/json_depth.h"
 #include "profiles/problem.h"
+#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
@@ -140,7 +141,7 @@ std::string ToJson(const ApiError& e) {
   json j = {{"error", e.error},
             {"message", e.message},
             {"field", e.field.empty() ? json(nullptr) : json(e.field)}};
-  return j.dump() + "\n";
+  return JsonText(j) + "\n";
 }
 
 std::optional<ApiError> DecodePredictCall(std::string_view body, PredictCall* out) {

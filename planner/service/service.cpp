@@ -3,9 +3,13 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <ostream>
+#include <string_view>
 #include <thread>
 
 #include "planner/runtime/json_output.h"
@@ -21,6 +25,75 @@ namespace perfplan::planner {
 namespace {
 
 HttpReply Error(const ApiError& e) { return {e.http_status, ToJson(e)}; }
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Decodes %XX (and '+' as a space in a query) in one path segment or query key or value. Clients
+// (Python requests, curl --data-urlencode) escape ':' in dates as %3A. nullopt for a malformed
+// escape, or for a decoded '/', '?', '&', '=' or '#', which would change the structure the
+// routing sees (no real id, date or parameter value holds them).
+std::optional<std::string> PercentDecode(std::string_view text, bool plus_is_space) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '+' && plus_is_space) {
+      c = ' ';
+    } else if (c == '%') {
+      if (i + 2 >= text.size()) return std::nullopt;  // "%" or "%X" at the end
+      const int hi = HexValue(text[i + 1]);
+      const int lo = HexValue(text[i + 2]);
+      if (hi < 0 || lo < 0) return std::nullopt;
+      c = static_cast<char>(hi * 16 + lo);
+      if (c == '/' || c == '?' || c == '&' || c == '=' || c == '#') return std::nullopt;
+      i += 2;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+// The target with every path segment and query key/value percent-decoded; nullopt when one
+// cannot be (PercentDecode).
+std::optional<std::string> DecodeTarget(const std::string& target) {
+  const std::size_t question = target.find('?');
+  std::string out;
+  std::string_view path = std::string_view(target).substr(0, question);
+  for (std::size_t start = 0;;) {
+    const std::size_t slash = path.find('/', start);
+    auto segment = PercentDecode(path.substr(start, slash - start), false);
+    if (!segment) return std::nullopt;
+    out += *segment;
+    if (slash == std::string_view::npos) break;
+    out += '/';
+    start = slash + 1;
+  }
+  if (question == std::string::npos) return out;
+  out += '?';
+  std::string_view query = std::string_view(target).substr(question + 1);
+  for (std::size_t start = 0;;) {
+    const std::size_t amp = query.find('&', start);
+    const std::string_view pair = query.substr(start, amp - start);
+    const std::size_t eq = pair.find('=');
+    auto key = PercentDecode(pair.substr(0, eq), true);
+    if (!key) return std::nullopt;
+    out += *key;
+    if (eq != std::string_view::npos) {
+      auto value = PercentDecode(pair.substr(eq + 1), true);
+      if (!value) return std::nullopt;
+      out += '=' + *value;
+    }
+    if (amp == std::string_view::npos) break;
+    out += '&';
+    start = amp + 1;
+  }
+  return out;
+}
 
 HttpReply FromStatus(const Status& s) { return Error(ApiErrorFromStatus(s)); }
 
@@ -225,6 +298,10 @@ Status ServiceOptions::Validate() const {
   if (read_timeout_seconds <= 0 || write_timeout_seconds <= 0) {
     return Status::InvalidArgument("read_timeout_seconds and write_timeout_seconds: must be > 0");
   }
+  if (keep_alive_timeout_seconds < 1 || keep_alive_timeout_seconds > 3600) {
+    return Status::InvalidArgument("keep_alive_timeout_seconds: must be 1..3600, got " +
+                                   std::to_string(keep_alive_timeout_seconds));
+  }
   if (threads < 1) {
     return Status::InvalidField("threads", "must be >= 1, got " + std::to_string(threads));
   }
@@ -250,8 +327,16 @@ bool ConstantTimeEquals(const std::string& a, const std::string& b) {
 }
 
 HttpReply HandleRequest(const Catalog& catalog, const ServiceOptions& options,
-                        const std::string& method, const std::string& target,
+                        const std::string& method, const std::string& raw_target,
                         const std::string& authorization, const std::string& body) {
+  const std::optional<std::string> decoded = DecodeTarget(raw_target);
+  if (!decoded) {
+    return Error({400, "bad_request",
+                  "malformed percent-encoding in the request target (or an escaped '/', '?', "
+                  "'&', '=' or '#')",
+                  ""});
+  }
+  const std::string& target = *decoded;
   const std::size_t question = target.find('?');
   const std::string path = target.substr(0, question);
   const std::string query = question == std::string::npos ? "" : target.substr(question + 1);
@@ -269,6 +354,8 @@ HttpReply HandleRequest(const Catalog& catalog, const ServiceOptions& options,
   }
   auto only = [&](const char* allowed) -> std::optional<HttpReply> {
     if (method == allowed) return std::nullopt;
+    // HEAD is GET without the body (httplib routes it to the GET handler and drops the body).
+    if (method == "HEAD" && std::string_view(allowed) == "GET") return std::nullopt;
     return Error({405, "method_not_allowed", path + " accepts " + allowed + ", not " + method, ""});
   };
   // /v1/tuning/{workload}/sensitivity
@@ -337,9 +424,21 @@ struct Service::Impl {
     const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                             std::chrono::steady_clock::now() - start)
                             .count();
+    // ISO 8601 UTC with milliseconds, then client, "METHOD TARGET" (path and query as sent),
+    // status, body bytes and duration.
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+    const long long millis =
+        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() %
+        1000;
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char stamp[40];
+    std::snprintf(stamp, sizeof stamp, "%04d-%02d-%02dT%02d:%02d:%02d.%03lldZ", utc.tm_year + 1900,
+                  utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, millis);
     std::lock_guard<std::mutex> lock(log_mu);
-    *access_log << req.remote_addr << " \"" << req.method << " " << req.path << "\" " << res.status
-                << " " << res.body.size() << " " << micros << "us\n"
+    *access_log << stamp << " " << req.remote_addr << " \"" << req.method << " " << req.target
+                << "\" " << res.status << " " << res.body.size() << " " << micros << "us\n"
                 << std::flush;
   }
 
@@ -375,6 +474,9 @@ Status Service::Start() {
     impl->Serve(req, res);
   };
   server.set_keep_alive_max_count(10000);
+  // An idle keep-alive connection holds a worker thread: let it go soon (httplib's default 5 s
+  // let eight idle clients hold every worker of the default pool).
+  server.set_keep_alive_timeout(impl->options.keep_alive_timeout_seconds);
   // Answers are small and written in pieces: without TCP_NODELAY, Nagle plus delayed ACKs add
   // ~40 ms to every keep-alive request.
   server.set_tcp_nodelay(true);
@@ -440,5 +542,7 @@ void Service::Stop() {
 }
 
 int Service::port() const { return impl_->port; }
+
+const char* HttpLibraryVersion() { return CPPHTTPLIB_VERSION; }
 
 }  // namespace perfplan::planner

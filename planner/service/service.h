@@ -6,7 +6,9 @@
 // decoded strictly (request_decoder.h); answers are the same JSON documents the CLI prints with
 // --json. Errors are {"error", "message", "field"} with a 4xx status. Loopback by default, request
 // body limit, read/write timeouts, optional bearer token (constant-time comparison), one
-// access-log line per request. cpp-httplib stays inside service.cpp.
+// access-log line per request (ISO time, client, method, target, status, bytes, duration).
+// Paths and queries are percent-decoded; HEAD answers every GET. cpp-httplib stays inside
+// service.cpp.
 //
 // Thread-safety: requests run concurrently on a worker pool; the catalog is immutable. Start() is
 // called once; Stop() may be called from any thread and returns after in-flight requests finish.
@@ -34,6 +36,9 @@ struct ServiceOptions {
   int read_timeout_seconds = 5;
   // A client that does not read its answer for this long is disconnected. Default 5 s.
   int write_timeout_seconds = 5;
+  // An idle keep-alive connection is closed after this long. Default 1 s: each open connection
+  // holds a worker thread, so idle clients must not keep them.
+  int keep_alive_timeout_seconds = 1;
   // Worker threads. Default 8; raise for many slow concurrent clients.
   int threads = 8;
   // When not empty, every request except GET /v1/health must carry
@@ -80,6 +85,9 @@ class Service {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The cpp-httplib version the service is built with, for `perfplan --version`.
+const char* HttpLibraryVersion();
 
 // True when `a` equals `b`; the time taken depends only on the lengths, not the contents.
 bool ConstantTimeEquals(const std::string& a, const std::string& b);

@@ -1,6 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/spark/spark_api.h"
+#include "models/json_text.h"
 
 namespace perfplan::planner {
 
@@ -24,7 +25,7 @@ std::string ToJson(const profiles::spark::IngestSummary& summary) {
                         {"bytes_read", summary.bytes_read},
                         {"applications_ingested", apps},
                         {"skipped", skipped}};
-  return doc.dump(2) + "\n";
+  return JsonLine(doc);
 }
 
 namespace {
@@ -91,24 +92,23 @@ std::string ToJson(const WhatIfAnswer& a) {
   nlohmann::json points = nlohmann::json::array();
   for (const auto& [n, t] : a.points)
     points.push_back({{"executors", n}, {"predicted_seconds", t}});
-  return nlohmann::json({{"app_id", a.app_id},
-                         {"attempt_id", a.attempt_id},
-                         {"points", points},
-                         {"critical_path_seconds", a.critical_path_seconds},
-                         {"measured_seconds", a.measured_seconds},
-                         {"driver_seconds", a.driver_seconds},
-                         {"observed_executors", a.observed_executors},
-                         {"cores_per_executor", a.cores_per_executor},
-                         {"predicted_at_observed_seconds", a.predicted_at_observed_seconds},
-                         {"relative_error_at_observed", a.relative_error_at_observed}})
-             .dump(2) +
-         "\n";
+  return JsonLine(
+      nlohmann::json({{"app_id", a.app_id},
+                      {"attempt_id", a.attempt_id},
+                      {"points", points},
+                      {"critical_path_seconds", a.critical_path_seconds},
+                      {"measured_seconds", a.measured_seconds},
+                      {"driver_seconds", a.driver_seconds},
+                      {"observed_executors", a.observed_executors},
+                      {"cores_per_executor", a.cores_per_executor},
+                      {"predicted_at_observed_seconds", a.predicted_at_observed_seconds},
+                      {"relative_error_at_observed", a.relative_error_at_observed}}));
 }
 
 std::string ToJson(const std::vector<profiles::spark::ApplicationSummary>& apps) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& a : apps) list.push_back(AppJson(a));
-  return nlohmann::json({{"applications", list}}).dump(2) + "\n";
+  return JsonLine(nlohmann::json({{"applications", list}}));
 }
 
 std::string ToJson(const profiles::spark::ApplicationSummary& app,
@@ -130,7 +130,7 @@ std::string ToJson(const profiles::spark::ApplicationSummary& app,
          {"task_seconds_sum", s.task_seconds_sum}});
   }
   j["stages"] = list;
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 }  // namespace perfplan::planner

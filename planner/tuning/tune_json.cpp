@@ -3,12 +3,14 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "models/json_text.h"
+
 namespace perfplan::planner {
 namespace {
 
 using json = nlohmann::ordered_json;
 
-std::string Dump(const json& j) { return j.dump(2) + "\n"; }
+std::string Dump(const json& j) { return JsonLine(j); }
 
 json Number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 

@@ -2,12 +2,11 @@
 
 #include <yaml-cpp/depthguard.h>
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
+#include <map>
+
+#include "models/input_file.h"
 
 namespace perfplan::profiles::detail {
 namespace {
@@ -18,6 +17,9 @@ int LineOf(const YAML::Node& node) {
 }
 
 std::string Quote(const std::string& s) { return "\"" + s + "\""; }
+
+// yaml-cpp tags a quoted scalar "!" and a plain one "?": "4" in JSON or YAML is a string.
+bool IsQuoted(const YAML::Node& node) { return node.Tag() == "!"; }
 
 std::string JoinChoices(const std::vector<std::string_view>& choices) {
   std::string out;
@@ -44,14 +46,15 @@ std::string KindName(const YAML::Node& n) {
 }  // namespace
 
 std::optional<std::string> ReadWholeFile(const std::string& path, std::vector<Problem>* problems) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    problems->push_back({path, 0, "", std::string("cannot read: ") + std::strerror(errno)});
+  Result<std::string> text = ReadInputFile(path);
+  if (!text.ok()) {
+    // The Problem carries the file; the message is the reason after "path: ".
+    std::string message = text.status().message();
+    if (message.rfind(path + ": ", 0) == 0) message.erase(0, path.size() + 2);
+    problems->push_back({path, 0, "", message});
     return std::nullopt;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return std::move(text).value();
 }
 
 std::optional<YAML::Node> FieldReader::Parse(const std::string& text) {
@@ -89,8 +92,14 @@ bool FieldReader::ExpectMap(const YAML::Node& node, const std::string& path,
     Report(node, path, "expected a mapping, got " + KindName(node));
     return false;
   }
+  std::map<std::string, int> first_line;
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
+    if (auto [it, inserted] = first_line.emplace(key, LineOf(kv.first)); !inserted) {
+      Report(kv.first, Join(path, key),
+             "duplicate key (first given at line " + std::to_string(it->second) + ")");
+      continue;
+    }
     bool known = false;
     for (std::string_view a : allowed) known |= a == key;
     if (known) continue;
@@ -136,6 +145,10 @@ std::optional<double> FieldReader::Number(const YAML::Node& map, const std::stri
   if (!node) return std::nullopt;
   const std::string& text = node->Scalar();
   const std::string field = Join(path, key);
+  if (IsQuoted(*node)) {
+    Report(*node, field, "expected a number, got the string " + Quote(text));
+    return std::nullopt;
+  }
   double v = 0;
   std::size_t used = 0;
   try {
@@ -159,10 +172,15 @@ std::optional<double> FieldReader::Number(const YAML::Node& map, const std::stri
 }
 
 std::optional<long long> FieldReader::Integer(const YAML::Node& map, const std::string& path,
-                                              const char* key, long long min_value, bool required) {
+                                              const char* key, long long min_value,
+                                              long long max_value, bool required) {
   std::optional<YAML::Node> node = Scalar(map, path, key, required);
   if (!node) return std::nullopt;
   const std::string& text = node->Scalar();
+  if (IsQuoted(*node)) {
+    Report(*node, Join(path, key), "expected a whole number, got the string " + Quote(text));
+    return std::nullopt;
+  }
   long long v = 0;
   std::size_t used = 0;
   try {
@@ -176,6 +194,10 @@ std::optional<long long> FieldReader::Integer(const YAML::Node& map, const std::
   }
   if (v < min_value) {
     Report(*node, Join(path, key), "must be >= " + std::to_string(min_value) + ", got " + text);
+    return std::nullopt;
+  }
+  if (v > max_value) {
+    Report(*node, Join(path, key), "must be <= " + std::to_string(max_value) + ", got " + text);
     return std::nullopt;
   }
   return v;

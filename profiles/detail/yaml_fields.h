@@ -27,17 +27,23 @@ class FieldReader {
   void Report(const YAML::Node& at, const std::string& field, const std::string& message);
 
   // Checks that `node` is a mapping and that every key is in `allowed`; unknown keys are
-  // reported with a "did you mean" suggestion. Returns false when `node` is not a mapping.
+  // reported with a "did you mean" suggestion, a key given twice is reported at its second
+  // occurrence (yaml-cpp keeps both; readers would silently take the first). Returns false when
+  // `node` is not a mapping.
   bool ExpectMap(const YAML::Node& node, const std::string& path,
                  const std::vector<std::string_view>& allowed);
   // Returns the sequence under `key` (reporting when it is missing and required, or not a list).
   std::optional<YAML::Node> Sequence(const YAML::Node& map, const std::string& path,
                                      const char* key, bool required);
 
+  // A number: a plain (unquoted) scalar that parses whole as a finite double. A quoted "4" is a
+  // string and is reported as one (JSON and YAML both say so by quoting).
   std::optional<double> Number(const YAML::Node& map, const std::string& path, const char* key,
                                Range range, bool required);
+  // A whole number in [min_value, max_value]: "2.5", "1e8" and quoted values are reported, and
+  // so is anything beyond max_value (never wrapped into a smaller type by the caller).
   std::optional<long long> Integer(const YAML::Node& map, const std::string& path, const char* key,
-                                   long long min_value, bool required);
+                                   long long min_value, long long max_value, bool required);
   std::optional<std::string> String(const YAML::Node& map, const std::string& path, const char* key,
                                     bool required);
   std::optional<bool> Bool(const YAML::Node& map, const std::string& path, const char* key);

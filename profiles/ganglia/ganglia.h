@@ -24,6 +24,7 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+#include <cstddef>
 
 #include "models/status.h"
 
@@ -168,14 +169,22 @@ struct GangliaFile {
 // Reads and parses one file of any of the three kinds. NotFound when the file cannot be read.
 Result<GangliaFile> ReadGangliaFile(const std::string& path);
 
+// The largest gmond/gmetad answer read: a grid of 1,000 hosts with 30 metrics each is about
+// 10 MB of XML. Without a cap a peer that keeps sending (400 MB was tried) costs twice its size
+// in memory before parsing starts.
+inline constexpr std::size_t kMaxGangliaAnswerBytes = std::size_t{64} << 20;
+
 // Connects to HOST:PORT over TCP, reads until the peer closes, and parses the XML. gmond answers
 // any connection with its whole state; gmetad on 8651 likewise. Fails (kFailed) with "HOST:PORT:
 // connection refused" / "…: no answer within T s" / "…: cannot resolve host" — never hangs longer
 // than `timeout_seconds` in total. The raw bytes are returned in `raw` when non-null.
 Result<GangliaSnapshot> FetchGangliaXml(const std::string& host, int port, double timeout_seconds,
                                         std::string* raw = nullptr);
-// Only the TCP part of FetchGangliaXml: the bytes the peer sent before closing.
-Result<std::string> FetchTcp(const std::string& host, int port, double timeout_seconds);
+// Only the TCP part of FetchGangliaXml: the bytes the peer sent before closing. Failed "HOST:PORT:
+// the answer is larger than N bytes (the limit for one gmond/gmetad answer)" as soon as more than
+// `max_bytes` arrive.
+Result<std::string> FetchTcp(const std::string& host, int port, double timeout_seconds,
+                             std::size_t max_bytes = kMaxGangliaAnswerBytes);
 
 // Splits "HOST:PORT" (port 1–65535). InvalidArgument naming the text otherwise.
 Result<std::pair<std::string, int>> ParseHostPort(std::string_view text);

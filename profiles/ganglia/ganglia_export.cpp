@@ -8,6 +8,8 @@
 
 #include "profiles/json_depth.h"
 #include "profiles/ganglia/ganglia.h"
+#include "models/input_file.h"
+#include "models/json_text.h"
 
 namespace perfplan::profiles {
 namespace {
@@ -214,7 +216,7 @@ Result<GangliaExport> ParseGangliaWebJson(std::string_view text, const std::stri
       const double epoch_value = p[1].get<double>();
       if (!(epoch_value >= -9.0e15 && epoch_value <= 9.0e15) ||
           epoch_value != std::floor(epoch_value)) {
-        return Status::InvalidArgument(pat + "[1]: epoch " + p[1].dump() +
+        return Status::InvalidArgument(pat + "[1]: epoch " + JsonText(p[1]) +
                                        " is not a whole number of seconds");
       }
       const std::int64_t epoch = p[1].is_number_integer() ? p[1].get<std::int64_t>()
@@ -225,10 +227,8 @@ Result<GangliaExport> ParseGangliaWebJson(std::string_view text, const std::stri
         continue;
       }
       if (!p[0].is_number()) {
-        return Status::InvalidArgument(
-            pat + "[0]: value " +
-            p[0].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
-            " is not a number, null or \"NaN\"");
+        return Status::InvalidArgument(pat + "[0]: value " + JsonText(p[0]) +
+                                       " is not a number, null or \"NaN\"");
       }
       s.points.emplace_back(epoch, p[0].get<double>());
     }
@@ -238,11 +238,9 @@ Result<GangliaExport> ParseGangliaWebJson(std::string_view text, const std::stri
 }
 
 Result<GangliaFile> ReadGangliaFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound(path + ": cannot open file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  Result<std::string> read = ReadInputFile(path);
+  if (!read.ok()) return read.status();
+  const std::string& text = read.value();
   const std::size_t first = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
   if (first == std::string::npos) return Status::InvalidArgument(path + ": empty file");
   GangliaFile out;

@@ -69,7 +69,8 @@ Result<std::pair<std::string, int>> ParseHostPort(std::string_view text) {
   return std::pair<std::string, int>{std::string(host), port};
 }
 
-Result<std::string> FetchTcp(const std::string& host, int port, double timeout_seconds) {
+Result<std::string> FetchTcp(const std::string& host, int port, double timeout_seconds,
+                             std::size_t max_bytes) {
   const std::string where = host + ":" + std::to_string(port);
   const auto deadline =
       Clock::now() + std::chrono::milliseconds(static_cast<long long>(timeout_seconds * 1000));
@@ -147,6 +148,10 @@ Result<std::string> FetchTcp(const std::string& host, int port, double timeout_s
     if (n < 0) {
       if (errno == EAGAIN || errno == EINTR) continue;
       return Status::Failed(where + ": read: " + std::strerror(errno));
+    }
+    if (data.size() + static_cast<std::size_t>(n) > max_bytes) {
+      return Status::Failed(where + ": the answer is larger than " + std::to_string(max_bytes) +
+                            " bytes (the limit for one gmond/gmetad answer)");
     }
     data.append(buf, static_cast<std::size_t>(n));
   }

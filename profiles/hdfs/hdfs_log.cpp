@@ -8,6 +8,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "models/input_file.h"
+
 namespace perfplan::profiles {
 namespace {
 
@@ -657,12 +659,7 @@ void HdfsParseCounts::Merge(const HdfsParseCounts& o) {
 
 Result<std::unique_ptr<HdfsLogReader>> HdfsLogReader::Open(const std::string& path,
                                                            std::size_t max_line_bytes) {
-  {
-    std::ifstream probe(path, std::ios::binary);
-    if (!probe) {
-      return Status::NotFound(path + ": cannot open (" + std::strerror(errno) + ")");
-    }
-  }
+  if (Status s = CheckInputPath(path); !s.ok()) return s;
   gzFile gz = gzopen(path.c_str(), "rb");
   if (gz == nullptr) return Status::Failed(path + ": cannot open for reading");
   gzbuffer(gz, 1 << 17);

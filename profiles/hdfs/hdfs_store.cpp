@@ -249,6 +249,13 @@ class FileIngester {
     };
     std::int64_t consumed_offset = cp.cp.offset_bytes;
     while (reader.Next(&line, &terminated)) {
+      if (!terminated && !reader.error().ok()) {
+        // The stream broke inside this line (a truncated .gz): its bytes are not a whole record.
+        at_end = false;
+        batch_skipped.push_back({path, static_cast<int>(line_number + 1), "line",
+                                 "partial last line of a broken compressed stream; not stored"});
+        break;
+      }
       if (!terminated && live && !options_.complete_files) {
         at_end = false;
         batch_warnings.push_back({path, static_cast<int>(line_number + 1), "line",
@@ -452,6 +459,25 @@ Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>&
   // store must wait for this one, or both would read the same lines.
   auto lock = store.LockExclusively("ingest hdfs");
   if (!lock.ok()) return lock.status();
+  // Across runs too: a file whose (device, inode) another node's checkpoint holds was ingested
+  // under that node before; reading it again here would count every line twice.
+  for (const HdfsSource& source : sources) {
+    struct stat info {};
+    if (::stat(source.path.c_str(), &info) != 0) continue;  // missing: reported below
+    auto st = store.Prepare(
+        "SELECT node FROM hdfs_checkpoint WHERE device=? AND inode=? AND node<>? LIMIT 1");
+    if (!st.ok()) return st.status();
+    st.value()
+        .Bind(1, static_cast<std::int64_t>(info.st_dev))
+        .Bind(2, static_cast<std::int64_t>(info.st_ino))
+        .Bind(3, source.node);
+    if (st.value().Step()) {
+      return Status::InvalidArgument(
+          "--node " + source.node + "=" + source.path + ": the same file was ingested for node " +
+          st.value().ColumnText(0) + " in an earlier run; a file belongs to one node");
+    }
+    if (!st.value().Error().ok()) return st.value().Error();
+  }
   auto writer = PrepareWriter(store);
   if (!writer.ok()) return writer.status();
   HdfsIngestReport report;

@@ -1,6 +1,7 @@
 #include "profiles/runtime/profile_reader.h"
 
 #include "profiles/detail/yaml_fields.h"
+#include "profiles/runtime/topology.h"
 
 namespace perfplan::profiles {
 namespace {
@@ -8,19 +9,13 @@ namespace {
 using detail::FieldReader;
 using detail::Range;
 
-const std::vector<std::string_view> kTopKeys = {"schema_version",
-                                                "application",
-                                                "description",
-                                                "profiled_site",
-                                                "reduction_object_class",
-                                                "reduction_object_scaling",
-                                                "global_reduction_class",
-                                                "retrieval_scales_with_storage_nodes",
-                                                "reduction_communication",
-                                                "runs",
-                                                // written by `perfplan fit --json` (residuals,
-                                                // runs used); informational, not read
-                                                "fit"};
+const std::vector<std::string_view> kTopKeys = {
+    "schema_version", "application", "description", "profiled_site", "reduction_object_class",
+    "reduction_object_scaling", "global_reduction_class", "retrieval_scales_with_storage_nodes",
+    "reduction_communication", "runs",
+    // written by `perfplan fit --json` (residuals,
+    // runs used); informational, not read
+    "fit"};
 const std::vector<std::string_view> kRunKeys = {"dataset_bytes",
                                                 "storage_nodes",
                                                 "compute_nodes",
@@ -44,8 +39,11 @@ void ReadRun(FieldReader& r, const YAML::Node& node, const std::string& path,
     if (auto v = r.Number(node, path, key, Range::kNonNegative, required)) *out = *v;
   };
   positive("dataset_bytes", &run->dataset_bytes);
-  positive("storage_nodes", &run->storage_nodes);
-  positive("compute_nodes", &run->compute_nodes);
+  auto count = [&](const char* key, double* out) {
+    if (auto v = r.Integer(node, path, key, 1, kMaxNodeCount, true)) *out = static_cast<double>(*v);
+  };
+  count("storage_nodes", &run->storage_nodes);
+  count("compute_nodes", &run->compute_nodes);
   positive("bandwidth_bytes_per_second", &run->bandwidth_bytes_per_second);
   non_negative("disk_seconds", &run->disk_seconds, true);
   non_negative("network_seconds", &run->network_seconds, true);
@@ -85,7 +83,8 @@ Loaded<ProfileDocument> ParseProfile(const std::string& text, const std::string&
   if (!root) return out;
   r.ExpectMap(*root, "", kTopKeys);
 
-  if (auto v = r.Integer(*root, "", "schema_version", 1, true); v && *v != kProfileSchemaVersion) {
+  if (auto v = r.Integer(*root, "", "schema_version", 1, 1'000'000, true);
+      v && *v != kProfileSchemaVersion) {
     r.Report((*root)["schema_version"], "schema_version",
              "this perfplan reads version " + std::to_string(kProfileSchemaVersion) + ", got " +
                  std::to_string(*v));

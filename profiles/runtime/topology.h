@@ -14,6 +14,12 @@ namespace perfplan::profiles {
 
 inline constexpr int kTopologySchemaVersion = 1;
 
+// Upper bounds every reader and `validate` check (docs/topology-format.md). Far above any real
+// cluster, low enough that the planner's per-node arrays and int sums stay small and exact: a
+// count of 2^31 used to abort (length_error) and 2^32 + 1 silently became 1 node.
+inline constexpr long long kMaxNodeCount = 1'000'000;  // nodes in a group, a site, a replica
+inline constexpr long long kMaxCoresPerNode = 65'536;
+
 // `count` identical nodes of a site.
 struct NodeGroup {
   std::string name;  // name prefix; nodes are name-0, name-1, …

@@ -65,10 +65,21 @@ void ReadSites(FieldReader& r, const YAML::Node& root, Topology* t) {
         NodeGroup group;
         group.name = site.name + "-" + std::to_string(j);
         if (auto v = r.String(g, gp, "name", false)) group.name = *v;
-        if (auto v = r.Integer(g, gp, "count", 1, false)) group.count = static_cast<int>(*v);
-        if (auto v = r.Integer(g, gp, "cores", 1, false)) group.cores = static_cast<int>(*v);
+        if (auto v = r.Integer(g, gp, "count", 1, kMaxNodeCount, false)) {
+          group.count = static_cast<int>(*v);
+        }
+        if (auto v = r.Integer(g, gp, "cores", 1, kMaxCoresPerNode, false)) {
+          group.cores = static_cast<int>(*v);
+        }
         if (auto v = r.Number(g, gp, "speed", Range::kPositive, false)) group.speed = *v;
         site.nodes.push_back(group);
+      }
+      long long total = 0;  // summed wide: many groups of kMaxNodeCount would overflow int
+      for (const NodeGroup& g : site.nodes) total += g.count;
+      if (total > kMaxNodeCount) {
+        r.Report(*nodes, FieldReader::Join(path, "nodes"),
+                 "the site has " + std::to_string(total) + " nodes in all; at most " +
+                     std::to_string(kMaxNodeCount) + " are supported");
       }
     }
     t->sites.push_back(site);
@@ -142,8 +153,8 @@ void ReadDatasets(FieldReader& r, const YAML::Node& root, Topology* t) {
             r.Report(rn["site"], FieldReader::Join(rp, "site"), message);
           }
         }
-        if (auto v = r.Number(rn, rp, "storage_nodes", Range::kPositive, true)) {
-          rep.storage_nodes = *v;
+        if (auto v = r.Integer(rn, rp, "storage_nodes", 1, kMaxNodeCount, true)) {
+          rep.storage_nodes = static_cast<double>(*v);
         }
         d.replicas.push_back(rep);
       }
@@ -240,7 +251,8 @@ Loaded<Topology> ParseTopology(const std::string& text, const std::string& file)
   std::optional<YAML::Node> root = r.Parse(text);
   if (!root) return out;
   r.ExpectMap(*root, "", kTopKeys);
-  if (auto v = r.Integer(*root, "", "schema_version", 1, true); v && *v != kTopologySchemaVersion) {
+  if (auto v = r.Integer(*root, "", "schema_version", 1, 1'000'000, true);
+      v && *v != kTopologySchemaVersion) {
     r.Report((*root)["schema_version"], "schema_version",
              "this perfplan reads version " + std::to_string(kTopologySchemaVersion) + ", got " +
                  std::to_string(*v));

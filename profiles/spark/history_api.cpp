@@ -12,6 +12,7 @@
 #include "models/text.h"
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/spark/spark_store.h"
+#include "models/json_text.h"
 
 namespace perfplan::profiles::spark {
 namespace {
@@ -1093,7 +1094,7 @@ Result<std::string> HistoryApi(Store& store, const std::string& path) {
   Api api(store);
   auto answer = api.Answer(seg, q);
   if (!answer.ok()) return answer.status();
-  return answer.value().dump(2) + "\n";
+  return JsonLine(answer.value());
 }
 
 }  // namespace perfplan::profiles::spark

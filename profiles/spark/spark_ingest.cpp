@@ -15,6 +15,7 @@
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/json_depth.h"
 #include "profiles/spark/spark_store.h"
+#include "models/json_text.h"
 
 namespace perfplan::profiles::spark {
 namespace fs = std::filesystem;
@@ -264,7 +265,7 @@ std::string SPublicAccumulables(SjResult info) {
                    {"update", SStr(a["Update"])},
                    {"value", SStr(a["Value"])}});
   }
-  return out.dump();
+  return JsonText(out);
 }
 
 // Java's StackTraceElement.toString for an element read back from JSON (no module or loader).
@@ -465,7 +466,7 @@ class AppBuilder {
   std::string Apply(const json& e, const std::string& type) {
     if (type == "SparkListenerTaskEnd" || type == "SparkListenerTaskStart") {
       // Only reached when the "Event" key is not first; the fast path reads these directly.
-      std::string text = e.dump();
+      std::string text = JsonText(e);
       auto doc = parser_.parse(text);
       if (doc.error()) return "invalid JSON";
       return ApplyTask(doc.value_unsafe(), type == "SparkListenerTaskEnd");
@@ -1293,7 +1294,7 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
         Statement& q = ins.value();
         q.Reset();
         q.Bind(1, key_).Bind(2, std::string(section)).Bind(3, ord++).Bind(4, it.key());
-        q.Bind(5, it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+        q.Bind(5, it.value().is_string() ? it.value().get<std::string>() : JsonText(it.value()));
         if (Status st = q.Run(); !st.ok()) return st;
       }
     }
@@ -1322,9 +1323,11 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
     s.Bind(9, ex.max_memory);
     s.Bind(10, ex.max_onheap);
     s.Bind(11, ex.max_offheap);
-    s.Bind(12, ex.log_urls.dump()).Bind(13, ex.attributes.dump()).Bind(14, ex.resources.dump());
+    s.Bind(12, JsonText(ex.log_urls))
+        .Bind(13, JsonText(ex.attributes))
+        .Bind(14, JsonText(ex.resources));
     s.Bind(15, std::int64_t{ex.resource_profile_id}).Bind(16, std::int64_t{ex.excluded});
-    s.Bind(17, json(ex.excluded_stages).dump()).Bind(18, ex.peak_metrics.dump());
+    s.Bind(17, JsonText(json(ex.excluded_stages))).Bind(18, JsonText(ex.peak_metrics));
     s.Bind(19, std::int64_t{ex.ord});
     s.Bind(20, ex.memory_used).Bind(21, ex.disk_used).Bind(22, ex.rdd_blocks);
     s.Bind(23, ex.used_on_heap).Bind(24, ex.used_off_heap);
@@ -1340,9 +1343,9 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
     s.Bind(4, j.description);
     s.Bind(5, j.submission_ms);
     s.Bind(6, j.completion_ms);
-    s.Bind(7, j.status).Bind(8, json(j.stage_ids).dump());
+    s.Bind(7, j.status).Bind(8, JsonText(json(j.stage_ids)));
     s.Bind(9, j.job_group);
-    s.Bind(10, j.tags.dump());
+    s.Bind(10, JsonText(j.tags));
     s.Bind(11, j.sql_execution_id);
     s.Bind(12, std::int64_t{j.num_tasks}).Bind(13, std::int64_t{j.active_tasks});
     s.Bind(14, std::int64_t{j.completed_tasks}).Bind(15, std::int64_t{j.skipped_tasks});
@@ -1355,7 +1358,7 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
     s.Bind(19, std::int64_t{std::max(0, j.active_stages)});
     s.Bind(20, static_cast<std::int64_t>(j.completed_stages.size()));
     s.Bind(21, static_cast<std::int64_t>(j.skipped_stages.size()));
-    s.Bind(22, std::int64_t{j.failed_stages}).Bind(23, json(j.killed_summary).dump());
+    s.Bind(22, std::int64_t{j.failed_stages}).Bind(23, JsonText(json(j.killed_summary)));
     if (Status st = s.Run(); !st.ok()) return st;
   }
   for (const auto& [k, st_] : stages_) {
@@ -1370,22 +1373,21 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
     s.Bind(9, st_.submission_ms);
     s.Bind(10, st_.first_launch_ms);
     s.Bind(11, st_.completion_ms);
-    s.Bind(12, st_.failure_reason).Bind(13, st_.pool).Bind(14, st_.rdd_ids.dump());
-    s.Bind(15, st_.parent_ids.dump()).Bind(16, json(st_.job_ids).dump());
-    s.Bind(17, st_.accumulables.dump()).Bind(18, std::int64_t{st_.resource_profile_id});
+    s.Bind(12, st_.failure_reason).Bind(13, st_.pool).Bind(14, JsonText(st_.rdd_ids));
+    s.Bind(15, JsonText(st_.parent_ids)).Bind(16, JsonText(json(st_.job_ids)));
+    s.Bind(17, JsonText(st_.accumulables)).Bind(18, std::int64_t{st_.resource_profile_id});
     s.Bind(19, std::int64_t{st_.active}).Bind(20, std::int64_t{st_.complete});
     s.Bind(21, std::int64_t{st_.failed}).Bind(22, std::int64_t{st_.killed});
     s.Bind(23, static_cast<std::int64_t>(st_.completed_indices.size()));
-    s.Bind(24, json(st_.killed_summary).dump()).Bind(25, st_.peak_executor_metrics.dump());
-    s.Bind(26, json(st_.excluded_executors).dump());
-    s.Bind(27, json(st_.executor_peaks).dump());
+    s.Bind(24, JsonText(json(st_.killed_summary))).Bind(25, JsonText(st_.peak_executor_metrics));
+    s.Bind(26, JsonText(json(st_.excluded_executors)));
+    s.Bind(27, JsonText(json(st_.executor_peaks)));
     if (st_.speculated) {
-      s.Bind(28, json{{"numTasks", st_.spec_tasks},
+      s.Bind(28, JsonText(json{{"numTasks", st_.spec_tasks},
                       {"numActiveTasks", st_.spec_active},
                       {"numCompletedTasks", st_.spec_completed},
                       {"numFailedTasks", st_.spec_failed},
-                      {"numKilledTasks", st_.spec_killed}}
-                     .dump());
+                      {"numKilledTasks", st_.spec_killed}}));
     } else {
       s.BindNull(28);
     }
@@ -1447,7 +1449,9 @@ SourceStamp Stamp(const EventLogSource& src) {
                                               std::chrono::file_clock::to_sys(t).time_since_epoch())
                                               .count());
     }
-    if (std::FILE* f = std::fopen(part.c_str(), "rb")) {
+    // Only regular files: opening a FIFO nobody writes to would block (the reader refuses it).
+    std::FILE* f = fs::is_regular_file(part, ec) ? std::fopen(part.c_str(), "rb") : nullptr;
+    if (f != nullptr) {
       char buf[4096];
       std::size_t n = std::fread(buf, 1, sizeof(buf), f);
       XXH64_update(h, buf, n);

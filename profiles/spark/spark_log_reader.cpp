@@ -14,6 +14,7 @@
 #include <map>
 
 #include "profiles/detail/lzf.h"
+#include "models/input_file.h"
 #include "profiles/line_reader.h"
 
 namespace perfplan::profiles::spark {
@@ -555,6 +556,12 @@ bool EventLineReader::OpenNextPart() {
   part_.reset();
   while (next_part_ < source_.parts.size()) {
     const std::string& path = source_.parts[next_part_++];
+    if (Status s = CheckInputPath(path); !s.ok()) {
+      std::string message = s.message();
+      if (message.rfind(path + ": ", 0) == 0) message.erase(0, path.size() + 2);
+      skipped_.push_back({path, 0, message});
+      continue;
+    }
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) {
       skipped_.push_back({path, 0, std::string("cannot open: ") + std::strerror(errno)});

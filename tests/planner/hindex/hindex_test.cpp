@@ -1,5 +1,5 @@
-// planner/hindex/hindex.cpp, planner/hindex/hindex_json.cpp, planner/output/hindex_svg.cpp and the `perfplan hindex` /
-// `perfplan simulate hindex` commands end to end.
+// planner/hindex/hindex.cpp, planner/hindex/hindex_json.cpp, planner/output/hindex_svg.cpp and the
+// `perfplan hindex` / `perfplan simulate hindex` commands end to end.
 #include "planner/hindex/hindex.h"
 
 #include <doctest/doctest.h>
@@ -80,7 +80,8 @@ TEST_CASE("a missing file is NotFound") {
   request.file = "/nonexistent/buckets.csv";
   Result<HIndexAnswer> r = AnswerHIndex(request);
   CHECK(r.status().code() == StatusCode::kNotFound);
-  CHECK(r.status().message() == "/nonexistent/buckets.csv: cannot open the file");
+  CHECK(r.status().message() ==
+        "/nonexistent/buckets.csv: cannot open (No such file or directory)");
 }
 
 TEST_CASE("the JSON document has the DESIGN §6 keys at the top level") {

@@ -97,6 +97,17 @@ TEST_CASE("requests are routed and bad ones get the right 4xx with the field") {
       {"GET", "/v2", "", 404,
        R"({"error":"not_found","field":null,"message":"no endpoint /v2; see docs/openapi.json"})"
        "\n"},
+      // HEAD answers every GET (httplib drops the body on the wire) and nothing else.
+      {"HEAD", "/v1/health", "", 200, ""},
+      {"HEAD", "/v1/predict", "", 405,
+       R"({"error":"method_not_allowed","field":null,"message":"/v1/predict accepts POST, not HEAD"})"
+       "\n"},
+      // Paths and queries are percent-decoded; a broken escape, or an escaped '/', is a 400.
+      {"GET", "/v1/he%61lth", "", 200, ""},
+      {"GET", "/v1/health%4", "", 400,
+       R"({"error":"bad_request","field":null,"message":"malformed percent-encoding in the request target (or an escaped '/', '?', '&', '=' or '#')"})"
+       "\n"},
+      {"GET", "/v1%2Fhealth", "", 400, ""},
   };
   for (const Case& c : cases) {
     CAPTURE(c.method);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <random>
@@ -117,6 +118,23 @@ TEST_CASE("one file under two node names is refused (it would be counted twice)"
                                          "a file belongs to one node");
 }
 
+TEST_CASE("one file under two node names in separate runs is refused too") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/a.log", Lines(0, 10, AuditLine));
+  auto store = OpenStore(dir + "/s.db");
+  REQUIRE(IngestHdfs(*store, {{"n1", dir + "/a.log"}}, {}).ok());
+  auto second = IngestHdfs(*store, {{"n2", dir + "/a.log"}}, {});
+  REQUIRE_FALSE(second.ok());
+  CHECK(second.status().message() == "--node n2=" + dir +
+                                         "/a.log: the same file was ingested for node n1 in an "
+                                         "earlier run; a file belongs to one node");
+  CHECK(Count(*store, "hdfs_audit") == 10);
+  // Under its own node name it is simply unchanged.
+  auto again = IngestHdfs(*store, {{"n1", dir + "/a.log"}}, {});
+  REQUIRE(again.ok());
+  CHECK(again.value().records == 0);
+}
+
 TEST_CASE("rotated family is listed oldest first") {
   const std::string dir = testing::MakeTempDir();
   for (const char* f : {"a.log", "a.log.1", "a.log.2.gz", "a.log.10", "a.log.2023-12-31",
@@ -186,6 +204,34 @@ TEST_CASE("rotation and compression of old files never double-count") {
   auto clean = OpenStore(dir + "/clean.db");
   REQUIRE(IngestHdfs(*clean, sources, {}).ok());
   CHECK(Dump(*clean) == Dump(*store));
+}
+
+TEST_CASE("a truncated compressed file never stores its cut-off last line as a record") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string log = dir + "/hdfs-audit.log";
+  WriteGzip(log + ".1.gz", Lines(0, 200, AuditLine));
+  std::string gz = testing::ReadFile(log + ".1.gz");
+  gz.resize(gz.size() - 40);  // the 8-byte trailer and the last deflate symbols
+  testing::WriteFile(log + ".1.gz", gz);
+  // What zlib still decodes: whole lines, then a fragment.
+  gzFile in = gzopen((log + ".1.gz").c_str(), "rb");
+  REQUIRE(in != nullptr);
+  std::string decoded(1 << 20, '\0');
+  const int n = gzread(in, decoded.data(), static_cast<unsigned>(decoded.size()));
+  gzclose(in);
+  REQUIRE(n > 0);
+  decoded.resize(static_cast<std::size_t>(n));
+  REQUIRE(decoded.back() != '\n');  // the case under test: a cut inside a line
+  const auto whole_lines = std::count(decoded.begin(), decoded.end(), '\n');
+
+  auto store = OpenStore(dir + "/s.db");
+  auto report = IngestHdfs(*store, {{"nn", log}}, {});
+  REQUIRE(report.ok());
+  CHECK(Count(*store, "hdfs_audit") == whole_lines);
+  REQUIRE(!report.value().skipped.empty());
+  CHECK(FormatProblem(report.value().skipped.front()) ==
+        log + ".1.gz:" + std::to_string(whole_lines + 1) +
+            ": line: partial last line of a broken compressed stream; not stored");
 }
 
 TEST_CASE("a missing file and garbled lines are reported with file and line") {

@@ -1,5 +1,5 @@
-// Specification of profiles/runtime/profile_reader.h: one schema for YAML and JSON, every problem reported
-// at once with file, line, field, the value seen and what was expected.
+// Specification of profiles/runtime/profile_reader.h: one schema for YAML and JSON, every problem
+// reported at once with file, line, field, the value seen and what was expected.
 #include "profiles/runtime/profile_reader.h"
 
 #include <doctest/doctest.h>
@@ -81,7 +81,7 @@ runs:
             "p.yaml:4: global_reduction_class: expected linear-constant, constant-linear or "
             "auto, got \"linear-konstant\"; did you mean \"linear-constant\"?",
             "p.yaml:6: runs[0].dataset_bytes: must be > 0, got -5",
-            "p.yaml:7: runs[0].storage_nodes: must be > 0, got 0",
+            "p.yaml:7: runs[0].storage_nodes: must be >= 1, got 0",
             "p.yaml:8: runs[0].compute_nodes: expected a finite number, got \"four\"",
             "p.yaml:6: runs[0].compute_seconds: missing",
         });
@@ -142,7 +142,7 @@ TEST_CASE("cross-field problems found by the model are reported too") {
 TEST_CASE("a missing file is reported with the reason") {
   Loaded<ProfileDocument> loaded = LoadProfile("/nonexistent/p.yaml");
   CHECK(Messages(loaded) ==
-        std::vector<std::string>{"/nonexistent/p.yaml: cannot read: No such file or directory"});
+        std::vector<std::string>{"/nonexistent/p.yaml: cannot open (No such file or directory)"});
 }
 
 }  // namespace

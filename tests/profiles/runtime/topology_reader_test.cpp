@@ -1,5 +1,5 @@
-// Specification of profiles/runtime/topology.h: sites, links, datasets and reference runs, with every
-// problem (unknown sites, unreachable replicas, bad numbers) reported at once.
+// Specification of profiles/runtime/topology.h: sites, links, datasets and reference runs, with
+// every problem (unknown sites, unreachable replicas, bad numbers) reported at once.
 #include <doctest/doctest.h>
 
 #include "profiles/runtime/topology.h"
@@ -97,7 +97,7 @@ datasets:
             "t.yaml:8: links[0].bandwidth_bytes_per_second: must be > 0, got 0",
             "t.yaml:13: datasets[0].replicas[0].site: unknown site \"stor\"; did you mean "
             "\"store\"?",
-            "t.yaml:14: datasets[0].replicas[1].storage_nodes: must be > 0, got -2",
+            "t.yaml:14: datasets[0].replicas[1].storage_nodes: must be >= 1, got -2",
         });
 }
 
@@ -130,6 +130,62 @@ sites:
             "t.yaml:4: sites[0].local_bandwith_bytes_per_second: unknown key; did you mean "
             "\"local_bandwidth_bytes_per_second\"?",
             "t.yaml:5: sites[0].nodes[0].sped: unknown key; did you mean \"speed\"?"});
+}
+
+
+TEST_CASE("node counts are whole numbers within the documented bounds, never wrapped") {
+  // Each of these used to abort (2^31: length_error), allocate gigabytes, or wrap (2^32 + 1 → 1).
+  struct Case {
+    const char* count;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"2147483648", "t.yaml:4: sites[0].nodes[0].count: must be <= 1000000, got 2147483648"},
+      {"4294967297", "t.yaml:4: sites[0].nodes[0].count: must be <= 1000000, got 4294967297"},
+      {"1e8", "t.yaml:4: sites[0].nodes[0].count: expected a whole number, got \"1e8\""},
+      {"2.5", "t.yaml:4: sites[0].nodes[0].count: expected a whole number, got \"2.5\""},
+      {"\"4\"", "t.yaml:4: sites[0].nodes[0].count: expected a whole number, got the string \"4\""},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.count);
+    const std::string text = std::string("schema_version: 1\nsites:\n  - name: comp\n") +
+                             "    nodes: [{count: " + c.count + "}]\n";
+    CHECK(Messages(ParseTopology(text, "t.yaml")) == std::vector<std::string>{c.message});
+  }
+}
+
+TEST_CASE("a site's node groups together stay within the bound") {
+  const char* text = R"(schema_version: 1
+sites:
+  - name: comp
+    nodes: [{count: 600000}, {count: 600000}]
+)";
+  CHECK(Messages(ParseTopology(text, "t.yaml")) ==
+        std::vector<std::string>{"t.yaml:4: sites[0].nodes: the site has 1200000 nodes in all; at "
+                                 "most 1000000 are supported"});
+}
+
+TEST_CASE("fractional storage nodes, quoted numbers and duplicate keys are errors") {
+  const char* text = R"(schema_version: 1
+sites:
+  - name: comp
+    local_bandwidth_bytes_per_second: "1e9"
+    nodes: [{count: 2}]
+    name: again
+datasets:
+  - name: d
+    dataset_bytes: 1e9
+    replicas:
+      - {site: comp, storage_nodes: 2.5}
+)";
+  CHECK(Messages(ParseTopology(text, "t.yaml")) ==
+        std::vector<std::string>{
+            "t.yaml:6: sites[0].name: duplicate key (first given at line 3)",
+            "t.yaml:4: sites[0].local_bandwidth_bytes_per_second: expected a number, got the "
+            "string \"1e9\"",
+            "t.yaml:11: datasets[0].replicas[0].storage_nodes: expected a whole number, got "
+            "\"2.5\"",
+        });
 }
 
 }  // namespace
