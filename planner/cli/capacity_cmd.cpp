@@ -44,10 +44,9 @@ void PrintCapacity(std::ostream& out, const planner::CapacityAnswer& a) {
 
 }  // namespace
 
-void AddCapacityCommand(CLI::App& app, CliContext& ctx) {
+void AddCapacityCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<CapacityFlags>();
-  CLI::App* cmd =
-      app.add_subcommand("capacity", "How many nodes finish a day of jobs, and at what price");
+  CLI::App* cmd = &command;
   cmd->footer(
       "Example:\n  perfplan capacity --trace examples/swim/fb2009_first50.tsv "
       "--profile examples/profiles/kmeans.yaml --nodes 4,16,64 --prices examples/prices/grid.yaml "

@@ -106,9 +106,9 @@ void PrintPlan(std::ostream& out, const planner::PlanAnswer& a, std::size_t top)
 
 }  // namespace
 
-void AddPlanCommand(CLI::App& app, CliContext& ctx) {
+void AddPlanCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<PlanFlags>();
-  CLI::App* cmd = app.add_subcommand("plan", "Recommend where and on how many nodes to run a job");
+  CLI::App* cmd = &command;
   cmd->footer(
       "Example:\n  perfplan plan --profile examples/profiles/kmeans.yaml "
       "--topology examples/topology.yaml --dataset sky-survey --prices examples/prices/grid.yaml "

@@ -103,7 +103,7 @@ std::string ToJson(const SimulateHIndexAnswer& answer) {
   return JsonLine(j);
 }
 
-std::string ToJson(const StageStragglers& entry) { return StageJson(entry).dump(); }
+std::string ToJson(const StageStragglers& entry) { return JsonText(StageJson(entry)); }
 
 std::string ToJson(const StragglersAnswer& answer) {
   json stages = json::array();
@@ -116,7 +116,7 @@ std::string ToJson(const StragglersAnswer& answer) {
       {"stages_used", answer.stages_used},
       {"stages_excluded", answer.stages.size() - answer.stages_used}};
   if (!answer.h_job) j["h_job_note"] = answer.h_job_note;
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 }  // namespace perfplan::planner

@@ -1,6 +1,8 @@
 // JSON for the MapReduce answers (planner/mapreduce/mapreduce_api.h).
 #include <nlohmann/json.hpp>
 
+#include "models/json_text.h"
+
 #include "planner/mapreduce/mapreduce_api.h"
 #include "profiles/problem.h"
 
@@ -80,13 +82,13 @@ std::string ToJson(const profiles::mapreduce::IngestSummary& s) {
   json j = {{"files", s.files.size()}, {"jobs", s.jobs},         {"events", s.events},
             {"lines", s.lines},        {"bytes_read", s.bytes_read}, {"files_ingested", files},
             {"ignored", s.ignored},    {"skipped", skipped}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 std::string ToJson(const std::vector<profiles::mapreduce::JobSummary>& jobs) {
   json list = json::array();
   for (const auto& s : jobs) list.push_back(SummaryJson(s));
-  return json{{"jobs", list}}.dump(2) + "\n";
+  return JsonLine(json{{"jobs", list}});
 }
 
 std::string ToJson(const JobAnswer& a) {
@@ -141,7 +143,7 @@ std::string ToJson(const JobAnswer& a) {
   for (const auto& [type, n] : a.event_counts) events[type] = n;
   j["event_counts"] = events;
   j["conf_properties"] = a.conf_properties;
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 std::string ToJson(const MapReduceStragglersAnswer& a) {
@@ -151,7 +153,7 @@ std::string ToJson(const MapReduceStragglersAnswer& a) {
             {"h_job", Opt(a.h_job)},
             {"phases_used", a.phases_used}};
   if (!a.h_job) j["h_job_note"] = a.h_job_note;
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 }  // namespace perfplan::planner

@@ -1,6 +1,8 @@
 // ToJson(CapacityAnswer). nlohmann::json stays here.
 #include <nlohmann/json.hpp>
 
+#include "models/json_text.h"
+
 #include "planner/plan/capacity.h"
 
 namespace perfplan::planner {
@@ -45,7 +47,7 @@ std::string ToJson(const CapacityAnswer& a) {
             {"smallest_within", a.smallest_within ? json(*a.smallest_within) : json(nullptr)},
             {"sizes", rows},
             {"warnings", a.warnings}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 }  // namespace perfplan::planner

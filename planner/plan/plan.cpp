@@ -127,12 +127,12 @@ Result<PlanAnswer> Finish(const profiles::PriceFile* prices, PlanAnswer answer) 
 
 Status NeedPrices(const profiles::PriceFile* prices, const PlanRequest& request) {
   if (!prices && request.objective == PlanObjective::kCost) {
-    return Status::InvalidArgument(
-        "objective: cost needs prices (--prices FILE, or \"prices\" in a /v1/plan request)");
+    return Status::InvalidField(
+        "objective", "cost needs prices (--prices FILE, or \"prices\" in a /v1/plan request)");
   }
   if (!prices && request.budget > 0) {
-    return Status::InvalidArgument(
-        "budget: a budget needs prices (--prices FILE, or \"prices\" in a /v1/plan request)");
+    return Status::InvalidField(
+        "budget", "a budget needs prices (--prices FILE, or \"prices\" in a /v1/plan request)");
   }
   return Status::Ok();
 }

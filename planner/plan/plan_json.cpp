@@ -1,6 +1,8 @@
 // ToJson(PlanAnswer): one document, every number next to its source. nlohmann::json stays here.
 #include <nlohmann/json.hpp>
 
+#include "models/json_text.h"
+
 #include "planner/plan/plan.h"
 
 namespace perfplan::planner {
@@ -104,7 +106,7 @@ std::string ToJson(const PlanAnswer& a) {
         {"excluded_sites", a.excluded_sites}}},
       {"alternatives", alternatives},
       {"warnings", a.warnings}};
-  return j.dump(2) + "\n";
+  return JsonLine(j);
 }
 
 }  // namespace perfplan::planner

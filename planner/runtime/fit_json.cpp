@@ -1,5 +1,6 @@
 #include "planner/runtime/fit_json.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "profiles/runtime/profile_reader.h"
@@ -9,6 +10,12 @@ namespace perfplan::planner {
 namespace {
 
 using nlohmann::json;
+
+// A node count as the profile reader wants it: a whole number written without a fraction.
+json NodeCount(double nodes) {
+  return std::floor(nodes) == nodes && std::abs(nodes) < 9e15 ? json(static_cast<long long>(nodes))
+                                                              : json(nodes);
+}
 
 json ConfigJson(const models::MeasuredRun& r) {
   return {{"workload", r.workload},
@@ -20,6 +27,7 @@ json ConfigJson(const models::MeasuredRun& r) {
 }
 
 json Optional(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
 
 // The fields evaluate and backtest share for one predicted run.
 json PredictedRunJson(const models::MeasuredRun& run, int line,
@@ -123,8 +131,8 @@ std::string ToJson(const FitAnswer& a) {
   json runs = json::array();
   for (const models::ProfileRun& r : p.runs) {
     runs.push_back({{"dataset_bytes", r.dataset_bytes},
-                    {"storage_nodes", r.storage_nodes},
-                    {"compute_nodes", r.compute_nodes},
+                    {"storage_nodes", NodeCount(r.storage_nodes)},
+                    {"compute_nodes", NodeCount(r.compute_nodes)},
                     {"bandwidth_bytes_per_second", r.bandwidth_bytes_per_second},
                     {"disk_seconds", r.disk_seconds},
                     {"network_seconds", r.network_seconds},
@@ -221,14 +229,12 @@ std::string ToJson(const BacktestAnswer& a) {
     row["rolling_coverage"] = r.rolling_coverage;
     rows.push_back(row);
   }
-  return json{{"runs_file", a.runs_file},
-              {"workload", bt.workload},
-              {"time_column", a.time_column},
-              {"runs", rows},
-              {"summary", SummaryJson(bt.summary)},
-              {"coverage", bt.coverage}}
-             .dump(2) +
-         "\n";
+  return JsonLine(json{{"runs_file", a.runs_file},
+                       {"workload", bt.workload},
+                       {"time_column", a.time_column},
+                       {"runs", rows},
+                       {"summary", SummaryJson(bt.summary)},
+                       {"coverage", bt.coverage}});
 }
 
 std::string ToJson(const ImportScoutAnswer& a) {

@@ -46,7 +46,7 @@ nlohmann::json ScoreJson(const ScoreAnswer& a) {
 
 }  // namespace
 
-std::string ToJson(const ScoreAnswer& a) { return ScoreJson(a).dump(2) + "\n"; }
+std::string ToJson(const ScoreAnswer& a) { return JsonLine(ScoreJson(a)); }
 
 std::string LabelToJson(const std::string& app_id, models::TaskType type) {
   nlohmann::json j = {

@@ -472,9 +472,10 @@ Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>&
         .Bind(2, static_cast<std::int64_t>(info.st_ino))
         .Bind(3, source.node);
     if (st.value().Step()) {
-      return Status::InvalidArgument(
-          "--node " + source.node + "=" + source.path + ": the same file was ingested for node " +
-          st.value().ColumnText(0) + " in an earlier run; a file belongs to one node");
+      return Status::InvalidField("sources", source.node + "=" + source.path +
+                                                 ": the same file was ingested for node " +
+                                                 st.value().ColumnText(0) +
+                                                 " in an earlier run; a file belongs to one node");
     }
     if (!st.value().Error().ok()) return st.value().Error();
   }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+
+#include "models/json_text.h"
 #include <pugixml.hpp>
 #include <unordered_map>
 
@@ -621,7 +623,7 @@ void AddRumenJob(const json& j, HistoryFile& out, std::int64_t line) {
   if (auto v = JInt(j, "totalReduces"); v >= 0) job.total_reduces = v;
   if (auto it = j.find("jobProperties"); it != j.end() && it->is_object()) {
     for (const auto& [k, v] : it->items()) {
-      job.conf.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+      job.conf.emplace_back(k, v.is_string() ? v.get<std::string>() : JsonText(v));
     }
   }
   for (const char* list : {"mapTasks", "reduceTasks", "otherTasks"}) {

@@ -413,7 +413,7 @@ Json Api::ExecutorSummary(std::int64_t key, int stage, int attempt) {
     for (int c = 0; c < 14; ++c) e[names[c]] = counts ? counts[c] : 0;
     e["isBlacklistedForStage"] = is_excluded;
     if (!peaks.is_object() || peaks.contains(id)) {
-      e["peakMemoryMetrics"] = PeakMetrics(peaks.is_object() ? peaks[id].dump() : "{}");
+      e["peakMemoryMetrics"] = PeakMetrics(peaks.is_object() ? JsonText(peaks[id]) : "{}");
     }
     e["isExcludedForStage"] = is_excluded;
     return e;

@@ -1399,14 +1399,14 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
   for (const auto& [id, rdd] : rdds_) {
     auto q = store_.Prepare("INSERT INTO spark_rdds VALUES(?1, ?2, ?3)");
     if (!q.ok()) return q.status();
-    q.value().Bind(1, key_).Bind(2, id).Bind(3, RddStorageInfo(rdd).dump());
+    q.value().Bind(1, key_).Bind(2, id).Bind(3, JsonText(RddStorageInfo(rdd)));
     if (Status st = q.value().Run(); !st.ok()) return st;
   }
   for (const auto& [id, p] : misc_) {
     auto q = store_.Prepare("INSERT INTO spark_misc_processes VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
     if (!q.ok()) return q.status();
     q.value().Bind(1, key_).Bind(2, id).Bind(3, p.host_port).Bind(4, p.cores);
-    q.value().Bind(5, p.add_ms).Bind(6, p.logs.dump());
+    q.value().Bind(5, p.add_ms).Bind(6, JsonText(p.logs));
     if (Status st = q.value().Run(); !st.ok()) return st;
   }
   for (const auto& [id, x] : sql_) {
@@ -1665,7 +1665,7 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
             {src.name, 0,
              "not replacing application " + app.app_id() +
                  (app.attempt_id().empty() ? "" : " attempt " + app.attempt_id()) +
-                 " stored from " + stored + ": " + why + " (--replace forces it)"});
+                 " stored from " + stored + ": " + why + " (the replace option forces it)"});
         return Status::Ok();  // the caller rolls back the placeholder
       }
     }

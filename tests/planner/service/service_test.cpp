@@ -105,7 +105,7 @@ TEST_CASE("requests are routed and bad ones get the right 4xx with the field") {
       // Paths and queries are percent-decoded; a broken escape, or an escaped '/', is a 400.
       {"GET", "/v1/he%61lth", "", 200, ""},
       {"GET", "/v1/health%4", "", 400,
-       R"({"error":"bad_request","field":null,"message":"malformed percent-encoding in the request target (or an escaped '/', '?', '&', '=' or '#')"})"
+       R"j({"error":"bad_request","field":null,"message":"malformed percent-encoding in the request target (or an escaped '/', '?', '&', '=' or '#')"})j"
        "\n"},
       {"GET", "/v1%2Fhealth", "", 400, ""},
   };
@@ -203,7 +203,9 @@ TEST_CASE("the server answers over loopback, limits bodies and serves concurrent
   // One access-log line per request: 3 above plus 200 concurrent ones.
   const std::string lines = log.str();
   CHECK(std::count(lines.begin(), lines.end(), '\n') == 203);
-  CHECK(lines.rfind("127.0.0.1 \"GET /v1/health\" 200 ", 0) == 0);
+  // Each line starts with its ISO timestamp; the first request was the health check.
+  CHECK(lines.substr(0, lines.find('\n')).find(" 127.0.0.1 \"GET /v1/health\" 200 ") !=
+        std::string::npos);
 }
 
 TEST_CASE("a port in use is a clear failure") {
@@ -308,8 +310,9 @@ TEST_CASE("History Server paths and tuning endpoints explain what the service la
     CHECK(reply.body == c.reply);
   }
   const Case model_cases[] = {
+      // An escaped '/' is refused before routing (it could not reach a file anyway).
       {"GET", "/v1/tuning/..%2Fetc/sensitivity", "", 400,
-       R"({"error":"invalid_field","field":"workload","message":"workload: expected letters, digits, '_', '-' or '.', got \"..%2Fetc\""})"
+       R"j({"error":"bad_request","field":null,"message":"malformed percent-encoding in the request target (or an escaped '/', '?', '&', '=' or '#')"})j"
        "\n"},
       {"GET", "/v1/tuning/../sensitivity", "", 400, ""},
       {"GET", "/v1/tuning/pagerank/sensitivity", "", 404,

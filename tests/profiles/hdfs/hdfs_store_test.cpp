@@ -113,7 +113,7 @@ TEST_CASE("one file under two node names is refused (it would be counted twice)"
   auto store = OpenStore(dir + "/s.db");
   auto report = IngestHdfs(*store, {{"n1", dir + "/a.log"}, {"n2", dir + "/./a.log"}}, {});
   REQUIRE_FALSE(report.ok());
-  CHECK(report.status().message() == "--node n2=" + dir +
+  CHECK(report.status().message() == "sources: n2=" + dir +
                                          "/./a.log: the same file is already given for node n1; "
                                          "a file belongs to one node");
 }
@@ -125,7 +125,7 @@ TEST_CASE("one file under two node names in separate runs is refused too") {
   REQUIRE(IngestHdfs(*store, {{"n1", dir + "/a.log"}}, {}).ok());
   auto second = IngestHdfs(*store, {{"n2", dir + "/a.log"}}, {});
   REQUIRE_FALSE(second.ok());
-  CHECK(second.status().message() == "--node n2=" + dir +
+  CHECK(second.status().message() == "sources: n2=" + dir +
                                          "/a.log: the same file was ingested for node n1 in an "
                                          "earlier run; a file belongs to one node");
   CHECK(Count(*store, "hdfs_audit") == 10);

@@ -82,7 +82,7 @@ runs:
             "auto, got \"linear-konstant\"; did you mean \"linear-constant\"?",
             "p.yaml:6: runs[0].dataset_bytes: must be > 0, got -5",
             "p.yaml:7: runs[0].storage_nodes: must be >= 1, got 0",
-            "p.yaml:8: runs[0].compute_nodes: expected a finite number, got \"four\"",
+            "p.yaml:8: runs[0].compute_nodes: expected a whole number, got \"four\"",
             "p.yaml:6: runs[0].compute_seconds: missing",
         });
 }

@@ -99,8 +99,8 @@ TEST_CASE("Every real log in the data folder ingests without a skipped line") {
     CAPTURE(k.reason);
     if (k.file == stale && k.line == 0 &&
         k.reason.rfind("not replacing application local-1623876083964 stored from ", 0) == 0 &&
-        k.reason.ends_with(": it is incomplete and the stored copy is complete (--replace "
-                           "forces it)")) {
+        k.reason.ends_with(": it is incomplete and the stored copy is complete (the replace "
+                           "option forces it)")) {
       continue;
     }
     CHECK(k.line == -1);  // fails, naming the line, for any other skipped line

@@ -218,7 +218,7 @@ TEST_CASE("A stale .inprogress copy does not replace the complete log unless rep
   CHECK(stale.value().skipped[0].file == dir + "/stale/app-s.inprogress");
   CHECK(stale.value().skipped[0].reason ==
         "not replacing application app-s stored from " + dir +
-            "/app-s: it is incomplete and the stored copy is complete (--replace forces it)");
+            "/app-s: it is incomplete and the stored copy is complete (the replace option forces it)");
   CHECK(Count(*store, "SELECT count(*) FROM spark_tasks") == tasks);
   CHECK(Count(*store, "SELECT completed FROM spark_attempts WHERE app_id = 'app-s'") == 1);
   IngestLimits replace;
@@ -261,7 +261,7 @@ TEST_CASE("A shorter complete copy of a stored attempt is refused with both even
   CHECK(again.value().skipped[0].reason == "not replacing application app-t stored from " + dir +
                                                "/a/app-t: it has " + std::to_string(kept) +
                                                " events, the stored copy " + std::to_string(total) +
-                                               " (--replace forces it)");
+                                               " (the replace option forces it)");
 }
 
 }  // namespace
