@@ -171,6 +171,14 @@ std::optional<double> FieldReader::Number(const YAML::Node& map, const std::stri
   return v;
 }
 
+void FieldReader::SchemaVersion(const YAML::Node& root, long long expected) {
+  if (auto v = Integer(root, "", "schema_version", 1, 1'000'000, true); v && *v != expected) {
+    Report(root["schema_version"], "schema_version",
+           "this perfplan reads version " + std::to_string(expected) + ", got " +
+               std::to_string(*v));
+  }
+}
+
 std::optional<long long> FieldReader::Integer(const YAML::Node& map, const std::string& path,
                                               const char* key, long long min_value,
                                               long long max_value, bool required) {

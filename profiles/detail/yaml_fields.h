@@ -44,6 +44,9 @@ class FieldReader {
   // so is anything beyond max_value (never wrapped into a smaller type by the caller).
   std::optional<long long> Integer(const YAML::Node& map, const std::string& path, const char* key,
                                    long long min_value, long long max_value, bool required);
+  // The required top-level `schema_version`: a whole number, reported when it is not `expected`
+  // ("this perfplan reads version E, got V").
+  void SchemaVersion(const YAML::Node& root, long long expected);
   std::optional<std::string> String(const YAML::Node& map, const std::string& path, const char* key,
                                     bool required);
   std::optional<bool> Bool(const YAML::Node& map, const std::string& path, const char* key);

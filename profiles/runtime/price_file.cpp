@@ -63,12 +63,7 @@ Loaded<PriceFile> ParsePriceFile(const std::string& text, const std::string& fil
   std::optional<YAML::Node> root = r.Parse(text);
   if (!root) return out;
   if (!r.ExpectMap(*root, "", kTopKeys)) return out;
-  if (auto v = r.Integer(*root, "", "schema_version", 1, 1'000'000, true);
-      v && *v != kPriceFileSchemaVersion) {
-    r.Report((*root)["schema_version"], "schema_version",
-             "this perfplan reads version " + std::to_string(kPriceFileSchemaVersion) + ", got " +
-                 std::to_string(*v));
-  }
+  r.SchemaVersion(*root, kPriceFileSchemaVersion);
   if (auto v = r.String(*root, "", "currency", true)) out.value.currency = *v;
   models::NodePrice defaults;
   ReadTerms(r, *root, "", &defaults);

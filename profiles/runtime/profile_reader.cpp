@@ -83,12 +83,7 @@ Loaded<ProfileDocument> ParseProfile(const std::string& text, const std::string&
   if (!root) return out;
   r.ExpectMap(*root, "", kTopKeys);
 
-  if (auto v = r.Integer(*root, "", "schema_version", 1, 1'000'000, true);
-      v && *v != kProfileSchemaVersion) {
-    r.Report((*root)["schema_version"], "schema_version",
-             "this perfplan reads version " + std::to_string(kProfileSchemaVersion) + ", got " +
-                 std::to_string(*v));
-  }
+  r.SchemaVersion(*root, kProfileSchemaVersion);
   models::RuntimeProfile& p = out.value.profile;
   if (auto v = r.String(*root, "", "application", true)) p.application = *v;
   if (auto v = r.String(*root, "", "profiled_site", false)) out.value.profiled_site = *v;

@@ -251,12 +251,7 @@ Loaded<Topology> ParseTopology(const std::string& text, const std::string& file)
   std::optional<YAML::Node> root = r.Parse(text);
   if (!root) return out;
   r.ExpectMap(*root, "", kTopKeys);
-  if (auto v = r.Integer(*root, "", "schema_version", 1, 1'000'000, true);
-      v && *v != kTopologySchemaVersion) {
-    r.Report((*root)["schema_version"], "schema_version",
-             "this perfplan reads version " + std::to_string(kTopologySchemaVersion) + ", got " +
-                 std::to_string(*v));
-  }
+  r.SchemaVersion(*root, kTopologySchemaVersion);
   ReadSites(r, *root, &out.value);
   ReadLinks(r, *root, &out.value);
   ReadDatasets(r, *root, &out.value);
