@@ -135,7 +135,8 @@ TEST_CASE("On every store built from shared data no score leaves [0, 100] and no
     testing::CliRun apps = testing::RunPerfplan("apps --store '" + store + "' --json");
     REQUIRE(apps.exit_code == 0);
     std::map<std::string, std::int64_t> tasks;
-    for (const auto& a : nlohmann::json::parse(apps.out)["applications"]) {
+    const nlohmann::json listed = nlohmann::json::parse(apps.out);
+    for (const auto& a : listed["applications"]) {
       tasks[a["app_id"]] += a["tasks"].get<std::int64_t>();
     }
     testing::CliRun scores = testing::RunPerfplan("scores --store '" + store + "' --json");
@@ -144,7 +145,8 @@ TEST_CASE("On every store built from shared data no score leaves [0, 100] and no
       for (const auto& [app, n] : tasks) CHECK(n == 0);
       continue;
     }
-    for (const auto& s : nlohmann::json::parse(scores.out)["applications"]) {
+    const nlohmann::json scored = nlohmann::json::parse(scores.out);
+    for (const auto& s : scored["applications"]) {
       CAPTURE(s["app_id"]);
       CHECK(s["score"].get<double>() >= 0);
       CHECK(s["score"].get<double>() <= s["max_score"].get<double>());
