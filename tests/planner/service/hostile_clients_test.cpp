@@ -267,7 +267,8 @@ TEST_CASE("pipelined requests are all answered, in order; HEAD sends headers onl
   std::vector<int> statuses;
   std::vector<std::string> bodies;
   while (!all.empty()) {
-    std::size_t n = Socket::Complete(all);
+    // The third answer is HEAD's: its Content-Length announces a body that is not sent.
+    std::size_t n = statuses.size() == 2 ? all.find("\r\n\r\n") + 4 : Socket::Complete(all);
     if (n == 0) break;
     const std::string one = all.substr(0, n);
     statuses.push_back(StatusOf(one));
