@@ -4,13 +4,22 @@
 // (no coordinated omission).
 //
 // Usage: service_load PERFPLAN_BINARY EXAMPLES_DIR [--rate R] [--seconds S] [--connections C]
+//                     [--idle I] [--slow S]
 // Defaults: 2,000 requests/s for 60 s over 8 connections. Prints p50/p90/p99/max and errors.
+// --idle I holds I connections open that send nothing; --slow S holds S slowloris connections
+// that send one byte of a request head every 500 ms and never finish it. Both reconnect as soon
+// as the server closes them (idle timeout, 408), so the hostile load stays on for the whole run.
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -54,21 +63,63 @@ int StartServer(const std::string& binary, const std::string& examples, pid_t* p
   return 0;
 }
 
+int Connect(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);  // EINPROGRESS: completes meanwhile
+  return fd;
+}
+
+// Holds `idle` silent and `slow` slowloris connections until `stop`; counts reconnections.
+void Hostile(int port, int idle, int slow, const std::atomic<bool>& stop,
+             std::atomic<long long>* reconnects) {
+  const std::string head = "GET /v1/health HTTP/1.1\r\nHost: slow\r\nX-Slow: ";
+  std::vector<int> fds(idle + slow);
+  std::vector<std::size_t> sent(fds.size(), 0);
+  for (int& fd : fds) fd = Connect(port);
+  while (!stop) {
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+      char buf[4096];
+      const ssize_t n = recv(fds[i], buf, sizeof buf, MSG_DONTWAIT);
+      const bool closed = n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+                                     errno != ENOTCONN && errno != EINPROGRESS);
+      if (closed || n > 0) {  // an answer (408) or a close: connect again
+        close(fds[i]);
+        fds[i] = Connect(port);
+        sent[i] = 0;
+        ++*reconnects;
+        continue;
+      }
+      if (static_cast<int>(i) >= idle) {
+        const char c = sent[i] < head.size() ? head[sent[i]] : 'x';
+        if (send(fds[i], &c, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1) ++sent[i];
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  for (int fd : fds) close(fd);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr,
                  "usage: service_load PERFPLAN_BINARY EXAMPLES_DIR [--rate R] [--seconds S] "
-                 "[--connections C]\n");
+                 "[--connections C] [--idle I] [--slow S]\n");
     return 2;
   }
   double rate = 2000, seconds = 60;
-  int connections = 8;
+  int connections = 8, idle = 0, slow = 0;
   for (int i = 3; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--rate")) rate = std::atof(argv[i + 1]);
     if (!std::strcmp(argv[i], "--seconds")) seconds = std::atof(argv[i + 1]);
     if (!std::strcmp(argv[i], "--connections")) connections = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--idle")) idle = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--slow")) slow = std::atoi(argv[i + 1]);
   }
   pid_t pid = 0;
   const int port = StartServer(argv[1], argv[2], &pid);
@@ -77,6 +128,13 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  std::atomic<bool> stop_hostile{false};
+  std::atomic<long long> reconnects{0};
+  std::thread hostile;
+  if (idle + slow > 0) {
+    hostile = std::thread(Hostile, port, idle, slow, std::cref(stop_hostile), &reconnects);
+    std::this_thread::sleep_for(std::chrono::seconds(2));  // all of them connected and trickling
+  }
   const long long total = static_cast<long long>(rate * seconds);
   const auto interval = std::chrono::duration<double>(1.0 / rate);
   const auto start = Clock::now() + std::chrono::milliseconds(200);
@@ -105,6 +163,8 @@ int main(int argc, char** argv) {
   }
   for (auto& t : threads) t.join();
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  stop_hostile = true;
+  if (hostile.joinable()) hostile.join();
   kill(pid, SIGTERM);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -117,6 +177,10 @@ int main(int argc, char** argv) {
               all.size(), wall, rate, all.size() / wall, connections);
   std::printf("latency ms: p50 %.3f  p90 %.3f  p99 %.3f  max %.3f\n", pct(0.5), pct(0.9), pct(0.99),
               all.back());
+  if (idle + slow > 0) {
+    std::printf("hostile: %d idle + %d slow-header connections held, %lld reconnections\n", idle,
+                slow, reconnects.load());
+  }
   std::printf("errors %lld; server exit %s\n", errors.load(),
               WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "clean (SIGTERM)" : "NOT clean");
   return errors.load() == 0 ? 0 : 1;

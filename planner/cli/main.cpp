@@ -23,7 +23,7 @@ void PrintVersion(std::ostream& out) {
   for (const auto& [name, version] : perfplan::profiles::LibraryVersions()) {
     out << name << " " << version << "\n";
   }
-  out << "cpp-httplib " << perfplan::planner::HttpLibraryVersion() << "\n";
+  out << "http server: " << perfplan::planner::HttpServerName() << "\n";
 }
 
 // A script that asked for --json reads stdout as JSON, also when the command line is wrong.

@@ -84,6 +84,12 @@ void AddServeCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--write-timeout-seconds", flags->options.write_timeout_seconds,
                   "Disconnect clients that do not read for this long")
       ->check(CLI::Range(1, 3600));
+  cmd->add_option("--header-timeout-seconds", flags->options.header_timeout_seconds,
+                  "Answer 408 when a request's line and headers take longer than this")
+      ->check(CLI::Range(1, 3600));
+  cmd->add_option("--max-connections", flags->options.max_connections,
+                  "Open connections served at once; the next one is answered 503")
+      ->check(CLI::Range(1, 1000000));
   cmd->add_option("--threads", flags->options.threads, "Worker threads")
       ->check(CLI::Range(1, 1024));
   cmd->callback([flags, &ctx] {

@@ -1,11 +1,11 @@
 #include "planner/service/service.h"
 
-#include <httplib.h>
-
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <ostream>
@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "planner/runtime/json_output.h"
+#include "planner/service/http_server.h"
 #include "planner/service/request_decoder.h"
 #include "planner/spark/spark_api.h"
 #include "profiles/spark/history_api.h"
@@ -305,6 +306,14 @@ Status ServiceOptions::Validate() const {
   if (threads < 1) {
     return Status::InvalidField("threads", "must be >= 1, got " + std::to_string(threads));
   }
+  if (header_timeout_seconds < 1 || header_timeout_seconds > 3600) {
+    return Status::InvalidField("header_timeout_seconds",
+                                "must be 1..3600, got " + std::to_string(header_timeout_seconds));
+  }
+  if (max_connections < 1 || max_connections > 1000000) {
+    return Status::InvalidField("max_connections",
+                                "must be 1..1000000, got " + std::to_string(max_connections));
+  }
   std::error_code ec;
   if (!store_path.empty() && !std::filesystem::is_regular_file(store_path, ec)) {
     return Status::InvalidField("store", "no such file " + store_path);
@@ -326,6 +335,19 @@ bool ConstantTimeEquals(const std::string& a, const std::string& b) {
   return diff == 0;
 }
 
+std::optional<HttpReply> Authorize(const ServiceOptions& options, const std::string& path,
+                                   const std::string& authorization) {
+  if (options.token.empty() || path == "/v1/health") return std::nullopt;
+  const std::string prefix = "Bearer ";
+  const bool ok = authorization.rfind(prefix, 0) == 0 &&
+                  ConstantTimeEquals(authorization.substr(prefix.size()), options.token);
+  if (ok) return std::nullopt;
+  return Error({401, "unauthorized",
+                authorization.empty() ? "missing \"Authorization: Bearer <token>\" header"
+                                      : "wrong bearer token",
+                ""});
+}
+
 HttpReply HandleRequest(const Catalog& catalog, const ServiceOptions& options,
                         const std::string& method, const std::string& raw_target,
                         const std::string& authorization, const std::string& body) {
@@ -340,21 +362,10 @@ HttpReply HandleRequest(const Catalog& catalog, const ServiceOptions& options,
   const std::size_t question = target.find('?');
   const std::string path = target.substr(0, question);
   const std::string query = question == std::string::npos ? "" : target.substr(question + 1);
-  const bool health = path == "/v1/health";
-  if (!options.token.empty() && !health) {
-    const std::string prefix = "Bearer ";
-    const bool ok = authorization.rfind(prefix, 0) == 0 &&
-                    ConstantTimeEquals(authorization.substr(prefix.size()), options.token);
-    if (!ok) {
-      return Error({401, "unauthorized",
-                    authorization.empty() ? "missing \"Authorization: Bearer <token>\" header"
-                                          : "wrong bearer token",
-                    ""});
-    }
-  }
+  if (auto refusal = Authorize(options, path, authorization)) return *refusal;
   auto only = [&](const char* allowed) -> std::optional<HttpReply> {
     if (method == allowed) return std::nullopt;
-    // HEAD is GET without the body (httplib routes it to the GET handler and drops the body).
+    // HEAD is GET without the body (the server sends the headers only).
     if (method == "HEAD" && std::string_view(allowed) == "GET") return std::nullopt;
     return Error({405, "method_not_allowed", path + " accepts " + allowed + ", not " + method, ""});
   };
@@ -408,22 +419,63 @@ HttpReply HandleRequest(const Catalog& catalog, const ServiceOptions& options,
   return Error({404, "not_found", "no endpoint " + path + "; see docs/openapi.json", ""});
 }
 
+namespace {
+
+// The route label of a path for /metrics: a fixed set, so clients cannot grow the series.
+std::string RouteOf(const std::string& path) {
+  static const char* kExact[] = {"/v1/health", "/v1/predict", "/v1/select", "/v1/plan",
+                                 "/v1/tuning/recommend", "/metrics"};
+  for (const char* r : kExact) {
+    if (path == r) return r;
+  }
+  auto between = [&](const std::string& prefix, const std::string& suffix) {
+    return path.size() > prefix.size() + suffix.size() && path.rfind(prefix, 0) == 0 &&
+           path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (between("/v1/tuning/", "/sensitivity")) return "/v1/tuning/{workload}/sensitivity";
+  if (between("/v1/apps/", "/score")) return "/v1/apps/{id}/score";
+  if (path.rfind("/api/v1/", 0) == 0) return "/api/v1/*";
+  return "other";
+}
+
+constexpr double kBuckets[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                               0.1,   0.25,   0.5,   1.0,  2.5,   5.0};
+constexpr std::size_t kBucketCount = sizeof kBuckets / sizeof kBuckets[0];
+
+struct Histogram {
+  std::array<std::uint64_t, kBucketCount> le{};  // cumulative on output only
+  std::uint64_t count = 0;
+  double sum = 0;
+};
+
+}  // namespace
+
 struct Service::Impl {
   Catalog catalog;
   ServiceOptions options;
   std::ostream* access_log = nullptr;
   std::mutex log_mu;
-  httplib::Server server;
-  std::thread thread;
-  int port = 0;
+  std::unique_ptr<HttpServer> server;
   std::mutex stop_mu;
 
-  void Log(const httplib::Request& req, const httplib::Response& res,
-           std::chrono::steady_clock::time_point start) {
+  std::mutex metrics_mu;
+  std::map<std::pair<std::string, int>, std::uint64_t> requests;  // (route, status)
+  std::map<std::string, Histogram> latency;                        // by route
+
+  void Done(const HttpRequest& req, const HttpResponse& res, std::int64_t micros) {
+    const std::string route = RouteOf(req.target.substr(0, req.target.find('?')));
+    {
+      std::lock_guard<std::mutex> lock(metrics_mu);
+      ++requests[{route, res.status}];
+      Histogram& h = latency[route];
+      const double seconds = static_cast<double>(micros) / 1e6;
+      for (std::size_t i = 0; i < kBucketCount; ++i) {
+        if (seconds <= kBuckets[i]) ++h.le[i];
+      }
+      ++h.count;
+      h.sum += seconds;
+    }
     if (!access_log) return;
-    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::steady_clock::now() - start)
-                            .count();
     // ISO 8601 UTC with milliseconds, then client, "METHOD TARGET" (path and query as sent),
     // status, body bytes and duration.
     const auto now = std::chrono::system_clock::now();
@@ -437,18 +489,89 @@ struct Service::Impl {
     std::snprintf(stamp, sizeof stamp, "%04d-%02d-%02dT%02d:%02d:%02d.%03lldZ", utc.tm_year + 1900,
                   utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, millis);
     std::lock_guard<std::mutex> lock(log_mu);
-    *access_log << stamp << " " << req.remote_addr << " \"" << req.method << " " << req.target
-                << "\" " << res.status << " " << res.body.size() << " " << micros << "us\n"
+    *access_log << stamp << " " << req.remote_addr << " \""
+                << (req.method.empty() ? "-" : req.method) << " "
+                << (req.target.empty() ? "-" : req.target) << "\" " << res.status << " "
+                << res.body.size() << " " << micros << "us\n"
                 << std::flush;
   }
 
-  void Serve(const httplib::Request& req, httplib::Response& res) {
-    const auto start = std::chrono::steady_clock::now();
+  // GET /metrics: the Prometheus text exposition format (version 0.0.4).
+  std::string Metrics() {
+    std::string out;
+    auto line = [&](const std::string& text) { out += text + "\n"; };
+    auto number = [](double v) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.9g", v);
+      return std::string(buf);
+    };
+    {
+      std::lock_guard<std::mutex> lock(metrics_mu);
+      line("# HELP perfplan_http_requests_total Requests answered, by route and status.");
+      line("# TYPE perfplan_http_requests_total counter");
+      for (const auto& [key, n] : requests) {
+        line("perfplan_http_requests_total{route=\"" + key.first + "\",code=\"" +
+             std::to_string(key.second) + "\"} " + std::to_string(n));
+      }
+      line("# HELP perfplan_http_request_duration_seconds Time from a request's first byte to "
+           "its answer being queued, by route.");
+      line("# TYPE perfplan_http_request_duration_seconds histogram");
+      for (const auto& [route, h] : latency) {
+        const std::string name = "perfplan_http_request_duration_seconds";
+        for (std::size_t i = 0; i < kBucketCount; ++i) {
+          line(name + "_bucket{route=\"" + route + "\",le=\"" + number(kBuckets[i]) + "\"} " +
+               std::to_string(h.le[i]));
+        }
+        line(name + "_bucket{route=\"" + route + "\",le=\"+Inf\"} " + std::to_string(h.count));
+        line(name + "_sum{route=\"" + route + "\"} " + number(h.sum));
+        line(name + "_count{route=\"" + route + "\"} " + std::to_string(h.count));
+      }
+    }
+    const HttpServerStats st = server->stats();
+    line("# HELP perfplan_http_requests_in_flight Requests being handled now.");
+    line("# TYPE perfplan_http_requests_in_flight gauge");
+    line("perfplan_http_requests_in_flight " + std::to_string(st.in_flight));
+    line("# HELP perfplan_http_connections_open Open client connections.");
+    line("# TYPE perfplan_http_connections_open gauge");
+    line("perfplan_http_connections_open " + std::to_string(st.open_connections));
+    line("# HELP perfplan_http_connections_rejected_total Connections answered 503 because "
+         "the connection limit was reached.");
+    line("# TYPE perfplan_http_connections_rejected_total counter");
+    line("perfplan_http_connections_rejected_total " + std::to_string(st.rejected_connections));
+    line("# HELP perfplan_http_header_timeouts_total Connections answered 408 because their "
+         "request head did not arrive in time.");
+    line("# TYPE perfplan_http_header_timeouts_total counter");
+    line("perfplan_http_header_timeouts_total " + std::to_string(st.header_timeouts));
+    if (!options.store_path.empty()) {
+      std::error_code ec;
+      const auto mtime = std::filesystem::last_write_time(options.store_path, ec);
+      line("# HELP perfplan_store_age_seconds Seconds since the served store was last written "
+           "(-1: it is missing).");
+      line("# TYPE perfplan_store_age_seconds gauge");
+      const double age =
+          ec ? -1.0
+             : std::chrono::duration<double>(std::filesystem::file_time_type::clock::now() - mtime)
+                   .count();
+      line("perfplan_store_age_seconds " + number(age));
+    }
+    return out;
+  }
+
+  HttpResponse Serve(const HttpRequest& req) {
+    const std::string path = req.target.substr(0, req.target.find('?'));
+    if (path == "/metrics") {
+      if (auto refusal = Authorize(options, path, req.Header("authorization"))) {
+        return {refusal->status, refusal->body};
+      }
+      if (req.method != "GET" && req.method != "HEAD") {
+        return {405, ToJson(ApiError{405, "method_not_allowed",
+                                     "/metrics accepts GET, not " + req.method, ""})};
+      }
+      return {200, Metrics(), "text/plain; version=0.0.4; charset=utf-8"};
+    }
     HttpReply reply = HandleRequest(catalog, options, req.method, req.target,
-                                    req.get_header_value("Authorization"), req.body);
-    res.status = reply.status;
-    res.set_content(reply.body, "application/json");
-    Log(req, res, start);
+                                    req.Header("authorization"), req.body);
+    return {reply.status, std::move(reply.body)};
   }
 };
 
@@ -464,85 +587,45 @@ Service::~Service() { Stop(); }
 Status Service::Start() {
   if (Status s = impl_->options.Validate(); !s.ok()) return s;
   Impl* impl = impl_.get();
-  httplib::Server& server = impl->server;
-  const int threads = impl->options.threads;
-  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  server.set_payload_max_length(impl->options.max_body_bytes);
-  server.set_read_timeout(impl->options.read_timeout_seconds, 0);
-  server.set_write_timeout(impl->options.write_timeout_seconds, 0);
-  auto handler = [impl](const httplib::Request& req, httplib::Response& res) {
-    impl->Serve(req, res);
+  const ServiceOptions& o = impl->options;
+  HttpServerOptions http;
+  http.host = o.host;
+  http.port = o.port;
+  http.max_body_bytes = o.max_body_bytes;
+  http.header_timeout_ms = o.header_timeout_seconds * 1000;
+  http.read_timeout_ms = o.read_timeout_seconds * 1000;
+  http.write_timeout_ms = o.write_timeout_seconds * 1000;
+  http.keep_alive_timeout_ms = o.keep_alive_timeout_seconds * 1000;
+  http.threads = o.threads;
+  http.max_connections = o.max_connections;
+  http.backlog = std::max(128, o.max_connections);
+  HttpCallbacks callbacks;
+  callbacks.handle = [impl](const HttpRequest& req) { return impl->Serve(req); };
+  // The token is checked on the head alone: a refused request's body is never read.
+  callbacks.head_check = [impl](const HttpRequest& req) -> std::optional<HttpResponse> {
+    std::optional<std::string> target = DecodeTarget(req.target);
+    if (!target) return std::nullopt;  // HandleRequest answers the 400
+    auto refusal =
+        Authorize(impl->options, target->substr(0, target->find('?')), req.Header("authorization"));
+    if (!refusal) return std::nullopt;
+    return HttpResponse{refusal->status, refusal->body};
   };
-  server.set_keep_alive_max_count(10000);
-  // An idle keep-alive connection holds a worker thread: let it go soon (httplib's default 5 s
-  // let eight idle clients hold every worker of the default pool).
-  server.set_keep_alive_timeout(impl->options.keep_alive_timeout_seconds);
-  // Answers are small and written in pieces: without TCP_NODELAY, Nagle plus delayed ACKs add
-  // ~40 ms to every keep-alive request.
-  server.set_tcp_nodelay(true);
-  // httplib's default adds SO_REUSEPORT, which lets a second server bind the same port and
-  // silently take half the traffic; keep only SO_REUSEADDR (quick restarts).
-  server.set_socket_options([](socket_t sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof yes);
-  });
-  // Every method and path goes through HandleRequest, which owns routing and its errors.
-  const std::string any_path = ".*";
-  server.Get(any_path, handler);
-  server.Post(any_path, handler);
-  server.Put(any_path, handler);
-  server.Delete(any_path, handler);
-  server.Patch(any_path, handler);
-  // Errors httplib raises itself (oversized body, malformed HTTP) get a JSON body too.
-  server.set_error_handler([impl](const httplib::Request& req, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    ApiError e{res.status, res.status == 413 ? "payload_too_large" : "invalid_request",
-               res.status == 413
-                   ? "the request body is larger than " +
-                         std::to_string(impl->options.max_body_bytes) + " bytes"
-                   : "the request could not be read (HTTP " + std::to_string(res.status) + ")",
-               ""};
-    res.set_content(ToJson(e), "application/json");
-    impl->Log(req, res, std::chrono::steady_clock::now());
-  });
-  server.set_exception_handler([impl](const httplib::Request& req, httplib::Response& res,
-                                      std::exception_ptr) {
-    res.status = 500;
-    res.set_content(ToJson(ApiError{500, "internal", "internal error", ""}), "application/json");
-    impl->Log(req, res, std::chrono::steady_clock::now());
-  });
-
-  if (impl->options.port == 0) {
-    impl->port = server.bind_to_any_port(impl->options.host);
-  } else {
-    impl->port =
-        server.bind_to_port(impl->options.host, impl->options.port) ? impl->options.port : -1;
-  }
-  if (impl->port <= 0) {
-    return Status::Failed("cannot listen on " + impl->options.host + ":" +
-                          std::to_string(impl->options.port) +
-                          " (address in use, or not an address of this machine)");
-  }
-  impl->thread = std::thread([impl] { impl->server.listen_after_bind(); });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!server.is_running()) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      Stop();
-      return Status::Failed("the server did not start listening within 5 s");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return Status::Ok();
+  callbacks.error_body = [](int status, const std::string& code, const std::string& message) {
+    return ToJson(ApiError{status, code, message, ""});
+  };
+  callbacks.on_done = [impl](const HttpRequest& req, const HttpResponse& res,
+                             std::int64_t micros) { impl->Done(req, res, micros); };
+  impl->server = std::make_unique<HttpServer>(http, std::move(callbacks));
+  return impl->server->Start();
 }
 
 void Service::Stop() {
   std::lock_guard<std::mutex> lock(impl_->stop_mu);
-  if (impl_->server.is_running()) impl_->server.stop();
-  if (impl_->thread.joinable()) impl_->thread.join();
+  if (impl_->server) impl_->server->Stop();
 }
 
-int Service::port() const { return impl_->port; }
+int Service::port() const { return impl_->server ? impl_->server->port() : -1; }
 
-const char* HttpLibraryVersion() { return CPPHTTPLIB_VERSION; }
+const char* HttpServerName() { return "perfplan epoll HTTP/1.1 (built in)"; }
 
 }  // namespace perfplan::planner

@@ -7,8 +7,11 @@
 // --json. Errors are {"error", "message", "field"} with a 4xx status. Loopback by default, request
 // body limit, read/write timeouts, optional bearer token (constant-time comparison), one
 // access-log line per request (ISO time, client, method, target, status, bytes, duration).
-// Paths and queries are percent-decoded; HEAD answers every GET. cpp-httplib stays inside
-// service.cpp.
+// Paths and queries are percent-decoded; HEAD answers every GET; GET /metrics answers the
+// Prometheus text format. The sockets are http_server.h's event-driven server: idle and slow
+// clients cost no worker, a connection limit answers 503, a header timeout answers 408, chunked
+// bodies count against the body limit, the token is checked before a body is read, pipelined
+// requests are answered in order.
 //
 // Thread-safety: requests run concurrently on a worker pool; the catalog is immutable. Start() is
 // called once; Stop() may be called from any thread and returns after in-flight requests finish.
@@ -17,6 +20,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "models/status.h"
@@ -32,14 +36,19 @@ struct ServiceOptions {
   int port = 8080;
   // Largest request body accepted; larger bodies get 413. Default 1 MiB: requests are small.
   std::size_t max_body_bytes = 1 << 20;
-  // A client that sends nothing for this long is disconnected. Default 5 s.
+  // A client that stops sending its request body for this long gets 408. Default 5 s.
   int read_timeout_seconds = 5;
+  // A request line and headers must arrive within this long of their first byte (slowloris);
+  // else 408. Default 5 s.
+  int header_timeout_seconds = 5;
+  // Open connections served at once; the next one is answered 503 and closed. Default 1024.
+  int max_connections = 1024;
   // A client that does not read its answer for this long is disconnected. Default 5 s.
   int write_timeout_seconds = 5;
-  // An idle keep-alive connection is closed after this long. Default 1 s: each open connection
-  // holds a worker thread, so idle clients must not keep them.
+  // An idle keep-alive connection is closed after this long. Default 1 s (an idle connection
+  // holds no worker, but it holds a connection slot).
   int keep_alive_timeout_seconds = 1;
-  // Worker threads. Default 8; raise for many slow concurrent clients.
+  // Worker threads running requests. Default 8; slow clients hold none.
   int threads = 8;
   // When not empty, every request except GET /v1/health must carry
   // "Authorization: Bearer <token>".
@@ -86,8 +95,12 @@ class Service {
   std::unique_ptr<Impl> impl_;
 };
 
-// The cpp-httplib version the service is built with, for `perfplan --version`.
-const char* HttpLibraryVersion();
+// The HTTP server the service is built with, for `perfplan --version`.
+const char* HttpServerName();
+
+// 401 unless `path` needs no token (GET /v1/health) or `authorization` carries the token.
+std::optional<HttpReply> Authorize(const ServiceOptions& options, const std::string& path,
+                                   const std::string& authorization);
 
 // True when `a` equals `b`; the time taken depends only on the lengths, not the contents.
 bool ConstantTimeEquals(const std::string& a, const std::string& b);

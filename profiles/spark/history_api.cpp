@@ -56,15 +56,60 @@ std::string FormatDate(std::int64_t epoch_ms) {
   return buf;
 }
 
-// Parses the History Server's date parameters: "2015-02-10", "2015-02-03T16:42:40.000GMT" or
-// epoch milliseconds.
+// Parses the History Server's date parameters strictly, as Spark's SimpleDateParam does
+// ("yyyy-MM-dd'T'HH:mm:ss.SSSz", then "yyyy-MM-dd", then epoch milliseconds): the whole text
+// must match, fields must be in range (no 2015-13-45, no 02-30), and the zone of the long form is
+// GMT, UTC, Z, GMT+HH:MM / GMT-HH:MM or +HHMM / -HHMM. nullopt otherwise.
 std::optional<std::int64_t> ParseDate(const std::string& s) {
-  if (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    return std::stoll(s);
+  auto digits = [&](std::size_t at, std::size_t n, int* out) {
+    if (at + n > s.size()) return false;
+    int v = 0;
+    for (std::size_t i = at; i < at + n; ++i) {
+      if (s[i] < '0' || s[i] > '9') return false;
+      v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return true;
+  };
+  if (!s.empty() && s.size() <= 15 &&
+      std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::stoll(s);  // at most 15 digits: year 33658, no overflow
   }
   int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0, ms = 0;
-  int n = std::sscanf(s.c_str(), "%d-%d-%dT%d:%d:%d.%d", &y, &mo, &d, &h, &mi, &sec, &ms);
-  if (n != 3 && n != 7) return std::nullopt;
+  if (!digits(0, 4, &y) || s.size() < 10 || s[4] != '-' || !digits(5, 2, &mo) || s[7] != '-' ||
+      !digits(8, 2, &d)) {
+    return std::nullopt;
+  }
+  static constexpr int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (mo < 1 || mo > 12 || d < 1 || d > kDays[mo - 1]) return std::nullopt;
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (mo == 2 && d == 29 && !leap) return std::nullopt;
+  int offset_minutes = 0;
+  if (s.size() > 10) {
+    if (s.size() < 23 || s[10] != 'T' || !digits(11, 2, &h) || s[13] != ':' ||
+        !digits(14, 2, &mi) || s[16] != ':' || !digits(17, 2, &sec) || s[19] != '.' ||
+        !digits(20, 3, &ms)) {
+      return std::nullopt;
+    }
+    if (h > 23 || mi > 59 || sec > 59) return std::nullopt;
+    std::string zone = s.substr(23);
+    if (zone == "GMT" || zone == "UTC" || zone == "Z") {
+      zone.clear();
+    } else if (zone.rfind("GMT", 0) == 0 && zone.size() == 9 && zone[6] == ':') {
+      zone = zone.substr(3, 3) + zone.substr(7);  // GMT+01:00 -> +0100
+    }
+    if (!zone.empty()) {
+      int zh = 0, zm = 0;
+      if (zone.size() != 5 || (zone[0] != '+' && zone[0] != '-') ||
+          !std::all_of(zone.begin() + 1, zone.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return std::nullopt;
+      }
+      zh = (zone[1] - '0') * 10 + (zone[2] - '0');
+      zm = (zone[3] - '0') * 10 + (zone[4] - '0');
+      if (zh > 23 || zm > 59) return std::nullopt;
+      offset_minutes = (zone[0] == '-' ? -1 : 1) * (zh * 60 + zm);
+    }
+  }
   std::tm tm{};
   tm.tm_year = y - 1900;
   tm.tm_mon = mo - 1;
@@ -72,7 +117,20 @@ std::optional<std::int64_t> ParseDate(const std::string& s) {
   tm.tm_hour = h;
   tm.tm_min = mi;
   tm.tm_sec = sec;
-  return static_cast<std::int64_t>(timegm(&tm)) * 1000 + ms;
+  return (static_cast<std::int64_t>(timegm(&tm)) - offset_minutes * 60LL) * 1000 + ms;
+}
+
+// A whole-number query parameter in [0, 2147483647] (Spark's Integer parameters; negative
+// values would silently mean "none"); absent -> `fallback`.
+Result<std::int64_t> CountParam(const std::optional<std::string>& v, const char* name,
+                                std::int64_t fallback) {
+  if (!v) return fallback;
+  if (v->empty() || v->size() > 10 ||
+      !std::all_of(v->begin(), v->end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      std::stoll(*v) > 2147483647LL) {
+    return Status::InvalidField(name, "expected a whole number 0..2147483647, got \"" + *v + "\"");
+  }
+  return std::stoll(*v);
 }
 
 struct Query {
@@ -261,7 +319,12 @@ Result<Json> Api::Applications(const Query& q) {
   auto date = [&](const char* name, std::optional<std::int64_t>* out) -> Status {
     if (auto v = q.Get(name)) {
       *out = ParseDate(*v);
-      if (!*out) return Status::InvalidArgument(std::string(name) + ": not a date: " + *v);
+      if (!*out) {
+        return Status::InvalidField(name,
+                                    "expected a date such as 2015-02-10, "
+                                    "2015-02-03T16:42:40.000GMT or epoch milliseconds, got \"" +
+                                        *v + "\"");
+      }
     }
     return Status::Ok();
   };
@@ -269,8 +332,10 @@ Result<Json> Api::Applications(const Query& q) {
                            std::pair{"minEndDate", &min_end}, std::pair{"maxEndDate", &max_end}}) {
     if (Status st = date(name, out); !st.ok()) return st;
   }
-  std::optional<int> limit;
-  if (auto v = q.Get("limit")) limit = std::atoi(v->c_str());
+  Result<std::int64_t> limit_param = CountParam(q.Get("limit"), "limit", -1);
+  if (!limit_param.ok()) return limit_param.status();
+  std::optional<std::int64_t> limit;
+  if (limit_param.value() >= 0) limit = limit_param.value();
   // One entry per application, ordered as the History Server's listing index "endTime" (the
   // latest attempt's end, -1 while it runs), reversed.
   auto st = Prepare(
@@ -283,7 +348,7 @@ Result<Json> Api::Applications(const Query& q) {
   const bool include_running = statuses.empty() || statuses.count("running");
   Json out = Json::array();
   while (st.value().Step()) {
-    if (limit && static_cast<int>(out.size()) >= *limit) break;
+    if (limit && static_cast<std::int64_t>(out.size()) >= *limit) break;
     auto app = Application(st.value().ColumnText(0), "");
     if (!app.ok()) return app.status();
     // ApplicationListResource: the latest attempt (listed first) decides running or completed;
@@ -702,8 +767,12 @@ Result<Json> Api::TaskList(std::int64_t key, int stage, int attempt, const Query
         "DECREASING_RUNTIME, not " +
         sort_by);
   }
-  std::size_t offset = static_cast<std::size_t>(std::atoi(q.Get("offset").value_or("0").c_str()));
-  std::size_t length = static_cast<std::size_t>(std::atoi(q.Get("length").value_or("20").c_str()));
+  Result<std::int64_t> offset_param = CountParam(q.Get("offset"), "offset", 0);
+  if (!offset_param.ok()) return offset_param.status();
+  Result<std::int64_t> length_param = CountParam(q.Get("length"), "length", 20);
+  if (!length_param.ok()) return length_param.status();
+  const auto offset = static_cast<std::size_t>(offset_param.value());
+  const auto length = static_cast<std::size_t>(length_param.value());
   Json out = Json::array();
   for (std::size_t i = offset; i < tasks.size() && i < offset + length; ++i) {
     out.push_back(std::move(tasks[i]));

@@ -374,5 +374,52 @@ TEST_CASE("The listing shows an application once, running or completed by its la
   CHECK(Get(*store.value(), "applications?status=completed").size() == 0);
 }
 
+TEST_CASE("Date and count parameters are parsed strictly; a bad one is an error naming it") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(
+      dir + "/app-d",
+      std::string(R"({"Event":"SparkListenerLogStart","Spark Version":"3.5.0"})") + "\n" +
+          R"({"Event":"SparkListenerApplicationStart","App Name":"d","App ID":"app-d",)"
+          R"("Timestamp":1422981760000,"User":"u"})" "\n"
+          R"({"Event":"SparkListenerApplicationEnd","Timestamp":1422981761000})" "\n");
+  auto store = Store::Open(":memory:", {StoreMigrations()});
+  REQUIRE(store.ok());
+  REQUIRE(IngestEventLogs(*store.value(), {dir}).ok());
+  // 1422981760000 is 2015-02-03T16:42:40.000GMT; every spelling of that instant agrees.
+  for (const char* at : {"2015-02-03T16:42:40.000GMT", "2015-02-03T16:42:40.000UTC",
+                         "2015-02-03T16:42:40.000Z", "2015-02-03T17:42:40.000GMT+01:00",
+                         "2015-02-03T10:42:40.000-0600", "1422981760000"}) {
+    INFO(at);
+    CHECK(Get(*store.value(), std::string("applications?minDate=") + at).size() == 1);
+    CHECK(Get(*store.value(), std::string("applications?maxDate=") + at).size() == 1);
+  }
+  CHECK(Get(*store.value(), "applications?minDate=2015-02-03T16:42:40.001GMT").size() == 0);
+  CHECK(Get(*store.value(), "applications?minDate=2015-02-04").size() == 0);
+  CHECK(Get(*store.value(), "applications?maxDate=2015-02-03").size() == 0);
+  for (const char* bad :
+       {"2015-13-45", "2015-02-30", "2015-02-29", "2015-02-03T16:42:40.000GMTgarbage",
+        "2015-02-03T24:00:00.000GMT", "2015-02-03T16:42:40GMT", "2015-2-3", "2015-02-10x",
+        "2015-02-03T16:42:40.000PST1", "", "-5", "1e12"}) {
+    INFO(bad);
+    auto answer = HistoryApi(*store.value(), std::string("applications?minEndDate=") + bad);
+    REQUIRE_FALSE(answer.ok());
+    CHECK(answer.status().field() == "minEndDate");
+    CHECK(answer.status().message() ==
+          std::string("minEndDate: expected a date such as 2015-02-10, "
+                      "2015-02-03T16:42:40.000GMT or epoch milliseconds, got \"") +
+              bad + "\"");
+  }
+  CHECK(Get(*store.value(), "applications?limit=0").size() == 0);
+  CHECK(Get(*store.value(), "applications?limit=2147483647").size() == 1);
+  for (const char* bad : {"-1", "2147483648", "1.5", "ten", "", "99999999999999999999"}) {
+    INFO(bad);
+    auto answer = HistoryApi(*store.value(), std::string("applications?limit=") + bad);
+    REQUIRE_FALSE(answer.ok());
+    CHECK(answer.status().field() == "limit");
+    CHECK(answer.status().message() ==
+          std::string("limit: expected a whole number 0..2147483647, got \"") + bad + "\"");
+  }
+}
+
 }  // namespace
 }  // namespace perfplan::profiles::spark
