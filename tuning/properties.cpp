@@ -234,7 +234,13 @@ PropertyInfo DescribeProperty(const Feature& feature) {
     info.known = it != KnownProperties().end() && it->second.type == PropertyType::kEnum;
     return info;
   }
-  if (info.scale != 1) return info;  // BestConf Size./Time. column: KiB or ms, whole numbers
+  if (info.scale != 1) {
+    // BestConf Size./Time. column: whole KiB or ms; whole MiB when the range spans 64 MiB.
+    if (info.type == PropertyType::kSize && feature.max - feature.min >= 64 * 1024) {
+      info.quantum = 1024;
+    }
+    return info;
+  }
   if (feature.unit == Unit::kBytes) {
     constexpr double kMiB = 1024.0 * 1024.0;
     info.type = PropertyType::kSize;

@@ -39,7 +39,8 @@ struct PropertyInfo {
   // durations): 1024 for BestConf "Size." (KiB), 0.001 for "Time." (ms), else 1.
   double scale = 1;
   // The step a value is written in, in column units: 1 for integers, booleans, enumeration
-  // indexes and BestConf KiB/ms columns; 1 MiB for sizes (1 KiB when the range is under 64 MiB),
+  // indexes and BestConf KiB/ms columns (1024 KiB for a Size. column spanning 64 MiB); 1 MiB for
+  // sizes (1 KiB when the range is under 64 MiB),
   // 1 ms for durations; 0 for continuous values.
   double quantum = 0;
   std::vector<std::string> levels;  // enumeration values (table), index = numeric code

@@ -67,6 +67,9 @@ TEST_CASE("Sizes and durations carry units; booleans and enumerations their word
   const PropertyInfo mem = DescribeProperty(Numeric("Size.spark.executor.memory", 1024, 4e6, true));
   CHECK(mem.type == PropertyType::kSize);
   CHECK(PropertyValueText(mem, 4194304) == "4g");  // KiB → "4g"
+  CHECK(mem.quantum == 1024);                       // a range of GiB is searched in whole MiB
+  CHECK(PropertyValueText(mem, 10132234) == "9895m");
+  CHECK(DescribeProperty(Numeric("Size.spark.shuffle.file.buffer", 16, 512, true)).quantum == 1);
   const PropertyInfo wait = DescribeProperty(Numeric("Time.spark.locality.wait", 1, 9000, true));
   CHECK(wait.type == PropertyType::kDuration);
   CHECK(PropertyValueText(wait, 3000) == "3s");
