@@ -20,7 +20,7 @@
 // |          | planner/hindex/stragglers.h         | stragglers                                   |
 // | scoring  | planner/scoring/spark_scoring.h     | label, classify, score, scores               |
 // |          | planner/scoring/task_scoring.h      | task types and scores over stored runs       |
-// | tuning   | planner/tuning/tune.h               | tune train, cv, sensitivity, recommend       |
+// | tuning   | planner/tuning/tune.h               | tune train, cv, sensitivity, recommend, next |
 // |          | planner/tuning/tune_json.h          | their JSON                                   |
 // | output   | planner/output/export.h             | export                                       |
 // |          | planner/output/report.h             | report (HTML with SVG charts)                |

@@ -44,6 +44,8 @@ Result<Dataset> DropFailedRuns(Dataset ds, const DatasetOptions& settings) {
                                   ds.y[r]) != settings.failed_markers.end();
     if (failed) {
       dropped.push_back(ds.lines[r]);
+      out.failed_x.push_back(ds.x[r]);
+      out.failed_lines.push_back(ds.lines[r]);
       continue;
     }
     if (ds.y[r] <= 0) nonpositive.push_back(ds.lines[r]);

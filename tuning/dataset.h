@@ -59,6 +59,10 @@ struct Dataset {
   std::vector<std::vector<double>> x;  // x[run][feature], original units
   std::vector<double> y;               // target per run
   std::vector<int> lines;              // source line of each run
+  // Runs dropped because their target is a failure marker (DatasetOptions::failed_markers):
+  // their configurations (same features) and lines, for the failure model (tuning/failure.h).
+  std::vector<std::vector<double>> failed_x;
+  std::vector<int> failed_lines;
   std::vector<std::string> warnings;   // e.g. dropped constant parameters
 
   std::size_t runs() const { return y.size(); }

@@ -32,6 +32,7 @@ struct Dim {
   // Values are multiples of this (0 = continuous): 1 for integers, 1 MiB (or 1 KiB for small
   // ranges) for sizes, 1 ms for durations, so recommendations read like settings people write.
   double quantum = 0;
+  PropertyInfo info;  // the property the dimension sets (tuning/properties.h)
 
   double Snap(double v) const {
     if (quantum > 0) v = std::round(v / quantum) * quantum;
@@ -57,7 +58,6 @@ std::size_t LevelOf(const Dim& d, const std::vector<double>& x) {
   return 0;
 }
 
-bool StartsWith(const std::string& s, std::string_view p) { return s.rfind(p, 0) == 0; }
 
 }  // namespace
 
@@ -176,23 +176,27 @@ Status RecommendOptions::Validate() const {
     return Status::InvalidField("refine_sweeps",
                                 "" + std::to_string(refine_sweeps) + "; expected >= 0");
   }
+  if (!(max_failure_probability >= 0 && max_failure_probability <= 1)) {
+    return Status::InvalidField("max_failure_probability",
+                                FormatSparkValue(max_failure_probability, Unit::kNone) +
+                                    "; expected 0 to 1");
+  }
   return Status::Ok();
 }
 
 std::string SparkValueText(const std::string& parameter, double value, Unit unit, bool integer) {
-  if (StartsWith(parameter, "Size."))
-    return FormatSparkValue(std::round(value) * 1024.0, Unit::kBytes);
-  if (StartsWith(parameter, "Time."))
-    return FormatSparkValue(std::round(value) / 1000.0, Unit::kSeconds);
-  if (unit == Unit::kNone && integer) return FormatSparkValue(std::round(value), unit);
-  return FormatSparkValue(value, unit);
+  Feature f;
+  f.parameter = parameter;
+  f.unit = unit;
+  f.integer = integer;
+  f.min = f.max = value;
+  return PropertyValueText(DescribeProperty(f), value);
 }
 
 std::string SparkDefaultsLine(const std::string& parameter, const std::string& text) {
-  std::string name = parameter;
-  if (StartsWith(name, "Size.") || StartsWith(name, "Time.")) name = name.substr(5);
-  if (StartsWith(name, "spark.")) return name + " " + text;
-  return "# " + name + " = " + text + " (not a Spark property)";
+  const PropertyInfo info = DescribeColumn(parameter);
+  if (info.file == ConfFile::kSparkDefaults) return info.property + " " + text;
+  return "# " + info.property + " = " + text + " (not a Spark property)";
 }
 
 Result<Recommendation> Recommend(const Model& model, const RecommendOptions& settings) {
@@ -219,10 +223,21 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
         continue;
       }
       dim_of[f.parameter] = dims.size();
-      dims.push_back({f.parameter, {j}, true, true, false, 0, 0});
+      dims.push_back({f.parameter, {j}, true, true, false, 0, 0, 0, DescribeProperty(f)});
     } else {
       dim_of[f.parameter] = dims.size();
-      dims.push_back({f.parameter, {j}, false, f.integer, false, f.min, f.max, QuantumFor(f)});
+      Dim dim{f.parameter, {j},   false,        f.integer, false,
+              f.min,       f.max, QuantumFor(f), DescribeProperty(f)};
+      // Typed properties are searched in the steps they are written in: integers, booleans and
+      // enumeration codes in whole numbers inside the measured range.
+      if (dim.info.quantum > 0) {
+        dim.quantum = dim.info.quantum;
+        const double lo = std::ceil(f.min / dim.quantum) * dim.quantum;
+        const double hi = std::floor(f.max / dim.quantum) * dim.quantum;
+        if (lo <= hi) dim.lo = lo, dim.hi = hi;
+        dim.integer = true;
+      }
+      dims.push_back(std::move(dim));
     }
   }
   for (const std::string& name : settings.fixed) {
@@ -241,11 +256,15 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
   out.kind = model.kind();
   out.cv_mre = model.cv_mre();
   out.seed = settings.seed;
+  const FailureModel* failure = settings.failure;
+  auto likely_to_fail = [&](const std::vector<double>& x) {
+    return failure != nullptr && failure->Probability(x) > settings.max_failure_probability;
+  };
   auto feasible = [&](const std::vector<double>& x) {
     for (const Constraint& c : constraints) {
       if (!c.Holds(x)) return false;
     }
-    return true;
+    return !likely_to_fail(x);
   };
   auto clipped = [&](const std::vector<double>& x) {
     return std::clamp(model.Predict(x), model.target_min(), model.target_max());
@@ -257,7 +276,9 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
   out.baseline_predicted = model.Predict(baseline);
   const bool baseline_feasible = feasible(baseline);
   if (!baseline_feasible) {
-    out.warnings.push_back("the baseline configuration violates the constraints");
+    out.warnings.push_back(likely_to_fail(baseline)
+                               ? "the baseline configuration is predicted to fail"
+                               : "the baseline configuration violates the constraints");
   }
 
   // Latin hypercube: each dimension's N strata in a seeded random order.
@@ -316,7 +337,10 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
         x[dim.features[0]] = dim.Snap(v);
       }
     }
-    if (!feasible(x)) continue;
+    if (!feasible(x)) {
+      if (likely_to_fail(x)) ++out.failure_rejected;
+      continue;
+    }
     ++out.feasible;
     chunks.back().push_back(x);
     if (chunks.back().size() == kChunk) {
@@ -336,6 +360,10 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
   if (best.empty()) {
     std::string names;
     for (const auto& c : constraints) names += (names.empty() ? "" : "; ") + c.text();
+    if (failure != nullptr && out.failure_rejected > 0) {
+      names += (names.empty() ? "" : "; ") + std::string("failure probability <= ") +
+               FormatSparkValue(settings.max_failure_probability, Unit::kNone);
+    }
     return Status::InvalidArgument("no sampled configuration satisfies the constraints (" + names +
                                    "); relax them or raise the sample count");
   }
@@ -422,9 +450,14 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
   }
   const double denom = std::fabs(out.baseline_predicted);
   out.predicted_gain = denom > 0 ? sense * (out.baseline_predicted - out.predicted) / denom : 0.0;
+  std::vector<ConfEntry> spark, mapred, yarn;
+  std::vector<std::string> others;
   for (const Dim& dim : dims) {
     RecommendedValue rv;
     rv.parameter = dim.parameter;
+    rv.property = dim.info.property;
+    rv.file = dim.info.file;
+    rv.type = dim.info.type;
     if (dim.categorical) {
       const std::size_t level = LevelOf(dim, winner.x);
       rv.value = static_cast<double>(level);
@@ -436,11 +469,39 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
       rv.unit = f.unit;
       rv.value = winner.x[dim.features[0]];
       rv.baseline = baseline[dim.features[0]];
-      rv.text = SparkValueText(f.parameter, rv.value, f.unit, f.integer);
-      rv.baseline_text = SparkValueText(f.parameter, rv.baseline, f.unit, f.integer);
+      rv.text = PropertyValueText(dim.info, rv.value);
+      rv.baseline_text = PropertyValueText(dim.info, rv.baseline);
     }
-    out.spark_defaults.push_back(SparkDefaultsLine(rv.parameter, rv.text));
+    switch (rv.file) {
+      case ConfFile::kSparkDefaults: spark.push_back({rv.property, rv.text}); break;
+      case ConfFile::kMapredSite: mapred.push_back({rv.property, rv.text}); break;
+      case ConfFile::kYarnSite: yarn.push_back({rv.property, rv.text}); break;
+      case ConfFile::kNone:
+        others.push_back("# " + rv.property + " = " + rv.text + " (not a Spark property)");
+        break;
+    }
     out.config.push_back(std::move(rv));
+  }
+  out.spark_defaults = SparkDefaultsFragment(spark);
+  out.spark_defaults.insert(out.spark_defaults.end(), others.begin(), others.end());
+  if (!mapred.empty()) out.mapred_site_xml = HadoopSiteXml(mapred);
+  if (!yarn.empty()) out.yarn_site_xml = HadoopSiteXml(yarn);
+  if (failure != nullptr) {
+    out.failure_aware = true;
+    out.max_failure_probability = settings.max_failure_probability;
+    out.failure_probability = failure->Probability(winner.x);
+    out.baseline_failure_probability = failure->Probability(baseline);
+    out.failed_runs = failure->failed_runs;
+    out.failure_cv_accuracy = failure->cv_accuracy;
+    out.failure_majority_accuracy = failure->majority_accuracy;
+    if (failure->cv_accuracy <= failure->majority_accuracy) {
+      out.warnings.push_back(
+          "the failure model does not beat always answering the majority class held out (" +
+          FormatSparkValue(100 * failure->cv_accuracy, Unit::kNone) + "% vs " +
+          FormatSparkValue(100 * failure->majority_accuracy, Unit::kNone) +
+          "%): the failed runs are too few or not separable by a linear boundary, so avoiding "
+          "them is weak evidence");
+    }
   }
   if (model.cv_mre() >= 0 && out.predicted_gain > 0 && out.predicted_gain < model.cv_mre()) {
     out.warnings.push_back(

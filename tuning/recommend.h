@@ -19,7 +19,9 @@
 #include <vector>
 
 #include "models/status.h"
+#include "tuning/failure.h"
 #include "tuning/model.h"
+#include "tuning/properties.h"
 #include "tuning/sensitivity.h"
 
 namespace perfplan::tuning {
@@ -60,16 +62,26 @@ struct RecommendOptions {
   int threads = 1;             // threads predicting the sample; the answer does not depend on it
   std::vector<std::string> constraints;  // see Constraint
   std::vector<std::string> fixed;        // parameters held at their baseline value
+  // Failure-aware search: when set, configurations whose predicted failure probability exceeds
+  // max_failure_probability are never candidates (as if they violated a constraint). The model
+  // must have been fitted on the same features (FitFailureModel on the training data set).
+  const FailureModel* failure = nullptr;
+  double max_failure_probability = 0.2;
 
-  Status Validate() const;  // InvalidArgument naming samples, refine_starts or refine_sweeps
+  // InvalidArgument naming samples, refine_starts, refine_sweeps, threads or
+  // max_failure_probability (0 to 1).
+  Status Validate() const;
 };
 
 struct RecommendedValue {
-  std::string parameter;  // the Spark property (or column) name
+  std::string parameter;  // the data set's column name
+  std::string property;   // the real property name (BestConf prefixes undone, tuning/properties.h)
+  ConfFile file = ConfFile::kNone;  // where it is set
+  PropertyType type = PropertyType::kNumber;
   Unit unit = Unit::kNone;
   double value = 0;  // numeric value in original units (category index for categorical)
   double baseline = 0;
-  std::string text;  // as written in spark-defaults.conf ("4g", "0.6", a category)
+  std::string text;  // as written in its file ("4g", "0.6", "15", "true", a category)
   std::string baseline_text;
 };
 
@@ -92,7 +104,23 @@ struct Recommendation {
   std::size_t evaluated = 0;  // model evaluations
   std::size_t feasible = 0;   // sampled candidates satisfying every constraint
   std::uint64_t seed = 0;
-  std::vector<std::string> spark_defaults;  // spark-defaults.conf lines
+  // spark-defaults.conf lines (Spark properties; columns of no known family follow as
+  // "# NAME = VALUE" comments), and mapred-site.xml / yarn-site.xml documents ("" when the model
+  // has no property of that file).
+  std::vector<std::string> spark_defaults;
+  std::string mapred_site_xml;
+  std::string yarn_site_xml;
+  // Failure awareness (RecommendOptions::failure): whether it was on, the threshold, the
+  // predicted failure probability of the recommendation and of the baseline, and how many
+  // sampled candidates were skipped as likely to fail.
+  bool failure_aware = false;
+  double max_failure_probability = 0;
+  double failure_probability = 0;
+  double baseline_failure_probability = 0;
+  std::size_t failure_rejected = 0;
+  std::size_t failed_runs = 0;  // failed runs the failure model learned from
+  double failure_cv_accuracy = -1;        // FailureModel::cv_accuracy
+  double failure_majority_accuracy = -1;  // FailureModel::majority_accuracy
   std::vector<std::string> warnings;
 };
 

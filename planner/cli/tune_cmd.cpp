@@ -1,4 +1,4 @@
-// `perfplan tune train|cv|sensitivity|recommend|classify|predict`: config-sensitivity models.
+// `perfplan tune train|cv|sensitivity|recommend|next|classify|predict`: config-sensitivity models.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -8,6 +8,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
+#include "planner/output/report.h"
 #include "planner/runtime/json_output.h"
 #include "planner/tuning/tune.h"
 #include "planner/tuning/tune_json.h"
@@ -41,6 +42,10 @@ struct TuneFlags {
   std::vector<std::string> constraints;
   std::vector<std::string> fixed;
   double threshold = 60;
+  double max_failure_probability = 0.2;
+  std::string conf_dir;
+  std::string ranges;
+  std::size_t count = 1;
 };
 
 // Builds the request structs from the flags; InvalidArgument for an unknown model kind or a
@@ -60,6 +65,7 @@ Status ToOptions(const TuneFlags& f, planner::TuneDataRequest* data,
   data->store_path = f.store;
   data->store_apps = f.apps;
   data->store_app_name = f.app_name;
+  data->ranges_file = f.ranges;
   data->dataset.target = f.target;
   data->dataset.ignore = f.ignore;
   data->dataset.categorical = f.categorical == "reject" ? tuning::CategoricalPolicy::kReject
@@ -132,6 +138,9 @@ void AddDataFlags(CLI::App* cmd, TuneFlags* f) {
   cmd->add_option("--app-name", f->app_name,
                   "With --store: only applications whose name contains this text");
   cmd->add_option("--target", f->target, "Metric column to model");
+  cmd->add_option("--ranges", f->ranges,
+                  "YAML of min/max/default per parameter: turns normalised values x of --data "
+                  "into max(x*max, min); the defaults become the baseline");
   cmd->add_option("--ignore", f->ignore, "Columns that are neither parameters nor the target")
       ->delimiter(',');
   cmd->add_option("--categorical", f->categorical,
@@ -194,8 +203,38 @@ void PrintRecommendation(std::ostream& out, const tuning::Recommendation& r) {
       << " vs baseline " << Fixed(r.baseline_predicted, 3) << " (gain "
       << Fixed(100 * r.predicted_gain, 1) << "%; model " << tuning::ToString(r.kind) << ", CV MRE "
       << Mre(r.cv_mre) << ")\n";
+  if (r.failure_aware) {
+    out << "# failure-aware: a logistic model of " << r.failed_runs
+        << " failed run(s) (5-fold CV accuracy " << Fixed(100 * r.failure_cv_accuracy, 1)
+        << "% vs " << Fixed(100 * r.failure_majority_accuracy, 1)
+        << "% for the majority class) skipped " << r.failure_rejected
+        << " sampled configuration(s) with failure probability > "
+        << Fixed(r.max_failure_probability, 2) << "; this one's is "
+        << Fixed(r.failure_probability, 3) << " (baseline "
+        << Fixed(r.baseline_failure_probability, 3) << ")\n";
+  }
   for (const auto& line : r.spark_defaults) out << line << "\n";
+  if (!r.mapred_site_xml.empty()) out << "# mapred-site.xml:\n" << r.mapred_site_xml;
+  if (!r.yarn_site_xml.empty()) out << "# yarn-site.xml:\n" << r.yarn_site_xml;
   for (const auto& w : r.warnings) out << "# warning: " << w << "\n";
+}
+
+// --conf-dir: the fragments as files a cluster reads (only the files that have properties).
+Status WriteConfFiles(const std::string& dir, const tuning::Recommendation& r) {
+  std::string spark;
+  for (const auto& line : r.spark_defaults) spark += line + "\n";
+  const std::pair<const char*, const std::string*> files[] = {
+      {"spark-defaults.conf", &spark},
+      {"mapred-site.xml", &r.mapred_site_xml},
+      {"yarn-site.xml", &r.yarn_site_xml}};
+  for (const auto& [name, text] : files) {
+    if (text->empty()) continue;
+    const std::string path = dir + "/" + name;
+    if (Status s = planner::WriteFileAtomically(path, *text); !s.ok()) {
+      return Status::Failed("--conf-dir: " + s.message());
+    }
+  }
+  return Status::Ok();
 }
 
 void PrintClassify(std::ostream& out, const planner::TuneClassifyAnswer& a) {
@@ -327,7 +366,12 @@ void AddTuneCommand(CLI::App& command, CliContext& ctx) {
         settings.seed = f.seed;
         settings.constraints = f.constraints;
         settings.fixed = f.fixed;
-        return planner::AnswerTuneRecommend(source, settings);
+        settings.max_failure_probability = f.max_failure_probability;
+        auto r = planner::AnswerTuneRecommend(source, settings);
+        if (r.ok() && !f.conf_dir.empty()) {
+          if (Status s = WriteConfFiles(f.conf_dir, r.value()); !s.ok()) return s;
+        }
+        return r;
       },
       PrintRecommendation);
   AddDataFlags(rec_cmd, rec.get());
@@ -344,6 +388,66 @@ void AddTuneCommand(CLI::App& command, CliContext& ctx) {
                    "depend on it)")
       ->check(CLI::Range(0, 1024));
   rec_cmd->add_option("--fix", rec->fixed, "Parameters to keep at the baseline")->delimiter(',');
+  rec_cmd
+      ->add_option("--max-failure-probability", rec->max_failure_probability,
+                   "With --data and --failed-marker: skip configurations a logistic model of the "
+                   "failed runs gives a higher failure probability (default 0.2)")
+      ->check(CLI::Range(0.0, 1.0));
+  rec_cmd->add_option("--conf-dir", rec->conf_dir,
+                      "Also write spark-defaults.conf, mapred-site.xml and yarn-site.xml (those "
+                      "that have properties) into this existing directory");
+
+  auto next = std::make_shared<TuneFlags>();
+  CLI::App* next_cmd = AddTuneVerb(
+      *tune, ctx, next, "next",
+      "The configurations most worth running next (Gaussian process, expected improvement)",
+      [](const TuneFlags& f) -> Result<planner::TuneNextAnswer> {
+        auto r = ToDataRequest(f);
+        if (!r.ok()) return r.status();
+        return planner::AnswerTuneNext(r.value().data, f.count, f.samples, f.seed,
+                                       f.maximize ? tuning::Goal::kMaximize
+                                                  : tuning::Goal::kMinimize,
+                                       f.max_failure_probability);
+      },
+      [](std::ostream& out, const planner::TuneNextAnswer& a) {
+        out << "# perfplan tune next: " << a.proposals.size() << " configuration(s) to run next for "
+            << a.target << " (Gaussian process on " << a.runs << " runs of " << a.source
+            << ", length scale " << Fixed(a.length_scale, 3) << ", noise " << Fixed(a.noise, 2)
+            << (a.log_target ? ", log target" : "") << "; " << a.candidates
+            << " sampled candidates, seed " << a.seed << ")\n";
+        if (a.failure_rejected > 0) {
+          out << "# " << a.failure_rejected
+              << " candidate(s) skipped: a logistic model of the failed runs predicts they fail\n";
+        }
+        for (std::size_t i = 0; i < a.proposals.size(); ++i) {
+          const auto& p = a.proposals[i];
+          out << "\n# " << i + 1 << ": predicted " << Fixed(p.predicted, 3)
+              << ", expected improvement " << Fixed(p.expected_improvement, 4) << "\n";
+          for (const auto& v : p.config) {
+            out << v.property << " " << v.text;
+            if (v.file != tuning::ConfFile::kSparkDefaults) {
+              out << "  # " << (v.file == tuning::ConfFile::kNone
+                                    ? std::string("not a Spark property")
+                                    : std::string(tuning::ToString(v.file)));
+            }
+            out << "\n";
+          }
+        }
+        for (const auto& w : a.warnings) out << "# warning: " << w << "\n";
+      });
+  AddDataFlags(next_cmd, next.get());
+  next_cmd->add_option("--count", next->count, "How many configurations to propose (default 1)")
+      ->check(CLI::Range(1, 1000));
+  next_cmd
+      ->add_option("--samples", next->samples,
+                   "Candidate configurations sampled over the measured ranges (default 2000)")
+      ->check(CLI::Range(1, 1'000'000));
+  next_cmd->add_flag("--maximize", next->maximize, "Higher is better for the target");
+  next_cmd
+      ->add_option("--max-failure-probability", next->max_failure_probability,
+                   "With --failed-marker: skip candidates predicted to fail more likely than "
+                   "this (default 0.2)")
+      ->check(CLI::Range(0.0, 1.0));
 
   auto cls = std::make_shared<TuneFlags>();
   CLI::App* cls_cmd = AddTuneVerb(

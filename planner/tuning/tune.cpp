@@ -1,13 +1,18 @@
 #include "planner/tuning/tune.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <string_view>
 
 #include "profiles/problem.h"
+#include "profiles/tuning/ranges_reader.h"
 #include "profiles/tuning/run_table_reader.h"
 #include "profiles/spark/spark_run_table.h"
 #include "profiles/spark/spark_store.h"
 #include "profiles/store.h"
+#include "tuning/failure.h"
 #include "tuning/model.h"
 
 namespace perfplan::planner {
@@ -50,6 +55,20 @@ Result<tuning::Dataset> LoadStoreDataset(const TuneDataRequest& data) {
     Status s = CheckName("target column", data.dataset.target, columns, t.source + ": ");
     if (!s.ok()) return s;
   }
+  // No spark.* property varies: say which were left out and why, and what would help, instead
+  // of the data set's generic "no parameter columns left".
+  if (t.columns.size() <= profiles::spark::MetricColumns().size()) {
+    std::string why;
+    for (const auto& note : table.value().notes) why += "\n  " + note;
+    return Status::InvalidArgument(
+        t.source + ": nothing to tune " + data.dataset.target + " on: no spark.* property is set " +
+        "in every one of the " + std::to_string(t.rows.size()) +
+        " application(s) with different values" + why +
+        "\na model needs applications of the same job run with different settings of at least "
+        "one property (e.g. spark-submit --conf spark.executor.cores=2, =4, ...): at least as "
+        "many as the cross-validation folds (--folds, 5 by default), better 10 or more; "
+        "--apps or --app-name selects them");
+  }
   tuning::DatasetOptions settings = data.dataset;
   for (const auto& m : profiles::spark::MetricColumns()) {
     if (m != settings.target) settings.ignore.push_back(m);
@@ -62,16 +81,94 @@ Result<tuning::Dataset> LoadStoreDataset(const TuneDataRequest& data) {
   return ds;
 }
 
+// x_true = max(x · max, min) for every column the ranges file lists; a value outside [0, 1] is
+// not normalised and is reported with its line.
+Status Denormalise(const profiles::RangesFile& ranges, models::RunTable* table) {
+  std::vector<std::string> columns;
+  for (const auto& c : table->columns) columns.push_back(c.name);
+  std::vector<std::string> problems;
+  for (const profiles::ParameterRange& p : ranges.parameters) {
+    const auto it = std::find(columns.begin(), columns.end(), p.name);
+    if (it == columns.end()) {
+      Status s = CheckName("parameter", p.name, columns,
+                           ranges.file + ":" + std::to_string(p.line) + ": ");
+      return Status::InvalidArgument("--ranges: " + s.message() + " (in " + table->source + ")");
+    }
+    const auto c = static_cast<std::size_t>(it - columns.begin());
+    for (auto& row : table->rows) {
+      std::string& cell = row.cells[c];
+      char* end = nullptr;
+      const double x = std::strtod(cell.c_str(), &end);
+      if (cell.empty() || end != cell.c_str() + cell.size() || !std::isfinite(x) || x < -1e-9 ||
+          x > 1 + 1e-9) {
+        if (problems.size() < 20) {
+          problems.push_back(table->source + ":" + std::to_string(row.line) + ": " + p.name +
+                             ": \"" + cell + "\" is not a normalised value (0 to 1); the ranges "
+                             "file " + ranges.file + " lists this column");
+        }
+        continue;
+      }
+      char buf[40];
+      std::snprintf(buf, sizeof buf, "%.17g", std::max(x * p.max, p.min));
+      cell = buf;
+    }
+  }
+  if (problems.empty()) return Status::Ok();
+  std::string message;
+  for (const auto& m : problems) message += (message.empty() ? "" : "\n") + m;
+  return Status::InvalidArgument(message);
+}
+
+Result<profiles::RangesFile> ReadRanges(const std::string& path) {
+  profiles::Loaded<profiles::RangesFile> r = profiles::ReadRangesFile(path);
+  if (!r.ok()) return profiles::ToStatus(r.problems);
+  return std::move(r.value);
+}
+
+// The ranges file's defaults as the model's baseline, when it gives one for every parameter.
+Status UseRangeDefaults(const std::string& ranges_file, tuning::Model* model) {
+  if (ranges_file.empty()) return Status::Ok();
+  Result<profiles::RangesFile> ranges = ReadRanges(ranges_file);
+  if (!ranges.ok()) return ranges.status();
+  std::vector<std::pair<std::string, std::string>> at;
+  for (const auto& f : model->features()) {
+    if (!at.empty() && at.back().first == f.parameter) continue;
+    const profiles::ParameterRange* found = nullptr;
+    for (const auto& p : ranges.value().parameters) {
+      if (p.name == f.parameter && p.has_default) found = &p;
+    }
+    if (found == nullptr || !f.category.empty()) return Status::Ok();
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", found->default_value);
+    at.emplace_back(f.parameter, buf);
+  }
+  Result<std::vector<double>> x = tuning::ResolveConfiguration(*model, at);
+  if (!x.ok()) return x.status();
+  model->set_baseline(std::move(x).value());
+  return Status::Ok();
+}
+
 Result<tuning::Dataset> LoadDataset(const TuneDataRequest& data) {
   if (!data.data_file.empty() && !data.store_path.empty()) {
     return Status::InvalidArgument("give either --data FILE or --store DB, not both");
   }
-  if (!data.store_path.empty()) return LoadStoreDataset(data);
+  if (!data.store_path.empty()) {
+    if (!data.ranges_file.empty()) {
+      return Status::InvalidArgument(
+          "--ranges applies to a data file of normalised values, not to --store");
+    }
+    return LoadStoreDataset(data);
+  }
   if (data.data_file.empty()) {
     return Status::InvalidArgument("no runs given: use --data FILE or --store DB");
   }
   Result<models::RunTable> table = ReadTable(data.data_file);
   if (!table.ok()) return table.status();
+  if (!data.ranges_file.empty()) {
+    Result<profiles::RangesFile> ranges = ReadRanges(data.ranges_file);
+    if (!ranges.ok()) return ranges.status();
+    if (Status s = Denormalise(ranges.value(), &table.value()); !s.ok()) return s;
+  }
   std::vector<std::string> columns;
   for (const auto& c : table.value().columns) columns.push_back(c.name);
   if (!data.dataset.target.empty()) {
@@ -100,7 +197,10 @@ Result<tuning::Model> ModelFrom(const TuneModelSource& source) {
   if (!ds.ok()) return ds.status();
   Result<tuning::Selection> sel = tuning::SelectModel(ds.value(), source.search);
   if (!sel.ok()) return sel.status();
-  return tuning::TrainSelected(ds.value(), sel.value(), source.search.solver);
+  Result<tuning::Model> model = tuning::TrainSelected(ds.value(), sel.value(), source.search.solver);
+  if (!model.ok()) return model;
+  if (Status s = UseRangeDefaults(source.data.ranges_file, &model.value()); !s.ok()) return s;
+  return model;
 }
 
 }  // namespace
@@ -123,6 +223,7 @@ Result<TuneTrainAnswer> AnswerTuneTrain(const TuneDataRequest& data,
   Result<tuning::Model> model =
       tuning::TrainSelected(ds.value(), cv.value().selection, search.solver);
   if (!model.ok()) return model.status();
+  if (Status s = UseRangeDefaults(data.ranges_file, &model.value()); !s.ok()) return s;
   if (Status s = model.value().Save(out_file); !s.ok()) return s;
   TuneTrainAnswer a;
   a.cv = std::move(cv).value();
@@ -154,9 +255,33 @@ Result<tuning::Sensitivity> AnswerTuneSensitivity(
 
 Result<tuning::Recommendation> AnswerTuneRecommend(const TuneModelSource& source,
                                                    const tuning::RecommendOptions& settings) {
-  Result<tuning::Model> model = ModelFrom(source);
+  if (!source.model_file.empty()) {
+    Result<tuning::Model> model = tuning::Model::Load(source.model_file);
+    if (!model.ok()) return model.status();
+    return tuning::Recommend(model.value(), settings);
+  }
+  Result<tuning::Dataset> ds = LoadDataset(source.data);
+  if (!ds.ok()) return ds.status();
+  Result<tuning::Selection> sel = tuning::SelectModel(ds.value(), source.search);
+  if (!sel.ok()) return sel.status();
+  Result<tuning::Model> model =
+      tuning::TrainSelected(ds.value(), sel.value(), source.search.solver);
   if (!model.ok()) return model.status();
-  return tuning::Recommend(model.value(), settings);
+  if (Status s = UseRangeDefaults(source.data.ranges_file, &model.value()); !s.ok()) return s;
+  // Failure-aware: the runs dropped as failed train a classifier the search steers clear of.
+  tuning::RecommendOptions with_failures = settings;
+  tuning::FailureModel failure;
+  if (!ds.value().failed_x.empty()) {
+    Result<tuning::FailureModel> fm = tuning::FitFailureModel(ds.value());
+    if (!fm.ok()) return fm.status();
+    failure = std::move(fm).value();
+    with_failures.failure = &failure;
+  }
+  Result<tuning::Recommendation> r = tuning::Recommend(model.value(), with_failures);
+  if (!r.ok()) return r;
+  r.value().warnings.insert(r.value().warnings.begin(), ds.value().warnings.begin(),
+                            ds.value().warnings.end());
+  return r;
 }
 
 Result<TuneClassifyAnswer> AnswerTuneClassify(const TuneDataRequest& data,
@@ -180,6 +305,83 @@ Result<TuneClassifyAnswer> AnswerTuneClassify(const TuneDataRequest& data,
   TuneClassifyAnswer a;
   a.cv = std::move(cv).value();
   a.report = std::move(report).value();
+  return a;
+}
+
+Result<TuneNextAnswer> AnswerTuneNext(const TuneDataRequest& data, std::size_t count,
+                                      std::size_t samples, std::uint64_t seed, tuning::Goal goal,
+                                      double max_failure_probability) {
+  if (count < 1) return Status::InvalidArgument("--count: expected at least 1");
+  if (samples < count) {
+    return Status::InvalidArgument("--samples: " + std::to_string(samples) +
+                                   " candidates cannot give " + std::to_string(count) +
+                                   " proposals");
+  }
+  Result<tuning::Dataset> ds = LoadDataset(data);
+  if (!ds.ok()) return ds.status();
+  const tuning::Dataset& d = ds.value();
+  std::vector<std::vector<double>> candidates =
+      tuning::SampleCandidates(d.features, d.x.front(), samples, seed);
+  TuneNextAnswer a;
+  a.source = d.source;
+  a.target = d.target;
+  a.runs = d.runs();
+  a.seed = seed;
+  a.warnings = d.warnings;
+  if (!d.failed_x.empty()) {
+    Result<tuning::FailureModel> fm = tuning::FitFailureModel(d);
+    if (!fm.ok()) return fm.status();
+    std::vector<std::vector<double>> kept;
+    for (auto& c : candidates) {
+      if (fm.value().Probability(c) > max_failure_probability) {
+        ++a.failure_rejected;
+      } else {
+        kept.push_back(std::move(c));
+      }
+    }
+    candidates = std::move(kept);
+    if (candidates.empty()) {
+      return Status::InvalidArgument(
+          "every sampled configuration is predicted to fail (failure probability > " +
+          tuning::FormatSparkValue(max_failure_probability, tuning::Unit::kNone) +
+          "); raise --samples or --max-failure-probability");
+    }
+  }
+  a.candidates = candidates.size() + a.failure_rejected;
+  Result<tuning::GaussianProcess> gp = tuning::GaussianProcess::Fit(d.features, d.x, d.y);
+  if (!gp.ok()) return gp.status();
+  a.length_scale = gp.value().length_scale();
+  a.noise = gp.value().noise();
+  a.log_target = gp.value().log_target();
+  Result<std::vector<tuning::NextExperiment>> next =
+      tuning::ProposeNext(d.features, d.x, d.y, candidates, count, goal);
+  if (!next.ok()) return next.status();
+  for (const tuning::NextExperiment& e : next.value()) {
+    const std::vector<double>& x = candidates[e.candidate];
+    TuneNextProposal p;
+    p.expected_improvement = e.expected_improvement;
+    p.predicted = e.predicted;
+    p.predicted_sd = e.predicted_sd;
+    for (std::size_t j = 0; j < d.features.size(); ++j) {
+      const tuning::Feature& f = d.features[j];
+      if (!f.category.empty()) {
+        if (x[j] != 1.0) continue;  // the one-hot level that is set names the category
+      } else if (!p.config.empty() && p.config.back().parameter == f.parameter) {
+        continue;
+      }
+      const tuning::PropertyInfo info = tuning::DescribeProperty(f);
+      tuning::RecommendedValue v;
+      v.parameter = f.parameter;
+      v.property = info.property;
+      v.file = info.file;
+      v.type = info.type;
+      v.unit = f.unit;
+      v.value = x[j];
+      v.text = tuning::PropertyValueText(info, x[j], f.category);
+      p.config.push_back(std::move(v));
+    }
+    a.proposals.push_back(std::move(p));
+  }
   return a;
 }
 

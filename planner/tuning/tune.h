@@ -12,6 +12,7 @@
 
 #include "models/status.h"
 #include "tuning/classification.h"
+#include "tuning/gaussian_process.h"
 #include "tuning/recommend.h"
 #include "tuning/model_selection.h"
 #include "tuning/sensitivity.h"
@@ -25,6 +26,11 @@ struct TuneDataRequest {
   std::string store_path;  // profile store: one run per Spark application (docs/tuning.md)
   std::vector<std::string> store_apps;  // --apps: application ids (empty = all)
   std::string store_app_name;           // --app-name: substring of the application name
+  // --ranges: YAML of min/max/default per parameter for a data file published with normalised
+  // values (profiles/tuning/ranges_reader.h): each listed column's x becomes max(x·max, min)
+  // before the data set is built, and when every model parameter has a default, the defaults
+  // are the baseline of sensitivity and recommendation.
+  std::string ranges_file;
   tuning::DatasetOptions dataset;
 };
 
@@ -67,6 +73,27 @@ struct TunePredictAnswer {
   std::vector<TunePrediction> predictions;
 };
 
+// `tune next`: the configurations most worth running next (Gaussian process + expected
+// improvement over a Latin-hypercube sample of the measured ranges).
+struct TuneNextProposal {
+  std::vector<tuning::RecommendedValue> config;  // one per parameter (baseline_text unused)
+  double expected_improvement = 0;               // on the modelled (log) scale
+  double predicted = 0;                          // posterior mean, target units
+  double predicted_sd = 0;                       // posterior sd, modelled scale
+};
+struct TuneNextAnswer {
+  std::string source;
+  std::string target;
+  std::size_t runs = 0;
+  std::size_t candidates = 0;  // sampled configurations considered
+  std::size_t failure_rejected = 0;  // of those, skipped as likely to fail (failed runs given)
+  double length_scale = 0, noise = 0;
+  bool log_target = false;
+  std::uint64_t seed = 0;
+  std::vector<TuneNextProposal> proposals;
+  std::vector<std::string> warnings;
+};
+
 // Each: InvalidArgument (CLI exit 2) for unreadable or bad input files (the message lists every
 // problem as FILE:LINE: FIELD: message), bad settings, unknown parameters, corrupt or other-version
 // model files; Failed (exit 1) when a model cannot be trained or saved.
@@ -84,6 +111,9 @@ Result<tuning::Recommendation> AnswerTuneRecommend(const TuneModelSource& source
 Result<TuneClassifyAnswer> AnswerTuneClassify(const TuneDataRequest& data,
                                               const tuning::SearchOptions& search,
                                               double threshold);
+Result<TuneNextAnswer> AnswerTuneNext(const TuneDataRequest& data, std::size_t count,
+                                      std::size_t samples, std::uint64_t seed, tuning::Goal goal,
+                                      double max_failure_probability);
 // Predicts every row of `data_file` with a saved model; parameter columns are matched by name
 // (extra columns are ignored; the model's target column, when present, is reported as measured).
 Result<TunePredictAnswer> AnswerTunePredict(const std::string& model_file,

@@ -104,10 +104,27 @@ std::string ToJson(const tuning::Recommendation& r) {
   json config = json::object();
   json text = json::object();
   json baseline = json::object();
+  json properties = json::array();
   for (const auto& v : r.config) {
     config[v.parameter] = Number(v.value);
     text[v.parameter] = v.text;
     baseline[v.parameter] = v.baseline_text;
+    properties.push_back({{"column", v.parameter},
+                          {"property", v.property},
+                          {"file", std::string(tuning::ToString(v.file))},
+                          {"type", std::string(tuning::ToString(v.type))},
+                          {"value", v.text},
+                          {"baseline", v.baseline_text}});
+  }
+  json failure = nullptr;
+  if (r.failure_aware) {
+    failure = {{"failed_runs", r.failed_runs},
+               {"max_probability", Number(r.max_failure_probability)},
+               {"probability", Number(r.failure_probability)},
+               {"baseline_probability", Number(r.baseline_failure_probability)},
+               {"rejected_candidates", r.failure_rejected},
+               {"cv_accuracy", Number(r.failure_cv_accuracy)},
+               {"majority_accuracy", Number(r.failure_majority_accuracy)}};
   }
   return Dump({{"target", r.target},
                {"config", config},
@@ -121,6 +138,10 @@ std::string ToJson(const tuning::Recommendation& r) {
                {"cv_mre", r.cv_mre >= 0 ? Number(r.cv_mre) : json(nullptr)},
                {"model", ModelJson(r.kind, r.cv_mre)},
                {"spark_defaults", r.spark_defaults},
+               {"mapred_site_xml", r.mapred_site_xml},
+               {"yarn_site_xml", r.yarn_site_xml},
+               {"properties", properties},
+               {"failure", failure},
                {"evaluated", r.evaluated},
                {"feasible", r.feasible},
                {"seed", r.seed},
@@ -155,6 +176,39 @@ std::string ToJson(const TunePredictAnswer& a) {
     preds.push_back(row);
   }
   return Dump({{"model_file", a.model_file}, {"target", a.target}, {"predictions", preds}});
+}
+
+std::string ToJson(const TuneNextAnswer& a) {
+  json proposals = json::array();
+  for (const auto& p : a.proposals) {
+    json config = json::object();
+    json properties = json::array();
+    for (const auto& v : p.config) {
+      config[v.parameter] = v.text;
+      properties.push_back({{"column", v.parameter},
+                            {"property", v.property},
+                            {"file", std::string(tuning::ToString(v.file))},
+                            {"type", std::string(tuning::ToString(v.type))},
+                            {"value", v.text}});
+    }
+    proposals.push_back({{"config", config},
+                         {"properties", properties},
+                         {"expected_improvement", Number(p.expected_improvement)},
+                         {"predicted", Number(p.predicted)},
+                         {"predicted_sd", Number(p.predicted_sd)}});
+  }
+  return Dump({{"source", a.source},
+               {"target", a.target},
+               {"runs", a.runs},
+               {"model", {{"kind", "gaussian-process"},
+                          {"length_scale", Number(a.length_scale)},
+                          {"noise", Number(a.noise)},
+                          {"log_target", a.log_target}}},
+               {"candidates", a.candidates},
+               {"failure_rejected", a.failure_rejected},
+               {"seed", a.seed},
+               {"proposals", proposals},
+               {"warnings", a.warnings}});
 }
 
 }  // namespace perfplan::planner

@@ -16,5 +16,6 @@ std::string ToJson(const tuning::Sensitivity& answer);
 std::string ToJson(const tuning::Recommendation& answer);
 std::string ToJson(const TuneClassifyAnswer& answer);
 std::string ToJson(const TunePredictAnswer& answer);
+std::string ToJson(const TuneNextAnswer& answer);
 
 }  // namespace perfplan::planner

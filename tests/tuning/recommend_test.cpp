@@ -111,3 +111,87 @@ TEST_CASE("The answer does not depend on the number of threads") {
 
 }  // namespace
 }  // namespace perfplan::tuning
+
+namespace perfplan::tuning {
+namespace {
+
+// A BestConf-style Hadoop set: LHS-sampled (fractional) integer knobs with the file glued to the
+// name, and runs that fail (-1) when many reducers meet many vcores (a linear boundary).
+Dataset HadoopRuns() {
+  std::vector<std::vector<std::string>> rows;
+  for (int i = 0; i < 120; ++i) {
+    const double u1 = std::fmod(0.5 + i * 0.6180339887, 1.0);
+    const double u2 = std::fmod(0.5 + i * 0.7548776662, 1.0);
+    const double u3 = std::fmod(0.5 + i * 0.5698402910, 1.0);
+    const double reduces = 1 + 49 * u1;
+    const double vcores = 1 + 31 * u2;
+    const double percent = 0.1 + 0.8 * u3;
+    const bool fails = reduces / 50 + vcores / 32 > 1.4;
+    const double time = fails ? -1 : 400 - 3 * reduces - 4 * vcores + 50 * percent;
+    rows.push_back({std::to_string(reduces), std::to_string(vcores), std::to_string(percent),
+                    std::to_string(time)});
+  }
+  DatasetOptions s;
+  s.target = "performance";
+  s.failed_markers = {-1};
+  return BuildDataset(testing::Table({"mapredmapreduce.job.reduces",
+                                      "yarnyarn.nodemanager.resource.cpu-vcores",
+                                      "mapredmapreduce.reduce.shuffle.input.buffer.percent",
+                                      "performance"},
+                                     rows),
+                      s)
+      .value();
+}
+
+TEST_CASE("Hadoop recommendations are integral where the property is, as site XML") {
+  const Dataset d = HadoopRuns();
+  Model m = Model::Fit(d, ModelKind::kRidge, HyperParams{}).value();
+  m.set_baseline(d.x[0]);
+  RecommendOptions s;
+  s.samples = 400;
+  const Recommendation r = Recommend(m, s).value();
+  REQUIRE(r.config.size() == 3);
+  CHECK(r.config[0].property == "mapreduce.job.reduces");
+  CHECK(r.config[0].file == ConfFile::kMapredSite);
+  CHECK(r.config[0].type == PropertyType::kInteger);
+  CHECK(r.config[0].value == std::round(r.config[0].value));
+  CHECK(r.config[1].value == std::round(r.config[1].value));
+  CHECK(r.config[2].type == PropertyType::kNumber);
+  CHECK(r.spark_defaults.empty());
+  CHECK(r.mapred_site_xml.find("<name>mapreduce.job.reduces</name>\n    <value>" +
+                               r.config[0].text + "</value>") != std::string::npos);
+  CHECK(r.mapred_site_xml.find("mapreduce.reduce.shuffle.input.buffer.percent") !=
+        std::string::npos);
+  CHECK(r.yarn_site_xml.find("<name>yarn.nodemanager.resource.cpu-vcores</name>") !=
+        std::string::npos);
+  CHECK(r.mapred_site_xml.find("cpu-vcores") == std::string::npos);
+}
+
+TEST_CASE("Failure-aware search stays out of the region where runs failed, and says so") {
+  const Dataset d = HadoopRuns();
+  REQUIRE(d.failed_x.size() > 5);
+  Model m = Model::Fit(d, ModelKind::kRidge, HyperParams{}).value();
+  m.set_baseline(d.x[0]);
+  const FailureModel failure = FitFailureModel(d).value();
+  RecommendOptions s;
+  s.samples = 400;
+  // Unaware, the search goes towards many reducers and vcores, where runs failed (it stops at
+  // the first configuration whose clipped prediction reaches the best measured run).
+  const Recommendation blind = Recommend(m, s).value();
+  CHECK(!blind.failure_aware);
+  CHECK(failure.Probability({blind.config[0].value, blind.config[1].value,
+                             blind.config[2].value}) > 0.2);
+  s.failure = &failure;
+  s.max_failure_probability = 0.2;
+  const Recommendation r = Recommend(m, s).value();
+  CHECK(r.failure_aware);
+  CHECK(r.failure_probability <= 0.2);
+  CHECK(r.failure_rejected > 0);
+  CHECK(r.failed_runs == d.failed_x.size());
+  CHECK(r.config[0].value / 50 + r.config[1].value / 32 <= 1.4);
+  s.max_failure_probability = 1.5;
+  CHECK(Recommend(m, s).status().message() == "max_failure_probability: 1.5; expected 0 to 1");
+}
+
+}  // namespace
+}  // namespace perfplan::tuning

@@ -171,3 +171,139 @@ TEST_CASE("The documented example recommends a configuration within the constrai
 
 }  // namespace
 }  // namespace perfplan
+
+namespace perfplan {
+namespace {
+
+// A BestConf-style Hadoop ARFF: the file glued to each name, integer knobs sampled as fractions,
+// and runs that failed (-1) when many reducers meet many vcores.
+std::string HadoopArff() {
+  std::string arff =
+      "@relation InitialSetByLHS\n\n"
+      "@attribute mapredmapreduce.job.reduces numeric\n"
+      "@attribute yarnyarn.nodemanager.resource.cpu-vcores numeric\n"
+      "@attribute mapredmapreduce.reduce.shuffle.input.buffer.percent numeric\n"
+      "@attribute performance numeric\n\n@data\n";
+  for (int i = 0; i < 80; ++i) {
+    const double u1 = std::fmod(0.5 + i * 0.6180339887, 1.0);
+    const double u2 = std::fmod(0.5 + i * 0.7548776662, 1.0);
+    const double u3 = std::fmod(0.5 + i * 0.5698402910, 1.0);
+    const double reduces = 1 + 49 * u1, vcores = 1 + 31 * u2, percent = 0.1 + 0.8 * u3;
+    const bool fails = reduces / 50 + vcores / 32 > 1.4;
+    char line[160];
+    std::snprintf(line, sizeof line, "%.6f,%.6f,%.6f,%.3f\n", reduces, vcores, percent,
+                  fails ? -1.0 : 400 - 3 * reduces - 4 * vcores + 50 * percent);
+    arff += line;
+  }
+  return arff;
+}
+
+TEST_CASE("tune recommend on Hadoop runs: integral values, site XML files, failures avoided") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/hadoop.arff", HadoopArff());
+  const std::string args = "tune recommend --data " + dir +
+                           "/hadoop.arff --target performance --failed-marker -1 --kinds "
+                           "ridge,mean --budget-seconds 600 --samples 500";
+  const Run r = RunPerfplan(args + " --json --conf-dir " + dir);
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  const std::string reduces = j["config_text"]["mapredmapreduce.job.reduces"];
+  CHECK(reduces.find('.') == std::string::npos);
+  CHECK(j["properties"][0]["property"] == "mapreduce.job.reduces");
+  CHECK(j["properties"][0]["file"] == "mapred-site.xml");
+  CHECK(j["properties"][0]["type"] == "integer");
+  CHECK(j["properties"][1]["file"] == "yarn-site.xml");
+  CHECK(j["spark_defaults"].empty());
+  CHECK(j["failure"]["failed_runs"].get<int>() > 5);
+  CHECK(j["failure"]["probability"].get<double>() <= 0.2);
+  CHECK(j["failure"]["rejected_candidates"].get<int>() > 0);
+  const std::string mapred = testing::ReadFile(dir + "/mapred-site.xml");
+  CHECK(mapred == j["mapred_site_xml"].get<std::string>());
+  CHECK(mapred.find("<name>mapreduce.job.reduces</name>\n    <value>" + reduces + "</value>") !=
+        std::string::npos);
+  CHECK(testing::ReadFile(dir + "/yarn-site.xml").find("yarn.nodemanager.resource.cpu-vcores") !=
+        std::string::npos);
+  // The text answer says what the failure model did.
+  const Run text = RunPerfplan(args);
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("# failure-aware: a logistic model of ") != std::string::npos);
+  CHECK(text.out.find("# mapred-site.xml:\n<?xml version=\"1.0\"?>") != std::string::npos);
+}
+
+TEST_CASE("--ranges turns normalised values into real ones and the defaults into the baseline") {
+  const std::string dir = testing::MakeTempDir();
+  std::string csv = "spark.executor.cores,spark.executor.instances,time\n";
+  for (int i = 0; i < 30; ++i) {
+    const double a = ((i * 7) % 10) / 9.0, b = ((i * 3) % 10) / 9.0;
+    const double cores = std::max(a * 8, 1.0), inst = std::max(b * 10, 2.0);
+    char line[96];
+    std::snprintf(line, sizeof line, "%.6f,%.6f,%.3f\n", a, b, 20 + 300 / (cores * inst));
+    csv += line;
+  }
+  testing::WriteFile(dir + "/norm.csv", csv);
+  testing::WriteFile(dir + "/ranges.yaml",
+                     "spark.executor.cores: {min: 1, max: 8, default: 1}\n"
+                     "spark.executor.instances: {min: 2, max: 10, default: 2}\n");
+  const std::string args = "tune recommend --data " + dir + "/norm.csv --target time --ranges " +
+                           dir + "/ranges.yaml --kinds ridge,poly-ridge --budget-seconds 600 --json";
+  const Run r = RunPerfplan(args);
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["baseline_config_text"]["spark.executor.cores"] == "1");
+  CHECK(j["baseline_config_text"]["spark.executor.instances"] == "2");
+  const double cores = j["config"]["spark.executor.cores"];
+  CHECK(cores >= 1);
+  CHECK(cores <= 8);
+  CHECK(cores == std::round(cores));
+  CHECK(j["config"]["spark.executor.instances"].get<double>() >= 2);
+  // A value that is not normalised, and a range for a column the data lacks, are errors.
+  testing::WriteFile(dir + "/bad.csv", "spark.executor.cores,time\n0.5,10\n3,20\n");
+  const Run bad = RunPerfplan("tune cv --data " + dir + "/bad.csv --target time --ranges " + dir +
+                                  "/ranges.yaml",
+                              "2>&1");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out.find("--ranges: " + dir + "/ranges.yaml:2: parameter \"spark.executor.instances\" "
+                     "not found") != std::string::npos);
+  testing::WriteFile(dir + "/one.yaml", "spark.executor.cores: {min: 1, max: 8}\n");
+  const Run unnorm = RunPerfplan("tune cv --data " + dir + "/bad.csv --target time --ranges " +
+                                     dir + "/one.yaml",
+                                 "2>&1");
+  CHECK(unnorm.exit_code == 2);
+  CHECK(unnorm.out.find(dir + "/bad.csv:3: spark.executor.cores: \"3\" is not a normalised value "
+                        "(0 to 1)") != std::string::npos);
+  testing::WriteFile(dir + "/inverted.yaml", "spark.executor.cores: {min: 9, max: 8}\n");
+  const Run inverted = RunPerfplan("tune cv --data " + dir + "/bad.csv --target time --ranges " +
+                                       dir + "/inverted.yaml",
+                                   "2>&1");
+  CHECK(inverted.exit_code == 2);
+  CHECK(inverted.out.find("inverted.yaml:1: spark.executor.cores: min 9 is above max 8") !=
+        std::string::npos);
+}
+
+TEST_CASE("tune next proposes configurations to run, repeatably, with the GP it used") {
+  Fixture f;
+  const Run r = RunPerfplan("tune next --data " + f.csv +
+                            " --target time_seconds --count 3 --samples 400 --seed 5 --json");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["proposals"].size() == 3);
+  CHECK(j["model"]["kind"] == "gaussian-process");
+  CHECK(j["runs"] == 30);
+  CHECK(j["candidates"] == 400);
+  CHECK(j["proposals"][0]["expected_improvement"].get<double>() > 0);
+  const std::string cores = j["proposals"][0]["config"]["spark.executor.cores"];
+  CHECK(cores.find('.') == std::string::npos);
+  const std::string memory = j["proposals"][0]["config"]["spark.executor.memory"];
+  CHECK((memory.back() == 'g' || memory.back() == 'm'));  // whole MiB, with a unit
+  CHECK(j["proposals"][0]["config"] != j["proposals"][1]["config"]);
+  CHECK(RunPerfplan("tune next --data " + f.csv +
+                    " --target time_seconds --count 3 --samples 400 --seed 5 --json")
+            .out == r.out);
+  const Run text = RunPerfplan("tune next --data " + f.csv + " --target time_seconds --samples 50");
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("# 1: predicted ") != std::string::npos);
+  CHECK(text.out.find("\nspark.executor.cores ") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace perfplan

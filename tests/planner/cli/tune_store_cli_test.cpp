@@ -93,5 +93,30 @@ TEST_CASE("tune --store errors: missing store, unknown target, both or neither s
         "give --data FILE or --store DB (one of them)");
 }
 
+TEST_CASE("tune --store on applications that all ran alike says why and what would help") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string logs = testing::MakeTempDir();
+  for (int i = 0; i < 3; ++i) {
+    const std::string id = "app-" + std::to_string(i);
+    testing::WriteFile(logs + "/" + id,
+                       testing::SyntheticEventLogWithProperties(
+                           id, 2, 4 + i, {{"spark.executor.memory", "2g"}, {"spark.master", "yarn"}}));
+  }
+  REQUIRE(RunPerfplan("ingest spark " + logs + " --store " + dir + "/s.db --json").exit_code == 0);
+  const Run r = RunPerfplan("tune cv --store " + dir + "/s.db --target total_time_seconds --json");
+  CHECK(r.exit_code == 2);
+  const std::string message = nlohmann::json::parse(r.out)["message"];
+  CAPTURE(message);
+  CHECK(message.rfind("store:" + dir + "/s.db: nothing to tune total_time_seconds on: no spark.* "
+                      "property is set in every one of the 3 application(s) with different "
+                      "values\n  store: 3 application(s): ",
+                      0) == 0);
+  CHECK(message.find("properties with the same value in every application are not parameters: ") !=
+        std::string::npos);
+  CHECK(message.find("spark.executor.memory") != std::string::npos);
+  CHECK(message.find("at least as many as the cross-validation folds (--folds, 5 by default)") !=
+        std::string::npos);
+}
+
 }  // namespace
 }  // namespace perfplan
