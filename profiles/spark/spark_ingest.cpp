@@ -259,8 +259,9 @@ std::string SPublicAccumulables(SjResult info, std::vector<SqlListener::Accum>* 
     std::string name = SStr(a["Name"]);
     bool internal = false;
     if (a["Internal"].get_bool().get(internal) != simdjson::SUCCESS) internal = false;
-    if (internal || name.rfind("internal.", 0) == 0) continue;
-    if (updates) {
+    // SQL metrics are logged as internal accumulators (SQLMetric.toInfo); task metrics are the
+    // "internal.metrics." ones.
+    if (updates && name.rfind("internal.", 0) != 0) {
       SjResult update = a["Update"];
       std::int64_t v = 0;
       bool whole = false;
@@ -274,6 +275,7 @@ std::string SPublicAccumulables(SjResult info, std::vector<SqlListener::Accum>* 
       std::int64_t id = 0;
       if (whole && a["ID"].get_int64().get(id) == simdjson::SUCCESS) updates->push_back({id, v});
     }
+    if (internal || name.rfind("internal.", 0) == 0) continue;
     out.push_back({{"id", SInt(a["ID"])},
                    {"name", name},
                    {"update", SStr(a["Update"])},

@@ -68,7 +68,7 @@ std::string Accums(const std::vector<std::pair<int, std::string>>& updates) {
                    {"Name", "m" + std::to_string(id)},
                    {"Update", v},
                    {"Value", v},
-                   {"Internal", false},
+                   {"Internal", true},  // SQLMetric.toInfo marks SQL metrics internal
                    {"Count Failed Values", true},
                    {"Metadata", "sql"}});
   }
