@@ -373,11 +373,15 @@ struct SqlListener::Impl {
     std::optional<std::map<std::int64_t, std::string>> metric_values;
   };
   std::map<std::int64_t, Exec> execs;
+  std::set<std::int64_t> live_ids;  // the live executions (few at a time; execs grows)
   std::map<int, StageMetrics> stage_metrics;
 
   Exec& GetOrCreate(std::int64_t id) {
     auto [it, inserted] = execs.try_emplace(id);
-    if (inserted) it->second.out.id = id;
+    if (inserted) {
+      it->second.out.id = id;
+      live_ids.insert(id);
+    }
     return it->second;
   }
   Exec* Live(std::int64_t id) {
@@ -385,8 +389,8 @@ struct SqlListener::Impl {
     return it != execs.end() && it->second.live ? &it->second : nullptr;
   }
   bool IsSqlStage(int stage_id) const {
-    for (const auto& [id, e] : execs) {
-      if (e.live && e.stages.count(stage_id)) return true;
+    for (std::int64_t id : live_ids) {
+      if (execs.at(id).stages.count(stage_id)) return true;
     }
     return false;
   }
@@ -396,12 +400,14 @@ struct SqlListener::Impl {
     if (e.end_events >= static_cast<int>(e.jobs.size()) + 1) {
       RemoveStaleMetrics(e);
       e.live = false;
+      live_ids.erase(e.out.id);
     }
   }
   void RemoveStaleMetrics(const Exec& e) {
     std::set<int> active;
-    for (const auto& [id, other] : execs) {
-      if (&other != &e && other.live) active.insert(other.stages.begin(), other.stages.end());
+    for (std::int64_t id : live_ids) {
+      const Exec& other = execs.at(id);
+      if (&other != &e) active.insert(other.stages.begin(), other.stages.end());
     }
     for (auto it = stage_metrics.begin(); it != stage_metrics.end();) {
       it = active.count(it->first) ? std::next(it) : stage_metrics.erase(it);
@@ -530,6 +536,7 @@ void SqlListener::OnJobStart(const json& e) {
   if (!x.live) {
     // A job after its execution ended: the History Server reloads the stored execution.
     x.live = true;
+    impl_->live_ids.insert(*exec_id);
     x.end_events = static_cast<int>(x.jobs.size()) + 1;
   }
   std::map<std::int64_t, std::string> types;
@@ -562,8 +569,9 @@ void SqlListener::OnJobStart(const json& e) {
 }
 
 void SqlListener::OnJobEnd(int job_id, bool succeeded) {
-  for (auto& [id, x] : impl_->execs) {
-    if (!x.live) continue;
+  const std::set<std::int64_t> live = impl_->live_ids;  // Update may end an execution
+  for (std::int64_t id : live) {
+    Impl::Exec& x = impl_->execs.at(id);
     auto it = std::find_if(x.jobs.begin(), x.jobs.end(),
                            [&](const auto& j) { return j.first == job_id; });
     if (it == x.jobs.end()) continue;
@@ -596,15 +604,9 @@ void SqlListener::OnTaskStart(int stage_id, int stage_attempt, std::int64_t task
 void SqlListener::OnTaskEnd(int stage_id, int stage_attempt, std::int64_t task_id,
                             std::int64_t index, bool successful,
                             const std::vector<Accum>& accums) {
-  if (!impl_->IsSqlStage(stage_id)) return;
   auto it = impl_->stage_metrics.find(stage_id);
-  if (it != impl_->stage_metrics.end() && it->second.attempt_id == stage_attempt) {
-    it->second.Update(task_id, index, successful, accums);
-  }
-}
-
-bool SqlListener::TracksStage(int stage_id) const {
-  return impl_->IsSqlStage(stage_id) && impl_->stage_metrics.count(stage_id);
+  if (it == impl_->stage_metrics.end() || it->second.attempt_id != stage_attempt) return;
+  if (impl_->IsSqlStage(stage_id)) it->second.Update(task_id, index, successful, accums);
 }
 
 void SqlListener::OnExecutorMetricsUpdate(const json& e) {

@@ -72,9 +72,6 @@ class SqlListener {
                  bool successful, const std::vector<Accum>& accums);
   // SparkListenerExecutorMetricsUpdate's "Metrics Updated" (task accumulator updates).
   void OnExecutorMetricsUpdate(const nlohmann::json& e);
-  // True when some job of an execution runs tasks of `stage_id` (the ingester then reads the
-  // task's accumulator updates).
-  bool TracksStage(int stage_id) const;
 
   // Every execution seen, by id; metrics of executions still running at the end of the log are
   // aggregated now (the History Server's flush at the end of a replay).
