@@ -244,7 +244,10 @@ struct StageMetrics {
   std::map<std::int64_t, std::string> types;  // accumulator id → metric type
   std::unordered_map<std::int64_t, std::int64_t> task_indices;
   std::set<std::int64_t> completed_indices;
-  std::map<std::int64_t, std::vector<std::int64_t>> values;
+  // Per accumulator, the value of each task index that reported one; the other indices of the
+  // stage's num_tasks count as 0 (Spark's zero-filled array, kept sparse so that a huge
+  // "Number of Tasks" costs nothing).
+  std::map<std::int64_t, std::unordered_map<std::int64_t, std::int64_t>> values;
   std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> max;  // id → (value, task id)
 
   void Update(std::int64_t task_id, std::int64_t event_index, bool finished,
@@ -262,9 +265,7 @@ struct StageMetrics {
       auto type = types.find(a.id);
       if (type == types.end()) continue;
       if (index < 0 || index >= num_tasks) continue;  // Spark's array would overflow here
-      auto& vals = values[a.id];
-      if (vals.empty()) vals.assign(static_cast<std::size_t>(num_tasks), 0);
-      vals[static_cast<std::size_t>(index)] = a.update;
+      values[a.id][index] = a.update;
       if (type->second != "sum") {
         auto [it, inserted] = max.try_emplace(a.id, a.update, task_id);
         if (!inserted && a.update > it->second.first) it->second = {a.update, task_id};
@@ -315,8 +316,11 @@ std::string SparkDurationString(std::int64_t ms) {
   return JavaFixed(static_cast<float>(ms) / static_cast<float>(kHour), 2) + " h";
 }
 
-std::string SqlMetricString(const std::string& type, std::vector<std::int64_t> values,
-                            const std::vector<std::int64_t>& max) {
+namespace {
+
+// SQLMetrics.stringValue over `values` and `zeros` more values of 0.
+std::string MetricString(const std::string& type, std::vector<std::int64_t> values,
+                         std::int64_t zeros, const std::vector<std::int64_t>& max) {
   const std::string task_info =
       max.size() < 4 ? "(driver)"
                      : "(stage " + std::to_string(max[1]) + "." + std::to_string(max[2]) +
@@ -352,12 +356,23 @@ std::string SqlMetricString(const std::string& type, std::vector<std::int64_t> v
   for (std::int64_t v : values) {
     if (v >= 0) valid.push_back(v);
   }
-  if (valid.size() <= 1) return format(valid.empty() ? 0 : valid[0]);
   std::sort(valid.begin(), valid.end());
+  const std::int64_t n = static_cast<std::int64_t>(valid.size()) + std::max<std::int64_t>(zeros, 0);
+  const std::int64_t z = n - static_cast<std::int64_t>(valid.size());
+  // The k-th smallest of the zeros and the valid values (all valid values are >= 0).
+  auto at = [&](std::int64_t k) { return k < z ? 0 : valid[static_cast<std::size_t>(k - z)]; };
+  if (n <= 1) return format(n == 0 ? 0 : at(0));
   std::int64_t sum = 0;
   for (std::int64_t v : valid) sum += v;
-  return "total " + suffix + "\n" + format(sum) + " (" + format(valid[0]) + ", " +
-         format(valid[valid.size() / 2]) + ", " + format(valid.back()) + " " + task_info + ")";
+  return "total " + suffix + "\n" + format(sum) + " (" + format(at(0)) + ", " +
+         format(at(n / 2)) + ", " + format(at(n - 1)) + " " + task_info + ")";
+}
+
+}  // namespace
+
+std::string SqlMetricString(const std::string& type, std::vector<std::int64_t> values,
+                            const std::vector<std::int64_t>& max) {
+  return MetricString(type, std::move(values), 0, max);
 }
 
 struct SqlListener::Impl {
@@ -417,7 +432,8 @@ struct SqlListener::Impl {
     if (e.metric_values) return *e.metric_values;
     std::map<std::int64_t, std::string> types;
     for (const PlanMetric& m : e.metrics) types[m.accumulator_id] = m.type;
-    std::map<std::int64_t, std::vector<std::int64_t>> all;
+    // Per metric: the reported values and how many task indices reported none (zeros).
+    std::map<std::int64_t, std::pair<std::vector<std::int64_t>, std::int64_t>> all;
     std::map<std::int64_t, std::vector<std::int64_t>> max;  // id → {value, stage, attempt, task}
     for (int stage_id : e.stages) {
       auto sm = stage_metrics.find(stage_id);
@@ -425,7 +441,8 @@ struct SqlListener::Impl {
       for (const auto& [id, vals] : sm->second.values) {
         if (!types.count(id)) continue;
         auto& into = all[id];
-        into.insert(into.end(), vals.begin(), vals.end());
+        for (const auto& [index, v] : vals) into.first.push_back(v);
+        into.second += sm->second.num_tasks - static_cast<std::int64_t>(vals.size());
       }
       for (const auto& [id, vt] : sm->second.max) {
         if (!types.count(id)) continue;
@@ -443,16 +460,16 @@ struct SqlListener::Impl {
       if (it != all.end()) {
         // A driver value above every task's makes the text say "(driver)".
         if (auto m = max.find(id); m != max.end() && value > m->second[0]) max.erase(m);
-        it->second.push_back(value);
+        it->second.first.push_back(value);
       } else {
-        all[id] = {value};
+        all[id] = {{value}, 0};
       }
     }
     std::map<std::int64_t, std::string> out;
     for (auto& [id, vals] : all) {
       auto m = max.find(id);
-      out[id] = SqlMetricString(types[id], std::move(vals),
-                                m == max.end() ? std::vector<std::int64_t>{} : m->second);
+      out[id] = MetricString(types[id], std::move(vals.first), vals.second,
+                             m == max.end() ? std::vector<std::int64_t>{} : m->second);
     }
     return out;
   }

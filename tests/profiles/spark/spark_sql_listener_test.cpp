@@ -336,6 +336,35 @@ TEST_CASE("sql lists executions by id; a failed job fails its query; paging and 
         "ones)");
 }
 
+TEST_CASE("A version 3 store migrates: its executions answer sql with jobs from spark_jobs") {
+  const std::string path = testing::MakeTempDir() + "/v3.db";
+  {
+    Migrations v3 = StoreMigrations();
+    REQUIRE(v3.steps.size() == 4);
+    v3.steps.pop_back();
+    auto old = Store::Open(path, {v3});
+    REQUIRE(old.ok());
+    Store& s = *old.value();
+    REQUIRE(s.Exec("INSERT INTO spark_attempts(attempt_key, app_id, attempt_id, completed) "
+                   "VALUES(1, 'app-old', '', 1)")
+                .ok());
+    REQUIRE(s.Exec("INSERT INTO spark_jobs(attempt_key, job_id, status, sql_execution_id) VALUES"
+                   "(1, 4, 'SUCCEEDED', 0), (1, 3, 'FAILED', 0), (1, 5, 'SUCCEEDED', 1)")
+                .ok());
+    REQUIRE(s.Exec("INSERT INTO spark_sql_executions VALUES(1, 0, 'q', 'd', 'plan', 100, 150, '')")
+                .ok());
+  }
+  auto store = Store::Open(path, {StoreMigrations()});
+  REQUIRE(store.ok());
+  json q = Get(*store.value(), "applications/app-old/sql/0");
+  CHECK(q["status"] == "FAILED");
+  CHECK(q["successJobIds"] == json::array({4}));
+  CHECK(q["failedJobIds"] == json::array({3}));
+  CHECK(q["duration"] == 50);
+  CHECK(q["planDescription"] == "plan");
+  CHECK(q["nodes"] == json::array());
+}
+
 TEST_CASE("SQLMetrics value texts: sums, sizes, timings, nanosecond timings, averages") {
   CHECK(SqlMetricString("sum", {1000, 234567}, {}) == "235,567");
   CHECK(SqlMetricString("sum", {}, {}) == "0");
@@ -383,6 +412,28 @@ TEST_CASE("More than four jobs come in the order of Scala 2.12's HashMap") {
   for (const json& j : order) ids.push_back(j[0].get<int>());
   CHECK(ids == std::vector<int>{5, 10, 1, 6, 9, 2, 7, 3, 8, 4});
   CHECK(order[3] == json::array({6, "SUCCEEDED"}));
+}
+
+TEST_CASE("Task indices that never report count as 0, even for a huge task count") {
+  SqlListener sql;
+  std::string problem;
+  const char* start = "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart";
+  json plan = Plan("Exchange", "Exchange", json::array(), {Metric("data size", 1, "size")});
+  REQUIRE(sql.OnSqlEvent(start, {{"executionId", 0}, {"sparkPlanInfo", plan}, {"time", 1}},
+                         &problem));
+  sql.OnJobStart({{"Job ID", 0},
+                  {"Stage Infos", {{{"Stage ID", 0}, {"Number of Tasks", 1000000000000LL}}}},
+                  {"Stage IDs", {0}},
+                  {"Properties", {{"spark.sql.execution.id", "0"}}}});
+  sql.OnTaskStart(0, 0, 7, 3);
+  sql.OnTaskEnd(0, 0, 7, 3, true, {{1, 2048}});
+  sql.OnTaskEnd(0, 0, 8, 3, true, {{1, 4096}});  // index 3 already succeeded: ignored
+  sql.OnJobEnd(0, true);
+  REQUIRE(sql.OnSqlEvent("org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd",
+                         {{"executionId", 0}, {"time", 9}}, &problem));
+  json nodes = json::parse(sql.Finish()[0].nodes_json);
+  CHECK(nodes[0]["metrics"][0]["value"] ==
+        kTotal + "2.0 KiB (0.0 B, 0.0 B, 2.0 KiB (stage 0.0: task 7))");
 }
 
 TEST_CASE("A SQL event without an execution id is reported, not folded") {
