@@ -176,6 +176,7 @@ class Api {
   Result<Json> Environment(std::int64_t key);
   Result<Json> MiscProcesses(std::int64_t key);
   Result<Json> Rdds(std::int64_t key, std::optional<int> rdd_id);
+  Result<Json> Sql(std::int64_t key, const Query& q, std::optional<std::int64_t> execution_id);
 
   Json StageJson(Statement& s, std::int64_t key, const Query& q, bool single);
   Json ExecutorSummary(std::int64_t key, int stage, int attempt);
@@ -261,6 +262,19 @@ Result<Json> Api::Answer(const std::vector<std::string>& seg, const Query& q) {
       return Status::InvalidArgument("rdd id must be a number: " + seg[at + 2]);
     }
     return Rdds(key, rdd);
+  }
+  if (what == "sql" && rest <= 1) {
+    std::optional<std::int64_t> id;
+    if (rest == 1) {
+      const std::string& text = seg[at + 1];
+      // SqlResource's path pattern is {executionId:\d+}.
+      if (text.empty() || text.size() > 18 ||
+          !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return unsupported;
+      }
+      id = std::stoll(text);
+    }
+    return Sql(key, q, id);
   }
   return unsupported;
 }
@@ -1058,6 +1072,95 @@ Result<Json> Api::MiscProcesses(std::int64_t key) {
     out.push_back(std::move(p));
   }
   if (!s.Error().ok()) return s.Error();
+  return out;
+}
+
+// ---- SQL executions (SqlResource) ----
+
+// A JAX-RS Boolean query parameter: Boolean.valueOf, so anything but "true" (any case) is false.
+bool BoolParam(const Query& q, const char* name, bool fallback) {
+  auto v = q.Get(name);
+  return v ? Lower(*v) == "true" : fallback;
+}
+
+// sql lists the executions in id order (offset, length: the page, default 0 and 20); sql/N one
+// of them. details=false leaves out nodes and edges, planDescription=false the plan text. status
+// is COMPLETED when every job of the execution succeeded, FAILED when one failed, else RUNNING;
+// duration runs to the completion time, or to now while the execution runs.
+Result<Json> Api::Sql(std::int64_t key, const Query& q, std::optional<std::int64_t> execution_id) {
+  const bool details = BoolParam(q, "details", true);
+  const bool plan = BoolParam(q, "planDescription", true);
+  std::int64_t offset = 0, length = 20;
+  for (auto [name, out] : {std::pair{"offset", &offset}, std::pair{"length", &length}}) {
+    if (auto v = q.Get(name)) {
+      std::size_t used = 0;
+      try {
+        *out = std::stoi(*v, &used);
+      } catch (...) {
+        used = 0;
+      }
+      if (used == 0 || used != v->size()) {
+        return Status::InvalidArgument(std::string(name) + " must be a whole number, not " + *v);
+      }
+    }
+  }
+  if (!execution_id && offset < 0) {
+    return Status::InvalidArgument("offset must not be negative, not " + std::to_string(offset));
+  }
+  if (!execution_id && length <= 0) {
+    return Status::InvalidArgument("length must be positive, not " + std::to_string(length));
+  }
+  auto st = Prepare(
+      "SELECT execution_id, description, physical_plan, start_time_ms, end_time_ms, jobs_json, "
+      "nodes_json, edges_json FROM spark_sql_executions WHERE attempt_key = ?1 AND (?2 IS NULL OR "
+      "execution_id = ?2) ORDER BY execution_id LIMIT ?3 OFFSET ?4");
+  if (!st.ok()) return st.status();
+  Statement& s = st.value();
+  s.Bind(1, key);
+  if (execution_id) {
+    s.Bind(2, *execution_id).Bind(3, std::int64_t{1}).Bind(4, std::int64_t{0});
+  } else {
+    s.BindNull(2).Bind(3, length).Bind(4, offset);
+  }
+  const std::int64_t now_ms = static_cast<std::int64_t>(std::time(nullptr)) * 1000;
+  Json out = Json::array();
+  while (s.Step()) {
+    Json e;
+    e["id"] = s.ColumnInt(0);
+    Json running = Json::array(), succeeded = Json::array(), failed = Json::array();
+    const Json jobs = ParseOr(s.ColumnText(5), Json::array());
+    for (const Json& j : jobs) {
+      if (!j.is_array() || j.size() != 2 || !j[1].is_string()) continue;
+      const std::string status = j[1].get<std::string>();
+      if (status == "RUNNING") running.push_back(j[0]);
+      if (status == "SUCCEEDED") succeeded.push_back(j[0]);
+      if (status == "FAILED") failed.push_back(j[0]);
+    }
+    e["status"] = jobs.size() == succeeded.size() ? "COMPLETED"
+                  : !failed.empty()               ? "FAILED"
+                                                  : "RUNNING";
+    // Absent (null) texts are left out, as the History Server's JSON writer leaves out nulls.
+    if (!s.ColumnIsNull(1)) e["description"] = s.ColumnText(1);
+    if (!plan) {
+      e["planDescription"] = "";
+    } else if (!s.ColumnIsNull(2)) {
+      e["planDescription"] = s.ColumnText(2);
+    }
+    const std::int64_t submitted = s.ColumnIsNull(3) ? -1 : s.ColumnInt(3);
+    e["submissionTime"] = FormatDate(submitted);
+    e["duration"] = (s.ColumnIsNull(4) ? now_ms : s.ColumnInt(4)) - submitted;
+    e["runningJobIds"] = running;
+    e["successJobIds"] = succeeded;
+    e["failedJobIds"] = failed;
+    e["nodes"] = details ? ParseOr(s.ColumnText(6), Json::array()) : Json::array();
+    e["edges"] = details ? ParseOr(s.ColumnText(7), Json::array()) : Json::array();
+    if (execution_id) return e;
+    out.push_back(std::move(e));
+  }
+  if (!s.Error().ok()) return s.Error();
+  if (execution_id) {
+    return Status::NotFound("unknown query execution id: " + std::to_string(*execution_id));
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -14,6 +15,7 @@
 
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/json_depth.h"
+#include "profiles/spark/spark_sql_listener.h"
 #include "profiles/spark/spark_store.h"
 #include "models/json_text.h"
 
@@ -43,12 +45,8 @@ class IndexSet {
   std::size_t size_ = 0;
 };
 
-constexpr std::string_view kSqlStart =
-    "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart";
 constexpr std::string_view kTaskEndPrefix = "{\"Event\":\"SparkListenerTaskEnd\",";
 constexpr std::string_view kTaskStartPrefix = "{\"Event\":\"SparkListenerTaskStart\",";
-constexpr std::string_view kSqlEnd =
-    "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd";
 
 // ---- JSON field access that never throws ----
 const json* Find(const json& j, std::string_view key) {
@@ -210,7 +208,7 @@ struct TaskInfoRecord {
   std::int64_t task_id = 0, index = 0, attempt = 0, partition = -1, launch_ms = 0, finish_ms = 0,
                getting_result_ms = 0;
   std::string executor, host, locality;
-  bool speculative = false;
+  bool speculative = false, failed = false, killed = false;
   std::string accumulables_json = "[]";  // public accumulables, as the REST API lists them
 };
 
@@ -223,6 +221,7 @@ struct TaskEvent {
   bool has_metrics = false;
   std::array<std::int64_t, detail::kTaskMetrics.size()> metrics{};
   std::vector<std::pair<std::string, std::int64_t>> executor_metrics;
+  std::vector<SqlListener::Accum> accums;  // accumulators with a whole-number "Update" (SQL)
 };
 
 std::int64_t SInt(SjResult v, std::int64_t fallback = 0) {
@@ -249,7 +248,8 @@ std::string SStr(SjResult v, const std::string& fallback = "") {
   return simdjson::minify(v.value_unsafe());
 }
 
-std::string SPublicAccumulables(SjResult info) {
+// Also collects the whole-number updates of those accumulators into `updates` (SQL metrics).
+std::string SPublicAccumulables(SjResult info, std::vector<SqlListener::Accum>* updates) {
   sj::array acc;
   if (info["Accumulables"].get_array().get(acc) != simdjson::SUCCESS || acc.size() == 0) {
     return "[]";
@@ -259,6 +259,22 @@ std::string SPublicAccumulables(SjResult info) {
     std::string name = SStr(a["Name"]);
     bool internal = false;
     if (a["Internal"].get_bool().get(internal) != simdjson::SUCCESS) internal = false;
+    // SQL metrics are logged as internal accumulators (SQLMetric.toInfo); task metrics are the
+    // "internal.metrics." ones.
+    if (updates && name.rfind("internal.", 0) != 0) {
+      SjResult update = a["Update"];
+      std::int64_t v = 0;
+      bool whole = false;
+      std::string_view text;
+      if (update.get_int64().get(v) == simdjson::SUCCESS) {
+        whole = true;
+      } else if (update.get_string().get(text) == simdjson::SUCCESS && !text.empty()) {
+        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        whole = ec == std::errc() && p == text.data() + text.size();
+      }
+      std::int64_t id = 0;
+      if (whole && a["ID"].get_int64().get(id) == simdjson::SUCCESS) updates->push_back({id, v});
+    }
     if (internal || name.rfind("internal.", 0) == 0) continue;
     out.push_back({{"id", SInt(a["ID"])},
                    {"name", name},
@@ -376,7 +392,11 @@ std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
   if (info["Speculative"].get_bool().get(spec) != simdjson::SUCCESS) spec = false;
   t.speculative = spec;
   if (!end) return "";
-  t.accumulables_json = SPublicAccumulables(info);
+  bool flag = false;
+  t.failed = info["Failed"].get_bool().get(flag) == simdjson::SUCCESS && flag;
+  flag = false;
+  t.killed = info["Killed"].get_bool().get(flag) == simdjson::SUCCESS && flag;
+  t.accumulables_json = SPublicAccumulables(info, &out->accums);
   SjResult reason = doc["Task End Reason"];
   out->kind = reason.error() ? "Success" : SStr(reason["Reason"]);
   if (out->kind == "TaskKilled") {
@@ -428,12 +448,6 @@ struct LiveTask {
   std::int64_t task_id = 0;
   int stage_id = 0, stage_attempt = 0;
   TaskInfoRecord info;
-};
-
-struct SqlExecution {
-  std::int64_t id = 0;
-  std::string description, details, plan, error;
-  std::optional<std::int64_t> start_ms, end_ms;
 };
 
 using StageKey = std::pair<int, int>;
@@ -519,7 +533,10 @@ class AppBuilder {
     }
     if (type == "SparkListenerBlockManagerAdded") return OnBlockManagerAdded(e);
     if (type == "SparkListenerStageExecutorMetrics") return OnStageExecutorMetrics(e);
-    if (type == "SparkListenerExecutorMetricsUpdate") return OnExecutorMetricsUpdate(e);
+    if (type == "SparkListenerExecutorMetricsUpdate") {
+      sql_.OnExecutorMetricsUpdate(e);
+      return OnExecutorMetricsUpdate(e);
+    }
     if (type == "SparkListenerBlockUpdated") return OnBlockUpdated(e);
     if (type == "SparkListenerUnpersistRDD") return OnUnpersistRdd(e);
     if (type == "org.apache.spark.scheduler.SparkListenerMiscellaneousProcessAdded") {
@@ -537,22 +554,7 @@ class AppBuilder {
     if (std::string_view kind = ExclusionKind(type); !kind.empty()) {
       return OnExclusion(e, kind);
     }
-    if (type == kSqlStart) {
-      SqlExecution& x = sql_[Int(e, "executionId")];
-      x.id = Int(e, "executionId");
-      x.description = Str(e, "description");
-      x.details = Str(e, "details");
-      x.plan = Str(e, "physicalPlanDescription");
-      x.start_ms = OptInt(e, "time");
-      return "";
-    }
-    if (type == kSqlEnd) {
-      SqlExecution& x = sql_[Int(e, "executionId")];
-      x.id = Int(e, "executionId");
-      x.end_ms = OptInt(e, "time");
-      x.error = Str(e, "errorMessage");
-      return "";
-    }
+    if (std::string problem; sql_.OnSqlEvent(type, e, &problem)) return problem;
     return "";  // unknown or unneeded event: skipped silently by design
   }
 
@@ -626,6 +628,7 @@ class AppBuilder {
 
   std::string OnJobStart(const json& e) {
     if (!Find(e, "Job ID")) return "SparkListenerJobStart without \"Job ID\"";
+    sql_.OnJobStart(e);
     LiveJob& job = jobs_[static_cast<int>(Int(e, "Job ID"))];
     job.job_id = static_cast<int>(Int(e, "Job ID"));
     job.submission_ms = OptInt(e, "Submission Time");
@@ -690,6 +693,7 @@ class AppBuilder {
     const json* result = Find(e, "Job Result");
     job.status = result && Str(*result, "Result") == "JobSucceeded" ? "SUCCEEDED" : "FAILED";
     job.completion_ms = OptInt(e, "Completion Time");
+    sql_.OnJobEnd(job.job_id, job.status == "SUCCEEDED");
     return "";
   }
 
@@ -698,6 +702,7 @@ class AppBuilder {
     if (!info) return "SparkListenerStageSubmitted without \"Stage Info\"";
     LiveStage& s = StageFromInfo(*info);
     s.status = "ACTIVE";
+    sql_.OnStageSubmitted(s.stage_id, s.attempt_id);
     if (const json* rdds = Find(*info, "RDD Info"); rdds && rdds->is_array()) {
       for (const json& r : *rdds) {
         const StorageLevel level = ReadStorageLevel(r);
@@ -758,6 +763,7 @@ class AppBuilder {
     t.stage_id = ev.stage_id;
     t.stage_attempt = ev.stage_attempt;
     t.info = ev.info;
+    sql_.OnTaskStart(t.stage_id, t.stage_attempt, t.task_id, ev.info.index);
     LiveStage& s = Stage(t.stage_id, t.stage_attempt);
     s.active += 1;
     if (ev.info.speculative) {
@@ -1125,7 +1131,7 @@ class AppBuilder {
   std::map<std::string, LiveExecutor> executors_;
   std::unordered_map<std::int64_t, LiveTask> running_;
   sj::parser parser_;
-  std::map<std::int64_t, SqlExecution> sql_;
+  SqlListener sql_;
   std::map<std::int64_t, LiveRdd> rdds_;
   std::map<std::string, MiscProcess> misc_;
   Status task_error_;
@@ -1133,6 +1139,9 @@ class AppBuilder {
 
 void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
   const int stage_id = ev.stage_id, stage_attempt = ev.stage_attempt;
+  // TaskInfo.successful: finished, neither failed nor killed.
+  sql_.OnTaskEnd(stage_id, stage_attempt, ev.info.task_id, ev.info.index,
+                 ev.info.finish_ms != 0 && !ev.info.failed && !ev.info.killed, ev.accums);
   bool was_running = running_.erase(ev.info.task_id) > 0;
   int completed = 0, failed = 0, killed = 0;
   std::string status;
@@ -1409,20 +1418,36 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
     q.value().Bind(5, p.add_ms).Bind(6, JsonText(p.logs));
     if (Status st = q.value().Run(); !st.ok()) return st;
   }
-  for (const auto& [id, x] : sql_) {
-    auto q = store_.Prepare("INSERT INTO spark_sql_executions VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
+  for (const SqlListener::Execution& x : sql_.Finish()) {
+    auto q = store_.Prepare(
+        "INSERT INTO spark_sql_executions(attempt_key, execution_id, description, details, "
+        "physical_plan, start_time_ms, end_time_ms, error_message, root_execution_id, jobs_json, "
+        "nodes_json, edges_json) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
     if (!q.ok()) return q.status();
     Statement& s = q.value();
-    s.Bind(1, key_).Bind(2, id).Bind(3, x.description).Bind(4, x.details).Bind(5, x.plan);
-    if (x.start_ms)
-      s.Bind(6, *x.start_ms);
-    else
-      s.BindNull(6);
-    if (x.end_ms)
-      s.Bind(7, *x.end_ms);
-    else
-      s.BindNull(7);
+    s.Bind(1, key_).Bind(2, x.id);
+    auto text = [&](int i, const std::optional<std::string>& v) {
+      if (v) {
+        s.Bind(i, *v);
+      } else {
+        s.BindNull(i);
+      }
+    };
+    auto number = [&](int i, const std::optional<std::int64_t>& v) {
+      if (v) {
+        s.Bind(i, *v);
+      } else {
+        s.BindNull(i);
+      }
+    };
+    text(3, x.description);
+    text(4, x.details);
+    text(5, x.plan);
+    s.Bind(6, x.submission_ms);
+    number(7, x.completion_ms);
     s.Bind(8, x.error);
+    number(9, x.root_id);
+    s.Bind(10, x.jobs_json).Bind(11, x.nodes_json).Bind(12, x.edges_json);
     if (Status st = s.Run(); !st.ok()) return st;
   }
   return Status::Ok();

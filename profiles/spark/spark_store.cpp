@@ -168,6 +168,24 @@ CREATE TABLE spark_misc_processes(
 )sql";
 }
 
+// Version 4 (issue 18): what the History Server's sql endpoints answer from. An execution's root
+// execution id, its jobs with their status in the job map's order, the printable plan nodes with
+// their aggregated SQL metric values and the plan edges (profiles/spark/spark_sql_listener.h).
+// A store written before keeps its executions; their jobs are filled from spark_jobs (in job id
+// order), their plan graph stays empty until the log is ingested again with replace.
+const char* SchemaV4() {
+  return R"sql(
+ALTER TABLE spark_sql_executions ADD COLUMN root_execution_id INTEGER;
+ALTER TABLE spark_sql_executions ADD COLUMN jobs_json TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE spark_sql_executions ADD COLUMN nodes_json TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE spark_sql_executions ADD COLUMN edges_json TEXT NOT NULL DEFAULT '[]';
+UPDATE spark_sql_executions SET jobs_json = COALESCE((SELECT json_group_array(json_array(j.job_id,
+  j.status)) FROM (SELECT job_id, status FROM spark_jobs WHERE spark_jobs.attempt_key =
+  spark_sql_executions.attempt_key AND spark_jobs.sql_execution_id =
+  spark_sql_executions.execution_id ORDER BY job_id) j), '[]');
+)sql";
+}
+
 // spark-rapids-tools' aggregate columns and the SQL over spark_tasks (alias t) computing each.
 // CPU and shuffle-write times are summed in nanoseconds per stage, then truncated to
 // milliseconds (for jobs: the truncated stage values are summed, as the profiler does).
@@ -620,7 +638,7 @@ Result<std::vector<MetricAggregates>> JobAggregates(Store& store, const std::str
 }
 
 const Migrations& StoreMigrations() {
-  static const Migrations kMigrations = {"spark", {SchemaV1(), SchemaV2(), SchemaV3()}};
+  static const Migrations kMigrations = {"spark", {SchemaV1(), SchemaV2(), SchemaV3(), SchemaV4()}};
   return kMigrations;
 }
 

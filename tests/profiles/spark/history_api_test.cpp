@@ -349,6 +349,48 @@ TEST_CASE("allmiscellaneousprocess lists the processes; other endpoints are unsu
   CHECK(unknown.status().message() == "unknown app: app-y");
 }
 
+// Inserts `lines` after the line of ExclusionLog() that contains `after`.
+std::string WithLines(const std::string& log, const std::string& after, const std::string& lines) {
+  const std::size_t at = log.find('\n', log.find(after)) + 1;
+  return log.substr(0, at) + lines + log.substr(at);
+}
+
+TEST_CASE("ResourceProfileAdded reaches environment; UnschedulableTaskSet events change nothing") {
+  const std::string profile =
+      R"({"Event":"SparkListenerResourceProfileAdded","Resource Profile Id":1,)"
+      R"("Executor Resource Requests":{"cores":{"Resource Name":"cores","Amount":4,)"
+      R"("Discovery Script":"","Vendor":""},"gpu":{"Resource Name":"gpu","Amount":1,)"
+      R"("Discovery Script":"/opt/gpu.sh","Vendor":"nvidia.com"}},)"
+      R"("Task Resource Requests":{"cpus":{"Resource Name":"cpus","Amount":1.0},)"
+      R"("gpu":{"Resource Name":"gpu","Amount":0.5}}})"
+      "\n";
+  const std::string with_profile =
+      WithLines(ExclusionLog(), "SparkListenerApplicationStart", profile);
+  // The DAG scheduler posts these when exclusion leaves a task set nowhere to run; only the
+  // executor allocation manager listens (AppStatusListener ignores them).
+  const std::string unschedulable = WithLines(
+      with_profile, "SparkListenerExecutorExcluded\"",
+      R"({"Event":"SparkListenerUnschedulableTaskSetAdded","stageId":0,"stageAttemptId":0})"
+      "\n"
+      R"({"Event":"SparkListenerUnschedulableTaskSetRemoved","stageId":0,"stageAttemptId":0})"
+      "\n");
+  REQUIRE(unschedulable.size() > with_profile.size());
+  auto a = Ingest("app-x", with_profile);
+  auto b = Ingest("app-x", unschedulable);
+  json env = Get(*a, "applications/app-x/environment");
+  CHECK(env["resourceProfiles"] == R"([{"id":1,"executorResources":{
+    "cores":{"resourceName":"cores","amount":4,"discoveryScript":"","vendor":""},
+    "gpu":{"resourceName":"gpu","amount":1,"discoveryScript":"/opt/gpu.sh","vendor":"nvidia.com"}},
+    "taskResources":{"cpus":{"resourceName":"cpus","amount":1.0},
+    "gpu":{"resourceName":"gpu","amount":0.5}}}])"_json);
+  for (const char* path :
+       {"applications/app-x/jobs", "applications/app-x/stages?details=true",
+        "applications/app-x/allexecutors", "applications/app-x/environment"}) {
+    CAPTURE(path);
+    CHECK(Get(*a, path) == Get(*b, path));
+  }
+}
+
 TEST_CASE("The listing shows an application once, running or completed by its latest attempt") {
   const std::string dir = testing::MakeTempDir();
   auto attempt = [](const char* id, long start, bool end) {
