@@ -281,7 +281,16 @@ bool Parse(std::string_view text, PlanObjective* out) {
 }
 
 Status PlanRequest::Validate() const {
-  if (evidence() == PlanEvidence::kProfile) {
+  if (evidence() == PlanEvidence::kSparkApp) {
+    if (store_path.empty()) return Status::InvalidArgument("store: required with an application");
+    if (app.empty()) return Status::InvalidArgument("app: required with a store");
+    if (!profile_file.empty() || !topology_file.empty() || !dataset.empty() ||
+        !runs_file.empty()) {
+      return Status::InvalidArgument(
+          "store: give one evidence path: a store and application, a runs CSV and workload, or "
+          "a profile, topology and dataset");
+    }
+  } else if (evidence() == PlanEvidence::kProfile) {
     if (dataset.empty()) {
       return Status::InvalidArgument("dataset: required (a topology dataset name)");
     }
@@ -315,6 +324,9 @@ Status PlanRequest::Validate() const {
 Result<PlanAnswer> AnswerPlan(const PlanRequest& request) {
   if (Status s = request.Validate(); !s.ok()) return s;
   if (request.evidence() == PlanEvidence::kRunsCsv) return AnswerPlanFromRuns(request);
+  if (request.evidence() == PlanEvidence::kSparkApp) {
+    return Status::InvalidArgument("store: a Spark application plan is AnswerSparkPlan's");
+  }
   if (request.profile_file.empty()) return Status::InvalidArgument("profile: required");
   if (request.topology_file.empty()) return Status::InvalidArgument("topology: required");
   profiles::Loaded<profiles::ProfileDocument> doc = profiles::LoadProfile(request.profile_file);

@@ -46,7 +46,7 @@ enum class PlanObjective { kTime, kCost, kNodeSeconds };
 std::string_view ToString(PlanObjective value);
 bool Parse(std::string_view text, PlanObjective* out);  // "time" | "cost" | "node-seconds"
 
-enum class PlanEvidence { kProfile, kRunsCsv };
+enum class PlanEvidence { kProfile, kRunsCsv, kSparkApp };
 
 struct PlanRequest {
   // Profile path: all three.
@@ -59,6 +59,10 @@ struct PlanRequest {
   double dataset_bytes = 0;      // runs path: input size to plan for; 0 = the largest measured
   std::vector<int> node_counts;  // runs path: candidates; empty = every count measured
   std::vector<std::string> allowed_types;  // runs path: instance types allowed; empty = all
+  // Spark application path: both (instead of the above); planner/plan/spark_plan.h. node_counts
+  // are then executor counts and max_nodes the executor limit.
+  std::string store_path;  // profile store filled by `perfplan ingest spark`
+  std::string app;         // application name (or the id of one of its runs)
 
   std::string price_file;  // price file (YAML); "" = no prices, so no costs and no front
   PlanObjective objective = PlanObjective::kTime;
@@ -70,6 +74,7 @@ struct PlanRequest {
   models::ModelVariant variant = models::ModelVariant::kAuto;
 
   PlanEvidence evidence() const {
+    if (!store_path.empty() || !app.empty()) return PlanEvidence::kSparkApp;
     return runs_file.empty() ? PlanEvidence::kProfile : PlanEvidence::kRunsCsv;
   }
 

@@ -97,7 +97,7 @@ TEST_CASE("plan --runs: one fit per instance type; a plan needs one evidence pat
   CHECK(none.exit_code == 2);
   CHECK(none.out ==
         "perfplan plan: error: give --profile, --topology and --dataset, or --runs and "
-        "--workload\n");
+        "--workload, or --store and --app\n");
 }
 
 TEST_CASE("capacity: more nodes never finish the trace later, and the JSON has every size") {
