@@ -38,8 +38,14 @@ void AddAlternativeRow(Table& t, const planner::PlanAnswer& a, std::size_t i) {
   } else {
     row = {alt.instance_type};
   }
-  row.insert(row.end(), {std::to_string(alt.select.compute_nodes),
-                         Fixed(alt.select.runtime_seconds, 1), Fixed(alt.select.node_seconds, 0),
+  row.push_back(std::to_string(alt.select.compute_nodes));
+  row.push_back(Fixed(alt.select.runtime_seconds, 1));
+  if (a.evidence == planner::PlanEvidence::kRunsCsv) {
+    row.push_back(alt.interval ? Fixed(alt.interval->low_seconds, 1) + " .. " +
+                                     Fixed(alt.interval->high_seconds, 1)
+                               : "n/a");
+  }
+  row.insert(row.end(), { Fixed(alt.select.node_seconds, 0),
                          Money(alt), alt.priced ? Fixed(alt.cost.billed_node_hours, 3) : "n/a",
                          std::to_string(alt.select_rank), mark});
   t.AddRow(std::move(row));
@@ -52,7 +58,11 @@ std::vector<std::string> Header(const planner::PlanAnswer& a, const std::string&
   } else {
     h = {"instance type"};
   }
-  h.insert(h.end(), {"nodes", "runtime_s", "node_s", "cost" + currency, "node_h", "rank", "mark"});
+  h.insert(h.end(), {"nodes", "runtime_s"});
+  if (a.evidence == planner::PlanEvidence::kRunsCsv) {
+    h.push_back(std::to_string(static_cast<int>(a.interval_level * 100 + 0.5)) + "% interval_s");
+  }
+  h.insert(h.end(), {"node_s", "cost" + currency, "node_h", "rank", "mark"});
   return h;
 }
 
@@ -72,6 +82,11 @@ void PrintPlan(std::ostream& out, const planner::PlanAnswer& a, std::size_t top)
           << c.instance_type << "\n";
     }
     out << "  predicted runtime " << Fixed(c.select.runtime_seconds, 1) << " s";
+    if (c.interval) {
+      out << " (" << Fixed(a.interval_level * 100, 0) << "% interval "
+          << Fixed(c.interval->low_seconds, 1) << " .. " << Fixed(c.interval->high_seconds, 1)
+          << " s)";
+    }
     if (c.priced) out << ", cost " << Fixed(c.cost.cost, 4) << currency;
     out << "\n  because: " << a.chosen_because << "\n";
   }
@@ -135,7 +150,7 @@ void PrintSparkPlan(std::ostream& out, const planner::SparkPlanAnswer& a) {
     t.AddRow({std::to_string(o.executors), Fixed(o.whatif_seconds, 1),
               Fixed(o.executor_seconds, 0),
               o.history_seconds ? Fixed(*o.history_seconds, 1) : "n/a",
-              o.history_interval ? Fixed(o.history_interval->low_seconds, 1) + " – " +
+              o.history_interval ? Fixed(o.history_interval->low_seconds, 1) + " .. " +
                                        Fixed(o.history_interval->high_seconds, 1)
                                  : "n/a",
               mark});

@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/conformal.h"
 #include "models/plan_cost.h"
 #include "models/runtime_model.h"
 #include "models/status.h"
@@ -99,6 +100,12 @@ struct PlanAlternative {
   // site fields are empty; instance_type says where).
   Alternative select;
   std::string instance_type;    // runs path only
+  // Runs path: the fit's calibrated interval (CV+ on log residuals of the freeride-g fit's
+  // held-out runs, level PlanAnswer::interval_level; radii widened by 1 + d/span beyond the
+  // trained node range, as `perfplan evaluate` does). Absent on the profile path (a profile has
+  // no held-out errors) and when the fit has too few runs to hold one out.
+  std::optional<models::ConformalInterval> interval;
+  double interval_widening = 1;
   std::size_t select_rank = 0;  // 1-based position in the objective's order (select's order)
   bool priced = false;
   models::Cost cost;  // when priced
@@ -127,6 +134,7 @@ struct PlanAnswer {
   std::size_t over_budget = 0;
   std::size_t unpriced = 0;        // compute site without a price
   std::size_t excluded_sites = 0;  // compute site not allowed
+  double interval_level = 0.9;  // runs path: central coverage of the intervals
   std::vector<std::string> warnings;
 };
 
