@@ -7,7 +7,9 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -52,7 +54,45 @@ class Builder {
   void EndSection() { body_ += "</section>\n"; }
   void Warn(std::string text) { answer_->warnings.push_back(std::move(text)); }
 
-  std::string Html(const std::vector<std::string>& inputs) const {
+  // Warnings grouped by kind (the text after the last ": ", numbers in it replaced by N, so
+  // "stage 3: has 2 tasks" and "stage 7: has 1 tasks" are one kind), most frequent first, each
+  // with its count and its first instances; the rest counted, never dropped silently.
+  std::string WarningSummary() const {
+    constexpr std::size_t kListed = 3;
+    std::vector<std::pair<std::string, std::vector<const std::string*>>> kinds;
+    std::map<std::string, std::size_t> index;
+    for (const std::string& w : answer_->warnings) {
+      const std::size_t colon = w.rfind(": ");
+      std::string kind;
+      for (char c : colon == std::string::npos ? w : w.substr(colon + 2)) {
+        const bool digit = c >= '0' && c <= '9';
+        if (digit && !kind.empty() && kind.back() == 'N') continue;
+        kind += digit ? 'N' : c;
+      }
+      auto [it, added] = index.try_emplace(kind, kinds.size());
+      if (added) kinds.push_back({kind, {}});
+      kinds[it->second].second.push_back(&w);
+    }
+    std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) {
+      return a.second.size() > b.second.size();
+    });
+    std::string html = "<section id=\"warnings\">\n<h2>Not charted (" +
+                       std::to_string(answer_->warnings.size()) + " warnings, " +
+                       std::to_string(kinds.size()) + " kinds)</h2>\n<ul class=\"warnings\">\n";
+    for (const auto& [kind, items] : kinds) {
+      html += "<li>" + std::to_string(items.size()) + " × " + XmlEscape(kind) + "<ul>";
+      for (std::size_t i = 0; i < items.size() && i < kListed; ++i) {
+        html += "<li>" + XmlEscape(*items[i]) + "</li>";
+      }
+      if (items.size() > kListed) {
+        html += "<li>… and " + std::to_string(items.size() - kListed) + " more</li>";
+      }
+      html += "</ul></li>\n";
+    }
+    return html + "</ul>\n</section>\n";
+  }
+
+  std::string Html(const std::vector<std::string>& inputs, const std::string& generated_at) const {
     std::string html =
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<title>perfplan report</title>\n<style>\n"
@@ -61,17 +101,14 @@ class Builder {
         "figure{display:inline-block;margin:8px;vertical-align:top}\n"
         "figcaption{font-size:12px;color:#555;max-width:720px}\n"
         "nav a{margin-right:12px}ul.warnings{color:#8a4b00}\n"
-        "</style>\n</head>\n<body>\n<h1>perfplan report</h1>\n<p>Inputs:</p>\n<ul>\n";
+        "</style>\n</head>\n<body>\n<h1>perfplan report</h1>\n<p class=\"generated\">Generated " +
+        XmlEscape(generated_at) + " by perfplan " + PERFPLAN_VERSION + "</p>\n<p>Inputs:</p>\n<ul>\n";
     for (const std::string& input : inputs) html += "<li>" + XmlEscape(input) + "</li>\n";
     html += "</ul>\n<nav>";
     for (const ReportSection& s : answer_->sections)
       html += "<a href=\"#" + XmlEscape(s.id) + "\">" + XmlEscape(s.title) + "</a>";
     html += "</nav>\n" + body_;
-    if (!answer_->warnings.empty()) {
-      html += "<section id=\"warnings\">\n<h2>Not charted</h2>\n<ul class=\"warnings\">\n";
-      for (const std::string& w : answer_->warnings) html += "<li>" + XmlEscape(w) + "</li>\n";
-      html += "</ul>\n</section>\n";
-    }
+    if (!answer_->warnings.empty()) html += WarningSummary();
     return html + "</body>\n</html>\n";
   }
 
@@ -221,7 +258,8 @@ Result<std::vector<profiles::ProfileDocument>> LoadProfiles(const ReportRequest&
   return docs;
 }
 
-// Each run predicted from the profile's other runs (from all runs when it has only one).
+// Each run predicted from the profile's other runs only: out-of-sample points, never a run
+// predicted from itself (a one-run profile, or a run the others cannot predict, is a warning).
 void AddProfileRunsSection(const std::vector<profiles::ProfileDocument>& docs, Builder& b) {
   XYChart chart;
   chart.title = "Profile runs: predicted against measured runtime";
@@ -234,16 +272,20 @@ void AddProfileRunsSection(const std::vector<profiles::ProfileDocument>& docs, B
     ChartSeries series{
         doc.profile.application.empty() ? doc.file : doc.profile.application, {}, ChartColor(p)};
     const auto& runs = doc.profile.runs;
+    if (runs.size() < 2) {
+      b.Warn(doc.file + ": not on the predicted-against-measured chart: a profile with one run "
+                        "can only predict it from itself");
+      continue;
+    }
     for (std::size_t i = 0; i < runs.size(); ++i) {
       profiles::ProfileDocument others = doc;
-      if (runs.size() > 1) others.profile.runs.erase(others.profile.runs.begin() + i);
+      others.profile.runs.erase(others.profile.runs.begin() + i);
       PredictRequest target;
       target.dataset_bytes = runs[i].dataset_bytes;
       target.storage_nodes = runs[i].storage_nodes;
       target.compute_nodes = runs[i].compute_nodes;
       target.bandwidth_bytes_per_second = runs[i].bandwidth_bytes_per_second;
       auto predicted = AnswerPredict(others, nullptr, target);
-      if (!predicted.ok() && runs.size() > 1) predicted = AnswerPredict(doc, nullptr, target);
       if (!predicted.ok()) {
         b.Warn(doc.file + ": run " + std::to_string(i + 1) + ": " + predicted.status().message());
         continue;
@@ -420,7 +462,16 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
     if (Status s = AddSensitivitySection(request.tune_model_file, b); !s.ok()) return s;
   }
   if (answer.charts == 0) b.Warn("the evidence given holds nothing to chart");
-  answer.html = b.Html(inputs);
+  std::string generated_at = request.generated_at;
+  if (generated_at.empty()) {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    generated_at = buf;
+  }
+  answer.html = b.Html(inputs, generated_at);
   return answer;
 }
 
