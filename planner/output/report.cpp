@@ -52,6 +52,13 @@ class Builder {
     ++answer_->charts;
   }
   void EndSection() { body_ += "</section>\n"; }
+  // A row of the decision table, the first section of the report: what to run where.
+  void AddDecision(std::vector<std::string> cells) { decisions_.push_back(std::move(cells)); }
+  // Called once, after every section: the decision table goes first.
+  void FinishDecisions() {
+    if (decisions_.empty()) return;
+    answer_->sections.insert(answer_->sections.begin(), {"decision", "Decision", 0});
+  }
   void Warn(std::string text) { answer_->warnings.push_back(std::move(text)); }
 
   // Warnings grouped by kind (the text after the last ": ", numbers in it replaced by N, so
@@ -101,13 +108,32 @@ class Builder {
         "figure{display:inline-block;margin:8px;vertical-align:top}\n"
         "figcaption{font-size:12px;color:#555;max-width:720px}\n"
         "nav a{margin-right:12px}ul.warnings{color:#8a4b00}\n"
+        "table.decision{border-collapse:collapse;font-size:13px}\n"
+        "table.decision td,table.decision th{border:1px solid #ccc;padding:3px 8px;"
+        "text-align:left;overflow-wrap:anywhere}\n"
         "</style>\n</head>\n<body>\n<h1>perfplan report</h1>\n<p class=\"generated\">Generated " +
         XmlEscape(generated_at) + " by perfplan " + PERFPLAN_VERSION + "</p>\n<p>Inputs:</p>\n<ul>\n";
     for (const std::string& input : inputs) html += "<li>" + XmlEscape(input) + "</li>\n";
     html += "</ul>\n<nav>";
     for (const ReportSection& s : answer_->sections)
       html += "<a href=\"#" + XmlEscape(s.id) + "\">" + XmlEscape(s.title) + "</a>";
-    html += "</nav>\n" + body_;
+    html += "</nav>\n";
+    if (!decisions_.empty()) {
+      html +=
+          "<section id=\"decision\">\n<h2>Decision</h2>\n<p>For each application and dataset, "
+          "the fastest predicted choice (perfplan select, FREERIDE-G model) and where its time "
+          "goes; the charts below show the alternatives.</p>\n<table class=\"decision\">\n<tr>"
+          "<th>application</th><th>dataset</th><th>read replica at</th><th>compute on</th>"
+          "<th>nodes</th><th>predicted runtime (s)</th><th>largest component</th>"
+          "<th>next best (s)</th></tr>\n";
+      for (const std::vector<std::string>& row : decisions_) {
+        html += "<tr>";
+        for (const std::string& c : row) html += "<td>" + XmlEscape(c) + "</td>";
+        html += "</tr>\n";
+      }
+      html += "</table>\n</section>\n";
+    }
+    html += body_;
     if (!answer_->warnings.empty()) html += WarningSummary();
     return html + "</body>\n</html>\n";
   }
@@ -115,6 +141,7 @@ class Builder {
  private:
   ReportAnswer* answer_;
   std::string body_;
+  std::vector<std::vector<std::string>> decisions_;
 };
 
 Status AddSparkSection(profiles::Store& store, const ReportRequest& request, Builder& b) {
@@ -355,6 +382,25 @@ Status AddSelectionSection(const std::vector<profiles::ProfileDocument>& docs,
         b.Warn(doc.file + ": select found no alternative for " + dataset);
         continue;
       }
+      {
+        const auto& alts = answer.value().selection.alternatives;
+        const Alternative& best = alts.front();
+        const std::pair<const char*, double> parts[] = {
+            {"disk", best.breakdown.disk_seconds},
+            {"network", best.breakdown.network_seconds},
+            {"compute", best.breakdown.compute_seconds},
+            {"reduction", best.breakdown.reduction_seconds},
+            {"global reduction", best.breakdown.global_reduction_seconds}};
+        const auto* top = std::max_element(std::begin(parts), std::end(parts),
+                                           [](const auto& a, const auto& c) {
+                                             return a.second < c.second;
+                                           });
+        const double total = best.runtime_seconds > 0 ? best.runtime_seconds : 1;
+        b.AddDecision({app, dataset, best.replica_site, best.compute_site,
+                       std::to_string(best.compute_nodes), Fixed(best.runtime_seconds, 1),
+                       std::string(top->first) + " (" + Fixed(100 * top->second / total, 0) + "%)",
+                       alts.size() > 1 ? Fixed(alts[1].runtime_seconds, 1) : "none"});
+      }
       if (!begun) {
         b.BeginSection("selection", "Selection breakdown",
                        "The best replica and compute choices for " +
@@ -462,6 +508,7 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
     if (Status s = AddSensitivitySection(request.tune_model_file, b); !s.ok()) return s;
   }
   if (answer.charts == 0) b.Warn("the evidence given holds nothing to chart");
+  b.FinishDecisions();
   std::string generated_at = request.generated_at;
   if (generated_at.empty()) {
     const std::time_t now = std::time(nullptr);

@@ -127,8 +127,10 @@ TEST_CASE("a report from examples/ and a small store has every section and well-
   std::vector<std::string> ids;
   for (const auto& s : j["sections"]) ids.push_back(s["id"]);
   CHECK(ids ==
-        std::vector<std::string>{"stragglers", "datanodes", "evaluate", "profiles", "selection"});
-  CHECK(j["sections"][0]["charts"] == 2);  // one Lorenz figure per stage
+        std::vector<std::string>{"decision", "stragglers", "datanodes", "evaluate", "profiles",
+                                 "selection"});
+  CHECK(j["sections"][0]["charts"] == 0);  // the decision table
+  CHECK(j["sections"][1]["charts"] == 2);  // one Lorenz figure per stage
 
   const std::string html = testing::ReadFile(out);
   CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
@@ -175,9 +177,10 @@ TEST_CASE("--dataset limits the selection charts to one dataset of the topology"
   const Run r = RunPerfplan(common + " --dataset sensor-archive --json");
   REQUIRE(r.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(r.out);
-  REQUIRE(j["sections"].size() == 2);
-  CHECK(j["sections"][1]["id"] == "selection");
-  CHECK(j["sections"][1]["charts"] == 1);
+  REQUIRE(j["sections"].size() == 3);
+  CHECK(j["sections"][0]["id"] == "decision");
+  CHECK(j["sections"][2]["id"] == "selection");
+  CHECK(j["sections"][2]["charts"] == 1);
   CHECK(testing::ReadFile(dir + "/r.html").find("on sensor-archive") != std::string::npos);
 
   const Run unknown = RunPerfplan(common + " --dataset sensor-archiv", "2>&1 >/dev/null");
