@@ -195,7 +195,9 @@ TEST_CASE("three runs at two executor counts: the history is fitted, with an int
   CHECK(a.history.completed_runs == 3);
   CHECK(a.history.distinct_counts == 2);
   REQUIRE(a.history.fitted);
-  CHECK(a.history.form == "serial-floor");
+  CHECK((a.history.form == "serial-floor" || a.history.form == "log-nodes" ||
+         a.history.form == "communication"));
+  CHECK(a.history.scheme == "leave-one-out");  // fewer than 3 distinct counts
   for (const SparkExecutorOption& o : a.options) {
     REQUIRE(o.history_seconds.has_value());
     REQUIRE(o.history_interval.has_value());
