@@ -15,7 +15,9 @@
 
 #include "models/hdfs_workload.h"
 #include "models/hindex.h"
+#include "planner/plan/plan.h"
 #include "planner/runtime/fit_eval.h"
+#include "profiles/runtime/runs_csv.h"
 #include "planner/output/hindex_svg.h"
 #include "planner/runtime/runtime.h"
 #include "planner/output/svg_chart.h"
@@ -120,12 +122,14 @@ class Builder {
     html += "</nav>\n";
     if (!decisions_.empty()) {
       html +=
-          "<section id=\"decision\">\n<h2>Decision</h2>\n<p>For each application and dataset, "
-          "the fastest predicted choice (perfplan select, FREERIDE-G model) and where its time "
-          "goes; the charts below show the alternatives.</p>\n<table class=\"decision\">\n<tr>"
-          "<th>application</th><th>dataset</th><th>read replica at</th><th>compute on</th>"
-          "<th>nodes</th><th>predicted runtime (s)</th><th>largest component</th>"
-          "<th>next best (s)</th></tr>\n";
+          "<section id=\"decision\">\n<h2>Decision</h2>\n<p>For each application and dataset "
+          "(profiles: perfplan select, FREERIDE-G model) or workload (runs CSV: perfplan plan, "
+          "one fit per instance type), the fastest predicted choice, its prediction interval "
+          "where the evidence has held-out errors, and a note; the charts below show the "
+          "alternatives.</p>\n<table class=\"decision\">\n<tr>"
+          "<th>application</th><th>dataset or workload</th><th>run where</th>"
+          "<th>nodes</th><th>predicted runtime (s)</th><th>interval (s)</th>"
+          "<th>note</th></tr>\n";
       for (const std::vector<std::string>& row : decisions_) {
         html += "<tr>";
         for (const std::string& c : row) html += "<td>" + XmlEscape(c) + "</td>";
@@ -275,6 +279,92 @@ Status AddEvaluateSection(const ReportRequest& request, Builder& b) {
   return Status::Ok();
 }
 
+// Runtime against node count per instance type of the workload, as `perfplan plan --runs`
+// predicts it: the fitted runtime, its calibrated interval (dashed) and the measured runs (rings).
+Status AddRuntimeNodesSection(const ReportRequest& request, Builder& b) {
+  PlanRequest plan_request;
+  plan_request.runs_file = request.runs_file;
+  plan_request.workload = request.workload;
+  auto plan = AnswerPlan(plan_request);
+  if (!plan.ok()) {
+    b.Warn(request.runs_file + ": runtime against node count: " + plan.status().message());
+    return Status::Ok();
+  }
+  const PlanAnswer& a = plan.value();
+  for (const std::string& w : a.warnings) b.Warn(request.runs_file + ": " + w);
+  auto runs = profiles::LoadRunsCsv(request.runs_file);
+  std::vector<std::string> types;
+  for (const PlanAlternative& alt : a.alternatives) {
+    if (std::find(types.begin(), types.end(), alt.instance_type) == types.end()) {
+      types.push_back(alt.instance_type);
+    }
+  }
+  bool begun = false;
+  for (std::size_t k = 0; k < types.size(); ++k) {
+    const std::string& type = types[k];
+    XYChart chart;
+    chart.title = "Runtime against node count, " + request.workload + " on " + type;
+    chart.x_label = "compute nodes";
+    chart.y_label = "runtime (s)";
+    const std::string color = ChartColor(k);
+    ChartSeries predicted{"predicted", {}, color}, low{"interval low", {}, "#7f8c8d", true},
+        high{"interval high", {}, "#7f8c8d", true}, measured{"measured", {}, "#c0392b"};
+    measured.dots = true;
+    std::vector<std::pair<double, const PlanAlternative*>> points;
+    for (const PlanAlternative& alt : a.alternatives) {
+      if (alt.instance_type == type) points.emplace_back(alt.select.compute_nodes, &alt);
+    }
+    std::sort(points.begin(), points.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const auto& [n, alt] : points) {
+      predicted.points.emplace_back(n, alt->select.runtime_seconds);
+      if (alt->interval) {
+        low.points.emplace_back(n, alt->interval->low_seconds);
+        high.points.emplace_back(n, alt->interval->high_seconds);
+      }
+    }
+    for (const models::MeasuredRun& r : runs.value.runs) {
+      if (r.workload == request.workload && r.instance_type == type && r.completed &&
+          r.dataset_bytes == a.dataset_bytes) {
+        measured.points.emplace_back(r.compute_nodes, r.runtime_seconds);
+      }
+    }
+    chart.series.push_back(predicted);
+    if (!low.points.empty()) chart.series.push_back(low), chart.series.push_back(high);
+    if (!measured.points.empty()) chart.series.push_back(measured);
+    if (!begun) {
+      b.BeginSection("runtime-nodes", "Runtime against node count",
+                     "Per instance type of workload " + request.workload +
+                         ": the runtime perfplan plan predicts (the fitted model of perfplan "
+                         "fit) at each node count, its " +
+                         Fixed(100 * a.interval_level, 0) +
+                         "% calibrated interval (CV+ on the fit's held-out errors) and the "
+                         "measured runs of the planned input size.");
+      begun = true;
+    }
+    const PlanAlternative* best = nullptr;
+    for (const auto& [n, alt] : points) {
+      if (!best || alt->select.runtime_seconds < best->select.runtime_seconds) best = alt;
+    }
+    b.AddFigure(LineChartSvg(chart), type + ": " + std::to_string(points.size()) +
+                                         " node counts, " + std::to_string(measured.points.size()) +
+                                         " measured runs");
+    if (best) {
+      b.AddDecision({request.workload, request.workload + " (" +
+                                           Fixed(a.dataset_bytes / 1e9, 2) + " GB)",
+                     "instance type " + type, std::to_string(best->select.compute_nodes),
+                     Fixed(best->select.runtime_seconds, 1),
+                     best->interval ? Fixed(best->interval->low_seconds, 1) + " to " +
+                                          Fixed(best->interval->high_seconds, 1)
+                                    : "none",
+                     "fastest of " + std::to_string(points.size()) +
+                         " node counts of this type (perfplan plan --runs)"});
+    }
+  }
+  if (begun) b.EndSection();
+  return Status::Ok();
+}
+
 Result<std::vector<profiles::ProfileDocument>> LoadProfiles(const ReportRequest& request) {
   std::vector<profiles::ProfileDocument> docs;
   for (const std::string& file : request.profile_files) {
@@ -396,10 +486,14 @@ Status AddSelectionSection(const std::vector<profiles::ProfileDocument>& docs,
                                              return a.second < c.second;
                                            });
         const double total = best.runtime_seconds > 0 ? best.runtime_seconds : 1;
-        b.AddDecision({app, dataset, best.replica_site, best.compute_site,
+        b.AddDecision({app, dataset,
+                       "read the replica at " + best.replica_site + ", compute on " +
+                           best.compute_site,
                        std::to_string(best.compute_nodes), Fixed(best.runtime_seconds, 1),
-                       std::string(top->first) + " (" + Fixed(100 * top->second / total, 0) + "%)",
-                       alts.size() > 1 ? Fixed(alts[1].runtime_seconds, 1) : "none"});
+                       "none (a profile has no held-out errors)",
+                       "largest component " + std::string(top->first) + " (" +
+                           Fixed(100 * top->second / total, 0) + "%); next best " +
+                           (alts.size() > 1 ? Fixed(alts[1].runtime_seconds, 1) + " s" : "none")});
       }
       if (!begun) {
         b.BeginSection("selection", "Selection breakdown",
@@ -492,6 +586,7 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
     inputs.push_back("runs " + request.runs_file + " (workload " + request.workload + ", train " +
                      request.train_expression + ")");
     if (Status s = AddEvaluateSection(request, b); !s.ok()) return s;
+    if (Status s = AddRuntimeNodesSection(request, b); !s.ok()) return s;
   }
   if (!request.profile_files.empty()) {
     auto docs = LoadProfiles(request);

@@ -214,6 +214,14 @@ std::string LineChartSvg(const XYChart& chart) {
   const Axes axes = XYAxes(chart);
   std::string s = XYCommon(chart, axes);
   for (const ChartSeries& series : chart.series) {
+    if (series.dots) {
+      for (const auto& [x, y] : series.points) {
+        if (!std::isfinite(x) || !std::isfinite(y)) continue;
+        s += "<circle class=\"point\" cx=\"" + Num(axes.X(x)) + "\" cy=\"" + Num(axes.Y(y)) +
+             "\" r=\"4\" fill=\"none\" stroke=\"" + series.color + "\" stroke-width=\"1.5\"/>\n";
+      }
+      continue;
+    }
     std::string d;
     const std::size_t n = series.points.size();
     const std::size_t step = std::max<std::size_t>(1, n / kMaxDrawnPoints);

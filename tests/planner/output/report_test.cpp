@@ -127,8 +127,8 @@ TEST_CASE("a report from examples/ and a small store has every section and well-
   std::vector<std::string> ids;
   for (const auto& s : j["sections"]) ids.push_back(s["id"]);
   CHECK(ids ==
-        std::vector<std::string>{"decision", "stragglers", "datanodes", "evaluate", "profiles",
-                                 "selection"});
+        std::vector<std::string>{"decision", "stragglers", "datanodes", "evaluate",
+                                 "runtime-nodes", "profiles", "selection"});
   CHECK(j["sections"][0]["charts"] == 0);  // the decision table
   CHECK(j["sections"][1]["charts"] == 2);  // one Lorenz figure per stage
 
