@@ -125,6 +125,7 @@ void Tune(const PlanRequest& request, const std::vector<profiles::spark::Applica
   TuneModelSource source;
   source.data.store_path = request.store_path;
   for (const auto& a : apps) source.data.store_apps.push_back(a.app_id);
+  t.app_ids = source.data.store_apps;
   source.data.dataset.target = kTarget;
   t.runs = apps.size();
   t.needed = static_cast<std::size_t>(source.search.cv.folds);

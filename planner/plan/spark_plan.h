@@ -89,6 +89,7 @@ struct SparkHistoryFit {
 struct SparkTuning {
   std::size_t runs = 0;    // the application's runs in the store
   std::size_t needed = 0;  // runs the cross-validation needs (its folds)
+  std::vector<std::string> app_ids;  // the runs given to the model, oldest first
   bool recommended = false;
   std::optional<tuning::Recommendation> recommendation;
   std::vector<std::pair<std::string, std::string>> top_parameters;  // (name, direction)

@@ -41,12 +41,14 @@ std::string ToJson(const SparkPlanAnswer& a) {
                             {"seconds", r.seconds},
                             {"completed", r.completed}});
   }
+  std::string apps;
+  for (const std::string& id : a.tuning.app_ids) apps += (apps.empty() ? "" : ",") + id;
   json tuning = {{"runs", a.tuning.runs},
                  {"needed", a.tuning.needed},
                  {"recommended", a.tuning.recommended},
                  {"note", a.tuning.note},
-                 {"command", "perfplan tune recommend --store " + a.store_path +
-                                 " --apps … --target total_time_seconds"}};
+                 {"command", "perfplan tune recommend --store " + a.store_path + " --apps " +
+                                 apps + " --target total_time_seconds"}};
   if (a.tuning.recommendation) {
     const tuning::Recommendation& r = *a.tuning.recommendation;
     tuning["target"] = r.target;
