@@ -49,7 +49,12 @@ Result<std::vector<profiles::spark::ApplicationSummary>> RunsOf(profiles::Store&
                             "\" in the store " + store.path() +
                             (known.empty() ? "" : " (names: " + known + ")"));
   }
-  std::reverse(runs.begin(), runs.end());
+  // Oldest first; runs that started in the same millisecond in id order (so "the latest run" is
+  // well defined).
+  std::stable_sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
+    return a.start_time_ms != b.start_time_ms ? a.start_time_ms < b.start_time_ms
+                                              : a.app_id < b.app_id;
+  });
   return runs;
 }
 

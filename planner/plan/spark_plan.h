@@ -129,7 +129,7 @@ struct SparkStragglersPart {
 struct SparkPlanAnswer {
   std::string store_path;
   std::string app_name;
-  std::string latest_app_id;
+  std::string latest_app_id;  // latest start; the largest id among runs started together
   WhatIfAnswer whatif;                       // exactly AnswerWhatIfExecutors' answer
   std::vector<SparkExecutorOption> options;  // one per what-if count, ascending
   std::optional<std::size_t> chosen;         // index into options
