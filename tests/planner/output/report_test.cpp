@@ -140,8 +140,13 @@ TEST_CASE("a report from examples/ and a small store has every section and well-
         std::string::npos);
   const std::vector<std::string> charts = SvgBlocks(html);
   CHECK(charts.size() == j["charts"].get<std::size_t>());
-  // Selection: 2 profiles × the 4 datasets of examples/topology.yaml.
-  CHECK(charts.size() == 2 + 1 + 1 + 1 + 2 * 4);
+  // Lorenz 2, DataNodes 1, evaluate 1, runtime against nodes 1 (type t1), profiles 1,
+  // selection: 2 profiles × the 4 datasets of examples/topology.yaml.
+  CHECK(charts.size() == 2 + 1 + 1 + 1 + 1 + 2 * 4);
+  CHECK(html.find("<section id=\"decision\">") < html.find("<section id=\"stragglers\">"));
+  CHECK(html.find("by perfplan ") != std::string::npos);  // the header names the version
+  // knn.yaml has one run: not on the predicted-against-measured chart (it would be in-sample).
+  CHECK(html.find("knn.yaml: not on the predicted-against-measured chart") != std::string::npos);
   for (const std::string& svg : charts) CheckChart(svg);
   CHECK(html.find("y = x") != std::string::npos);
   CHECK(html.find("change point") != std::string::npos);
