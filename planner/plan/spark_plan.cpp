@@ -273,6 +273,11 @@ Result<SparkPlanAnswer> AnswerSparkPlan(const PlanRequest& request) {
     return Status::NotFound(request.store_path +
                             ": no such store; run `perfplan ingest spark` first");
   }
+  // A store is an SQLite file: a FIFO, device or directory would block or fail inside SQLite.
+  if (!std::filesystem::is_regular_file(request.store_path)) {
+    return Status::InvalidField("store", request.store_path +
+                                             ": not a regular file (a store is an SQLite file)");
+  }
   auto store =
       profiles::Store::OpenReadOnly(request.store_path, {profiles::spark::StoreMigrations()});
   if (!store.ok()) return store.status();
