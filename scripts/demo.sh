@@ -16,6 +16,15 @@ echo "== capacity: how many nodes finish 50 Facebook-2009 jobs within an hour (d
 "$build/perfplan" capacity --trace examples/swim/fb2009_first50.tsv \
   --profile examples/profiles/kmeans.yaml --nodes 2,4,16,64 \
   --prices examples/prices/grid.yaml --price-site osu-cluster --within-hours 1
+events=../shared/data/01-spark-eventlogs/apache-spark/spark-events/app-20161116163331-0000
+if [ -e "$events" ]; then
+  echo
+  echo "== a Spark application from ../shared/data: executors, parameters, score, stragglers =="
+  store=$(mktemp -d)/demo-spark.db
+  "$build/perfplan" ingest spark "$events" --store "$store" > /dev/null
+  "$build/perfplan" plan --store "$store" --app app-20161116163331-0000
+  rm -rf "$(dirname "$store")"
+fi
 echo
 echo "== the decision: perfplan plan, cheapest within 10 minutes (docs/plan.md) =="
 exec "$build/perfplan" plan --profile examples/profiles/kmeans.yaml \

@@ -5,6 +5,7 @@
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
 #include "planner/plan/plan.h"
+#include "planner/plan/spark_plan.h"
 
 namespace perfplan::cli {
 namespace {
@@ -37,8 +38,14 @@ void AddAlternativeRow(Table& t, const planner::PlanAnswer& a, std::size_t i) {
   } else {
     row = {alt.instance_type};
   }
-  row.insert(row.end(), {std::to_string(alt.select.compute_nodes),
-                         Fixed(alt.select.runtime_seconds, 1), Fixed(alt.select.node_seconds, 0),
+  row.push_back(std::to_string(alt.select.compute_nodes));
+  row.push_back(Fixed(alt.select.runtime_seconds, 1));
+  if (a.evidence == planner::PlanEvidence::kRunsCsv) {
+    row.push_back(alt.interval ? Fixed(alt.interval->low_seconds, 1) + " .. " +
+                                     Fixed(alt.interval->high_seconds, 1)
+                               : "n/a");
+  }
+  row.insert(row.end(), { Fixed(alt.select.node_seconds, 0),
                          Money(alt), alt.priced ? Fixed(alt.cost.billed_node_hours, 3) : "n/a",
                          std::to_string(alt.select_rank), mark});
   t.AddRow(std::move(row));
@@ -51,7 +58,11 @@ std::vector<std::string> Header(const planner::PlanAnswer& a, const std::string&
   } else {
     h = {"instance type"};
   }
-  h.insert(h.end(), {"nodes", "runtime_s", "node_s", "cost" + currency, "node_h", "rank", "mark"});
+  h.insert(h.end(), {"nodes", "runtime_s"});
+  if (a.evidence == planner::PlanEvidence::kRunsCsv) {
+    h.push_back(std::to_string(static_cast<int>(a.interval_level * 100 + 0.5)) + "% interval_s");
+  }
+  h.insert(h.end(), {"node_s", "cost" + currency, "node_h", "rank", "mark"});
   return h;
 }
 
@@ -71,6 +82,11 @@ void PrintPlan(std::ostream& out, const planner::PlanAnswer& a, std::size_t top)
           << c.instance_type << "\n";
     }
     out << "  predicted runtime " << Fixed(c.select.runtime_seconds, 1) << " s";
+    if (c.interval) {
+      out << " (" << Fixed(a.interval_level * 100, 0) << "% interval "
+          << Fixed(c.interval->low_seconds, 1) << " .. " << Fixed(c.interval->high_seconds, 1)
+          << " s)";
+    }
     if (c.priced) out << ", cost " << Fixed(c.cost.cost, 4) << currency;
     out << "\n  because: " << a.chosen_because << "\n";
   }
@@ -104,6 +120,107 @@ void PrintPlan(std::ostream& out, const planner::PlanAnswer& a, std::size_t top)
   for (const std::string& w : a.warnings) out << "warning: " << w << "\n";
 }
 
+std::string Seconds(double s) { return Fixed(s, 1) + " s"; }
+
+void PrintSparkPlan(std::ostream& out, const planner::SparkPlanAnswer& a) {
+  out << "plan for Spark application \"" << a.app_name << "\" (" << a.history.runs.size()
+      << " run(s) in " << a.store_path << ", latest " << a.latest_app_id << ")\n";
+  if (a.chosen) {
+    const planner::SparkExecutorOption& c = a.options[*a.chosen];
+    out << "\nrecommendation: run on " << c.executors << " executor(s) x "
+        << a.whatif.cores_per_executor << " core(s); replayed runtime " << Seconds(c.whatif_seconds)
+        << "\n  because: " << a.chosen_because << "\n";
+  }
+  if (a.tuning.recommendation) {
+    out << "  spark-defaults.conf:\n";
+    for (const std::string& line : a.tuning.recommendation->spark_defaults) {
+      out << "    " << line << "\n";
+    }
+  }
+  out << "\nexecutors (`perfplan whatif executors " << a.latest_app_id << "`; measured "
+      << Seconds(a.whatif.measured_seconds) << " on " << a.whatif.observed_executors
+      << ", replay there " << Seconds(a.whatif.predicted_at_observed_seconds) << ", "
+      << Fixed(100 * a.whatif.relative_error_at_observed, 1) << "%; critical path "
+      << Seconds(a.whatif.critical_path_seconds) << "):\n";
+  Table t({"executors", "whatif_s", "executor_s", "history_s", "history interval", "mark"});
+  for (std::size_t i = 0; i < a.options.size(); ++i) {
+    const planner::SparkExecutorOption& o = a.options[i];
+    std::string mark = a.chosen && *a.chosen == i ? "chosen" : "";
+    if (!o.feasible) mark += "over the deadline";
+    t.AddRow({std::to_string(o.executors), Fixed(o.whatif_seconds, 1),
+              Fixed(o.executor_seconds, 0),
+              o.history_seconds ? Fixed(*o.history_seconds, 1) : "n/a",
+              o.history_interval ? Fixed(o.history_interval->low_seconds, 1) + " .. " +
+                                       Fixed(o.history_interval->high_seconds, 1)
+                                 : "n/a",
+              mark});
+  }
+  t.Print(out);
+  out << "\nhistory: ";
+  if (a.history.fitted) {
+    out << a.history.form << " fitted to " << a.history.completed_runs << " run(s) at "
+        << a.history.distinct_counts << " executor counts, " << a.history.scheme
+        << " mean |log error| " << Fixed(a.history.cv_error, 3) << ", "
+        << Fixed(100 * a.history.interval_level, 0) << "% CV+ interval\n";
+  } else {
+    out << a.history.note << "\n";
+  }
+  out << "parameters: ";
+  if (a.tuning.recommendation) {
+    const tuning::Recommendation& r = *a.tuning.recommendation;
+    out << tuning::ToString(r.kind) << " on " << a.tuning.runs << " run(s), CV error "
+        << Fixed(100 * r.cv_mre, 1) << "%, predicted " << Seconds(r.predicted) << " against "
+        << Seconds(r.baseline_predicted) << " at the first run's configuration";
+    if (!a.tuning.top_parameters.empty()) {
+      out << "; most sensitive:";
+      for (const auto& [name, direction] : a.tuning.top_parameters) {
+        out << " " << name << " (" << direction << ")";
+      }
+    }
+    out << "\n";
+  } else {
+    out << a.tuning.note << "\n";
+  }
+  out << "score (`perfplan score " << a.latest_app_id << "`): ";
+  if (a.score.scored) {
+    out << Fixed(a.score.score, 1) << " of " << Fixed(a.score.max_score, 0) << " against "
+        << a.score.comparable_runs << " comparable run(s)" << (a.score.provisional ? ", provisional" : "");
+    if (!a.score.worst.empty()) {
+      out << "; worst:";
+      for (const auto& [name, score] : a.score.worst) out << " " << name << " " << Fixed(score, 1);
+    }
+    out << "\n";
+  } else {
+    out << a.score.note << "\n";
+  }
+  out << "stragglers (`perfplan stragglers " << a.latest_app_id << "`): ";
+  if (a.stragglers.h_job) {
+    out << "H_job " << Fixed(*a.stragglers.h_job, 3) << " over " << a.stragglers.stages_used
+        << " stage(s)";
+    if (a.stragglers.speedup) out << ", attainable speed-up " << Fixed(*a.stragglers.speedup, 2) << "x";
+    out << "\n";
+  } else {
+    out << a.stragglers.note << "\n";
+  }
+  if (!a.stragglers.slowest.empty()) {
+    Table s({"stage", "task_s", "H", "1/(1-H)", "max/median", "speculation", "shuffle max/median",
+             "AQE skew"});
+    for (const planner::SparkStageStragglers& st : a.stragglers.slowest) {
+      s.AddRow({std::to_string(st.stage_id) + "." + std::to_string(st.attempt_id),
+                Fixed(st.task_seconds, 1), st.h_index ? Fixed(*st.h_index, 3) : "n/a",
+                st.speedup ? Fixed(*st.speedup, 2) : "n/a",
+                st.max_over_median ? Fixed(*st.max_over_median, 2) : "n/a",
+                st.speculation_would_act ? "would act" : "no",
+                st.max_shuffle_read_bytes
+                    ? Bytes(*st.max_shuffle_read_bytes) + " / " + Bytes(*st.median_shuffle_read_bytes)
+                    : "n/a",
+                st.aqe_skew_would_act ? "would act" : "no"});
+    }
+    s.Print(out);
+  }
+  for (const std::string& w : a.warnings) out << "warning: " << w << "\n";
+}
+
 }  // namespace
 
 void AddPlanCommand(CLI::App& command, CliContext& ctx) {
@@ -113,7 +230,8 @@ void AddPlanCommand(CLI::App& command, CliContext& ctx) {
       "Example:\n  perfplan plan --profile examples/profiles/kmeans.yaml "
       "--topology examples/topology.yaml --dataset sky-survey --prices examples/prices/grid.yaml "
       "--objective cost --deadline-seconds 600\n"
-      "  perfplan plan --runs runs.csv --workload sort --prices prices.yaml --objective cost");
+      "  perfplan plan --runs runs.csv --workload sort --prices prices.yaml --objective cost\n"
+      "  perfplan plan --store spark.db --app PageRank --deadline-seconds 600");
   cmd->add_option("--profile", flags->request.profile_file,
                   "Profile summary (YAML or JSON), with --topology and --dataset");
   cmd->add_option("--topology", flags->request.topology_file, "Cluster topology (YAML)");
@@ -121,6 +239,10 @@ void AddPlanCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--runs", flags->request.runs_file,
                   "Runs CSV, with --workload (instead of --profile/--topology/--dataset)");
   cmd->add_option("--workload", flags->request.workload, "Workload name in the runs CSV");
+  cmd->add_option("--store", flags->request.store_path,
+                  "Profile store (SQLite), with --app: plan a Spark application from its runs");
+  cmd->add_option("--app", flags->request.app,
+                  "Spark application name (or a run's id) in --store");
   cmd->add_option("--dataset-bytes", flags->request.dataset_bytes,
                   "Runs: input size to plan for (default: the largest measured)")
       ->check(CLI::Range(0.0, 1e300));
@@ -154,12 +276,25 @@ void AddPlanCommand(CLI::App& command, CliContext& ctx) {
   cmd->callback([flags, &ctx] {
     planner::Parse(flags->objective, &flags->request.objective);
     models::Parse(flags->model, &flags->request.variant);
+    if (flags->request.evidence() == planner::PlanEvidence::kSparkApp) {
+      if (Status s = flags->request.Validate(); !s.ok()) {
+        return ReportError(ctx, "plan", s, flags->json);
+      }
+      Result<planner::SparkPlanAnswer> spark = planner::AnswerSparkPlan(flags->request);
+      if (!spark.ok()) return ReportError(ctx, "plan", spark.status(), flags->json);
+      if (flags->json) {
+        *ctx.out << planner::ToJson(spark.value());
+      } else {
+        PrintSparkPlan(*ctx.out, spark.value());
+      }
+      return;
+    }
     if (flags->request.runs_file.empty() &&
         (flags->request.profile_file.empty() || flags->request.topology_file.empty() ||
          flags->request.dataset.empty())) {
       return ReportError(ctx, "plan",
                          Status::InvalidArgument("give --profile, --topology and --dataset, or "
-                                                 "--runs and --workload"),
+                                                 "--runs and --workload, or --store and --app"),
                          flags->json);
     }
     Result<planner::PlanAnswer> answer = planner::AnswerPlan(flags->request);

@@ -7,13 +7,17 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "models/hdfs_workload.h"
 #include "models/hindex.h"
+#include "planner/plan/plan.h"
 #include "planner/runtime/fit_eval.h"
+#include "profiles/runtime/runs_csv.h"
 #include "planner/output/hindex_svg.h"
 #include "planner/runtime/runtime.h"
 #include "planner/output/svg_chart.h"
@@ -50,9 +54,54 @@ class Builder {
     ++answer_->charts;
   }
   void EndSection() { body_ += "</section>\n"; }
+  // A row of the decision table, the first section of the report: what to run where.
+  void AddDecision(std::vector<std::string> cells) { decisions_.push_back(std::move(cells)); }
+  // Called once, after every section: the decision table goes first.
+  void FinishDecisions() {
+    if (decisions_.empty()) return;
+    answer_->sections.insert(answer_->sections.begin(), {"decision", "Decision", 0});
+  }
   void Warn(std::string text) { answer_->warnings.push_back(std::move(text)); }
 
-  std::string Html(const std::vector<std::string>& inputs) const {
+  // Warnings grouped by kind (the text after the last ": ", numbers in it replaced by N, so
+  // "stage 3: has 2 tasks" and "stage 7: has 1 tasks" are one kind), most frequent first, each
+  // with its count and its first instances; the rest counted, never dropped silently.
+  std::string WarningSummary() const {
+    constexpr std::size_t kListed = 3;
+    std::vector<std::pair<std::string, std::vector<const std::string*>>> kinds;
+    std::map<std::string, std::size_t> index;
+    for (const std::string& w : answer_->warnings) {
+      const std::size_t colon = w.rfind(": ");
+      std::string kind;
+      for (char c : colon == std::string::npos ? w : w.substr(colon + 2)) {
+        const bool digit = c >= '0' && c <= '9';
+        if (digit && !kind.empty() && kind.back() == 'N') continue;
+        kind += digit ? 'N' : c;
+      }
+      auto [it, added] = index.try_emplace(kind, kinds.size());
+      if (added) kinds.push_back({kind, {}});
+      kinds[it->second].second.push_back(&w);
+    }
+    std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) {
+      return a.second.size() > b.second.size();
+    });
+    std::string html = "<section id=\"warnings\">\n<h2>Not charted (" +
+                       std::to_string(answer_->warnings.size()) + " warnings, " +
+                       std::to_string(kinds.size()) + " kinds)</h2>\n<ul class=\"warnings\">\n";
+    for (const auto& [kind, items] : kinds) {
+      html += "<li>" + std::to_string(items.size()) + " × " + XmlEscape(kind) + "<ul>";
+      for (std::size_t i = 0; i < items.size() && i < kListed; ++i) {
+        html += "<li>" + XmlEscape(*items[i]) + "</li>";
+      }
+      if (items.size() > kListed) {
+        html += "<li>… and " + std::to_string(items.size() - kListed) + " more</li>";
+      }
+      html += "</ul></li>\n";
+    }
+    return html + "</ul>\n</section>\n";
+  }
+
+  std::string Html(const std::vector<std::string>& inputs, const std::string& generated_at) const {
     std::string html =
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<title>perfplan report</title>\n<style>\n"
@@ -61,23 +110,42 @@ class Builder {
         "figure{display:inline-block;margin:8px;vertical-align:top}\n"
         "figcaption{font-size:12px;color:#555;max-width:720px}\n"
         "nav a{margin-right:12px}ul.warnings{color:#8a4b00}\n"
-        "</style>\n</head>\n<body>\n<h1>perfplan report</h1>\n<p>Inputs:</p>\n<ul>\n";
+        "table.decision{border-collapse:collapse;font-size:13px}\n"
+        "table.decision td,table.decision th{border:1px solid #ccc;padding:3px 8px;"
+        "text-align:left;overflow-wrap:anywhere}\n"
+        "</style>\n</head>\n<body>\n<h1>perfplan report</h1>\n<p class=\"generated\">Generated " +
+        XmlEscape(generated_at) + " by perfplan " + PERFPLAN_VERSION + "</p>\n<p>Inputs:</p>\n<ul>\n";
     for (const std::string& input : inputs) html += "<li>" + XmlEscape(input) + "</li>\n";
     html += "</ul>\n<nav>";
     for (const ReportSection& s : answer_->sections)
       html += "<a href=\"#" + XmlEscape(s.id) + "\">" + XmlEscape(s.title) + "</a>";
-    html += "</nav>\n" + body_;
-    if (!answer_->warnings.empty()) {
-      html += "<section id=\"warnings\">\n<h2>Not charted</h2>\n<ul class=\"warnings\">\n";
-      for (const std::string& w : answer_->warnings) html += "<li>" + XmlEscape(w) + "</li>\n";
-      html += "</ul>\n</section>\n";
+    html += "</nav>\n";
+    if (!decisions_.empty()) {
+      html +=
+          "<section id=\"decision\">\n<h2>Decision</h2>\n<p>For each application and dataset "
+          "(profiles: perfplan select, FREERIDE-G model) or workload (runs CSV: perfplan plan, "
+          "one fit per instance type), the fastest predicted choice, its prediction interval "
+          "where the evidence has held-out errors, and a note; the charts below show the "
+          "alternatives.</p>\n<table class=\"decision\">\n<tr>"
+          "<th>application</th><th>dataset or workload</th><th>run where</th>"
+          "<th>nodes</th><th>predicted runtime (s)</th><th>interval (s)</th>"
+          "<th>note</th></tr>\n";
+      for (const std::vector<std::string>& row : decisions_) {
+        html += "<tr>";
+        for (const std::string& c : row) html += "<td>" + XmlEscape(c) + "</td>";
+        html += "</tr>\n";
+      }
+      html += "</table>\n</section>\n";
     }
+    html += body_;
+    if (!answer_->warnings.empty()) html += WarningSummary();
     return html + "</body>\n</html>\n";
   }
 
  private:
   ReportAnswer* answer_;
   std::string body_;
+  std::vector<std::vector<std::string>> decisions_;
 };
 
 Status AddSparkSection(profiles::Store& store, const ReportRequest& request, Builder& b) {
@@ -211,6 +279,92 @@ Status AddEvaluateSection(const ReportRequest& request, Builder& b) {
   return Status::Ok();
 }
 
+// Runtime against node count per instance type of the workload, as `perfplan plan --runs`
+// predicts it: the fitted runtime, its calibrated interval (dashed) and the measured runs (rings).
+Status AddRuntimeNodesSection(const ReportRequest& request, Builder& b) {
+  PlanRequest plan_request;
+  plan_request.runs_file = request.runs_file;
+  plan_request.workload = request.workload;
+  auto plan = AnswerPlan(plan_request);
+  if (!plan.ok()) {
+    b.Warn(request.runs_file + ": runtime against node count: " + plan.status().message());
+    return Status::Ok();
+  }
+  const PlanAnswer& a = plan.value();
+  for (const std::string& w : a.warnings) b.Warn(request.runs_file + ": " + w);
+  auto runs = profiles::LoadRunsCsv(request.runs_file);
+  std::vector<std::string> types;
+  for (const PlanAlternative& alt : a.alternatives) {
+    if (std::find(types.begin(), types.end(), alt.instance_type) == types.end()) {
+      types.push_back(alt.instance_type);
+    }
+  }
+  bool begun = false;
+  for (std::size_t k = 0; k < types.size(); ++k) {
+    const std::string& type = types[k];
+    XYChart chart;
+    chart.title = "Runtime against node count, " + request.workload + " on " + type;
+    chart.x_label = "compute nodes";
+    chart.y_label = "runtime (s)";
+    const std::string color = ChartColor(k);
+    ChartSeries predicted{"predicted", {}, color}, low{"interval low", {}, "#7f8c8d", true},
+        high{"interval high", {}, "#7f8c8d", true}, measured{"measured", {}, "#c0392b"};
+    measured.dots = true;
+    std::vector<std::pair<double, const PlanAlternative*>> points;
+    for (const PlanAlternative& alt : a.alternatives) {
+      if (alt.instance_type == type) points.emplace_back(alt.select.compute_nodes, &alt);
+    }
+    std::sort(points.begin(), points.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (const auto& [n, alt] : points) {
+      predicted.points.emplace_back(n, alt->select.runtime_seconds);
+      if (alt->interval) {
+        low.points.emplace_back(n, alt->interval->low_seconds);
+        high.points.emplace_back(n, alt->interval->high_seconds);
+      }
+    }
+    for (const models::MeasuredRun& r : runs.value.runs) {
+      if (r.workload == request.workload && r.instance_type == type && r.completed &&
+          r.dataset_bytes == a.dataset_bytes) {
+        measured.points.emplace_back(r.compute_nodes, r.runtime_seconds);
+      }
+    }
+    chart.series.push_back(predicted);
+    if (!low.points.empty()) chart.series.push_back(low), chart.series.push_back(high);
+    if (!measured.points.empty()) chart.series.push_back(measured);
+    if (!begun) {
+      b.BeginSection("runtime-nodes", "Runtime against node count",
+                     "Per instance type of workload " + request.workload +
+                         ": the runtime perfplan plan predicts (the fitted model of perfplan "
+                         "fit) at each node count, its " +
+                         Fixed(100 * a.interval_level, 0) +
+                         "% calibrated interval (CV+ on the fit's held-out errors) and the "
+                         "measured runs of the planned input size.");
+      begun = true;
+    }
+    const PlanAlternative* best = nullptr;
+    for (const auto& [n, alt] : points) {
+      if (!best || alt->select.runtime_seconds < best->select.runtime_seconds) best = alt;
+    }
+    b.AddFigure(LineChartSvg(chart), type + ": " + std::to_string(points.size()) +
+                                         " node counts, " + std::to_string(measured.points.size()) +
+                                         " measured runs");
+    if (best) {
+      b.AddDecision({request.workload, request.workload + " (" +
+                                           Fixed(a.dataset_bytes / 1e9, 2) + " GB)",
+                     "instance type " + type, std::to_string(best->select.compute_nodes),
+                     Fixed(best->select.runtime_seconds, 1),
+                     best->interval ? Fixed(best->interval->low_seconds, 1) + " to " +
+                                          Fixed(best->interval->high_seconds, 1)
+                                    : "none",
+                     "fastest of " + std::to_string(points.size()) +
+                         " node counts of this type (perfplan plan --runs)"});
+    }
+  }
+  if (begun) b.EndSection();
+  return Status::Ok();
+}
+
 Result<std::vector<profiles::ProfileDocument>> LoadProfiles(const ReportRequest& request) {
   std::vector<profiles::ProfileDocument> docs;
   for (const std::string& file : request.profile_files) {
@@ -221,7 +375,8 @@ Result<std::vector<profiles::ProfileDocument>> LoadProfiles(const ReportRequest&
   return docs;
 }
 
-// Each run predicted from the profile's other runs (from all runs when it has only one).
+// Each run predicted from the profile's other runs only: out-of-sample points, never a run
+// predicted from itself (a one-run profile, or a run the others cannot predict, is a warning).
 void AddProfileRunsSection(const std::vector<profiles::ProfileDocument>& docs, Builder& b) {
   XYChart chart;
   chart.title = "Profile runs: predicted against measured runtime";
@@ -234,16 +389,20 @@ void AddProfileRunsSection(const std::vector<profiles::ProfileDocument>& docs, B
     ChartSeries series{
         doc.profile.application.empty() ? doc.file : doc.profile.application, {}, ChartColor(p)};
     const auto& runs = doc.profile.runs;
+    if (runs.size() < 2) {
+      b.Warn(doc.file + ": not on the predicted-against-measured chart: a profile with one run "
+                        "can only predict it from itself");
+      continue;
+    }
     for (std::size_t i = 0; i < runs.size(); ++i) {
       profiles::ProfileDocument others = doc;
-      if (runs.size() > 1) others.profile.runs.erase(others.profile.runs.begin() + i);
+      others.profile.runs.erase(others.profile.runs.begin() + i);
       PredictRequest target;
       target.dataset_bytes = runs[i].dataset_bytes;
       target.storage_nodes = runs[i].storage_nodes;
       target.compute_nodes = runs[i].compute_nodes;
       target.bandwidth_bytes_per_second = runs[i].bandwidth_bytes_per_second;
       auto predicted = AnswerPredict(others, nullptr, target);
-      if (!predicted.ok() && runs.size() > 1) predicted = AnswerPredict(doc, nullptr, target);
       if (!predicted.ok()) {
         b.Warn(doc.file + ": run " + std::to_string(i + 1) + ": " + predicted.status().message());
         continue;
@@ -312,6 +471,29 @@ Status AddSelectionSection(const std::vector<profiles::ProfileDocument>& docs,
       if (chart.categories.empty()) {
         b.Warn(doc.file + ": select found no alternative for " + dataset);
         continue;
+      }
+      {
+        const auto& alts = answer.value().selection.alternatives;
+        const Alternative& best = alts.front();
+        const std::pair<const char*, double> parts[] = {
+            {"disk", best.breakdown.disk_seconds},
+            {"network", best.breakdown.network_seconds},
+            {"compute", best.breakdown.compute_seconds},
+            {"reduction", best.breakdown.reduction_seconds},
+            {"global reduction", best.breakdown.global_reduction_seconds}};
+        const auto* top = std::max_element(std::begin(parts), std::end(parts),
+                                           [](const auto& a, const auto& c) {
+                                             return a.second < c.second;
+                                           });
+        const double total = best.runtime_seconds > 0 ? best.runtime_seconds : 1;
+        b.AddDecision({app, dataset,
+                       "read the replica at " + best.replica_site + ", compute on " +
+                           best.compute_site,
+                       std::to_string(best.compute_nodes), Fixed(best.runtime_seconds, 1),
+                       "none (a profile has no held-out errors)",
+                       "largest component " + std::string(top->first) + " (" +
+                           Fixed(100 * top->second / total, 0) + "%); next best " +
+                           (alts.size() > 1 ? Fixed(alts[1].runtime_seconds, 1) + " s" : "none")});
       }
       if (!begun) {
         b.BeginSection("selection", "Selection breakdown",
@@ -404,6 +586,7 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
     inputs.push_back("runs " + request.runs_file + " (workload " + request.workload + ", train " +
                      request.train_expression + ")");
     if (Status s = AddEvaluateSection(request, b); !s.ok()) return s;
+    if (Status s = AddRuntimeNodesSection(request, b); !s.ok()) return s;
   }
   if (!request.profile_files.empty()) {
     auto docs = LoadProfiles(request);
@@ -420,7 +603,17 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
     if (Status s = AddSensitivitySection(request.tune_model_file, b); !s.ok()) return s;
   }
   if (answer.charts == 0) b.Warn("the evidence given holds nothing to chart");
-  answer.html = b.Html(inputs);
+  b.FinishDecisions();
+  std::string generated_at = request.generated_at;
+  if (generated_at.empty()) {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    generated_at = buf;
+  }
+  answer.html = b.Html(inputs, generated_at);
   return answer;
 }
 

@@ -30,6 +30,7 @@ struct ReportRequest {
   std::string app_id;                                 // only this Spark application
   std::string tune_model_file;          // saved `perfplan tune train` model: sensitivity bars
   std::size_t max_stages_per_app = 24;  // Lorenz figures per application
+  std::string generated_at;  // the header's generation time; "" = now, UTC (ISO 8601)
 };
 
 struct ReportSection {

@@ -55,33 +55,61 @@ std::vector<double> Ticks(double lo, double hi) {
   return ticks;
 }
 
+// Width of `text` at `font_size` in sans-serif, from above: 0.62 em per character (UTF-8
+// continuation bytes not counted), wider than the average glyph of DejaVu Sans / Liberation Sans.
+double TextWidth(const std::string& text, double font_size) {
+  std::size_t chars = 0;
+  for (unsigned char c : text) chars += (c & 0xC0) != 0x80 ? 1 : 0;
+  return 0.62 * font_size * static_cast<double>(chars);
+}
+
+// `text` cut to at most `width` at `font_size`, with "…" when cut (whole UTF-8 characters).
+std::string Fit(const std::string& text, double width, double font_size) {
+  if (TextWidth(text, font_size) <= width) return text;
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t n = 1;
+    while (i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xC0) == 0x80) ++n;
+    if (TextWidth(out + text.substr(i, n) + "…", font_size) > width) break;
+    out += text.substr(i, n);
+    i += n;
+  }
+  return out + "…";
+}
+
 std::string Header(const std::string& title, const std::string& x_label,
-                   const std::string& y_label) {
+                   const std::string& y_label, double height = kHeight) {
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" +
-                  Num(kWidth) + "\" height=\"" + Num(kHeight) + "\" viewBox=\"0 0 " + Num(kWidth) +
-                  " " + Num(kHeight) +
+                  Num(kWidth) + "\" height=\"" + Num(height) + "\" viewBox=\"0 0 " + Num(kWidth) +
+                  " " + Num(height) +
                   "\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\">\n";
   s += "<title>" + XmlEscape(title) + "</title>\n";
   s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   s += "<text class=\"chart-title\" x=\"" + Num(kLeft) + "\" y=\"22\" font-size=\"15\">" +
-       XmlEscape(title) + "</text>\n";
+       XmlEscape(Fit(title, kWidth - kLeft - 4, 15)) + "</text>\n";
   s += "<text class=\"x-label\" x=\"" + Num(kLeft + kPlotWidth / 2) + "\" y=\"" +
-       Num(kHeight - 12) + "\" text-anchor=\"middle\">" + XmlEscape(x_label) + "</text>\n";
+       Num(kHeight - 12) + "\" text-anchor=\"middle\">" +
+       XmlEscape(Fit(x_label, kPlotWidth, 12)) + "</text>\n";
   s += "<text class=\"y-label\" transform=\"translate(18," + Num(kTop + kPlotHeight / 2) +
-       ") rotate(-90)\" text-anchor=\"middle\">" + XmlEscape(y_label) + "</text>\n";
+       ") rotate(-90)\" text-anchor=\"middle\">" + XmlEscape(Fit(y_label, kPlotHeight, 12)) +
+       "</text>\n";
   s += "<rect x=\"" + Num(kLeft) + "\" y=\"" + Num(kTop) + "\" width=\"" + Num(kPlotWidth) +
        "\" height=\"" + Num(kPlotHeight) + "\" fill=\"none\" stroke=\"#444\"/>\n";
   return s;
 }
 
 std::string Legend(const std::vector<std::pair<std::string, std::string>>& items) {
-  // Items in one row under the title: (name, color).
+  // Items in one row under the title: (name, color); what does not fit in the row is cut with
+  // "…" (the series' full names are in the figure's caption and the report's tables).
   std::string s;
   double x = kLeft;
   for (const auto& [name, color] : items) {
+    const double room = kWidth - 4 - (x + 18);
+    if (room < 40) break;
+    const std::string shown = Fit(name, room, 12);
     s += "<rect x=\"" + Num(x) + "\" y=\"36\" width=\"14\" height=\"10\" fill=\"" + color +
-         "\"/>\n<text x=\"" + Num(x + 18) + "\" y=\"45\">" + XmlEscape(name) + "</text>\n";
-    x += 30 + 7.0 * static_cast<double>(name.size());
+         "\"/>\n<text x=\"" + Num(x + 18) + "\" y=\"45\">" + XmlEscape(shown) + "</text>\n";
+    x += 30 + TextWidth(shown, 12);
   }
   return s;
 }
@@ -186,6 +214,14 @@ std::string LineChartSvg(const XYChart& chart) {
   const Axes axes = XYAxes(chart);
   std::string s = XYCommon(chart, axes);
   for (const ChartSeries& series : chart.series) {
+    if (series.dots) {
+      for (const auto& [x, y] : series.points) {
+        if (!std::isfinite(x) || !std::isfinite(y)) continue;
+        s += "<circle class=\"point\" cx=\"" + Num(axes.X(x)) + "\" cy=\"" + Num(axes.Y(y)) +
+             "\" r=\"4\" fill=\"none\" stroke=\"" + series.color + "\" stroke-width=\"1.5\"/>\n";
+      }
+      continue;
+    }
     std::string d;
     const std::size_t n = series.points.size();
     const std::size_t step = std::max<std::size_t>(1, n / kMaxDrawnPoints);
@@ -205,11 +241,18 @@ std::string LineChartSvg(const XYChart& chart) {
 std::string ScatterChartSvg(const XYChart& chart) {
   const Axes axes = XYAxes(chart);
   std::string s = XYCommon(chart, axes);
-  for (const ChartSeries& series : chart.series) {
+  // The first series as filled dots, every later one as rings two pixels wider than the one
+  // before, so a point of one series never hides another's at the same place.
+  for (std::size_t k = 0; k < chart.series.size(); ++k) {
+    const ChartSeries& series = chart.series[k];
+    const std::string style =
+        k == 0 ? "r=\"4\" fill=\"" + series.color + "\" fill-opacity=\"0.8\""
+               : "r=\"" + Num(4 + 2.5 * static_cast<double>(k)) + "\" fill=\"none\" stroke=\"" +
+                     series.color + "\" stroke-width=\"1.5\"";
     for (const auto& [x, y] : series.points) {
       if (!std::isfinite(x) || !std::isfinite(y)) continue;
       s += "<circle class=\"point\" cx=\"" + Num(axes.X(x)) + "\" cy=\"" + Num(axes.Y(y)) +
-           "\" r=\"4\" fill=\"" + series.color + "\" fill-opacity=\"0.8\"/>\n";
+           "\" " + style + "/>\n";
     }
   }
   return s + "</svg>\n";
@@ -229,7 +272,18 @@ std::string BarChartSvg(const BarChart& chart) {
   }
   y.Finish(true);
   const Axes axes(x, y);
-  std::string s = Header(chart.title, chart.x_label, chart.y_label);
+  const std::size_t count = chart.categories.size();
+  const double slot = count ? kPlotWidth / static_cast<double>(count) : kPlotWidth;
+  // Category names under their bars when every one fits its slot; otherwise the bars are
+  // numbered and a key below the axis title names them, in columns (never rotated: rotated names
+  // ran into the axis title and out of the frame).
+  bool numbered = false;
+  for (const std::string& c : chart.categories) numbered |= TextWidth(c, 11) > slot - 4;
+  constexpr double kKeyColumns = 2, kKeyRow = 15;
+  const double key_rows =
+      numbered ? std::ceil(static_cast<double>(count) / kKeyColumns) : 0;
+  const double height = kHeight + (numbered ? 8 + key_rows * kKeyRow : 0);
+  std::string s = Header(chart.title, chart.x_label, chart.y_label, height);
   for (double t : Ticks(y.lo, y.hi)) {
     s += "<line x1=\"" + Num(kLeft - 5) + "\" y1=\"" + Num(axes.Y(t)) + "\" x2=\"" +
          Num(kLeft + kPlotWidth) + "\" y2=\"" + Num(axes.Y(t)) + "\" stroke=\"#e5e5e5\"/>\n";
@@ -240,8 +294,6 @@ std::string BarChartSvg(const BarChart& chart) {
   for (std::size_t k = 0; k < chart.segment_names.size(); ++k)
     legend.emplace_back(chart.segment_names[k], ChartColor(k));
   s += Legend(legend);
-  const std::size_t count = chart.categories.size();
-  const double slot = count ? kPlotWidth / static_cast<double>(count) : kPlotWidth;
   const double bar_width = slot * 0.7;
   for (std::size_t c = 0; c < count && c < chart.values.size(); ++c) {
     const double left = kLeft + slot * static_cast<double>(c) + (slot - bar_width) / 2;
@@ -266,12 +318,20 @@ std::string BarChartSvg(const BarChart& chart) {
            "," + Num(axes.Y(y1)) + " Z\" fill=\"" + ChartColor(k) + "\"><title>" +
            XmlEscape(chart.categories[c] + " — " + name + ": " + Tick(v)) + "</title></path>\n";
     }
-    // Category label, rotated when there are many.
-    const double cx = left + bar_width / 2, cy = kTop + kPlotHeight + 14;
-    s += "<text x=\"" + Num(cx) + "\" y=\"" + Num(cy) + "\" text-anchor=\"" +
-         (count > 6 ? "end\" transform=\"rotate(-30 " + Num(cx) + " " + Num(cy) + ")\""
-                    : std::string("middle\"")) +
-         " font-size=\"11\">" + XmlEscape(chart.categories[c]) + "</text>\n";
+    const double cx = left + bar_width / 2, cy = kTop + kPlotHeight + 16;
+    const std::string label = numbered ? std::to_string(c + 1) : chart.categories[c];
+    s += "<text class=\"category\" x=\"" + Num(cx) + "\" y=\"" + Num(cy) +
+         "\" text-anchor=\"middle\" font-size=\"11\">" + XmlEscape(label) + "</text>\n";
+  }
+  if (numbered) {
+    const double column = (kWidth - 2 * 12) / kKeyColumns;
+    for (std::size_t c = 0; c < count; ++c) {
+      const double col = static_cast<double>(c % 2), row = static_cast<double>(c / 2);
+      const std::string entry = std::to_string(c + 1) + "  " + chart.categories[c];
+      s += "<text class=\"category-key\" x=\"" + Num(12 + col * column) + "\" y=\"" +
+           Num(kHeight + 8 + row * kKeyRow + 11) + "\" font-size=\"11\">" +
+           XmlEscape(Fit(entry, column - 10, 11)) + "</text>\n";
+    }
   }
   return s + "</svg>\n";
 }

@@ -19,6 +19,7 @@ struct ChartSeries {
   std::vector<std::pair<double, double>> points;  // (x, y), in the axes' units
   std::string color = "#2471a3";
   bool dashed = false;
+  bool dots = false;  // LineChartSvg: a dot at each point instead of a line (measured runs)
 };
 
 struct XYChart {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "planner/plan/plan_inputs.h"
+#include "models/runtime_forms.h"
 #include "planner/runtime/fit_eval.h"
 #include "profiles/runtime/runs_csv.h"
 
@@ -143,6 +144,21 @@ std::string Fraction(double v) {
   return buf;
 }
 
+// The widening of an interval's radii at `nodes` for a fit trained on `train` (one instance type):
+// 1 + d/span, d the log distance outside the trained node range, span that range's log width (at
+// least log 2): the same-type rule of `perfplan evaluate` (models/runtime_evaluate.cpp).
+double Widening(const std::vector<models::MeasuredRun>& train, double nodes) {
+  double lo = 0, hi = 0;
+  for (const models::MeasuredRun& r : train) {
+    if (!r.completed) continue;
+    lo = lo == 0 ? r.compute_nodes : std::min(lo, r.compute_nodes);
+    hi = std::max(hi, r.compute_nodes);
+  }
+  if (!(lo > 0)) return 1;
+  const double d = std::max({0.0, std::log(nodes / hi), std::log(lo / nodes)});
+  return 1 + d / std::max(std::log(hi / lo), std::log(2.0));
+}
+
 // The runs-CSV path: one `perfplan fit` per instance type, predicted at each node count.
 Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
   profiles::Loaded<profiles::RunsTable> table = profiles::LoadRunsCsv(request.runs_file);
@@ -213,6 +229,29 @@ Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
         type + ": " + std::to_string(f.runs_used.size()) + " runs, " +
         (f.classes_chosen_by_fit ? "leave-one-out" : "in-sample") + " relative squared error " +
         Fraction(f.selection_score) + ", weighted RMS error " + Fraction(f.weighted_rms));
+    // The calibration set: the freeride-g form (what the plan predicts with) cross-validated on
+    // the same runs, so its held-out errors are the errors of this model.
+    std::vector<models::MeasuredRun> used;
+    for (std::size_t k : f.runs_used) used.push_back(fit.value().runs[k]);
+    models::ChoiceOptions calibration;
+    calibration.fit = fit_request.options;
+    calibration.candidates = {models::RuntimeForm::kFreerideG};
+    Result<models::ModelChoice> cv = models::ChooseRuntimeForm(used, {type}, calibration);
+    if (cv.ok()) {
+      for (const models::CandidateScore& s : cv.value().candidates) {
+        answer.runtime_source.notes.push_back(
+            type + ": " + Number(answer.interval_level * 100) + "% CV+ interval from " +
+            std::to_string(cv.value().calibration_radius_log.size()) + " held-out run(s) (" +
+            cv.value().scheme + ", mean |log error| " + Fraction(s.cv_error) + ")");
+      }
+    } else {
+      answer.warnings.push_back(type + ": no interval: " + cv.status().message());
+    }
+    if (fit.value().choice && fit.value().choice->chosen != models::RuntimeForm::kFreerideG) {
+      answer.runtime_source.notes.push_back(type + ": " + fit.value().choice->reason +
+                                            " (the plan predicts with the freeride-g fit, as "
+                                            "`perfplan fit` writes it)");
+    }
     for (int c : counts) {
       models::RunConfig config = f.reference;
       config.dataset_bytes = answer.dataset_bytes;
@@ -226,6 +265,21 @@ Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
       alt.select.breakdown = models::PredictFitted(f, config);
       alt.select.runtime_seconds = alt.select.breakdown.TotalSeconds();
       alt.select.node_seconds = alt.select.runtime_seconds * c;
+      if (cv.ok() && alt.select.runtime_seconds > 0) {
+        models::MeasuredRun target = used.front();
+        target.dataset_bytes = config.dataset_bytes;
+        target.compute_nodes = config.compute_nodes;
+        target.storage_nodes = config.storage_nodes;
+        target.bandwidth_bytes_per_second = config.bandwidth_bytes_per_second;
+        std::vector<models::ConformalPoint> points =
+            models::CalibrationPoints(cv.value(), target, alt.select.runtime_seconds);
+        alt.interval_widening = Widening(used, c);
+        for (models::ConformalPoint& p : points) p.radius_log *= alt.interval_widening;
+        if (!points.empty()) {
+          alt.interval = models::CvPlusInterval(points, alt.select.runtime_seconds,
+                                                answer.interval_level);
+        }
+      }
       ++answer.evaluated;
       if (request.deadline_seconds > 0 && alt.select.runtime_seconds > request.deadline_seconds) {
         ++answer.over_deadline;
@@ -281,7 +335,16 @@ bool Parse(std::string_view text, PlanObjective* out) {
 }
 
 Status PlanRequest::Validate() const {
-  if (evidence() == PlanEvidence::kProfile) {
+  if (evidence() == PlanEvidence::kSparkApp) {
+    if (store_path.empty()) return Status::InvalidArgument("store: required with an application");
+    if (app.empty()) return Status::InvalidArgument("app: required with a store");
+    if (!profile_file.empty() || !topology_file.empty() || !dataset.empty() ||
+        !runs_file.empty()) {
+      return Status::InvalidArgument(
+          "store: give one evidence path: a store and application, a runs CSV and workload, or "
+          "a profile, topology and dataset");
+    }
+  } else if (evidence() == PlanEvidence::kProfile) {
     if (dataset.empty()) {
       return Status::InvalidArgument("dataset: required (a topology dataset name)");
     }
@@ -315,6 +378,9 @@ Status PlanRequest::Validate() const {
 Result<PlanAnswer> AnswerPlan(const PlanRequest& request) {
   if (Status s = request.Validate(); !s.ok()) return s;
   if (request.evidence() == PlanEvidence::kRunsCsv) return AnswerPlanFromRuns(request);
+  if (request.evidence() == PlanEvidence::kSparkApp) {
+    return Status::InvalidArgument("store: a Spark application plan is AnswerSparkPlan's");
+  }
   if (request.profile_file.empty()) return Status::InvalidArgument("profile: required");
   if (request.topology_file.empty()) return Status::InvalidArgument("topology: required");
   profiles::Loaded<profiles::ProfileDocument> doc = profiles::LoadProfile(request.profile_file);

@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/conformal.h"
 #include "models/plan_cost.h"
 #include "models/runtime_model.h"
 #include "models/status.h"
@@ -46,7 +47,7 @@ enum class PlanObjective { kTime, kCost, kNodeSeconds };
 std::string_view ToString(PlanObjective value);
 bool Parse(std::string_view text, PlanObjective* out);  // "time" | "cost" | "node-seconds"
 
-enum class PlanEvidence { kProfile, kRunsCsv };
+enum class PlanEvidence { kProfile, kRunsCsv, kSparkApp };
 
 struct PlanRequest {
   // Profile path: all three.
@@ -59,6 +60,10 @@ struct PlanRequest {
   double dataset_bytes = 0;      // runs path: input size to plan for; 0 = the largest measured
   std::vector<int> node_counts;  // runs path: candidates; empty = every count measured
   std::vector<std::string> allowed_types;  // runs path: instance types allowed; empty = all
+  // Spark application path: both (instead of the above); planner/plan/spark_plan.h. node_counts
+  // are then executor counts and max_nodes the executor limit.
+  std::string store_path;  // profile store filled by `perfplan ingest spark`
+  std::string app;         // application name (or the id of one of its runs)
 
   std::string price_file;  // price file (YAML); "" = no prices, so no costs and no front
   PlanObjective objective = PlanObjective::kTime;
@@ -70,6 +75,7 @@ struct PlanRequest {
   models::ModelVariant variant = models::ModelVariant::kAuto;
 
   PlanEvidence evidence() const {
+    if (!store_path.empty() || !app.empty()) return PlanEvidence::kSparkApp;
     return runs_file.empty() ? PlanEvidence::kProfile : PlanEvidence::kRunsCsv;
   }
 
@@ -94,6 +100,12 @@ struct PlanAlternative {
   // site fields are empty; instance_type says where).
   Alternative select;
   std::string instance_type;    // runs path only
+  // Runs path: the fit's calibrated interval (CV+ on log residuals of the freeride-g fit's
+  // held-out runs, level PlanAnswer::interval_level; radii widened by 1 + d/span beyond the
+  // trained node range, as `perfplan evaluate` does). Absent on the profile path (a profile has
+  // no held-out errors) and when the fit has too few runs to hold one out.
+  std::optional<models::ConformalInterval> interval;
+  double interval_widening = 1;
   std::size_t select_rank = 0;  // 1-based position in the objective's order (select's order)
   bool priced = false;
   models::Cost cost;  // when priced
@@ -122,6 +134,7 @@ struct PlanAnswer {
   std::size_t over_budget = 0;
   std::size_t unpriced = 0;        // compute site without a price
   std::size_t excluded_sites = 0;  // compute site not allowed
+  double interval_level = 0.9;  // runs path: central coverage of the intervals
   std::vector<std::string> warnings;
 };
 

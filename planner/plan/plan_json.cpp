@@ -42,6 +42,14 @@ json AlternativeJson(const PlanAlternative& a, const std::string& currency) {
   } else {
     j["instance_type"] = a.instance_type;
   }
+  if (a.interval) {
+    j["interval"] = {{"low_seconds", a.interval->low_seconds},
+                     {"high_seconds", a.interval->high_seconds},
+                     {"widening", a.interval_widening},
+                     {"short_of_points", a.interval->short_of_points}};
+  } else {
+    j["interval"] = nullptr;
+  }
   if (a.priced) {
     j["cost"] = {{"cost", a.cost.cost},
                  {"list_cost", a.cost.list_cost},
@@ -84,6 +92,8 @@ std::string ToJson(const PlanAnswer& a) {
                    {"workload", r.workload},
                    {"prices", a.price_source.empty() ? json(nullptr) : json(a.price_source)}})},
       {"currency", a.currency.empty() ? json(nullptr) : json(a.currency)},
+      {"interval_level", a.evidence == PlanEvidence::kRunsCsv ? json(a.interval_level)
+                                                             : json(nullptr)},
       {"sources",
        {{"runtime", SourceJson(a.runtime_source)},
         {"cost", a.price_source.empty()

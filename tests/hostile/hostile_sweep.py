@@ -90,6 +90,7 @@ PATHS = [
                 "--dataset", "sky-survey", "--json"]),
     ("validate", ["validate", "{F}", "--json"]),
     ("fit", ["fit", "--runs", "{F}", "--workload", "w", "--json"]),
+    ("plan-store", ["plan", "--store", "{F}", "--app", "synthetic", "--json"]),
     ("evaluate", ["evaluate", "--runs", "{F}", "--workload", "w", "--train", "compute_nodes<=8",
                   "--json"]),
     ("tune-cv", ["tune", "cv", "--data", "{F}", "--target", "time_seconds", "--json"]),

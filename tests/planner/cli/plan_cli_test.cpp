@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan {
@@ -97,7 +98,54 @@ TEST_CASE("plan --runs: one fit per instance type; a plan needs one evidence pat
   CHECK(none.exit_code == 2);
   CHECK(none.out ==
         "perfplan plan: error: give --profile, --topology and --dataset, or --runs and "
-        "--workload\n");
+        "--workload, or --store and --app\n");
+}
+
+TEST_CASE("plan --store --app: the what-if's counts, the separate commands named, no prices") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/app-a", testing::SyntheticEventLog("app-a", 2, 20));
+  testing::WriteFile(dir + "/app-b", testing::SyntheticEventLog("app-b", 2, 24));
+  const std::string store = dir + "/s.db";
+  REQUIRE(RunPerfplan("ingest spark '" + dir + "/app-a' '" + dir + "/app-b' --store '" + store +
+                      "'")
+              .exit_code == 0);
+  testing::CliRun plan = RunPerfplan("plan --store '" + store + "' --app synthetic --json");
+  REQUIRE(plan.exit_code == 0);
+  const auto p = nlohmann::json::parse(plan.out);
+  CHECK(p["evidence"] == "spark-application");
+  CHECK(p["latest_app_id"] == "app-b");
+  testing::CliRun whatif =
+      RunPerfplan("whatif executors app-b --counts 1,2,4,8 --store '" + store + "' --json");
+  REQUIRE(whatif.exit_code == 0);
+  const auto w = nlohmann::json::parse(whatif.out);
+  REQUIRE(p["executors"]["options"].size() == w["points"].size());
+  for (std::size_t i = 0; i < w["points"].size(); ++i) {
+    CHECK(p["executors"]["options"][i]["executors"] == w["points"][i]["executors"]);
+    CHECK(p["executors"]["options"][i]["whatif_seconds"] == w["points"][i]["predicted_seconds"]);
+  }
+  CHECK(p["tuning"]["recommended"] == false);
+  CHECK(p["tuning"]["runs"] == 2);
+  CHECK(p["tuning"]["needed"] == 5);
+  testing::CliRun stragglers = RunPerfplan("stragglers app-b --store '" + store + "' --json");
+  REQUIRE(stragglers.exit_code == 0);
+  CHECK(p["stragglers"]["h_job"] == nlohmann::json::parse(stragglers.out)["h_job"]);
+
+  testing::CliRun text = RunPerfplan("plan --store '" + store + "' --app synthetic");
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("plan for Spark application \"synthetic\" (2 run(s)") != std::string::npos);
+  CHECK(text.out.find("recommendation: run on ") != std::string::npos);
+  CHECK(text.out.find("parameters: the application has 2 run(s) in the store; the "
+                      "config-sensitivity model needs 5") != std::string::npos);
+
+  testing::CliRun priced = RunPerfplan(
+      "plan --store '" + store + "' --app synthetic --objective cost", "2>&1");
+  CHECK(priced.exit_code == 2);
+  CHECK(priced.out.find("objective: cost: the Spark application path prices nothing") !=
+        std::string::npos);
+  testing::CliRun unknown = RunPerfplan("plan --store '" + store + "' --app nope", "2>&1");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.out == "perfplan plan: error: app: no Spark application named or with id \"nope\" "
+                       "in the store " + store + " (names: \"synthetic\")\n");
 }
 
 TEST_CASE("capacity: more nodes never finish the trace later, and the JSON has every size") {

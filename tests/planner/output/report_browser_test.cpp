@@ -97,5 +97,99 @@ TEST_CASE("headless Chromium renders every chart of the report") {
             << distinct.size() << " distinct byte values\n";
 }
 
+// Measures every <text> of every chart in the page Chromium lays out: a copy of the report with a
+// script appended (the report itself has none) writes one line per problem into <pre id=geometry>:
+// a text box outside its SVG's viewBox, or two text boxes of one SVG that overlap (by more than
+// half a pixel each way; boxes in viewBox units, the charts are drawn at scale 1).
+std::string Geometry(const std::string& dir, const std::string& html) {
+  const std::string probe = dir + "/probe.html";
+  std::string page = testing::ReadFile(html);
+  const std::string script = R"(<script>
+window.addEventListener('load', () => {
+  const out = [];
+  let texts = 0;
+  document.querySelectorAll('svg').forEach((svg, k) => {
+    const vb = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
+    const sx = vb.width / r.width, sy = vb.height / r.height;
+    const boxes = [];
+    svg.querySelectorAll('text').forEach((t) => {
+      if (!t.textContent.trim()) return;
+      ++texts;
+      const b = t.getBoundingClientRect();
+      const box = {x0: (b.left - r.left) * sx, y0: (b.top - r.top) * sy,
+                   x1: (b.right - r.left) * sx, y1: (b.bottom - r.top) * sy, s: t.textContent};
+      if (box.x0 < -0.5 || box.y0 < -0.5 || box.x1 > vb.width + 0.5 || box.y1 > vb.height + 0.5) {
+        out.push('svg ' + k + ': outside the viewBox: "' + box.s + '" [' + box.x0.toFixed(1) + ',' +
+                 box.y0.toFixed(1) + ' - ' + box.x1.toFixed(1) + ',' + box.y1.toFixed(1) + ']');
+      }
+      boxes.forEach((o) => {
+        if (Math.min(box.x1, o.x1) - Math.max(box.x0, o.x0) > 0.5 &&
+            Math.min(box.y1, o.y1) - Math.max(box.y0, o.y0) > 0.5) {
+          out.push('svg ' + k + ': overlap: "' + box.s + '" and "' + o.s + '"');
+        }
+      });
+      boxes.push(box);
+    });
+  });
+  const pre = document.createElement('pre');
+  pre.id = 'geometry';
+  pre.textContent = 'texts ' + texts + '\n' + out.join('\n');
+  document.body.appendChild(pre);
+});
+</script>)";
+  const std::size_t end = page.rfind("</body>");
+  REQUIRE(end != std::string::npos);
+  page.insert(end, script);
+  testing::WriteFile(probe, page);
+  const Run dom = Shell(ChromiumCommand(dir, "--virtual-time-budget=5000 --dump-dom 'file://" +
+                                                 probe + "'") +
+                        " 2>'" + dir + "/probe.log'");
+  REQUIRE(dom.exit_code == 0);
+  const std::size_t at = dom.out.find("<pre id=\"geometry\">");
+  REQUIRE(at != std::string::npos);
+  const std::size_t from = at + std::string("<pre id=\"geometry\">").size();
+  return dom.out.substr(from, dom.out.find("</pre>", from) - from);
+}
+
+TEST_CASE("in Chromium's layout every label lies inside its chart and no two labels overlap") {
+  if (access(kChromium, X_OK) != 0) {
+    std::cout << "skipped: " << kChromium << " is not installed\n";
+    std::exit(77);
+  }
+  const std::string dir = testing::MakeTempDir();
+  const std::string examples = testing::SourceDir() + "/examples";
+  const std::string html = dir + "/report.html";
+  // Every chart kind: stacked bars with many long categories (selection), scatter with y = x
+  // (profiles), bars of sensitivity (a tuning model trained here), Lorenz lines with markers.
+  // A runs CSV of two instance types: the evaluate scatter (three series on y = x) and the
+  // runtime-against-nodes lines with their interval and measured runs.
+  std::string csv =
+      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
+      "bandwidth_bytes_per_second,runtime_seconds,completed\n";
+  for (int c : {4, 8, 16, 32, 64}) {
+    const std::string n = std::to_string(c);
+    csv += "w,small,1e10," + n + "," + n + ",1e8," + std::to_string(50 + 2000.0 / c + c % 7) +
+           ",true\n";
+    csv += "w,large,1e10," + n + "," + n + ",1e8," + std::to_string(30 + 900.0 / c + c % 5) +
+           ",true\n";
+  }
+  testing::WriteFile(dir + "/runs.csv", csv);
+  const Run report = Shell(testing::BinaryDir() + "/perfplan report --out '" + html +
+                           "' --profiles " + examples + "/profiles/kmeans.yaml " + examples +
+                           "/profiles/em.yaml " + examples + "/profiles/defect.yaml --topology " +
+                           examples + "/topology.yaml --runs '" + dir +
+                           "/runs.csv' --workload w --train 'compute_nodes<=16'");
+  REQUIRE(report.exit_code == 0);
+  CHECK(testing::ReadFile(html).find("id=\"runtime-nodes\"") != std::string::npos);
+  const std::string geometry = Geometry(dir, html);
+  INFO(geometry);
+  CHECK(geometry.rfind("texts ", 0) == 0);
+  CHECK(std::stoul(geometry.substr(6)) > 50);  // the probe measured the labels
+  const std::size_t eol = geometry.find('\n');
+  REQUIRE(eol != std::string::npos);
+  CHECK(geometry.substr(eol + 1) == "");  // no problem line after the count
+  std::cout << "chromium geometry: " << geometry.substr(0, geometry.find('\n')) << " measured\n";
+}
+
 }  // namespace
 }  // namespace perfplan

@@ -127,8 +127,10 @@ TEST_CASE("a report from examples/ and a small store has every section and well-
   std::vector<std::string> ids;
   for (const auto& s : j["sections"]) ids.push_back(s["id"]);
   CHECK(ids ==
-        std::vector<std::string>{"stragglers", "datanodes", "evaluate", "profiles", "selection"});
-  CHECK(j["sections"][0]["charts"] == 2);  // one Lorenz figure per stage
+        std::vector<std::string>{"decision", "stragglers", "datanodes", "evaluate",
+                                 "runtime-nodes", "profiles", "selection"});
+  CHECK(j["sections"][0]["charts"] == 0);  // the decision table
+  CHECK(j["sections"][1]["charts"] == 2);  // one Lorenz figure per stage
 
   const std::string html = testing::ReadFile(out);
   CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
@@ -138,8 +140,13 @@ TEST_CASE("a report from examples/ and a small store has every section and well-
         std::string::npos);
   const std::vector<std::string> charts = SvgBlocks(html);
   CHECK(charts.size() == j["charts"].get<std::size_t>());
-  // Selection: 2 profiles × the 4 datasets of examples/topology.yaml.
-  CHECK(charts.size() == 2 + 1 + 1 + 1 + 2 * 4);
+  // Lorenz 2, DataNodes 1, evaluate 1, runtime against nodes 1 (type t1), profiles 1,
+  // selection: 2 profiles × the 4 datasets of examples/topology.yaml.
+  CHECK(charts.size() == 2 + 1 + 1 + 1 + 1 + 2 * 4);
+  CHECK(html.find("<section id=\"decision\">") < html.find("<section id=\"stragglers\">"));
+  CHECK(html.find("by perfplan ") != std::string::npos);  // the header names the version
+  // knn.yaml has one run: not on the predicted-against-measured chart (it would be in-sample).
+  CHECK(html.find("knn.yaml: not on the predicted-against-measured chart") != std::string::npos);
   for (const std::string& svg : charts) CheckChart(svg);
   CHECK(html.find("y = x") != std::string::npos);
   CHECK(html.find("change point") != std::string::npos);
@@ -175,9 +182,10 @@ TEST_CASE("--dataset limits the selection charts to one dataset of the topology"
   const Run r = RunPerfplan(common + " --dataset sensor-archive --json");
   REQUIRE(r.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(r.out);
-  REQUIRE(j["sections"].size() == 2);
-  CHECK(j["sections"][1]["id"] == "selection");
-  CHECK(j["sections"][1]["charts"] == 1);
+  REQUIRE(j["sections"].size() == 3);
+  CHECK(j["sections"][0]["id"] == "decision");
+  CHECK(j["sections"][2]["id"] == "selection");
+  CHECK(j["sections"][2]["charts"] == 1);
   CHECK(testing::ReadFile(dir + "/r.html").find("on sensor-archive") != std::string::npos);
 
   const Run unknown = RunPerfplan(common + " --dataset sensor-archiv", "2>&1 >/dev/null");

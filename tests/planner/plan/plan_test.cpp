@@ -283,6 +283,34 @@ TEST_CASE("runs path: every alternative is what `perfplan fit` then `perfplan pr
   CHECK(a.warnings[0].rfind("t3: not fitted: ", 0) == 0);
 }
 
+TEST_CASE("runs path: every runtime carries the fit's CV+ interval, widened beyond the runs") {
+  const std::string dir = testing::MakeTempDir();
+  PlanRequest r = RunsRequest(dir);
+  r.node_counts = {8, 128};
+  Result<PlanAnswer> plan = AnswerPlan(r);
+  REQUIRE(plan.ok());
+  const PlanAnswer& a = plan.value();
+  CHECK(a.interval_level == 0.9);
+  REQUIRE(a.alternatives.size() == 4);
+  for (const PlanAlternative& alt : a.alternatives) {
+    CAPTURE(alt.instance_type);
+    CAPTURE(alt.select.compute_nodes);
+    REQUIRE(alt.interval.has_value());
+    CHECK(alt.interval->low_seconds <= alt.select.runtime_seconds);
+    CHECK(alt.select.runtime_seconds <= alt.interval->high_seconds);
+    // 5 held-out errors are fewer than a 90% interval needs (1/α − 1 = 9): the extremes.
+    CHECK(alt.interval->short_of_points);
+    // Trained on 4…64 nodes: 128 is one doubling beyond, span log 16 → 1 + log 2 / log 16.
+    CHECK(alt.interval_widening ==
+          doctest::Approx(alt.select.compute_nodes == 128 ? 1.25 : 1.0).epsilon(1e-12));
+  }
+  bool noted = false;
+  for (const std::string& n : a.runtime_source.notes) {
+    noted |= n.rfind("t1: 90% CV+ interval from 5 held-out run(s) (leave-one-node-count-out", 0) == 0;
+  }
+  CHECK(noted);
+}
+
 TEST_CASE("runs path: costs per instance type, the cheapest choice and the front") {
   const std::string dir = testing::MakeTempDir();
   PlanRequest r = RunsRequest(dir);
