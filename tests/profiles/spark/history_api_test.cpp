@@ -11,6 +11,7 @@
 
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
+#include "tests/profiles/spark/history_api_fixture.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles::spark {
@@ -168,25 +169,6 @@ std::string ExclusionLog() {
   std::string out;
   for (const std::string& l : lines) out += l + "\n";
   return out;
-}
-
-std::unique_ptr<Store> Ingest(const std::string& name, const std::string& log) {
-  const std::string dir = testing::MakeTempDir();
-  testing::WriteFile(dir + "/" + name, log);
-  auto store = Store::Open(":memory:", {StoreMigrations()});
-  REQUIRE(store.ok());
-  auto summary = IngestEventLogs(*store.value(), {dir});
-  REQUIRE(summary.ok());
-  for (const auto& s : summary.value().skipped)
-    MESSAGE(s.file << ":" << s.line << ": " << s.reason);
-  REQUIRE(summary.value().skipped.empty());
-  return std::move(store.value());
-}
-
-json Get(Store& store, const std::string& path) {
-  auto answer = HistoryApi(store, path);
-  REQUIRE_MESSAGE(answer.ok(), answer.status().message());
-  return json::parse(answer.value());
 }
 
 json ById(const json& list, const std::string& id) {

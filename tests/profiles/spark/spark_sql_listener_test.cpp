@@ -12,6 +12,7 @@
 #include "profiles/spark/history_api.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
+#include "tests/profiles/spark/history_api_fixture.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles::spark {
@@ -210,25 +211,6 @@ std::string SqlLog() {
          "\n";
   log += R"({"Event":"SparkListenerApplicationEnd","Timestamp":3000})" "\n";
   return log;
-}
-
-std::unique_ptr<Store> Ingest(const std::string& name, const std::string& log) {
-  const std::string dir = testing::MakeTempDir();
-  testing::WriteFile(dir + "/" + name, log);
-  auto store = Store::Open(":memory:", {StoreMigrations()});
-  REQUIRE(store.ok());
-  auto summary = IngestEventLogs(*store.value(), {dir});
-  REQUIRE(summary.ok());
-  for (const auto& s : summary.value().skipped)
-    MESSAGE(s.file << ":" << s.line << ": " << s.reason);
-  REQUIRE(summary.value().skipped.empty());
-  return std::move(store.value());
-}
-
-json Get(Store& store, const std::string& path) {
-  auto answer = HistoryApi(store, path);
-  REQUIRE_MESSAGE(answer.ok(), answer.status().message());
-  return json::parse(answer.value());
 }
 
 const std::string kTotal = "total (min, med, max (stageId: taskId))\n";
