@@ -57,9 +57,8 @@ std::vector<double> LogResiduals(const std::vector<MeasuredRun>& runs, const Run
   return out;
 }
 
-// The widening factor of an interval's own radii at `target`: 1 + d/span for the log distance d
-// outside [lo, hi] (the node counts of the completed training runs of the target's type, or of all
-// of them for a transfer), span = max(log(hi/lo), log 2); plus 1 for a transfer.
+}  // namespace
+
 double WideningFactor(const std::vector<MeasuredRun>& train, const MeasuredRun& target,
                       bool* transfer) {
   double lo = 0, hi = 0;
@@ -79,8 +78,6 @@ double WideningFactor(const std::vector<MeasuredRun>& train, const MeasuredRun& 
   const double span = std::max(std::log(hi / lo), std::log(2.0));
   return 1 + d / span + (*transfer ? 1 : 0);
 }
-
-}  // namespace
 
 std::string_view ToString(HeterogeneityMode mode) {
   return mode == HeterogeneityMode::kHardware ? "hardware" : "references";

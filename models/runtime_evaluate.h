@@ -129,6 +129,13 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
                                     const std::vector<bool>& train, const std::string& workload,
                                     const EvaluateOptions& options = {});
 
+// The widening factor of an interval's own radii at `target`: 1 + d/span for the log distance d
+// outside [lo, hi] (the node counts of the completed training runs of the target's type, or of all
+// of them for a transfer, when `train` has no completed run of that type), span = max(log(hi/lo),
+// log 2); plus 1 for a transfer. Sets *transfer. 1 when `train` has no completed run.
+double WideningFactor(const std::vector<MeasuredRun>& train, const MeasuredRun& target,
+                      bool* transfer);
+
 // Median and nearest-rank P90 of the values (0 for empty input).
 ErrorSummary Summarize(std::vector<double> apes);
 

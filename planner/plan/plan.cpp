@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "planner/plan/plan_inputs.h"
+#include "models/runtime_evaluate.h"
 #include "models/runtime_forms.h"
 #include "planner/runtime/fit_eval.h"
 #include "profiles/runtime/runs_csv.h"
@@ -144,21 +145,6 @@ std::string Fraction(double v) {
   return buf;
 }
 
-// The widening of an interval's radii at `nodes` for a fit trained on `train` (one instance type):
-// 1 + d/span, d the log distance outside the trained node range, span that range's log width (at
-// least log 2): the same-type rule of `perfplan evaluate` (models/runtime_evaluate.cpp).
-double Widening(const std::vector<models::MeasuredRun>& train, double nodes) {
-  double lo = 0, hi = 0;
-  for (const models::MeasuredRun& r : train) {
-    if (!r.completed) continue;
-    lo = lo == 0 ? r.compute_nodes : std::min(lo, r.compute_nodes);
-    hi = std::max(hi, r.compute_nodes);
-  }
-  if (!(lo > 0)) return 1;
-  const double d = std::max({0.0, std::log(nodes / hi), std::log(lo / nodes)});
-  return 1 + d / std::max(std::log(hi / lo), std::log(2.0));
-}
-
 // The runs-CSV path: one `perfplan fit` per instance type, predicted at each node count.
 Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
   profiles::Loaded<profiles::RunsTable> table = profiles::LoadRunsCsv(request.runs_file);
@@ -273,7 +259,8 @@ Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
         target.bandwidth_bytes_per_second = config.bandwidth_bytes_per_second;
         std::vector<models::ConformalPoint> points =
             models::CalibrationPoints(cv.value(), target, alt.select.runtime_seconds);
-        alt.interval_widening = Widening(used, c);
+        bool transfer = false;  // never: `used` are runs of the target's own type
+        alt.interval_widening = models::WideningFactor(used, target, &transfer);
         for (models::ConformalPoint& p : points) p.radius_log *= alt.interval_widening;
         if (!points.empty()) {
           alt.interval = models::CvPlusInterval(points, alt.select.runtime_seconds,
