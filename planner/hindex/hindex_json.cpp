@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "planner/hindex/hindex_fields.h"
+#include "planner/hindex/hindex_json_object.h"
 #include "planner/hindex/stragglers.h"
 
 #include "models/json_text.h"
@@ -38,9 +39,11 @@ json ResultJson(const models::HIndexResult& r) {
 
 json Optional(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
+}  // namespace
+
 // A stage attempt of `perfplan stragglers`: its own keys, then the H-index keys of its result
 // (every one null for a stage left out of h_job, which says why in excluded_reason).
-json StageJson(const StageStragglers& s) {
+json StageStragglersJson(const StageStragglers& s) {
   json j = {{"stage_id", s.stage_id},
             {"attempt_id", s.attempt_id},
             {"n", s.tasks},
@@ -59,7 +62,6 @@ json StageJson(const StageStragglers& s) {
   return j;
 }
 
-}  // namespace
 
 std::string ToJson(const HIndexAnswer& answer) {
   json j = ResultJson(answer.pooled);
@@ -103,11 +105,9 @@ std::string ToJson(const SimulateHIndexAnswer& answer) {
   return JsonLine(j);
 }
 
-std::string ToJson(const StageStragglers& entry) { return JsonText(StageJson(entry)); }
-
 std::string ToJson(const StragglersAnswer& answer) {
   json stages = json::array();
-  for (const StageStragglers& s : answer.stages) stages.push_back(StageJson(s));
+  for (const StageStragglers& s : answer.stages) stages.push_back(StageStragglersJson(s));
   json j = {
       {"application", answer.app_id},
       {"application_attempt", answer.attempt_id.empty() ? json(nullptr) : json(answer.attempt_id)},

@@ -64,9 +64,6 @@ StageStragglers MeasureStragglers(const std::vector<double>& task_seconds,
 std::size_t WeighStragglers(std::vector<StageStragglers>& entries, const std::string& what,
                             std::optional<double>* h_job, std::string* note);
 
-// One entry's JSON object (the keys of `stages[]` below), as text.
-std::string ToJson(const StageStragglers& entry);
-
 // The JSON document of DESIGN §6 (`stages[]` with the hindex keys plus stage_id, attempt_id,
 // max_over_median; `h_job`), defined in hindex_json.cpp.
 std::string ToJson(const StragglersAnswer& answer);

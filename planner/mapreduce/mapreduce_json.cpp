@@ -3,6 +3,7 @@
 
 #include "models/json_text.h"
 
+#include "planner/hindex/hindex_json_object.h"
 #include "planner/mapreduce/mapreduce_api.h"
 #include "profiles/problem.h"
 
@@ -50,7 +51,7 @@ json CountersJson(const std::vector<profiles::mapreduce::Counter>& counters) {
 json PhasesJson(const std::vector<std::pair<std::string, StageStragglers>>& phases) {
   json out = json::array();
   for (const auto& [name, s] : phases) {
-    json j = json::parse(ToJson(s));
+    json j = StageStragglersJson(s);
     j.erase("stage_id");
     j.erase("attempt_id");
     j["phase"] = name;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "profiles/runtime/profile_reader.h"
+#include "profiles/runtime/profile_writer.h"
 #include "models/json_text.h"
 
 namespace perfplan::planner {
@@ -11,7 +11,7 @@ namespace {
 
 using nlohmann::json;
 
-// A node count as the profile reader wants it: a whole number written without a fraction.
+// A count (nodes, the schema version) as the profile reader wants it: a whole number written without a fraction.
 json NodeCount(double nodes) {
   return std::floor(nodes) == nodes && std::abs(nodes) < 9e15 ? json(static_cast<long long>(nodes))
                                                               : json(nodes);
@@ -27,6 +27,35 @@ json ConfigJson(const models::MeasuredRun& r) {
 }
 
 json Optional(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json EntryValue(const profiles::ProfileEntry& e) {
+  switch (e.kind) {
+    case profiles::ProfileEntry::Kind::kText:
+    case profiles::ProfileEntry::Kind::kWord: return e.text;
+    case profiles::ProfileEntry::Kind::kFlag: return e.flag;
+    case profiles::ProfileEntry::Kind::kCount: return NodeCount(e.number);
+    case profiles::ProfileEntry::Kind::kNumber: return e.number;
+  }
+  return nullptr;
+}
+
+json EntriesJson(const std::vector<profiles::ProfileEntry>& entries) {
+  json j = json::object();
+  for (const profiles::ProfileEntry& e : entries) j[e.key] = EntryValue(e);
+  return j;
+}
+
+// The profile the YAML writer writes (profiles/runtime/profile_writer.h), as JSON keys.
+json ProfileJson(const profiles::ProfileEntries& doc) {
+  json j = EntriesJson(doc.top);
+  if (!doc.reduction_communication.empty()) {
+    j["reduction_communication"] = EntriesJson(doc.reduction_communication);
+  }
+  json runs = json::array();
+  for (const auto& run : doc.runs) runs.push_back(EntriesJson(run));
+  j["runs"] = std::move(runs);
+  return j;
+}
 
 
 // The fields evaluate and backtest share for one predicted run.
@@ -117,31 +146,7 @@ json SelectionJson(const EvaluateAnswer& a, const models::Evaluation& ev) {
 }  // namespace
 
 std::string ToJson(const FitAnswer& a) {
-  const models::RuntimeProfile& p = a.profile;
-  json j;
-  j["schema_version"] = profiles::kProfileSchemaVersion;
-  j["application"] = p.application;
-  j["profiled_site"] = a.fit.instance_type;
-  j["reduction_object_class"] = models::ToString(*p.reduction_object_class);
-  j["reduction_object_scaling"] = models::ToString(p.reduction_object_scaling);
-  j["global_reduction_class"] = models::ToString(*p.global_reduction_class);
-  j["retrieval_scales_with_storage_nodes"] = p.retrieval_scales_with_storage_nodes;
-  j["reduction_communication"] = {{"seconds_per_byte", p.reduction_communication->seconds_per_byte},
-                                  {"fixed_seconds", p.reduction_communication->fixed_seconds}};
-  json runs = json::array();
-  for (const models::ProfileRun& r : p.runs) {
-    runs.push_back({{"dataset_bytes", r.dataset_bytes},
-                    {"storage_nodes", NodeCount(r.storage_nodes)},
-                    {"compute_nodes", NodeCount(r.compute_nodes)},
-                    {"bandwidth_bytes_per_second", r.bandwidth_bytes_per_second},
-                    {"disk_seconds", r.disk_seconds},
-                    {"network_seconds", r.network_seconds},
-                    {"compute_seconds", r.compute_seconds},
-                    {"reduction_object_bytes", r.reduction_object_bytes},
-                    {"reduction_seconds", r.reduction_seconds},
-                    {"global_reduction_seconds", r.global_reduction_seconds}});
-  }
-  j["runs"] = runs;
+  json j = ProfileJson(profiles::ListProfileEntries(a.profile, a.fit.instance_type));
   json used = json::array();
   json residuals = json::array();
   for (std::size_t k = 0; k < a.fit.runs_used.size(); ++k) {

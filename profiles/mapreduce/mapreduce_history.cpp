@@ -186,17 +186,16 @@ std::string ApplyJhistEvent(JobBuilder& jb, std::string_view type, sj::object b)
     if (type == "TASK_STARTED") {
       t.start_ms = TimeField(b, "startTime");
       t.splits = Str(b, "splitLocations");
-    } else if (type == "TASK_FINISHED") {
+    } else if (type == "TASK_FINISHED" || type == "TASK_FAILED") {
+      const bool finished = type == "TASK_FINISHED";
       t.finish_ms = TimeField(b, "finishTime");
       t.status = Str(b, "status");
-      if (t.status.empty()) t.status = "SUCCEEDED";
-      t.successful_attempt = Str(b, "successfulAttemptId");
-      t.counters = JhCounters(b, "counters");
-    } else if (type == "TASK_FAILED") {
-      t.finish_ms = TimeField(b, "finishTime");
-      t.status = Str(b, "status");
-      if (t.status.empty()) t.status = "FAILED";
-      t.error = Str(b, "error");
+      if (t.status.empty()) t.status = finished ? "SUCCEEDED" : "FAILED";
+      if (finished) {
+        t.successful_attempt = Str(b, "successfulAttemptId");
+      } else {
+        t.error = Str(b, "error");
+      }
       t.counters = JhCounters(b, "counters");
     } else if (type == "TASK_UPDATED") {
       if (auto f = TimeField(b, "finishTime")) t.finish_ms = f;
