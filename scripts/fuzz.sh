@@ -13,7 +13,7 @@ perfplan_ensure_packages clang-14 libclang-rt-14-dev
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(request_decoder_fuzz ganglia_fuzz spark_event_log_fuzz spark_stream_fuzz
+[ ${#targets[@]} -eq 0 ] && targets=(request_decoder_fuzz http_request_fuzz ganglia_fuzz spark_event_log_fuzz spark_stream_fuzz
   hdfs_line_fuzz profile_fuzz run_tables_fuzz train_filter_fuzz mixture_fuzz)
 build=${PERFPLAN_FUZZ_BUILD_DIR:-$root/build-fuzz}
 if [ ! -f "$build/build.ninja" ]; then

@@ -1,4 +1,5 @@
 #include "planner/service/http_server.h"
+#include "planner/service/http_parser.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -25,47 +26,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string Trim(const std::string& s) {
-  std::size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  std::size_t e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
-}
-
-bool IsToken(const std::string& s) {
-  if (s.empty()) return false;
-  for (unsigned char c : s) {
-    if (c <= 32 || c >= 127 || std::strchr("()<>@,;:\\\"/[]?={}", c)) return false;
-  }
-  return true;
-}
-
-// Whether a comma-separated header value holds `word` (case-insensitive), e.g. Connection.
-bool HasToken(const std::string& value, const std::string& word) {
-  std::size_t start = 0;
-  const std::string v = Lower(value);
-  while (start <= v.size()) {
-    std::size_t comma = v.find(',', start);
-    if (Trim(v.substr(start, comma - start)) == word) return true;
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return false;
-}
-
 enum class Phase {
   kHead,      // reading a request head (or idle between requests)
   kBody,      // reading a Content-Length or chunked body
   kBusy,      // a worker is handling the request
   kDraining,  // answered and closing: discard what the client still sends, then close
 };
-
-enum class ChunkState { kSize, kData, kDataEnd, kTrailer };
 
 struct Conn {
   std::uint64_t id = 0;
@@ -84,13 +50,8 @@ struct Conn {
   Clock::time_point request_start;
   std::size_t drained = 0;
   bool rejected = false;  // answered 503: not counted against the limit while it closes
-  // The request being read.
-  HttpRequest req;
-  bool keep_alive = true;
-  bool chunked = false;
-  std::size_t content_length = 0;
-  ChunkState chunk_state = ChunkState::kSize;
-  std::size_t chunk_left = 0;
+  // The request being read (its framing: planner/service/http_parser.h).
+  HttpRequestParser parser{16u << 10, 1u << 20};
   std::uint32_t interest = 0;
 
   std::size_t Buffered() const { return in.size() - in_pos; }
@@ -109,13 +70,6 @@ struct Completion {
 };
 
 }  // namespace
-
-std::string HttpRequest::Header(const std::string& name) const {
-  for (const auto& [k, v] : headers) {
-    if (k == name) return v;
-  }
-  return "";
-}
 
 const char* ReasonPhrase(int status) {
   switch (status) {
@@ -224,7 +178,7 @@ struct HttpServer::Impl {
   // Answers an error the server detects itself and closes the connection after it; what the
   // client still sends is read and dropped for a moment, so the answer is not lost to a reset.
   void Fail(Conn& c, int status, const std::string& code, const std::string& message) {
-    HttpRequest req = c.req;
+    HttpRequest req = c.parser.request();
     req.remote_addr = c.remote;
     Queue(c, req, {status, callbacks.error_body(status, code, message)}, true);
     StartDraining(c);
@@ -240,124 +194,35 @@ struct HttpServer::Impl {
 
   // ---- parsing ----
   void ResetRequest(Conn& c) {
-    c.req = HttpRequest{};
-    c.req.remote_addr = c.remote;
-    c.keep_alive = true;
-    c.chunked = false;
-    c.content_length = 0;
-    c.chunk_state = ChunkState::kSize;
-    c.chunk_left = 0;
+    c.parser.Reset();
+    c.parser.request().remote_addr = c.remote;
   }
 
-  // Reads as much of the current request as is buffered; returns false when it waits for bytes.
+  // Reads the head of the next request; false when it waits for bytes or the request ended
+  // (refused or failed). True in kBody.
   bool ParseHead(Conn& c) {
-    // Empty lines before a request line are allowed (RFC 9112 §2.2).
-    while (c.Buffered() >= 2 && c.in.compare(c.in_pos, 2, "\r\n") == 0) c.in_pos += 2;
+    HttpRequestParser::SkipEmptyLines(c.in, &c.in_pos);
     if (c.Buffered() > 0 && c.idle) {
       c.idle = false;
       c.request_start = Clock::now();
       c.deadline = c.request_start + std::chrono::milliseconds(options.header_timeout_ms);
     }
-    const std::size_t end = c.in.find("\r\n\r\n", c.in_pos);
-    if (end == std::string::npos) {
-      if (c.Buffered() > options.max_header_bytes) {
-        Fail(c, 431, "header_too_large",
-             "the request line and headers are larger than " +
-                 std::to_string(options.max_header_bytes) + " bytes");
-      }
-      return false;
-    }
-    if (end - c.in_pos > options.max_header_bytes) {
-      Fail(c, 431, "header_too_large",
-           "the request line and headers are larger than " +
-               std::to_string(options.max_header_bytes) + " bytes");
-      return false;
-    }
-    const std::string head = c.in.substr(c.in_pos, end - c.in_pos);
-    c.in_pos = end + 4;
-    ResetRequest(c);
-    std::size_t line_end = head.find("\r\n");
-    const std::string line = head.substr(0, line_end);
-    const std::size_t sp1 = line.find(' ');
-    const std::size_t sp2 = sp1 == std::string::npos ? sp1 : line.find(' ', sp1 + 1);
-    if (sp1 == std::string::npos || sp2 == std::string::npos ||
-        line.find(' ', sp2 + 1) != std::string::npos) {
-      Fail(c, 400, "bad_request", "malformed request line");
-      return false;
-    }
-    c.req.method = line.substr(0, sp1);
-    c.req.target = line.substr(sp1 + 1, sp2 - sp1 - 1);
-    c.req.version = line.substr(sp2 + 1);
-    if (!IsToken(c.req.method) || c.req.target.empty() || c.req.target[0] != '/' ||
-        std::any_of(c.req.target.begin(), c.req.target.end(),
-                    [](char ch) { return static_cast<unsigned char>(ch) <= 32 || ch == 127; })) {
-      Fail(c, 400, "bad_request", "malformed request line");
-      return false;
-    }
-    if (c.req.version != "HTTP/1.1" && c.req.version != "HTTP/1.0") {
-      Fail(c, 505, "http_version", "only HTTP/1.0 and HTTP/1.1 are served");
-      return false;
-    }
-    c.keep_alive = c.req.version == "HTTP/1.1";
-    bool has_length = false;
-    std::string transfer_encoding;
-    while (line_end != std::string::npos) {
-      const std::size_t next = head.find("\r\n", line_end + 2);
-      const std::string h = head.substr(line_end + 2, next - line_end - 2);
-      line_end = next;
-      const std::size_t colon = h.find(':');
-      // No space before the colon (request smuggling), no obsolete line folding.
-      if (colon == std::string::npos || !IsToken(h.substr(0, colon))) {
-        Fail(c, 400, "bad_request", "malformed header line");
-        return false;
-      }
-      std::string name = Lower(h.substr(0, colon));
-      std::string value = Trim(h.substr(colon + 1));
-      if (name == "content-length") {
-        if (value.empty() || value.size() > 18 ||
-            value.find_first_not_of("0123456789") != std::string::npos ||
-            (has_length && std::stoull(value) != c.content_length)) {
-          Fail(c, 400, "bad_request", "malformed Content-Length");
-          return false;
-        }
-        has_length = true;
-        c.content_length = std::stoull(value);
-      } else if (name == "transfer-encoding") {
-        transfer_encoding += (transfer_encoding.empty() ? "" : ",") + value;
-      } else if (name == "connection") {
-        if (HasToken(value, "close")) c.keep_alive = false;
-        if (HasToken(value, "keep-alive") && c.req.version == "HTTP/1.0") c.keep_alive = true;
-      }
-      c.req.headers.emplace_back(std::move(name), std::move(value));
-    }
-    if (!transfer_encoding.empty()) {
-      if (has_length) {
-        Fail(c, 400, "bad_request", "both Content-Length and Transfer-Encoding");
-        return false;
-      }
-      if (Lower(Trim(transfer_encoding)) != "chunked") {
-        Fail(c, 501, "not_implemented", "only the chunked transfer coding is accepted");
-        return false;
-      }
-      c.chunked = true;
-    }
+    HttpRequestParser& p = c.parser;
+    const HttpRequestParser::Step step = p.Next(c.in, &c.in_pos);
+    if (step == HttpRequestParser::Step::kNeedMore) return false;
+    if (step == HttpRequestParser::Step::kError) return FailParse(c);
     if (callbacks.head_check) {
-      if (std::optional<HttpResponse> refusal = callbacks.head_check(c.req)) {
-        const bool body_pending = c.chunked || c.content_length > 0;
-        Queue(c, c.req, *refusal, body_pending || !c.keep_alive);
-        if (body_pending) {
+      if (std::optional<HttpResponse> refusal = callbacks.head_check(p.request())) {
+        Queue(c, p.request(), *refusal, p.has_body() || !p.keep_alive());
+        if (p.has_body()) {
           StartDraining(c);
           return false;
         }
         return AfterAnswer(c);
       }
     }
-    if (c.content_length > options.max_body_bytes) {
-      Fail(c, 413, "payload_too_large",
-           "the request body is larger than " + std::to_string(options.max_body_bytes) + " bytes");
-      return false;
-    }
-    if ((c.chunked || c.content_length > 0) && HasToken(c.req.Header("expect"), "100-continue")) {
+    if (p.AcceptBody() == HttpRequestParser::Step::kError) return FailParse(c);
+    if (p.has_body() && HasHeaderToken(p.request().Header("expect"), "100-continue")) {
       if (c.out_pos == c.out.size()) {
         c.write_deadline = Clock::now() + std::chrono::milliseconds(options.write_timeout_ms);
       }
@@ -370,78 +235,15 @@ struct HttpServer::Impl {
 
   // Reads body bytes; true once the body is complete (the request then goes to a worker).
   bool ParseBody(Conn& c) {
-    if (!c.chunked) {
-      const std::size_t want = c.content_length - c.req.body.size();
-      const std::size_t take = std::min(want, c.Buffered());
-      c.req.body.append(c.in, c.in_pos, take);
-      c.in_pos += take;
-      return c.req.body.size() == c.content_length;
-    }
-    for (;;) {
-      switch (c.chunk_state) {
-        case ChunkState::kSize: {
-          const std::size_t eol = c.in.find("\r\n", c.in_pos);
-          if (eol == std::string::npos) {
-            if (c.Buffered() > 1024) {
-              Fail(c, 400, "bad_request", "malformed chunk size line");
-            }
-            return false;
-          }
-          std::string size = c.in.substr(c.in_pos, eol - c.in_pos);
-          c.in_pos = eol + 2;
-          size = Trim(size.substr(0, size.find(';')));
-          if (size.empty() || size.size() > 15 ||
-              size.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
-            Fail(c, 400, "bad_request", "malformed chunk size line");
-            return false;
-          }
-          c.chunk_left = std::stoull(size, nullptr, 16);
-          if (c.chunk_left == 0) {
-            c.chunk_state = ChunkState::kTrailer;
-            break;
-          }
-          if (c.req.body.size() + c.chunk_left > options.max_body_bytes) {
-            Fail(c, 413, "payload_too_large",
-                 "the request body is larger than " + std::to_string(options.max_body_bytes) +
-                     " bytes");
-            return false;
-          }
-          c.chunk_state = ChunkState::kData;
-          break;
-        }
-        case ChunkState::kData: {
-          const std::size_t take = std::min(c.chunk_left, c.Buffered());
-          c.req.body.append(c.in, c.in_pos, take);
-          c.in_pos += take;
-          c.chunk_left -= take;
-          if (c.chunk_left > 0) return false;
-          c.chunk_state = ChunkState::kDataEnd;
-          break;
-        }
-        case ChunkState::kDataEnd:
-          if (c.Buffered() < 2) return false;
-          if (c.in.compare(c.in_pos, 2, "\r\n") != 0) {
-            Fail(c, 400, "bad_request", "a chunk does not end with CRLF");
-            return false;
-          }
-          c.in_pos += 2;
-          c.chunk_state = ChunkState::kSize;
-          break;
-        case ChunkState::kTrailer: {
-          const std::size_t eol = c.in.find("\r\n", c.in_pos);
-          if (eol == std::string::npos) {
-            if (c.Buffered() > options.max_header_bytes) {
-              Fail(c, 431, "header_too_large", "the chunked trailer is too large");
-            }
-            return false;
-          }
-          const bool last = eol == c.in_pos;
-          c.in_pos = eol + 2;
-          if (last) return true;
-          break;  // trailer fields are read and ignored
-        }
-      }
-    }
+    const HttpRequestParser::Step step = c.parser.Next(c.in, &c.in_pos);
+    if (step == HttpRequestParser::Step::kError) return FailParse(c);
+    return step == HttpRequestParser::Step::kRequest;
+  }
+
+  bool FailParse(Conn& c) {
+    const HttpParseError& e = c.parser.error();
+    Fail(c, e.status, e.code, e.message);
+    return false;
   }
 
   // After an answer was queued for a request without a body to drain: back to reading heads.
@@ -470,7 +272,7 @@ struct HttpServer::Impl {
         ++in_flight;
         {
           std::lock_guard<std::mutex> lock(work_mu);
-          work.push_back({c.id, c.req, {}});
+          work.push_back({c.id, c.parser.request(), {}});
         }
         work_cv.notify_one();
       }
@@ -603,6 +405,7 @@ struct HttpServer::Impl {
       c.remote = host;
       c.request_start = Clock::now();
       c.deadline = c.request_start + std::chrono::milliseconds(options.header_timeout_ms);
+      c.parser = HttpRequestParser(options.max_header_bytes, options.max_body_bytes);
       ResetRequest(c);
       const bool over =
           static_cast<int>(conns.size() - live_rejected) >= options.max_connections;
@@ -645,7 +448,7 @@ struct HttpServer::Impl {
       auto it = conns.find(d.conn_id);
       if (it == conns.end()) continue;
       Conn& c = it->second;
-      Queue(c, d.req, d.res, !c.keep_alive || stopping);
+      Queue(c, d.req, d.res, !c.parser.keep_alive() || stopping);
       if (!AfterAnswer(c)) {
         // Closing: nothing to drain (the body was read), close once written.
       } else {

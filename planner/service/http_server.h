@@ -35,19 +35,9 @@
 #include <vector>
 
 #include "models/status.h"
+#include "planner/service/http_parser.h"
 
 namespace perfplan::planner {
-
-struct HttpRequest {
-  std::string method;
-  std::string target;   // as sent: path and optional "?query"
-  std::string version;  // "HTTP/1.1" or "HTTP/1.0"
-  std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased
-  std::string body;
-  std::string remote_addr;
-  // The first header named `name` (lower case), "" when absent.
-  std::string Header(const std::string& name) const;
-};
 
 struct HttpResponse {
   int status = 200;
