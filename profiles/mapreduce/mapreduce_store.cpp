@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "profiles/detail/columns.h"
+
 namespace perfplan::profiles::mapreduce {
 namespace {
 
@@ -74,7 +76,7 @@ Status SaveConf(Store& store, const std::string& job_id,
   if (!ins.ok()) return ins.status();
   std::int64_t ord = 0;
   for (const auto& [name, value] : conf) {
-    ins.value().Bind(1, job_id).Bind(2, ord++).Bind(3, name).Bind(4, value).Bind(5, source);
+    detail::BindAll(ins.value(), job_id, ord++, name, value, source);
     if (Status st = Run(ins.value()); !st.ok()) return st;
   }
   return Status::Ok();
@@ -84,8 +86,7 @@ Status SaveCounters(Statement& ins, std::int64_t key, const std::string& scope,
                     const std::string& owner, const std::vector<Counter>& counters) {
   std::int64_t ord = 0;
   for (const Counter& c : counters) {
-    ins.Bind(1, key).Bind(2, scope).Bind(3, owner).Bind(4, ord++).Bind(5, c.group)
-        .Bind(6, c.name).Bind(7, c.value);
+    detail::BindAll(ins, key, scope, owner, ord++, c.group, c.name, c.value);
     if (Status st = Run(ins); !st.ok()) return st;
   }
   return Status::Ok();
@@ -102,20 +103,18 @@ Status SaveJob(Store& store, const Job& job, const HistoryFile& file) {
   if (!j.ok()) return j.status();
   std::int64_t events = 0;
   for (const auto& [t, n] : job.event_counts) events += n;
-  j.value().Bind(1, job.job_id).Bind(2, job.name).Bind(3, job.user).Bind(4, job.queue)
-      .Bind(5, job.status).Bind(6, std::string(ToString(file.format))).Bind(7, job.submit_ms)
-      .Bind(8, job.launch_ms).Bind(9, job.finish_ms).Bind(10, job.total_maps)
-      .Bind(11, job.total_reduces).Bind(12, job.finished_maps).Bind(13, job.finished_reduces)
-      .Bind(14, job.failed_maps).Bind(15, job.failed_reduces).Bind(16, job.killed_maps)
-      .Bind(17, job.killed_reduces).Bind(18, job.diagnostics).Bind(19, events)
-      .Bind(20, file.path);
+  detail::BindAll(j.value(), job.job_id, job.name, job.user, job.queue, job.status,
+                  std::string(ToString(file.format)), job.submit_ms, job.launch_ms, job.finish_ms,
+                  job.total_maps, job.total_reduces, job.finished_maps, job.finished_reduces,
+                  job.failed_maps, job.failed_reduces, job.killed_maps, job.killed_reduces,
+                  job.diagnostics, events, file.path);
   if (Status st = j.value().Run(); !st.ok()) return st;
   const std::int64_t key = store.LastInsertRowId();
 
   auto ec = store.Prepare("INSERT INTO mr_event_counts VALUES(?1, ?2, ?3)");
   if (!ec.ok()) return ec.status();
   for (const auto& [type, n] : job.event_counts) {
-    ec.value().Bind(1, key).Bind(2, type).Bind(3, n);
+    detail::BindAll(ec.value(), key, type, n);
     if (Status st = Run(ec.value()); !st.ok()) return st;
   }
   auto counters = store.Prepare("INSERT INTO mr_counters VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
@@ -127,9 +126,9 @@ Status SaveJob(Store& store, const Job& job, const HistoryFile& file) {
   if (!t.ok()) return t.status();
   std::int64_t ord = 0;
   for (const Task& task : job.tasks) {
-    t.value().Bind(1, key).Bind(2, task.task_id).Bind(3, ord++).Bind(4, task.task_type)
-        .Bind(5, task.status).Bind(6, task.start_ms).Bind(7, task.finish_ms)
-        .Bind(8, task.successful_attempt).Bind(9, task.error).Bind(10, task.splits);
+    detail::BindAll(t.value(), key, task.task_id, ord++, task.task_type, task.status,
+                    task.start_ms, task.finish_ms, task.successful_attempt, task.error,
+                    task.splits);
     if (Status st = Run(t.value()); !st.ok()) return st;
     if (Status st = SaveCounters(counters.value(), key, "task", task.task_id, task.counters);
         !st.ok()) {
@@ -142,10 +141,9 @@ Status SaveJob(Store& store, const Job& job, const HistoryFile& file) {
   if (!a.ok()) return a.status();
   ord = 0;
   for (const Attempt& at : job.attempts) {
-    a.value().Bind(1, key).Bind(2, at.attempt_id).Bind(3, ord++).Bind(4, at.task_id)
-        .Bind(5, at.task_type).Bind(6, at.status).Bind(7, at.host).Bind(8, at.rack)
-        .Bind(9, at.start_ms).Bind(10, at.finish_ms).Bind(11, at.map_finish_ms)
-        .Bind(12, at.shuffle_finish_ms).Bind(13, at.sort_finish_ms).Bind(14, at.error);
+    detail::BindAll(a.value(), key, at.attempt_id, ord++, at.task_id, at.task_type, at.status,
+                    at.host, at.rack, at.start_ms, at.finish_ms, at.map_finish_ms,
+                    at.shuffle_finish_ms, at.sort_finish_ms, at.error);
     if (Status st = Run(a.value()); !st.ok()) return st;
     if (Status st = SaveCounters(counters.value(), key, "attempt", at.attempt_id, at.counters);
         !st.ok()) {
@@ -154,11 +152,6 @@ Status SaveJob(Store& store, const Job& job, const HistoryFile& file) {
   }
   if (!job.conf.empty()) return SaveConf(store, job.job_id, job.conf, file.path);
   return Status::Ok();
-}
-
-std::optional<std::int64_t> OptInt(const Statement& s, int i) {
-  if (s.ColumnIsNull(i)) return std::nullopt;
-  return s.ColumnInt(i);
 }
 
 constexpr const char* kSummarySelect =
@@ -175,24 +168,10 @@ constexpr const char* kSummarySelect =
 
 JobSummary SummaryRow(const Statement& q) {
   JobSummary s;
-  s.job_id = q.ColumnText(0);
-  s.name = q.ColumnText(1);
-  s.user = q.ColumnText(2);
-  s.queue = q.ColumnText(3);
-  s.status = q.ColumnText(4);
-  s.format = q.ColumnText(5);
-  s.source = q.ColumnText(6);
-  s.submit_ms = OptInt(q, 7);
-  s.launch_ms = OptInt(q, 8);
-  s.finish_ms = OptInt(q, 9);
-  s.events = q.ColumnInt(10);
-  s.maps = q.ColumnInt(11);
-  s.reduces = q.ColumnInt(12);
-  s.other_tasks = q.ColumnInt(13);
-  s.attempts = q.ColumnInt(14);
-  s.failed_attempts = q.ColumnInt(15);
-  s.killed_attempts = q.ColumnInt(16);
-  s.conf_properties = q.ColumnInt(17);
+  detail::ReadColumns(q, 0, s.job_id, s.name, s.user, s.queue, s.status, s.format, s.source,
+                      s.submit_ms, s.launch_ms, s.finish_ms, s.events, s.maps, s.reduces,
+                      s.other_tasks, s.attempts, s.failed_attempts, s.killed_attempts,
+                      s.conf_properties);
   return s;
 }
 
@@ -251,10 +230,9 @@ Status SaveHistoryFile(Store& store, const HistoryFile& file, const SourceStamp&
   }
   auto q = store.Prepare("INSERT OR REPLACE INTO mr_sources VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
   if (!q.ok()) return q.status();
-  q.value().Bind(1, file.path).Bind(2, stamp.size_bytes).Bind(3, stamp.mtime_ns)
-      .Bind(4, stamp.fingerprint).Bind(5, std::string(ToString(file.format)))
-      .Bind(6, static_cast<std::int64_t>(file.jobs.size())).Bind(7, file.events)
-      .Bind(8, static_cast<std::int64_t>(file.problems.size()));
+  detail::BindAll(q.value(), file.path, stamp.size_bytes, stamp.mtime_ns, stamp.fingerprint,
+                  std::string(ToString(file.format)), static_cast<std::int64_t>(file.jobs.size()),
+                  file.events, static_cast<std::int64_t>(file.problems.size()));
   return q.value().Run();
 }
 
@@ -293,22 +271,10 @@ Result<Job> LoadJob(Store& store, const std::string& job_id) {
   Job job;
   const std::int64_t key = r.ColumnInt(0);
   job.job_id = job_id;
-  job.name = r.ColumnText(1);
-  job.user = r.ColumnText(2);
-  job.queue = r.ColumnText(3);
-  job.status = r.ColumnText(4);
-  job.submit_ms = OptInt(r, 5);
-  job.launch_ms = OptInt(r, 6);
-  job.finish_ms = OptInt(r, 7);
-  job.total_maps = OptInt(r, 8);
-  job.total_reduces = OptInt(r, 9);
-  job.finished_maps = OptInt(r, 10);
-  job.finished_reduces = OptInt(r, 11);
-  job.failed_maps = OptInt(r, 12);
-  job.failed_reduces = OptInt(r, 13);
-  job.killed_maps = OptInt(r, 14);
-  job.killed_reduces = OptInt(r, 15);
-  job.diagnostics = r.ColumnText(16);
+  detail::ReadColumns(r, 1, job.name, job.user, job.queue, job.status, job.submit_ms,
+                      job.launch_ms, job.finish_ms, job.total_maps, job.total_reduces,
+                      job.finished_maps, job.finished_reduces, job.failed_maps,
+                      job.failed_reduces, job.killed_maps, job.killed_reduces, job.diagnostics);
   for (const char* scope : {"total", "map", "reduce"}) {
     auto c = LoadCounters(store, key, scope, "");
     if (!c.ok()) return c.status();
@@ -325,16 +291,9 @@ Result<Job> LoadJob(Store& store, const std::string& job_id) {
   if (!t.ok()) return t.status();
   t.value().Bind(1, key);
   while (t.value().Step()) {
-    const Statement& s = t.value();
     Task task;
-    task.task_id = s.ColumnText(0);
-    task.task_type = s.ColumnText(1);
-    task.status = s.ColumnText(2);
-    task.start_ms = OptInt(s, 3);
-    task.finish_ms = OptInt(s, 4);
-    task.successful_attempt = s.ColumnText(5);
-    task.error = s.ColumnText(6);
-    task.splits = s.ColumnText(7);
+    detail::ReadColumns(t.value(), 0, task.task_id, task.task_type, task.status, task.start_ms,
+                        task.finish_ms, task.successful_attempt, task.error, task.splits);
     job.tasks.push_back(std::move(task));
   }
   if (!t.value().Error().ok()) return t.value().Error();
@@ -350,20 +309,10 @@ Result<Job> LoadJob(Store& store, const std::string& job_id) {
   if (!a.ok()) return a.status();
   a.value().Bind(1, key);
   while (a.value().Step()) {
-    const Statement& s = a.value();
     Attempt at;
-    at.attempt_id = s.ColumnText(0);
-    at.task_id = s.ColumnText(1);
-    at.task_type = s.ColumnText(2);
-    at.status = s.ColumnText(3);
-    at.host = s.ColumnText(4);
-    at.rack = s.ColumnText(5);
-    at.start_ms = OptInt(s, 6);
-    at.finish_ms = OptInt(s, 7);
-    at.map_finish_ms = OptInt(s, 8);
-    at.shuffle_finish_ms = OptInt(s, 9);
-    at.sort_finish_ms = OptInt(s, 10);
-    at.error = s.ColumnText(11);
+    detail::ReadColumns(a.value(), 0, at.attempt_id, at.task_id, at.task_type, at.status, at.host,
+                        at.rack, at.start_ms, at.finish_ms, at.map_finish_ms,
+                        at.shuffle_finish_ms, at.sort_finish_ms, at.error);
     job.attempts.push_back(std::move(at));
   }
   if (!a.value().Error().ok()) return a.value().Error();
