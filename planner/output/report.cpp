@@ -32,6 +32,7 @@ namespace perfplan::planner {
 namespace {
 
 constexpr double kMebibyte = 1024.0 * 1024.0;
+constexpr std::size_t kMaxParetoDots = 1000;  // off-front points drawn per cost/time chart
 
 std::string Fixed(double v, int digits) {
   char buf[64];
@@ -192,8 +193,21 @@ void AddParetoChart(const PlanAnswer& plan, const PlanAlternative* marked,
       chosen{"fastest (decision)", {}, "#c0392b"};
   all.dots = true;
   chosen.dots = true;
+  // Every priced alternative off the front, thinned evenly (in the plan's order) beyond
+  // kMaxParetoDots so that a 10,000-node topology (50,000 alternatives) stays a readable, small
+  // SVG; the front is always drawn whole, and the caption says how many were drawn.
+  std::size_t priced = 0, off_front = 0;
   for (const PlanAlternative& alt : plan.alternatives) {
-    if (alt.priced) all.points.emplace_back(alt.select.runtime_seconds, alt.cost.cost);
+    priced += alt.priced ? 1 : 0;
+    off_front += alt.priced && !alt.on_front ? 1 : 0;
+  }
+  const std::size_t stride =
+      off_front > kMaxParetoDots ? (off_front + kMaxParetoDots - 1) / kMaxParetoDots : 1;
+  std::size_t seen = 0;
+  for (const PlanAlternative& alt : plan.alternatives) {
+    if (!alt.priced) continue;
+    if (!alt.on_front && seen++ % stride != 0) continue;
+    all.points.emplace_back(alt.select.runtime_seconds, alt.cost.cost);
   }
   for (std::size_t i : plan.front) {
     const PlanAlternative& alt = plan.alternatives[i];
@@ -208,10 +222,13 @@ void AddParetoChart(const PlanAnswer& plan, const PlanAlternative* marked,
   }
   chart.series = {all, front};
   if (!chosen.points.empty()) chart.series.push_back(chosen);
-  b.AddParetoFigure(LineChartSvg(chart),
-                    subject + ": " + std::to_string(all.points.size()) + " priced alternatives, " +
-                        std::to_string(front.points.size()) + " on the front (" +
-                        plan.price_source + ")");
+  std::string caption = subject + ": " + std::to_string(priced) + " priced alternatives, " +
+                        std::to_string(front.points.size()) + " on the front";
+  if (stride > 1) {
+    caption += "; 1 in " + std::to_string(stride) + " of the " + std::to_string(off_front) +
+               " off the front drawn";
+  }
+  b.AddParetoFigure(LineChartSvg(chart), caption + " (" + plan.price_source + ")");
 }
 
 Status AddSparkSection(profiles::Store& store, const ReportRequest& request, Builder& b) {

@@ -256,6 +256,50 @@ TEST_CASE("--prices: the decision's cost is the plan's, and cost against time sh
         "perfplan report: error: --prices needs --runs or --topology (the plans it prices)\n");
 }
 
+TEST_CASE("a cost-against-time chart of thousands of alternatives draws the front and 1 in k") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string examples = testing::SourceDir() + "/examples";
+  // The example grid with 3,000 nodes at anl-cluster: ~6,000 priced alternatives.
+  std::string topology = testing::ReadFile(examples + "/topology.yaml");
+  const std::string from = "{name: anl-node, count: 64,";
+  REQUIRE(topology.find(from) != std::string::npos);
+  topology.replace(topology.find(from), from.size(), "{name: anl-node, count: 3000,");
+  testing::WriteFile(dir + "/big.yaml", topology);
+  const std::string inputs = " --profile " + examples + "/profiles/kmeans.yaml --topology '" +
+                             dir + "/big.yaml' --dataset sky-survey --prices " + examples +
+                             "/prices/grid.yaml";
+  const Run plan = RunPerfplan("plan" + inputs + " --json");
+  REQUIRE(plan.exit_code == 0);
+  const nlohmann::json p = nlohmann::json::parse(plan.out);
+  std::size_t priced = 0, off_front = 0;
+  for (const auto& a : p["alternatives"]) {
+    priced += a["cost"].is_null() ? 0 : 1;
+    off_front += !a["cost"].is_null() && !a["on_front"].get<bool>() ? 1 : 0;
+  }
+  REQUIRE(off_front > 2000);
+  const std::size_t stride = (off_front + 999) / 1000;
+  const Run r = RunPerfplan("report --out '" + dir + "/r.html' --profiles " + examples +
+                            "/profiles/kmeans.yaml --topology '" + dir +
+                            "/big.yaml' --dataset sky-survey --prices " + examples +
+                            "/prices/grid.yaml");
+  REQUIRE(r.exit_code == 0);
+  const std::string html = testing::ReadFile(dir + "/r.html");
+  const std::size_t at = html.find("<section id=\"pareto\">");
+  REQUIRE(at != std::string::npos);
+  const std::string section = html.substr(at, html.find("</section>", at) - at);
+  std::size_t circles = 0;
+  for (std::size_t c = section.find("<circle class=\"point\""); c != std::string::npos;
+       c = section.find("<circle class=\"point\"", c + 1))
+    ++circles;
+  // Every front point (as a dot and on the line), 1 in `stride` of the others, the choice.
+  CHECK(circles == p["front"].size() + (off_front + stride - 1) / stride + 1);
+  CHECK(circles < 1500);
+  CHECK(section.find(std::to_string(priced) + " priced alternatives, " +
+                     std::to_string(p["front"].size()) + " on the front; 1 in " +
+                     std::to_string(stride) + " of the " + std::to_string(off_front) +
+                     " off the front drawn") != std::string::npos);
+}
+
 TEST_CASE("a saved tuning model gives sensitivity bars, most influential first") {
   const std::string dir = testing::MakeTempDir();
   std::string csv = "spark.executor.memory,spark.executor.cores,time_seconds\n";
