@@ -110,12 +110,18 @@ PlanRequest PartRequest(const PlanRequest& r, PlanPart part) {
 }
 
 Result<CombinedPlanAnswer> AnswerCombinedPlan(const PlanRequest& request) {
+  return AnswerCombinedPlan(request, LoadedEvidence{});
+}
+
+Result<CombinedPlanAnswer> AnswerCombinedPlan(const PlanRequest& request,
+                                              const LoadedEvidence& loaded) {
+  const bool loaded_profile = loaded.profile && loaded.topology;
   CombinedPlanAnswer answer;
   answer.request = request;
   // Every part's input is checked before any is answered, so bad input never waits on a slow
   // part, and the first bad field is reported the way the path alone reports it.
   std::vector<PlanPart> parts;
-  if (HasProfile(request)) parts.push_back(PlanPart::kProfile);
+  if (HasProfile(request) || loaded_profile) parts.push_back(PlanPart::kProfile);
   if (HasRuns(request)) parts.push_back(PlanPart::kRuns);
   if (HasSpark(request)) parts.push_back(PlanPart::kSpark);
   for (PlanPart part : parts) {
@@ -123,8 +129,11 @@ Result<CombinedPlanAnswer> AnswerCombinedPlan(const PlanRequest& request) {
   }
   for (PlanPart part : parts) {
     const PlanRequest r = PartRequest(request, part);
-    Status s = part == PlanPart::kProfile ? Keep(AnswerPlan(r), part, &answer.profile,
-                                                 &answer.warnings)
+    Status s = part == PlanPart::kProfile
+                   ? Keep(loaded_profile
+                              ? AnswerPlan(*loaded.profile, *loaded.topology, loaded.prices, r)
+                              : AnswerPlan(r),
+                          part, &answer.profile, &answer.warnings)
                : part == PlanPart::kRuns  ? Keep(AnswerPlan(r), part, &answer.runs,
                                                  &answer.warnings)
                                           : Keep(AnswerSparkPlan(r), part, &answer.spark,

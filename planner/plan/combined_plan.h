@@ -32,6 +32,9 @@
 #include "models/status.h"
 #include "planner/plan/plan.h"
 #include "planner/plan/spark_plan.h"
+#include "profiles/runtime/price_file.h"
+#include "profiles/runtime/profile_reader.h"
+#include "profiles/runtime/topology.h"
 
 namespace perfplan::planner {
 
@@ -57,7 +60,8 @@ struct CombinedPlanAnswer {
   const PlanAlternative* Alternative(const PartRef& ref) const;
 };
 
-// How many evidence paths the request names (each by any of its fields).
+// How many evidence paths the request names (each by any of its fields; a loaded profile counts
+// as the profile path).
 int EvidencePaths(const PlanRequest& request);
 
 // The request of one path alone: its own fields and the shared constraints (see above).
@@ -65,6 +69,17 @@ PlanRequest PartRequest(const PlanRequest& request, PlanPart part);
 
 // For a request naming two or three paths. Failed when no part answers.
 Result<CombinedPlanAnswer> AnswerCombinedPlan(const PlanRequest& request);
+
+// Documents already loaded (the service's catalog profile and topology, inline prices).
+struct LoadedEvidence {
+  const profiles::ProfileDocument* profile = nullptr;  // with topology: the profile path
+  const profiles::Topology* topology = nullptr;
+  const profiles::PriceFile* prices = nullptr;  // the profile part's prices; null = none
+};
+// The same, the profile part answered over `loaded` (AnswerPlan's loaded overload) instead of
+// reading request.profile_file/topology_file/price_file; the other parts read their files.
+Result<CombinedPlanAnswer> AnswerCombinedPlan(const PlanRequest& request,
+                                              const LoadedEvidence& loaded);
 
 // {"evidence": "combined", "objective", "recommendation": {part, alternative, because, plan,
 //  spark}, "front": [{part, alternative, runtime_seconds, cost}], "parts": {profile, runs,

@@ -197,13 +197,22 @@ std::optional<ApiError> DecodePlanCall(std::string_view body, PlanCall* out) {
   }
   PlanRequest& r = out->request;
   if (auto e = f.String("spark_app", &r.app)) return e;
+  const bool with_profile = object.contains("application") || object.contains("profile");
   if (object.contains("spark_app")) {
-    // The Spark application path: the service's store, no profile or dataset.
+    // The Spark application path over the service's store; with a profile and dataset too, the
+    // combined plan of both (planner/plan/combined_plan.h).
     if (r.app.empty()) return FieldError("spark_app", "expected an application name or id");
-    for (const char* key : {"application", "profile", "dataset", "profiled_site", "model"}) {
-      if (object.contains(key)) {
-        return FieldError(key, std::string("not with \"spark_app\": give either a Spark "
-                                           "application or a profile and dataset"));
+    if (with_profile) {
+      if (auto e = f.Profile(&out->application, &out->inline_profile)) return e;
+      if (auto e = f.String("dataset", &r.dataset)) return e;
+      if (r.dataset.empty()) {
+        return ApiError{400, "missing_field", "dataset: required with a profile", "dataset"};
+      }
+    }
+    for (const char* key : {"dataset", "profiled_site", "model"}) {
+      if (!with_profile && object.contains(key)) {
+        return FieldError(key, std::string("only with a profile (\"application\" or "
+                                           "\"profile\"), not a Spark application alone"));
       }
     }
     if (auto it = object.find("executors"); it != object.end()) {

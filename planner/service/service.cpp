@@ -12,6 +12,7 @@
 #include <string_view>
 #include <thread>
 
+#include "planner/plan/combined_plan.h"
 #include "planner/plan/spark_plan.h"
 #include "planner/runtime/json_output.h"
 #include "planner/service/http_server.h"
@@ -190,7 +191,17 @@ HttpReply SparkPlan(const ServiceOptions& options, PlanCall call) {
 HttpReply Plan(const ServiceOptions& options, const Catalog& catalog, const std::string& body) {
   PlanCall call;
   if (auto e = DecodePlanCall(body, &call)) return Error(*e);
-  if (!call.request.app.empty()) return SparkPlan(options, std::move(call));
+  const bool combined = !call.request.app.empty() && !call.request.dataset.empty();
+  if (!call.request.app.empty() && !combined) return SparkPlan(options, std::move(call));
+  if (combined) {
+    if (options.store_path.empty()) {
+      return Error({404, "not_found",
+                    "\"spark_app\" plans are served when the service is started with --store",
+                    "spark_app"});
+    }
+    if (auto e = MissingStore(options)) return Error(*e);
+    call.request.store_path = options.store_path;
+  }
   if (!catalog.topology()) {
     return Error({404, "not_found", "the service was started without a topology", ""});
   }
@@ -207,6 +218,15 @@ HttpReply Plan(const ServiceOptions& options, const Catalog& catalog, const std:
       return Error({400, "invalid_field", profiles::FormatProblem(p),
                     p.field.empty() ? "prices" : "prices." + p.field});
     }
+  }
+  if (combined) {
+    // The served profile and the served store's application: `perfplan plan --profile …
+    // --store … --app …`.
+    Result<CombinedPlanAnswer> answer = AnswerCombinedPlan(
+        call.request,
+        {doc, catalog.topology(), call.inline_prices ? &prices.value : nullptr});
+    if (!answer.ok()) return FromStatus(answer.status());
+    return {200, ToJson(answer.value())};
   }
   Result<PlanAnswer> answer = AnswerPlan(*doc, *catalog.topology(),
                                          call.inline_prices ? &prices.value : nullptr, call.request);

@@ -136,6 +136,15 @@ TEST_CASE("every documented endpoint answers as documented over a real socket") 
   CHECK(HasRequired(doc["components"]["schemas"]["SparkPlan"], body));
   CHECK_FALSE(HasRequired(doc["components"]["schemas"]["Plan"], body));
   CheckRequired(doc, plan_schema, body, "spark plan response", 2);
+  // Its third form: a served profile and the application together (CombinedPlan).
+  r = client.Post("/v1/plan",
+                  R"({"application": "kmeans", "dataset": "sky-survey", "spark_app": "app-openapi-1"})",
+                  "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  const json combined = json::parse(r->body);
+  CHECK(HasRequired(doc["components"]["schemas"]["CombinedPlan"], combined));
+  CheckRequired(doc, plan_schema, combined, "combined plan response", 2);
   service.Stop();
 }
 

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "planner/plan/combined_plan.h"
 #include "planner/plan/plan.h"
 #include "planner/plan/spark_plan.h"
 #include "planner/scoring/spark_scoring.h"
@@ -140,6 +141,45 @@ TEST_CASE("POST /v1/plan with spark_app answers what perfplan plan --store --app
   r = client.Post("/v1/plan", json({{"spark_app", "no-such-app"}}).dump(), "application/json");
   REQUIRE(r);
   CHECK(r->status == 404);
+
+  // A served profile and the application together: the combined plan, the same parts and
+  // recommendation as AnswerCombinedPlan over the files.
+  const json prices = {{"schema_version", 1},
+                       {"currency", "USD"},
+                       {"prices",
+                        {{{"site", "osu-cluster"}, {"price_per_node_hour", 0.4}},
+                         {{"site", "anl-cluster"}, {"price_per_node_hour", 0.9}},
+                         {{"site", "campus-lab"}, {"price_per_node_hour", 0.2}}}}};
+  const json both = {{"application", "kmeans"}, {"dataset", "sky-survey"},
+                     {"spark_app", "app-plan-2"}, {"objective", "cost"}, {"prices", prices}};
+  r = client.Post("/v1/plan", both.dump(), "application/json");
+  REQUIRE(r);
+  REQUIRE(r->status == 200);
+  const json combined = json::parse(r->body);
+  testing::WriteFile(dir + "/p.json", prices.dump());
+  PlanRequest files;
+  files.profile_file = examples + "/profiles/kmeans.yaml";
+  files.topology_file = examples + "/topology.yaml";
+  files.dataset = "sky-survey";
+  files.store_path = dir + "/spark.db";
+  files.app = "app-plan-2";
+  files.objective = PlanObjective::kCost;
+  files.price_file = dir + "/p.json";
+  Result<CombinedPlanAnswer> expected = AnswerCombinedPlan(files);
+  REQUIRE(expected.ok());
+  const json e = json::parse(ToJson(expected.value()));
+  CHECK(combined["evidence"] == "combined");
+  CHECK(combined["recommendation"] == e["recommendation"]);
+  CHECK(combined["front"] == e["front"]);
+  CHECK(combined["parts"]["spark_application"] == e["parts"]["spark_application"]);
+  CHECK(combined["parts"]["profile"]["alternatives"] == e["parts"]["profile"]["alternatives"]);
+  CHECK(combined["parts"]["runs"].is_null());
+  json no_dataset = both;
+  no_dataset.erase("dataset");
+  r = client.Post("/v1/plan", no_dataset.dump(), "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 400);
+  CHECK(json::parse(r->body)["field"] == "dataset");
   service.Stop();
 
   // A service started without a store has no Spark plans.
