@@ -173,14 +173,20 @@ std::optional<ApiError> MissingStore(const ServiceOptions& options) {
 // POST /v1/plan with "spark_app": the plan of a Spark application in the served store, the
 // document `perfplan plan --store DB --app NAME --json` prints (AnswerSparkPlan, which also
 // refuses prices, a budget and sites with the field named).
-HttpReply SparkPlan(const ServiceOptions& options, PlanCall call) {
+// The served store for a "spark_app" plan: 404 without --store, 503 when it has gone away.
+std::optional<ApiError> UseServedStore(const ServiceOptions& options, PlanCall* call) {
   if (options.store_path.empty()) {
-    return Error({404, "not_found",
-                  "\"spark_app\" plans are served when the service is started with --store",
-                  "spark_app"});
+    return ApiError{404, "not_found",
+                    "\"spark_app\" plans are served when the service is started with --store",
+                    "spark_app"};
   }
-  if (auto e = MissingStore(options)) return Error(*e);
-  call.request.store_path = options.store_path;
+  if (auto e = MissingStore(options)) return e;
+  call->request.store_path = options.store_path;
+  return std::nullopt;
+}
+
+HttpReply SparkPlan(const ServiceOptions& options, PlanCall call) {
+  if (auto e = UseServedStore(options, &call)) return Error(*e);
   if (call.inline_prices) call.request.price_file = "request.prices";
   if (Status s = call.request.Validate(); !s.ok()) return FromStatus(s);
   Result<SparkPlanAnswer> answer = AnswerSparkPlan(call.request);
@@ -194,13 +200,7 @@ HttpReply Plan(const ServiceOptions& options, const Catalog& catalog, const std:
   const bool combined = !call.request.app.empty() && !call.request.dataset.empty();
   if (!call.request.app.empty() && !combined) return SparkPlan(options, std::move(call));
   if (combined) {
-    if (options.store_path.empty()) {
-      return Error({404, "not_found",
-                    "\"spark_app\" plans are served when the service is started with --store",
-                    "spark_app"});
-    }
-    if (auto e = MissingStore(options)) return Error(*e);
-    call.request.store_path = options.store_path;
+    if (auto e = UseServedStore(options, &call)) return Error(*e);
   }
   if (!catalog.topology()) {
     return Error({404, "not_found", "the service was started without a topology", ""});
