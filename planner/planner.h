@@ -22,6 +22,10 @@
 // |          | planner/scoring/task_scoring.h      | task types and scores over stored runs       |
 // | tuning   | planner/tuning/tune.h               | tune train, cv, sensitivity, recommend, next |
 // |          | planner/tuning/tune_json.h          | their JSON                                   |
+// | plan     | planner/plan/plan.h                 | plan (profile, runs CSV), its JSON           |
+// |          | planner/plan/spark_plan.h           | plan --store --app (a Spark application)     |
+// |          | planner/plan/combined_plan.h        | plan over several evidence paths at once     |
+// |          | planner/plan/capacity.h             | capacity                                     |
 // | output   | planner/output/export.h             | export                                       |
 // |          | planner/output/report.h             | report (HTML with SVG charts)                |
 // | service  | planner/service/service.h           | serve                                        |
@@ -37,7 +41,9 @@
 #include "planner/output/export.h"
 #include "planner/output/report.h"
 #include "planner/plan/capacity.h"
+#include "planner/plan/combined_plan.h"
 #include "planner/plan/plan.h"
+#include "planner/plan/spark_plan.h"
 #include "planner/runtime/accuracy.h"
 #include "planner/runtime/fit_eval.h"
 #include "planner/runtime/fit_json.h"

@@ -1,4 +1,4 @@
-// `perfplan capacity`: replay a day of jobs (SWIM trace) FIFO over several cluster sizes and
+// `perfplan capacity`: replay a day of jobs (SWIM trace, or the jobs of a store) FIFO over several cluster sizes and
 // report makespan, queueing delay, utilisation and cost per size (planner/plan/capacity.h).
 #include <ostream>
 
@@ -16,7 +16,10 @@ struct CapacityFlags {
 
 void PrintCapacity(std::ostream& out, const planner::CapacityAnswer& a) {
   out << a.jobs << " jobs over " << Fixed(a.trace_span_seconds / 3600, 1) << " h ("
-      << Bytes(a.map_input_bytes) << " of map input) from " << a.request.trace_file << "\n"
+      << Bytes(a.map_input_bytes) << " of map input) from "
+      << (a.request.trace_file.empty() ? "the jobs in " + a.request.store_path
+                                       : a.request.trace_file)
+      << "\n"
       << "runtimes: " << a.runtime_model << "\n"
       << "schedule: FIFO over the cluster's nodes, one " << Bytes(a.request.split_bytes)
       << " split per node\n\n";
@@ -50,8 +53,11 @@ void AddCapacityCommand(CLI::App& command, CliContext& ctx) {
   cmd->footer(
       "Example:\n  perfplan capacity --trace examples/swim/fb2009_first50.tsv "
       "--profile examples/profiles/kmeans.yaml --nodes 4,16,64 --prices examples/prices/grid.yaml "
-      "--price-site osu-cluster --within-hours 1");
-  cmd->add_option("--trace", flags->request.trace_file, "SWIM trace (.tsv)")->required();
+      "--price-site osu-cluster --within-hours 1\n"
+      "  perfplan capacity --store mr.db --profile examples/profiles/kmeans.yaml --nodes 4,16,64");
+  cmd->add_option("--trace", flags->request.trace_file, "SWIM trace (.tsv)");
+  cmd->add_option("--store", flags->request.store_path,
+                  "Instead of --trace: the MapReduce jobs and Spark applications of a store");
   cmd->add_option("--profile", flags->request.profile_file,
                   "Profile of a representative job (YAML or JSON)")
       ->required();

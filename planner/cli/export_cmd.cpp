@@ -35,6 +35,7 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
       "  perfplan export --what plan --profile examples/profiles/kmeans.yaml --topology "
       "examples/topology.yaml --dataset sky-survey --prices examples/prices/grid.yaml "
       "--objective cost\n"
+      "  perfplan export --what plan app-20161116163331-0000 --store spark.db --nodes 1,2,4\n"
       "  perfplan export --what capacity --trace examples/swim/fb2009_first50.tsv --profile "
       "examples/profiles/kmeans.yaml --nodes 4,16,64");
   cmd->add_option("--what", f->what,
@@ -49,9 +50,11 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--profile", f->request.profile_file,
                   "predictions, selection: profile summary (YAML or JSON)");
   cmd->add_option("app", f->request.app_id,
-                  "stragglers: Spark application id; scores: only this application");
+                  "stragglers: Spark application id; scores: only this application; plan: the "
+                  "Spark application (name or id) to plan from --store");
   cmd->add_option("--store", f->request.store_path,
-                  "stragglers, scores, workload: profile store (default perfplan.db)");
+                  "stragglers, scores, workload, plan APP, capacity: profile store (default "
+                  "perfplan.db)");
   cmd->add_option("--model", f->request.model_file,
                   "sensitivity: model saved by `perfplan tune train`");
   cmd->add_flag("--maximize", f->request.maximize, "sensitivity: higher is better for the target");
@@ -86,9 +89,10 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--budget", f->request.plan.budget,
                   "plan: drop alternatives costing more (0 = none)")
       ->check(CLI::Range(0.0, 1e300));
-  cmd->add_option("--trace", f->request.capacity.trace_file, "capacity: SWIM trace (.tsv)");
+  cmd->add_option("--trace", f->request.capacity.trace_file,
+                  "capacity: SWIM trace (.tsv); without it, the jobs of --store");
   cmd->add_option("--nodes", f->request.capacity.cluster_nodes,
-                  "capacity: cluster sizes, comma-separated")
+                  "capacity: cluster sizes; plan APP: executor counts (comma-separated)")
       ->delimiter(',');
   cmd->add_option("--price-site", f->request.capacity.price_site,
                   "capacity: the price entry that applies");
@@ -99,6 +103,9 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
     planner::ExportRequest request = f->request;
     planner::Parse(f->what, &request.what);  // --what is checked against the kinds above
     request.plan.price_file = request.capacity.price_file = f->prices;
+    if (request.what == planner::ExportKind::kPlan) {
+      request.plan.node_counts = request.capacity.cluster_nodes;  // executor counts
+    }
     planner::Parse(f->objective, &request.plan.objective);
     if (!planner::Parse(f->objective, &request.select.objective) &&
         request.what != planner::ExportKind::kPlan) {

@@ -4,6 +4,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
+#include "planner/plan/combined_plan.h"
 #include "planner/plan/plan.h"
 #include "planner/plan/spark_plan.h"
 
@@ -221,6 +222,69 @@ void PrintSparkPlan(std::ostream& out, const planner::SparkPlanAnswer& a) {
   for (const std::string& w : a.warnings) out << "warning: " << w << "\n";
 }
 
+void PrintCombinedPlan(std::ostream& out, const planner::CombinedPlanAnswer& a, std::size_t top) {
+  const int paths = planner::EvidencePaths(a.request);
+  out << "combined plan over " << paths << " evidence paths, objective "
+      << planner::ToString(a.request.objective) << "\n";
+  if (a.placement) {
+    const planner::PlanAlternative& c = *a.Alternative(*a.placement);
+    out << "\nrecommendation: ";
+    if (a.placement->part == planner::PlanPart::kProfile) {
+      out << "read the replica at " << c.select.replica_site << ", compute on "
+          << c.select.compute_nodes << " node(s) of " << c.select.compute_site;
+    } else {
+      out << "run on " << c.select.compute_nodes << " node(s) of type " << c.instance_type;
+    }
+    out << "; predicted runtime " << Fixed(c.select.runtime_seconds, 1) << " s";
+    if (c.priced) out << ", cost " << Fixed(c.cost.cost, 4) << " " << a.PartAnswer(a.placement->part)->currency;
+    out << "\n  because: " << a.placement_because << "\n";
+  }
+  if (a.spark && a.spark->chosen) {
+    out << (a.placement ? "  " : "\nrecommendation: ") << "Spark application \""
+        << a.spark->app_name << "\": " << a.spark->options[*a.spark->chosen].executors
+        << " executor(s)";
+    if (a.spark->tuning.recommendation) {
+      out << ", spark-defaults.conf:";
+      for (const std::string& line : a.spark->tuning.recommendation->spark_defaults) {
+        out << "\n    " << line;
+      }
+    } else {
+      out << " (no parameters: " << a.spark->tuning.note << ")";
+    }
+    out << "\n";
+  }
+  if (!a.front.empty()) {
+    out << "\nPareto front of predicted time against cost over every part (" << a.front.size()
+        << " points):\n";
+    Table t({"part", "where", "nodes", "runtime_s", "cost"});
+    for (const planner::PartRef& ref : a.front) {
+      const planner::PlanAlternative& alt = *a.Alternative(ref);
+      t.AddRow({std::string(planner::ToString(ref.part)),
+                alt.instance_type.empty() ? alt.select.replica_site + " -> " + alt.select.compute_site
+                                          : alt.instance_type,
+                std::to_string(alt.select.compute_nodes), Fixed(alt.select.runtime_seconds, 1),
+                Fixed(alt.cost.cost, 4)});
+    }
+    t.Print(out);
+  }
+  for (const std::string& w : a.warnings) out << "warning: " << w << "\n";
+  if (a.profile) {
+    out << "\n== profile part (the same as `perfplan plan --profile ... --topology ... --dataset "
+        << a.profile->dataset << "`) ==\n";
+    PrintPlan(out, *a.profile, top);
+  }
+  if (a.runs) {
+    out << "\n== runs part (the same as `perfplan plan --runs ... --workload " << a.runs->dataset
+        << "`) ==\n";
+    PrintPlan(out, *a.runs, top);
+  }
+  if (a.spark) {
+    out << "\n== Spark application part (the same as `perfplan plan --store ... --app "
+        << a.spark->app_name << "`) ==\n";
+    PrintSparkPlan(out, *a.spark);
+  }
+}
+
 }  // namespace
 
 void AddPlanCommand(CLI::App& command, CliContext& ctx) {
@@ -231,7 +295,9 @@ void AddPlanCommand(CLI::App& command, CliContext& ctx) {
       "--topology examples/topology.yaml --dataset sky-survey --prices examples/prices/grid.yaml "
       "--objective cost --deadline-seconds 600\n"
       "  perfplan plan --runs runs.csv --workload sort --prices prices.yaml --objective cost\n"
-      "  perfplan plan --store spark.db --app PageRank --deadline-seconds 600");
+      "  perfplan plan --store spark.db --app PageRank --deadline-seconds 600\n"
+      "  perfplan plan --profile p.yaml --topology t.yaml --dataset d --runs runs.csv --workload w "
+      "--store spark.db --app PageRank --prices prices.yaml   (a combined plan)");
   cmd->add_option("--profile", flags->request.profile_file,
                   "Profile summary (YAML or JSON), with --topology and --dataset");
   cmd->add_option("--topology", flags->request.topology_file, "Cluster topology (YAML)");
@@ -276,6 +342,18 @@ void AddPlanCommand(CLI::App& command, CliContext& ctx) {
   cmd->callback([flags, &ctx] {
     planner::Parse(flags->objective, &flags->request.objective);
     models::Parse(flags->model, &flags->request.variant);
+    if (planner::EvidencePaths(flags->request) >= 2) {
+      Result<planner::CombinedPlanAnswer> combined = planner::AnswerCombinedPlan(flags->request);
+      if (!combined.ok()) return ReportError(ctx, "plan", combined.status(), flags->json);
+      if (flags->json) {
+        *ctx.out << planner::ToJson(combined.value());
+      } else {
+        PrintCombinedPlan(*ctx.out, combined.value(),
+                          flags->top == 0 ? static_cast<std::size_t>(-1)
+                                          : static_cast<std::size_t>(flags->top));
+      }
+      return;
+    }
     if (flags->request.evidence() == planner::PlanEvidence::kSparkApp) {
       if (Status s = flags->request.Validate(); !s.ok()) {
         return ReportError(ctx, "plan", s, flags->json);

@@ -15,7 +15,7 @@ void AddReportCommand(CLI::App& command, CliContext& ctx) {
   CLI::App* cmd = &command;
   cmd->footer(
       "Examples:\n  perfplan report --out report.html --profiles examples/profiles/*.yaml "
-      "--topology examples/topology.yaml\n"
+      "--topology examples/topology.yaml --prices examples/prices/grid.yaml\n"
       "  perfplan report --out spark.html --store perfplan.db --app app-20240101-0001");
   cmd->add_option("--out", f->request.out_file,
                   "HTML file to write (atomically); - for standard output")
@@ -33,6 +33,9 @@ void AddReportCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--app", f->request.app_id, "With --store: only this Spark application");
   cmd->add_option("--tune-model", f->request.tune_model_file,
                   "Saved tuning model (perfplan tune train): sensitivity bars");
+  cmd->add_option("--prices", f->request.price_file,
+                  "Price file (YAML), with --topology or --runs: cost column and cost-vs-time "
+                  "Pareto chart");
   cmd->add_flag("--json", f->json, "Print {out, sections, charts, warnings} as JSON");
   cmd->callback([f, &ctx] {
     const bool to_stdout = f->request.out_file == "-";

@@ -375,7 +375,7 @@ ExportTable PlanTable(const PlanAnswer& answer) {
   t.what = "plan";
   t.columns = {"replica_site", "compute_site", "compute_nodes", "runtime_seconds",   "node_seconds",
                "cost",         "list_cost",    "currency",      "billed_node_hours", "select_rank",
-               "chosen",       "on_front",     "feasible"};
+               "chosen",       "on_front",     "feasible",      "instance_type"};
   for (std::size_t i = 0; i < answer.alternatives.size(); ++i) {
     const PlanAlternative& a = answer.alternatives[i];
     const bool chosen = answer.chosen && *answer.chosen == i;
@@ -388,6 +388,65 @@ ExportTable PlanTable(const PlanAnswer& answer) {
                       static_cast<long long>(a.select_rank), static_cast<long long>(chosen),
                       static_cast<long long>(a.on_front), static_cast<long long>(a.feasible),
                       a.instance_type.empty() ? ExportCell{} : ExportCell{a.instance_type}});
+  }
+  return t;
+}
+
+ExportTable SparkPlanTable(const SparkPlanAnswer& answer) {
+  ExportTable t;
+  t.what = "plan";
+  t.columns = {"kind",          "application",       "executors",          "whatif_seconds",
+               "executor_seconds", "history_seconds", "history_low_seconds",
+               "history_high_seconds", "chosen",     "feasible",           "property",
+               "value",         "baseline_value",    "direction",          "stage",
+               "task_seconds",  "h_index",           "speedup",            "speculation_would_act",
+               "aqe_skew_would_act"};
+  enum Column { kKind, kApp, kExecutors, kWhatIf, kExecutorSeconds, kHistory, kLow, kHigh,
+                kChosen, kFeasible, kProperty, kValue, kBaseline, kDirection, kStage, kTask,
+                kH, kSpeedup, kSpeculation, kAqe, kColumns };
+  auto row = [&](const char* kind) {
+    std::vector<ExportCell> r(kColumns);
+    r[kKind] = std::string(kind);
+    r[kApp] = answer.latest_app_id;
+    return r;
+  };
+  auto optional = [](const std::optional<double>& v) { return v ? ExportCell{*v} : ExportCell{}; };
+  for (std::size_t i = 0; i < answer.options.size(); ++i) {
+    const SparkExecutorOption& o = answer.options[i];
+    std::vector<ExportCell> r = row("executors");
+    r[kExecutors] = static_cast<long long>(o.executors);
+    r[kWhatIf] = o.whatif_seconds;
+    r[kExecutorSeconds] = o.executor_seconds;
+    r[kHistory] = optional(o.history_seconds);
+    if (o.history_interval) {
+      r[kLow] = o.history_interval->low_seconds;
+      r[kHigh] = o.history_interval->high_seconds;
+    }
+    r[kChosen] = static_cast<long long>(answer.chosen && *answer.chosen == i);
+    r[kFeasible] = static_cast<long long>(o.feasible);
+    t.rows.push_back(std::move(r));
+  }
+  if (answer.tuning.recommendation) {
+    for (const tuning::RecommendedValue& v : answer.tuning.recommendation->config) {
+      std::vector<ExportCell> r = row("parameter");
+      r[kProperty] = v.property;
+      r[kValue] = v.text;
+      r[kBaseline] = v.baseline_text;
+      for (const auto& [name, direction] : answer.tuning.top_parameters) {
+        if (name == v.property || name == v.parameter) r[kDirection] = direction;
+      }
+      t.rows.push_back(std::move(r));
+    }
+  }
+  for (const SparkStageStragglers& s : answer.stragglers.slowest) {
+    std::vector<ExportCell> r = row("stage");
+    r[kStage] = std::to_string(s.stage_id) + "." + std::to_string(s.attempt_id);
+    r[kTask] = s.task_seconds;
+    r[kH] = optional(s.h_index);
+    r[kSpeedup] = optional(s.speedup);
+    r[kSpeculation] = static_cast<long long>(s.speculation_would_act);
+    r[kAqe] = static_cast<long long>(s.aqe_skew_would_act);
+    t.rows.push_back(std::move(r));
   }
   return t;
 }
@@ -514,6 +573,17 @@ Result<ExportTable> AnswerExport(const ExportRequest& r) {
     case ExportKind::kCapacity:
       break;
   }
+  if (r.what == ExportKind::kPlan && !r.app_id.empty()) {
+    PlanRequest request = r.plan;
+    request.store_path = r.store_path;
+    request.app = r.app_id;
+    request.deadline_seconds = r.select.deadline_seconds;
+    request.max_nodes = r.select.max_compute_nodes;
+    if (Status s = request.Validate(); !s.ok()) return s;
+    Result<SparkPlanAnswer> a = AnswerSparkPlan(request);
+    if (!a.ok()) return a.status();
+    return SparkPlanTable(a.value());
+  }
   if (r.profile_file.empty()) {
     return Status::InvalidArgument("--what " + std::string(ToString(r.what)) + " needs --profile");
   }
@@ -521,6 +591,7 @@ Result<ExportTable> AnswerExport(const ExportRequest& r) {
   if (r.what == ExportKind::kCapacity) {
     CapacityRequest request = r.capacity;
     request.profile_file = r.profile_file;
+    if (request.trace_file.empty()) request.store_path = r.store_path;  // the store's jobs
     Result<CapacityAnswer> a = AnswerCapacity(request);
     if (!a.ok()) return a.status();
     return CapacityTable(a.value());

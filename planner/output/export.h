@@ -19,6 +19,7 @@
 #include "planner/runtime/runtime.h"
 #include "planner/plan/capacity.h"
 #include "planner/plan/plan.h"
+#include "planner/plan/spark_plan.h"
 #include "planner/scoring/task_scoring.h"
 #include "tuning/sensitivity.h"
 
@@ -70,7 +71,8 @@ struct ExportRequest {
   bool maximize = false;         // sensitivity: higher is better for the target
   WorkloadRequest workload;      // workload: window (store_path comes from above)
   // plan: prices, objective, budget (profile, topology, dataset, deadline and node limit come from
-  // the fields above)
+  // the fields above; with app_id, the Spark application path over store_path, whose executor
+  // counts are plan.node_counts)
   PlanRequest plan;
   CapacityRequest capacity;  // capacity: trace, sizes, prices (the profile comes from above)
 };
@@ -100,6 +102,12 @@ ExportTable WorkloadTable(const WorkloadAnswer& answer);
 // One row per alternative of `perfplan plan`, in the plan's order: the select columns, the cost
 // (empty when unpriced), and the flags chosen / on_front / feasible (1 or 0).
 ExportTable PlanTable(const PlanAnswer& answer);
+// The plan of a Spark application (`perfplan plan --store DB --app NAME`) as one table whose
+// `kind` column says what a row is: "executors" rows (one per what-if count, ascending, with the
+// fitted history's prediction and interval when fitted, chosen and feasible as 1 or 0), then
+// "parameter" rows (the recommended spark-defaults values, when the application has enough runs),
+// then "stage" rows (its slowest stages' stragglers); columns that do not apply are empty.
+ExportTable SparkPlanTable(const SparkPlanAnswer& answer);
 // One row per cluster size of `perfplan capacity`, in the requested order.
 ExportTable CapacityTable(const CapacityAnswer& answer);
 

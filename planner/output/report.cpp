@@ -23,6 +23,7 @@
 #include "planner/output/svg_chart.h"
 #include "planner/tuning/tune.h"
 #include "profiles/hdfs/hdfs_store.h"
+#include "profiles/runtime/price_file.h"
 #include "profiles/spark/spark_store.h"
 #include "profiles/store.h"
 #include "models/json_text.h"
@@ -31,6 +32,7 @@ namespace perfplan::planner {
 namespace {
 
 constexpr double kMebibyte = 1024.0 * 1024.0;
+constexpr std::size_t kMaxParetoDots = 1000;  // off-front points drawn per cost/time chart
 
 std::string Fixed(double v, int digits) {
   char buf[64];
@@ -56,8 +58,19 @@ class Builder {
   void EndSection() { body_ += "</section>\n"; }
   // A row of the decision table, the first section of the report: what to run where.
   void AddDecision(std::vector<std::string> cells) { decisions_.push_back(std::move(cells)); }
-  // Called once, after every section: the decision table goes first.
+  // A figure of the time/cost section, which follows the decision table.
+  void AddParetoFigure(const std::string& svg, const std::string& caption) {
+    pareto_ +=
+        "<figure>\n" + svg + "<figcaption>" + XmlEscape(caption) + "</figcaption>\n</figure>\n";
+    ++pareto_charts_;
+    ++answer_->charts;
+  }
+  // Called once, after every section: the decision table goes first, then the time/cost front.
   void FinishDecisions() {
+    if (pareto_charts_ > 0) {
+      answer_->sections.insert(answer_->sections.begin(),
+                               {"pareto", "Cost against time", pareto_charts_});
+    }
     if (decisions_.empty()) return;
     answer_->sections.insert(answer_->sections.begin(), {"decision", "Decision", 0});
   }
@@ -125,17 +138,26 @@ class Builder {
           "<section id=\"decision\">\n<h2>Decision</h2>\n<p>For each application and dataset "
           "(profiles: perfplan select, FREERIDE-G model) or workload (runs CSV: perfplan plan, "
           "one fit per instance type), the fastest predicted choice, its prediction interval "
-          "where the evidence has held-out errors, and a note; the charts below show the "
-          "alternatives.</p>\n<table class=\"decision\">\n<tr>"
+          "where the evidence has held-out errors, its billed cost from the price file "
+          "(--prices), and a note; the charts below show the alternatives.</p>\n"
+          "<table class=\"decision\">\n<tr>"
           "<th>application</th><th>dataset or workload</th><th>run where</th>"
           "<th>nodes</th><th>predicted runtime (s)</th><th>interval (s)</th>"
-          "<th>note</th></tr>\n";
+          "<th>cost</th><th>note</th></tr>\n";
       for (const std::vector<std::string>& row : decisions_) {
         html += "<tr>";
         for (const std::string& c : row) html += "<td>" + XmlEscape(c) + "</td>";
         html += "</tr>\n";
       }
       html += "</table>\n</section>\n";
+    }
+    if (pareto_charts_ > 0) {
+      html +=
+          "<section id=\"pareto\">\n<h2>Cost against time</h2>\n<p>Every priced alternative "
+          "of perfplan plan (predicted runtime against billed cost from the price file), the "
+          "Pareto front of the alternatives no other is both faster and cheaper than, and the "
+          "fastest choice of the decision table.</p>\n" +
+          pareto_ + "</section>\n";
     }
     html += body_;
     if (!answer_->warnings.empty()) html += WarningSummary();
@@ -146,7 +168,68 @@ class Builder {
   ReportAnswer* answer_;
   std::string body_;
   std::vector<std::vector<std::string>> decisions_;
+  std::string pareto_;
+  std::size_t pareto_charts_ = 0;
 };
+
+// The decision table's cost cell of one alternative of a plan.
+std::string CostCell(const PlanAnswer& plan, const PlanAlternative& alt) {
+  if (plan.price_source.empty()) return "n/a (no --prices)";
+  if (!alt.priced) return "no price for " + (alt.instance_type.empty() ? alt.select.compute_site
+                                                                       : alt.instance_type);
+  return Fixed(alt.cost.cost, 4) + " " + plan.currency;
+}
+
+// Adds the time/cost chart of a priced plan: every priced alternative, the Pareto front as a
+// line through its points (fastest first) and `marked` (the decision table's choice) as a ring.
+void AddParetoChart(const PlanAnswer& plan, const PlanAlternative* marked,
+                    const std::string& subject, Builder& b) {
+  if (plan.price_source.empty()) return;
+  XYChart chart;
+  chart.title = "Cost against predicted time, " + subject;
+  chart.x_label = "predicted runtime (s)";
+  chart.y_label = "cost (" + plan.currency + ")";
+  ChartSeries all{"alternatives", {}, "#95a5a6"}, front{"Pareto front", {}, "#2471a3"},
+      chosen{"fastest (decision)", {}, "#c0392b"};
+  all.dots = true;
+  chosen.dots = true;
+  // Every priced alternative off the front, thinned evenly (in the plan's order) beyond
+  // kMaxParetoDots so that a 10,000-node topology (50,000 alternatives) stays a readable, small
+  // SVG; the front is always drawn whole, and the caption says how many were drawn.
+  std::size_t priced = 0, off_front = 0;
+  for (const PlanAlternative& alt : plan.alternatives) {
+    priced += alt.priced ? 1 : 0;
+    off_front += alt.priced && !alt.on_front ? 1 : 0;
+  }
+  const std::size_t stride =
+      off_front > kMaxParetoDots ? (off_front + kMaxParetoDots - 1) / kMaxParetoDots : 1;
+  std::size_t seen = 0;
+  for (const PlanAlternative& alt : plan.alternatives) {
+    if (!alt.priced) continue;
+    if (!alt.on_front && seen++ % stride != 0) continue;
+    all.points.emplace_back(alt.select.runtime_seconds, alt.cost.cost);
+  }
+  for (std::size_t i : plan.front) {
+    const PlanAlternative& alt = plan.alternatives[i];
+    front.points.emplace_back(alt.select.runtime_seconds, alt.cost.cost);
+  }
+  if (marked && marked->priced) {
+    chosen.points.emplace_back(marked->select.runtime_seconds, marked->cost.cost);
+  }
+  if (all.points.empty()) {
+    b.Warn(subject + ": cost against time: no alternative has a price in " + plan.price_source);
+    return;
+  }
+  chart.series = {all, front};
+  if (!chosen.points.empty()) chart.series.push_back(chosen);
+  std::string caption = subject + ": " + std::to_string(priced) + " priced alternatives, " +
+                        std::to_string(front.points.size()) + " on the front";
+  if (stride > 1) {
+    caption += "; 1 in " + std::to_string(stride) + " of the " + std::to_string(off_front) +
+               " off the front drawn";
+  }
+  b.AddParetoFigure(LineChartSvg(chart), caption + " (" + plan.price_source + ")");
+}
 
 Status AddSparkSection(profiles::Store& store, const ReportRequest& request, Builder& b) {
   auto apps = profiles::spark::ListApplications(store);
@@ -285,6 +368,7 @@ Status AddRuntimeNodesSection(const ReportRequest& request, Builder& b) {
   PlanRequest plan_request;
   plan_request.runs_file = request.runs_file;
   plan_request.workload = request.workload;
+  plan_request.price_file = request.price_file;
   auto plan = AnswerPlan(plan_request);
   if (!plan.ok()) {
     b.Warn(request.runs_file + ": runtime against node count: " + plan.status().message());
@@ -357,11 +441,17 @@ Status AddRuntimeNodesSection(const ReportRequest& request, Builder& b) {
                      best->interval ? Fixed(best->interval->low_seconds, 1) + " to " +
                                           Fixed(best->interval->high_seconds, 1)
                                     : "none",
+                     CostCell(a, *best),
                      "fastest of " + std::to_string(points.size()) +
                          " node counts of this type (perfplan plan --runs)"});
     }
   }
   if (begun) b.EndSection();
+  const PlanAlternative* fastest = nullptr;
+  for (const PlanAlternative& alt : a.alternatives) {
+    if (!fastest || alt.select.runtime_seconds < fastest->select.runtime_seconds) fastest = &alt;
+  }
+  AddParetoChart(a, fastest, "workload " + request.workload, b);
   return Status::Ok();
 }
 
@@ -424,7 +514,8 @@ void AddProfileRunsSection(const std::vector<profiles::ProfileDocument>& docs, B
 }
 
 Status AddSelectionSection(const std::vector<profiles::ProfileDocument>& docs,
-                           const ReportRequest& request, Builder& b) {
+                           const ReportRequest& request, const profiles::PriceFile* prices,
+                           Builder& b) {
   const std::string& topology_file = request.topology_file;
   auto topology = profiles::LoadTopology(topology_file);
   if (!topology.ok()) return profiles::ToStatus(topology.problems);
@@ -486,11 +577,35 @@ Status AddSelectionSection(const std::vector<profiles::ProfileDocument>& docs,
                                              return a.second < c.second;
                                            });
         const double total = best.runtime_seconds > 0 ? best.runtime_seconds : 1;
+        // The cost and the time/cost front come from perfplan plan over the same documents,
+        // whose alternatives are select's (the first in time order is select's best).
+        std::string cost = "n/a (no --prices)";
+        if (prices) {
+          PlanRequest plan_request;
+          plan_request.dataset = dataset;
+          plan_request.price_file = request.price_file;
+          auto plan = AnswerPlan(doc, topology.value, prices, plan_request);
+          if (!plan.ok()) {
+            cost = "n/a";
+            b.Warn(doc.file + ": plan for " + dataset + ": " + plan.status().message());
+          } else {
+            const PlanAlternative* same = nullptr;
+            for (const PlanAlternative& alt : plan.value().alternatives) {
+              if (alt.select.replica_site == best.replica_site &&
+                  alt.select.compute_site == best.compute_site &&
+                  alt.select.compute_nodes == best.compute_nodes && !same) {
+                same = &alt;
+              }
+            }
+            if (same) cost = CostCell(plan.value(), *same);
+            AddParetoChart(plan.value(), same, app + " on " + dataset, b);
+          }
+        }
         b.AddDecision({app, dataset,
                        "read the replica at " + best.replica_site + ", compute on " +
                            best.compute_site,
                        std::to_string(best.compute_nodes), Fixed(best.runtime_seconds, 1),
-                       "none (a profile has no held-out errors)",
+                       "none (a profile has no held-out errors)", cost,
                        "largest component " + std::string(top->first) + " (" +
                            Fixed(100 * top->second / total, 0) + "%); next best " +
                            (alts.size() > 1 ? Fixed(alts[1].runtime_seconds, 1) + " s" : "none")});
@@ -567,10 +682,19 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
   if (!request.app_id.empty() && request.store_path.empty())
     return Status::InvalidArgument("--app needs --store");
 
+  if (!request.price_file.empty() && request.runs_file.empty() && request.topology_file.empty())
+    return Status::InvalidArgument("--prices needs --runs or --topology (the plans it prices)");
+  profiles::Loaded<profiles::PriceFile> prices;
+  if (!request.price_file.empty()) {
+    prices = profiles::LoadPriceFile(request.price_file);
+    if (!prices.ok()) return profiles::ToStatus(prices.problems);
+  }
+
   ReportAnswer answer;
   answer.out_file = request.out_file;
   Builder b(&answer);
   std::vector<std::string> inputs;
+  if (!request.price_file.empty()) inputs.push_back("prices " + request.price_file);
   if (!request.store_path.empty()) {
     std::error_code ec;
     if (!std::filesystem::exists(request.store_path, ec))
@@ -595,7 +719,11 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
     AddProfileRunsSection(docs.value(), b);
     if (!request.topology_file.empty()) {
       inputs.push_back("topology " + request.topology_file);
-      if (Status s = AddSelectionSection(docs.value(), request, b); !s.ok()) return s;
+      if (Status s = AddSelectionSection(docs.value(), request,
+                                         request.price_file.empty() ? nullptr : &prices.value,
+                                         b);
+          !s.ok())
+        return s;
     }
   }
   if (!request.tune_model_file.empty()) {

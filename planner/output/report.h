@@ -9,7 +9,9 @@
 //                t_d + t_n + t_c (leave one out; all runs when the profile has one);
 //   --profiles + --topology: the best alternatives of `select` for each dataset of the topology
 //                (--dataset: one of them) as stacked bars of their predicted time breakdown;
-//   --tune-model: sensitivity bars (|η_i| × range per parameter) of a saved tuning model.
+//   --tune-model: sensitivity bars (|η_i| × range per parameter) of a saved tuning model;
+//   --prices:    with --topology or --runs, a cost column in the decision table and, after it,
+//                cost against predicted time of every priced alternative with the Pareto front.
 // No globals; thread-safe (each call opens its own store connection). Times in seconds.
 #pragma once
 
@@ -29,13 +31,16 @@ struct ReportRequest {
   std::string runs_file, workload, train_expression;  // all three or none
   std::string app_id;                                 // only this Spark application
   std::string tune_model_file;          // saved `perfplan tune train` model: sensitivity bars
+  // Price file (YAML): with --topology or --runs, the cost of each decision and a chart of cost
+  // against predicted time with the Pareto front (perfplan plan's).
+  std::string price_file;
   std::size_t max_stages_per_app = 24;  // Lorenz figures per application
   std::string generated_at;  // the header's generation time; "" = now, UTC (ISO 8601)
 };
 
 struct ReportSection {
-  std::string id;  // HTML id: "stragglers", "datanodes", "evaluate", "profiles", "selection",
-                   // "sensitivity"
+  std::string id;  // HTML id: "decision", "pareto", "stragglers", "datanodes", "evaluate",
+                   // "runtime-nodes", "profiles", "selection", "sensitivity"
   std::string title;
   std::size_t charts = 0;
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/runtime_model.h"
+#include "planner/plan/capacity_store.h"
 #include "planner/plan/plan_inputs.h"
 #include "profiles/runtime/price_file.h"
 #include "profiles/runtime/profile_reader.h"
@@ -12,7 +13,10 @@
 namespace perfplan::planner {
 
 Status CapacityRequest::Validate() const {
-  if (trace_file.empty()) return Status::InvalidArgument("trace: required (a SWIM .tsv file)");
+  if (trace_file.empty() == store_path.empty()) {
+    return Status::InvalidArgument(
+        "trace: give one source of jobs: a SWIM .tsv file or a store of ingested jobs");
+  }
   if (profile_file.empty()) return Status::InvalidArgument("profile: required");
   if (cluster_nodes.empty()) {
     return Status::InvalidArgument("nodes: at least one cluster size is required");
@@ -35,7 +39,15 @@ Status CapacityRequest::Validate() const {
 
 Result<CapacityAnswer> AnswerCapacity(const CapacityRequest& request) {
   if (Status s = request.Validate(); !s.ok()) return s;
-  profiles::Loaded<profiles::SwimTrace> trace = profiles::LoadSwimTrace(request.trace_file);
+  profiles::Loaded<profiles::SwimTrace> trace;
+  std::vector<std::string> store_warnings;
+  if (!request.store_path.empty()) {
+    Result<profiles::SwimTrace> jobs = StoreJobs(request.store_path, &store_warnings);
+    if (!jobs.ok()) return jobs.status();
+    trace.value = std::move(jobs).value();
+  } else {
+    trace = profiles::LoadSwimTrace(request.trace_file);
+  }
   profiles::Loaded<profiles::ProfileDocument> doc = profiles::LoadProfile(request.profile_file);
   profiles::Loaded<profiles::PriceFile> prices =
       plan_detail::LoadOptionalPrices(request.price_file);
@@ -61,6 +73,7 @@ Result<CapacityAnswer> AnswerCapacity(const CapacityRequest& request) {
 
   CapacityAnswer answer;
   answer.request = request;
+  answer.warnings = std::move(store_warnings);
   answer.jobs = trace.value.jobs.size();
   answer.trace_span_seconds =
       trace.value.jobs.back().submit_seconds - trace.value.jobs.front().submit_seconds;

@@ -1,7 +1,9 @@
 // `perfplan capacity` (issue 20): how many nodes finish a day of jobs within N hours, and at
 // what price.
 //
-// For each job of a SWIM trace (profiles/runtime/swim_trace.h) and each cluster size N:
+// The jobs come from a SWIM trace (profiles/runtime/swim_trace.h) or from a store
+// (planner/plan/capacity_store.h: its MapReduce jobs by submit time and HDFS bytes read, its
+// Spark applications by start time and input bytes read). For each job and each cluster size N:
 //   width    w = clamp(ceil(map_input_bytes / split_bytes), 1, N)  nodes (one split per node)
 //   runtime  = the FREERIDE-G model of the profile (models::PredictRuntimeSeconds, the function
 //              behind `perfplan predict`) at dataset_bytes = map input bytes (at least 1),
@@ -24,7 +26,8 @@
 namespace perfplan::planner {
 
 struct CapacityRequest {
-  std::string trace_file;          // SWIM .tsv; required
+  std::string trace_file;          // SWIM .tsv; this or store_path
+  std::string store_path;          // profile store: its MapReduce jobs and Spark applications
   std::string profile_file;        // FREERIDE-G profile of a representative job; required
   std::vector<int> cluster_nodes;  // sizes to replay, each >= 1; required
   // Map input per node-task; 128 MiB = HDFS's default block. Change it for other split sizes.

@@ -29,7 +29,8 @@ std::string ToJson(const CapacityAnswer& a) {
   }
   const CapacityRequest& q = a.request;
   json j = {{"inputs",
-             {{"trace", q.trace_file},
+             {{"trace", q.trace_file.empty() ? json(nullptr) : json(q.trace_file)},
+              {"store", q.store_path.empty() ? json(nullptr) : json(q.store_path)},
               {"profile", q.profile_file},
               {"prices", q.price_file.empty() ? json(nullptr) : json(q.price_file)},
               {"price_site", q.price_site.empty() ? json(nullptr) : json(q.price_site)}}},
@@ -40,7 +41,7 @@ std::string ToJson(const CapacityAnswer& a) {
             {"sources",
              {{"runtime", a.runtime_model},
               {"schedule",
-               "FIFO replay of the trace's submit times over the cluster's nodes "
+               "FIFO replay of the jobs' submit times over the cluster's nodes "
                "(one split per node, jobs wider than the cluster clamped)"}}},
             {"currency", a.currency.empty() ? json(nullptr) : json(a.currency)},
             {"within_hours", q.within_hours > 0 ? json(q.within_hours) : json(nullptr)},

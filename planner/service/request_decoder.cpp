@@ -192,13 +192,45 @@ std::optional<ApiError> DecodePlanCall(std::string_view body, PlanCall* out) {
   Fields f(object);
   if (auto e = f.CheckKnown({"application", "profile", "dataset", "prices", "objective",
                              "deadline_seconds", "budget", "max_nodes", "sites", "profiled_site",
-                             "model"})) {
+                             "model", "spark_app", "executors"})) {
     return e;
   }
-  if (auto e = f.Profile(&out->application, &out->inline_profile)) return e;
   PlanRequest& r = out->request;
-  if (auto e = f.String("dataset", &r.dataset)) return e;
-  if (r.dataset.empty()) return ApiError{400, "missing_field", "dataset: required", "dataset"};
+  if (auto e = f.String("spark_app", &r.app)) return e;
+  const bool with_profile = object.contains("application") || object.contains("profile");
+  if (object.contains("spark_app")) {
+    // The Spark application path over the service's store; with a profile and dataset too, the
+    // combined plan of both (planner/plan/combined_plan.h).
+    if (r.app.empty()) return FieldError("spark_app", "expected an application name or id");
+    if (with_profile) {
+      if (auto e = f.Profile(&out->application, &out->inline_profile)) return e;
+      if (auto e = f.String("dataset", &r.dataset)) return e;
+      if (r.dataset.empty()) {
+        return ApiError{400, "missing_field", "dataset: required with a profile", "dataset"};
+      }
+    }
+    for (const char* key : {"dataset", "profiled_site", "model"}) {
+      if (!with_profile && object.contains(key)) {
+        return FieldError(key, std::string("only with a profile (\"application\" or "
+                                           "\"profile\"), not a Spark application alone"));
+      }
+    }
+    if (auto it = object.find("executors"); it != object.end()) {
+      if (!it->is_array() || it->empty())
+        return FieldError("executors", "expected a non-empty array of whole numbers");
+      for (const json& v : *it) {
+        if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > (1LL << 30))
+          return FieldError("executors", "expected whole numbers >= 1, got " + JsonText(v));
+        r.node_counts.push_back(static_cast<int>(v.get<long long>()));
+      }
+    }
+  } else {
+    if (object.contains("executors"))
+      return FieldError("executors", "only with \"spark_app\" (executor counts to replay)");
+    if (auto e = f.Profile(&out->application, &out->inline_profile)) return e;
+    if (auto e = f.String("dataset", &r.dataset)) return e;
+    if (r.dataset.empty()) return ApiError{400, "missing_field", "dataset: required", "dataset"};
+  }
   if (auto it = object.find("prices"); it != object.end()) {
     if (!it->is_object()) return FieldError("prices", "expected an object, got " + TypeName(*it));
     out->inline_prices = it->dump();

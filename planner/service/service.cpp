@@ -12,6 +12,8 @@
 #include <string_view>
 #include <thread>
 
+#include "planner/plan/combined_plan.h"
+#include "planner/plan/spark_plan.h"
 #include "planner/runtime/json_output.h"
 #include "planner/service/http_server.h"
 #include "planner/service/request_decoder.h"
@@ -161,9 +163,45 @@ HttpReply Select(const Catalog& catalog, const std::string& body) {
   return {200, ToJson(answer.value())};
 }
 
-HttpReply Plan(const Catalog& catalog, const std::string& body) {
+// 503 when the store given at start has gone away since.
+std::optional<ApiError> MissingStore(const ServiceOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(options.store_path, ec)) return std::nullopt;
+  return ApiError{503, "unavailable", "the store " + options.store_path + " does not exist", ""};
+}
+
+// POST /v1/plan with "spark_app": the plan of a Spark application in the served store, the
+// document `perfplan plan --store DB --app NAME --json` prints (AnswerSparkPlan, which also
+// refuses prices, a budget and sites with the field named).
+// The served store for a "spark_app" plan: 404 without --store, 503 when it has gone away.
+std::optional<ApiError> UseServedStore(const ServiceOptions& options, PlanCall* call) {
+  if (options.store_path.empty()) {
+    return ApiError{404, "not_found",
+                    "\"spark_app\" plans are served when the service is started with --store",
+                    "spark_app"};
+  }
+  if (auto e = MissingStore(options)) return e;
+  call->request.store_path = options.store_path;
+  return std::nullopt;
+}
+
+HttpReply SparkPlan(const ServiceOptions& options, PlanCall call) {
+  if (auto e = UseServedStore(options, &call)) return Error(*e);
+  if (call.inline_prices) call.request.price_file = "request.prices";
+  if (Status s = call.request.Validate(); !s.ok()) return FromStatus(s);
+  Result<SparkPlanAnswer> answer = AnswerSparkPlan(call.request);
+  if (!answer.ok()) return FromStatus(answer.status());
+  return {200, ToJson(answer.value())};
+}
+
+HttpReply Plan(const ServiceOptions& options, const Catalog& catalog, const std::string& body) {
   PlanCall call;
   if (auto e = DecodePlanCall(body, &call)) return Error(*e);
+  const bool combined = !call.request.app.empty() && !call.request.dataset.empty();
+  if (!call.request.app.empty() && !combined) return SparkPlan(options, std::move(call));
+  if (combined) {
+    if (auto e = UseServedStore(options, &call)) return Error(*e);
+  }
   if (!catalog.topology()) {
     return Error({404, "not_found", "the service was started without a topology", ""});
   }
@@ -181,17 +219,19 @@ HttpReply Plan(const Catalog& catalog, const std::string& body) {
                     p.field.empty() ? "prices" : "prices." + p.field});
     }
   }
+  if (combined) {
+    // The served profile and the served store's application: `perfplan plan --profile …
+    // --store … --app …`.
+    Result<CombinedPlanAnswer> answer = AnswerCombinedPlan(
+        call.request,
+        {doc, catalog.topology(), call.inline_prices ? &prices.value : nullptr});
+    if (!answer.ok()) return FromStatus(answer.status());
+    return {200, ToJson(answer.value())};
+  }
   Result<PlanAnswer> answer = AnswerPlan(*doc, *catalog.topology(),
                                          call.inline_prices ? &prices.value : nullptr, call.request);
   if (!answer.ok()) return FromStatus(answer.status());
   return {200, ToJson(answer.value())};
-}
-
-// 503 when the store given at start has gone away since.
-std::optional<ApiError> MissingStore(const ServiceOptions& options) {
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(options.store_path, ec)) return std::nullopt;
-  return ApiError{503, "unavailable", "the store " + options.store_path + " does not exist", ""};
 }
 
 // GET /api/v1/PATH[?query]: the History Server's answer from the Spark store.
@@ -410,7 +450,7 @@ HttpReply HandleRequest(const Catalog& catalog, const ServiceOptions& options,
   }
   if (path == "/v1/plan") {
     if (auto e = only("POST")) return *e;
-    return Plan(catalog, body);
+    return Plan(options, catalog, body);
   }
   if (path == "/v1/tuning/recommend") {
     if (auto e = only("POST")) return *e;

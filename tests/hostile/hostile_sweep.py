@@ -91,6 +91,11 @@ PATHS = [
     ("validate", ["validate", "{F}", "--json"]),
     ("fit", ["fit", "--runs", "{F}", "--workload", "w", "--json"]),
     ("plan-store", ["plan", "--store", "{F}", "--app", "synthetic", "--json"]),
+    ("capacity-store", ["capacity", "--store", "{F}", "--profile",
+                        "{SRC}/examples/profiles/kmeans.yaml", "--nodes", "4,16", "--json"]),
+    ("report-prices", ["report", "--out", "{D}/prices-report.html", "--profiles",
+                       "{SRC}/examples/profiles/kmeans.yaml", "--topology",
+                       "{SRC}/examples/topology.yaml", "--prices", "{F}", "--json"]),
     ("evaluate", ["evaluate", "--runs", "{F}", "--workload", "w", "--train", "compute_nodes<=8",
                   "--json"]),
     ("tune-cv", ["tune", "cv", "--data", "{F}", "--target", "time_seconds", "--json"]),
@@ -163,7 +168,7 @@ def main():
                         argv.append(a.replace("{F}", "").encode() + fpath)
                     else:
                         argv.append(a.replace("{F}", str(fpath)).replace("{S}", store)
-                                     .replace("{SRC}", src))
+                                     .replace("{SRC}", src).replace("{D}", scratch))
                 code, err = run(argv, fpath if via_stdin else None, TIMEOUT_SECONDS)
                 runs += 1
                 if code == "hang":

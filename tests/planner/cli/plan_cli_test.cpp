@@ -148,6 +148,130 @@ TEST_CASE("plan --store --app: the what-if's counts, the separate commands named
                        "in the store " + store + " (names: \"synthetic\")\n");
 }
 
+TEST_CASE("export --what plan: the plan's alternatives, or the Spark plan's parts, as rows") {
+  // Profile path: one row per alternative, every row with every column, the plan's numbers.
+  testing::CliRun plan = RunPerfplan("plan " + KmeansArgs() + " --prices " +
+                                     Example("prices/grid.yaml") + " --objective cost --json");
+  testing::CliRun table = RunPerfplan("export --what plan " + KmeansArgs() + " --prices " +
+                                      Example("prices/grid.yaml") +
+                                      " --objective cost --format json");
+  REQUIRE(plan.exit_code == 0);
+  REQUIRE(table.exit_code == 0);
+  const auto p = nlohmann::json::parse(plan.out);
+  const auto t = nlohmann::json::parse(table.out);
+  CHECK(t["what"] == "plan");
+  CHECK(t["columns"].back() == "instance_type");
+  REQUIRE(t["rows"].size() == p["alternatives"].size());
+  for (std::size_t i = 0; i < t["rows"].size(); ++i) {
+    const auto& row = t["rows"][i];
+    CHECK(row.size() == t["columns"].size());
+    for (const char* key : {"replica_site", "compute_site", "compute_nodes", "runtime_seconds"}) {
+      CAPTURE(key);
+      CHECK(row[key] == p["alternatives"][i][key]);
+    }
+    const auto& cost = p["alternatives"][i]["cost"];
+    CHECK(row["cost"] == (cost.is_null() ? nlohmann::json() : cost["cost"]));
+    CHECK(row["on_front"] == (p["alternatives"][i]["on_front"].get<bool>() ? 1 : 0));
+    CHECK(row["chosen"] == (p["recommendation"]["alternative"] == i ? 1 : 0));
+  }
+
+  // Spark application path: the executor options, the chosen count and the slowest stages of
+  // `perfplan plan --store --app`, with the same executor counts.
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/app-a", testing::SyntheticEventLog("app-a", 2, 20));
+  testing::WriteFile(dir + "/app-b", testing::SyntheticEventLog("app-b", 3, 24));
+  const std::string store = "'" + dir + "/s.db'";
+  REQUIRE(RunPerfplan("ingest spark '" + dir + "/app-a' '" + dir + "/app-b' --store " + store)
+              .exit_code == 0);
+  testing::CliRun spark =
+      RunPerfplan("plan --store " + store + " --app synthetic --nodes 1,3,6 --json");
+  testing::CliRun rows = RunPerfplan("export --what plan synthetic --store " + store +
+                                     " --nodes 1,3,6 --format json");
+  REQUIRE(spark.exit_code == 0);
+  REQUIRE(rows.exit_code == 0);
+  const auto sp = nlohmann::json::parse(spark.out);
+  const auto r = nlohmann::json::parse(rows.out);
+  CHECK(r["columns"][0] == "kind");
+  std::size_t executors = 0, stages = 0;
+  for (const auto& row : r["rows"]) {
+    CHECK(row.size() == r["columns"].size());
+    CHECK(row["application"] == "app-b");
+    if (row["kind"] == "executors") {
+      const auto& o = sp["executors"]["options"][executors++];
+      CHECK(row["executors"] == o["executors"]);
+      CHECK(row["whatif_seconds"] == o["whatif_seconds"]);
+      CHECK(row["executor_seconds"] == o["executor_seconds"]);
+      CHECK(row["chosen"] == (sp["recommendation"]["executors"] == o["executors"] ? 1 : 0));
+    } else if (row["kind"] == "stage") {
+      const auto& st = sp["stragglers"]["slowest_stages"][stages++];
+      CHECK(row["stage"] == std::to_string(st["stage_id"].get<int>()) + "." +
+                                std::to_string(st["attempt_id"].get<int>()));
+      CHECK(row["task_seconds"] == st["task_seconds"]);
+      CHECK(row["h_index"] == st["h_index"]);
+    }
+  }
+  CHECK(executors == 3);
+  CHECK(stages == sp["stragglers"]["slowest_stages"].size());
+  CHECK(stages == 3);
+  // The Spark path still prices nothing.
+  testing::CliRun priced = RunPerfplan("export --what plan synthetic --store " + store +
+                                           " --objective cost",
+                                       "2>&1");
+  CHECK(priced.exit_code == 2);
+  CHECK(priced.out.find("the Spark application path prices nothing") != std::string::npos);
+}
+
+TEST_CASE("plan over a profile, a runs CSV and a store at once: each part is its own plan") {
+  const std::string dir = testing::MakeTempDir();
+  std::string csv =
+      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
+      "bandwidth_bytes_per_second,runtime_seconds,completed\n";
+  for (int c : {4, 8, 16, 32}) {
+    const std::string n = std::to_string(c);
+    csv += "kmeans,m5,1e10," + n + "," + n + ",1e8," + std::to_string(40 + 1500.0 / c) + ",true\n";
+  }
+  testing::WriteFile(dir + "/runs.csv", csv);
+  testing::WriteFile(dir + "/app-c", testing::SyntheticEventLog("app-c", 2, 16));
+  const std::string store = "'" + dir + "/s.db'";
+  REQUIRE(RunPerfplan("ingest spark '" + dir + "/app-c' --store " + store).exit_code == 0);
+  const std::string runs = " --runs '" + dir + "/runs.csv' --workload kmeans";
+  const std::string app = " --store " + store + " --app synthetic";
+
+  testing::CliRun combined = RunPerfplan("plan " + KmeansArgs() + runs + app + " --json");
+  testing::CliRun profile = RunPerfplan("plan " + KmeansArgs() + " --json");
+  testing::CliRun by_runs = RunPerfplan("plan" + runs + " --json");
+  testing::CliRun spark = RunPerfplan("plan" + app + " --json");
+  REQUIRE(combined.exit_code == 0);
+  REQUIRE(profile.exit_code == 0);
+  REQUIRE(by_runs.exit_code == 0);
+  REQUIRE(spark.exit_code == 0);
+  const auto c = nlohmann::json::parse(combined.out);
+  CHECK(c["evidence"] == "combined");
+  CHECK(c["parts"]["profile"] == nlohmann::json::parse(profile.out));
+  CHECK(c["parts"]["runs"] == nlohmann::json::parse(by_runs.out));
+  CHECK(c["parts"]["spark_application"] == nlohmann::json::parse(spark.out));
+  const auto& rec = c["recommendation"];
+  const auto& chosen = c["parts"][rec["part"].get<std::string>()]["recommendation"]["plan"];
+  CHECK(rec["plan"] == chosen);
+  const double other =
+      c["parts"][rec["part"] == "profile" ? "runs" : "profile"]["recommendation"]["plan"]
+       ["runtime_seconds"];
+  CHECK(chosen["runtime_seconds"].get<double>() <= other);
+  CHECK(rec["spark"]["executors"] == nlohmann::json::parse(spark.out)["recommendation"]["executors"]);
+
+  testing::CliRun text = RunPerfplan("plan " + KmeansArgs() + runs + app);
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.rfind("combined plan over 3 evidence paths, objective time\n", 0) == 0);
+  CHECK(text.out.find("== profile part") != std::string::npos);
+  CHECK(text.out.find("== runs part") != std::string::npos);
+  CHECK(text.out.find("== Spark application part") != std::string::npos);
+  // Bad input in one part is that path's exit-2 error.
+  testing::CliRun bad = RunPerfplan("plan " + KmeansArgs() + " --runs '" + dir + "/runs.csv'",
+                                    "2>&1");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out == "perfplan plan: error: workload: required with a runs CSV\n");
+}
+
 TEST_CASE("capacity: more nodes never finish the trace later, and the JSON has every size") {
   testing::CliRun r =
       RunPerfplan("capacity --trace " + Example("swim/fb2009_first50.tsv") + " --profile " +

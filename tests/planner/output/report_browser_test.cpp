@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "tests/support/plan_inputs.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan {
@@ -163,24 +164,21 @@ TEST_CASE("in Chromium's layout every label lies inside its chart and no two lab
   // (profiles), bars of sensitivity (a tuning model trained here), Lorenz lines with markers.
   // A runs CSV of two instance types: the evaluate scatter (three series on y = x) and the
   // runtime-against-nodes lines with their interval and measured runs.
-  std::string csv =
-      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
-      "bandwidth_bytes_per_second,runtime_seconds,completed\n";
-  for (int c : {4, 8, 16, 32, 64}) {
-    const std::string n = std::to_string(c);
-    csv += "w,small,1e10," + n + "," + n + ",1e8," + std::to_string(50 + 2000.0 / c + c % 7) +
-           ",true\n";
-    csv += "w,large,1e10," + n + "," + n + ",1e8," + std::to_string(30 + 900.0 / c + c % 5) +
-           ",true\n";
-  }
-  testing::WriteFile(dir + "/runs.csv", csv);
+  testing::WriteFile(dir + "/runs.csv", testing::TwoTypeRunsCsv("w"));
+  // Prices for the topology's sites and both instance types: the decision table's cost column
+  // and the cost-against-time charts with their Pareto fronts.
+  testing::WriteFile(dir + "/prices.yaml", testing::SitesAndTypesPrices());
   const Run report = Shell(testing::BinaryDir() + "/perfplan report --out '" + html +
                            "' --profiles " + examples + "/profiles/kmeans.yaml " + examples +
                            "/profiles/em.yaml " + examples + "/profiles/defect.yaml --topology " +
                            examples + "/topology.yaml --runs '" + dir +
-                           "/runs.csv' --workload w --train 'compute_nodes<=16'");
+                           "/runs.csv' --workload w --train 'compute_nodes<=16' --prices '" +
+                           dir + "/prices.yaml'");
   REQUIRE(report.exit_code == 0);
   CHECK(testing::ReadFile(html).find("id=\"runtime-nodes\"") != std::string::npos);
+  CHECK(testing::ReadFile(html).find("id=\"pareto\"") != std::string::npos);
+  CHECK(testing::ReadFile(html).find("Cost against predicted time, workload w") !=
+        std::string::npos);
   const std::string geometry = Geometry(dir, html);
   INFO(geometry);
   CHECK(geometry.rfind("texts ", 0) == 0);

@@ -199,6 +199,107 @@ TEST_CASE("--dataset limits the selection charts to one dataset of the topology"
   CHECK(planner::AnswerReport(request).status().message() == "--dataset needs --topology");
 }
 
+TEST_CASE("--prices: the decision's cost is the plan's, and cost against time shows its front") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string examples = testing::SourceDir() + "/examples";
+  const std::string inputs = " --profiles " + examples + "/profiles/kmeans.yaml --topology " +
+                             examples + "/topology.yaml --dataset sky-survey";
+  const std::string prices = " --prices " + examples + "/prices/grid.yaml";
+  const Run r = RunPerfplan("report --out '" + dir + "/r.html'" + inputs + prices + " --json");
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  std::vector<std::string> ids;
+  for (const auto& s : j["sections"]) ids.push_back(s["id"]);
+  CHECK(ids == std::vector<std::string>{"decision", "pareto", "profiles", "selection"});
+  CHECK(j["sections"][1]["charts"] == 1);
+
+  const Run plan = RunPerfplan("plan --profile " + examples + "/profiles/kmeans.yaml --topology " +
+                               examples + "/topology.yaml --dataset sky-survey" + prices +
+                               " --json");
+  REQUIRE(plan.exit_code == 0);
+  const nlohmann::json p = nlohmann::json::parse(plan.out);
+  const std::string html = testing::ReadFile(dir + "/r.html");
+  char cost[64];
+  std::snprintf(cost, sizeof cost, "%.4f", p["recommendation"]["plan"]["cost"]["cost"].get<double>());
+  CHECK(html.find("<td>" + std::string(cost) + " USD</td>") != std::string::npos);
+  CHECK(html.find("<th>cost</th>") != std::string::npos);
+  // The chart: one ring per priced alternative plus the marked choice, the front's count.
+  std::size_t priced = 0;
+  for (const auto& a : p["alternatives"]) priced += a["cost"].is_null() ? 0 : 1;
+  const std::size_t from = html.find("<section id=\"pareto\">");
+  REQUIRE(from != std::string::npos);
+  CHECK(from < html.find("<section id=\"profiles\">"));
+  const std::string section = html.substr(from, html.find("</section>", from) - from);
+  const std::vector<std::string> svgs = SvgBlocks(section);
+  REQUIRE(svgs.size() == 1);
+  CheckChart(svgs[0]);
+  std::size_t circles = 0;
+  for (std::size_t at = svgs[0].find("<circle class=\"point\""); at != std::string::npos;
+       at = svgs[0].find("<circle class=\"point\"", at + 1))
+    ++circles;
+  CHECK(circles == priced + 1);
+  CHECK(section.find(std::to_string(priced) + " priced alternatives, " +
+                     std::to_string(p["front"].size()) + " on the front") != std::string::npos);
+
+  // Without prices: no chart, and the cost cell says why.
+  const Run bare = RunPerfplan("report --out '" + dir + "/b.html'" + inputs + " --json");
+  REQUIRE(bare.exit_code == 0);
+  CHECK(testing::ReadFile(dir + "/b.html").find("<td>n/a (no --prices)</td>") !=
+        std::string::npos);
+  CHECK(testing::ReadFile(dir + "/b.html").find("id=\"pareto\"") == std::string::npos);
+  // Prices need something to price.
+  const Run alone = RunPerfplan("report --out '" + dir + "/c.html' --profiles " + examples +
+                                    "/profiles/kmeans.yaml" + prices,
+                                "2>&1 >/dev/null");
+  CHECK(alone.exit_code == 2);
+  CHECK(alone.out ==
+        "perfplan report: error: --prices needs --runs or --topology (the plans it prices)\n");
+}
+
+TEST_CASE("a cost-against-time chart of thousands of alternatives draws the front and 1 in k") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string examples = testing::SourceDir() + "/examples";
+  // The example grid with 3,000 nodes at anl-cluster: ~6,000 priced alternatives.
+  std::string topology = testing::ReadFile(examples + "/topology.yaml");
+  const std::string from = "{name: anl-node, count: 64,";
+  REQUIRE(topology.find(from) != std::string::npos);
+  topology.replace(topology.find(from), from.size(), "{name: anl-node, count: 3000,");
+  testing::WriteFile(dir + "/big.yaml", topology);
+  const std::string inputs = " --profile " + examples + "/profiles/kmeans.yaml --topology '" +
+                             dir + "/big.yaml' --dataset sky-survey --prices " + examples +
+                             "/prices/grid.yaml";
+  const Run plan = RunPerfplan("plan" + inputs + " --json");
+  REQUIRE(plan.exit_code == 0);
+  const nlohmann::json p = nlohmann::json::parse(plan.out);
+  std::size_t priced = 0, off_front = 0;
+  for (const auto& a : p["alternatives"]) {
+    priced += a["cost"].is_null() ? 0 : 1;
+    off_front += !a["cost"].is_null() && !a["on_front"].get<bool>() ? 1 : 0;
+  }
+  REQUIRE(off_front > 2000);
+  const std::size_t stride = (off_front + 999) / 1000;
+  const Run r = RunPerfplan("report --out '" + dir + "/r.html' --profiles " + examples +
+                            "/profiles/kmeans.yaml --topology '" + dir +
+                            "/big.yaml' --dataset sky-survey --prices " + examples +
+                            "/prices/grid.yaml");
+  REQUIRE(r.exit_code == 0);
+  const std::string html = testing::ReadFile(dir + "/r.html");
+  const std::size_t at = html.find("<section id=\"pareto\">");
+  REQUIRE(at != std::string::npos);
+  const std::string section = html.substr(at, html.find("</section>", at) - at);
+  std::size_t circles = 0;
+  for (std::size_t c = section.find("<circle class=\"point\""); c != std::string::npos;
+       c = section.find("<circle class=\"point\"", c + 1))
+    ++circles;
+  // Every front point (as a dot and on the line), 1 in `stride` of the others, the choice.
+  CHECK(circles == p["front"].size() + (off_front + stride - 1) / stride + 1);
+  CHECK(circles < 1500);
+  CHECK(section.find(std::to_string(priced) + " priced alternatives, " +
+                     std::to_string(p["front"].size()) + " on the front; 1 in " +
+                     std::to_string(stride) + " of the " + std::to_string(off_front) +
+                     " off the front drawn") != std::string::npos);
+}
+
 TEST_CASE("a saved tuning model gives sensitivity bars, most influential first") {
   const std::string dir = testing::MakeTempDir();
   std::string csv = "spark.executor.memory,spark.executor.cores,time_seconds\n";

@@ -25,9 +25,30 @@ const json& Deref(const json& doc, const json& schema) {
   return doc["components"]["schemas"][ref.substr(ref.rfind('/') + 1)];
 }
 
+bool HasRequired(const json& schema, const json& value) {
+  if (!schema.contains("required")) return true;
+  if (!value.is_object()) return false;
+  for (const json& key : schema["required"]) {
+    if (!value.contains(key.get<std::string>())) return false;
+  }
+  return true;
+}
+
 void CheckRequired(const json& doc, const json& schema_in, const json& value,
                    const std::string& where, int depth) {
   const json& schema = Deref(doc, schema_in);
+  if (schema.contains("oneOf")) {
+    // The alternative whose required keys the value has; the first when none has them all, so
+    // the check names what is missing.
+    const json* pick = &Deref(doc, schema["oneOf"][0]);
+    for (const json& alternative : schema["oneOf"]) {
+      if (HasRequired(Deref(doc, alternative), value)) {
+        pick = &Deref(doc, alternative);
+        break;
+      }
+    }
+    return CheckRequired(doc, *pick, value, where, depth);
+  }
   if (schema.contains("required")) {
     REQUIRE_MESSAGE(value.is_object(), where << " is not an object");
     for (const json& key : schema["required"]) {
@@ -103,6 +124,27 @@ TEST_CASE("every documented endpoint answers as documented over a real socket") 
     }
   }
   CHECK(operations == 14);
+
+  // POST /v1/plan's second form: a Spark application of the served store (SparkPlan).
+  httplib::Result r = client.Post("/v1/plan", R"({"spark_app": "app-openapi-1"})",
+                                  "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  const json& plan_schema =
+      doc["paths"]["/v1/plan"]["post"]["responses"]["200"]["content"]["application/json"]["schema"];
+  const json body = json::parse(r->body);
+  CHECK(HasRequired(doc["components"]["schemas"]["SparkPlan"], body));
+  CHECK_FALSE(HasRequired(doc["components"]["schemas"]["Plan"], body));
+  CheckRequired(doc, plan_schema, body, "spark plan response", 2);
+  // Its third form: a served profile and the application together (CombinedPlan).
+  r = client.Post("/v1/plan",
+                  R"({"application": "kmeans", "dataset": "sky-survey", "spark_app": "app-openapi-1"})",
+                  "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  const json combined = json::parse(r->body);
+  CHECK(HasRequired(doc["components"]["schemas"]["CombinedPlan"], combined));
+  CheckRequired(doc, plan_schema, combined, "combined plan response", 2);
   service.Stop();
 }
 

@@ -1,12 +1,18 @@
 // POST /v1/plan over a real socket: the same document as AnswerPlan over the files, prices given
-// inline; bad prices name the field inside the request.
+// inline; bad prices name the field inside the request. With "spark_app": the same document as
+// AnswerSparkPlan (`perfplan plan --store DB --app NAME --json`) over the served store.
 #include <doctest/doctest.h>
 #include <httplib.h>
 
 #include <nlohmann/json.hpp>
 
+#include "planner/plan/combined_plan.h"
 #include "planner/plan/plan.h"
+#include "planner/plan/spark_plan.h"
+#include "planner/scoring/spark_scoring.h"
 #include "planner/service/service.h"
+#include "profiles/spark/spark_ingest.h"
+#include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::planner {
@@ -73,6 +79,123 @@ TEST_CASE("POST /v1/plan answers what perfplan plan answers, and names bad price
         "objective: cost needs prices (--prices FILE, or \"prices\" in a /v1/plan request)");
   CHECK(json::parse(r->body)["field"] == "objective");
   service.Stop();
+}
+
+TEST_CASE("POST /v1/plan with spark_app answers what perfplan plan --store --app answers") {
+  const std::string examples = testing::SourceDir() + "/examples";
+  const std::string dir = testing::MakeTempDir();
+  std::vector<std::string> logs;
+  for (int i = 0; i < 3; ++i) {
+    const std::string id = "app-plan-" + std::to_string(i);
+    testing::WriteFile(dir + "/" + id, testing::SyntheticEventLog(id, 2, 10 + 2 * i));
+    logs.push_back(dir + "/" + id);
+  }
+  {
+    auto store = profiles::Store::Open(dir + "/spark.db", ScoringMigrations());
+    REQUIRE(store.ok());
+    REQUIRE(profiles::spark::IngestEventLogs(*store.value(), logs).ok());
+  }
+  Result<Catalog> catalog = Catalog::Load({examples + "/profiles"}, examples + "/topology.yaml");
+  REQUIRE(catalog.ok());
+  ServiceOptions options;
+  options.port = 0;
+  options.store_path = dir + "/spark.db";
+  Service service(std::move(catalog).value(), options, nullptr);
+  REQUIRE(service.Start().ok());
+  httplib::Client client("127.0.0.1", service.port());
+
+  PlanRequest request;
+  request.store_path = dir + "/spark.db";
+  request.app = "app-plan-2";
+  request.deadline_seconds = 100;
+  request.node_counts = {1, 2, 4};
+  Result<SparkPlanAnswer> local = AnswerSparkPlan(request);
+  REQUIRE(local.ok());
+  const json body = {{"spark_app", "app-plan-2"}, {"deadline_seconds", 100},
+                     {"executors", {1, 2, 4}}};
+  httplib::Result r = client.Post("/v1/plan", body.dump(), "application/json");
+  REQUIRE(r);
+  REQUIRE(r->status == 200);
+  // Byte for byte the CLI's --json document.
+  CHECK(r->body == ToJson(local.value()));
+  const json answer = json::parse(r->body);
+  CHECK(answer["evidence"] == "spark-application");
+  CHECK(answer["executors"]["options"].size() == 3);
+
+  // What the Spark path cannot take is refused with the field named.
+  const std::pair<json, std::string> refused[] = {
+      {{{"spark_app", "app-plan-2"}, {"dataset", "sky-survey"}}, "dataset"},
+      {{{"spark_app", "app-plan-2"}, {"objective", "cost"}}, "objective"},
+      {{{"spark_app", "app-plan-2"}, {"prices", {{"schema_version", 1}}}}, "prices"},
+      {{{"spark_app", "app-plan-2"}, {"executors", {0}}}, "executors"},
+      {{{"spark_app", ""}}, "spark_app"},
+      {{{"application", "kmeans"}, {"dataset", "sky-survey"}, {"executors", {2}}}, "executors"},
+  };
+  for (const auto& [bad, field] : refused) {
+    CAPTURE(bad.dump());
+    r = client.Post("/v1/plan", bad.dump(), "application/json");
+    REQUIRE(r);
+    CHECK(r->status == 400);
+    CHECK(json::parse(r->body)["field"] == field);
+  }
+  r = client.Post("/v1/plan", json({{"spark_app", "no-such-app"}}).dump(), "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 404);
+
+  // A served profile and the application together: the combined plan, the same parts and
+  // recommendation as AnswerCombinedPlan over the files.
+  const json prices = {{"schema_version", 1},
+                       {"currency", "USD"},
+                       {"prices",
+                        {{{"site", "osu-cluster"}, {"price_per_node_hour", 0.4}},
+                         {{"site", "anl-cluster"}, {"price_per_node_hour", 0.9}},
+                         {{"site", "campus-lab"}, {"price_per_node_hour", 0.2}}}}};
+  const json both = {{"application", "kmeans"}, {"dataset", "sky-survey"},
+                     {"spark_app", "app-plan-2"}, {"objective", "cost"}, {"prices", prices}};
+  r = client.Post("/v1/plan", both.dump(), "application/json");
+  REQUIRE(r);
+  REQUIRE(r->status == 200);
+  const json combined = json::parse(r->body);
+  testing::WriteFile(dir + "/p.json", prices.dump());
+  PlanRequest files;
+  files.profile_file = examples + "/profiles/kmeans.yaml";
+  files.topology_file = examples + "/topology.yaml";
+  files.dataset = "sky-survey";
+  files.store_path = dir + "/spark.db";
+  files.app = "app-plan-2";
+  files.objective = PlanObjective::kCost;
+  files.price_file = dir + "/p.json";
+  Result<CombinedPlanAnswer> expected = AnswerCombinedPlan(files);
+  REQUIRE(expected.ok());
+  const json e = json::parse(ToJson(expected.value()));
+  CHECK(combined["evidence"] == "combined");
+  CHECK(combined["recommendation"] == e["recommendation"]);
+  CHECK(combined["front"] == e["front"]);
+  CHECK(combined["parts"]["spark_application"] == e["parts"]["spark_application"]);
+  CHECK(combined["parts"]["profile"]["alternatives"] == e["parts"]["profile"]["alternatives"]);
+  CHECK(combined["parts"]["runs"].is_null());
+  json no_dataset = both;
+  no_dataset.erase("dataset");
+  r = client.Post("/v1/plan", no_dataset.dump(), "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 400);
+  CHECK(json::parse(r->body)["field"] == "dataset");
+  service.Stop();
+
+  // A service started without a store has no Spark plans.
+  Result<Catalog> bare = Catalog::Load({examples + "/profiles"}, examples + "/topology.yaml");
+  REQUIRE(bare.ok());
+  ServiceOptions no_store;
+  no_store.port = 0;
+  Service without(std::move(bare).value(), no_store, nullptr);
+  REQUIRE(without.Start().ok());
+  httplib::Client other("127.0.0.1", without.port());
+  r = other.Post("/v1/plan", body.dump(), "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 404);
+  CHECK(json::parse(r->body)["message"] ==
+        "\"spark_app\" plans are served when the service is started with --store");
+  without.Stop();
 }
 
 }  // namespace
