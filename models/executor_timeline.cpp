@@ -369,6 +369,22 @@ Result<TimelineReplay> ReplayWithExecutors(const TimelineApplication& app, int e
   return Simulation(app, {pool}, false).Run();
 }
 
+std::int64_t UnionLength(std::vector<std::pair<std::int64_t, std::int64_t>> spans) {
+  std::sort(spans.begin(), spans.end());
+  std::int64_t covered = 0, cur_start = 0, cur_end = -1;
+  for (const auto& [a, b] : spans) {
+    if (a > cur_end) {
+      if (cur_end >= cur_start) covered += cur_end - cur_start;
+      cur_start = a;
+      cur_end = b;
+    } else {
+      cur_end = std::max(cur_end, b);
+    }
+  }
+  if (cur_end >= cur_start) covered += cur_end - cur_start;
+  return covered;
+}
+
 int MaxConcurrentExecutors(const std::vector<TimelineExecutor>& executors) {
   std::vector<std::pair<double, int>> events;
   for (const TimelineExecutor& e : executors) {

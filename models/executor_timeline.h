@@ -25,6 +25,7 @@
 // Pure functions over plain data; thread-safe. Units: seconds from the application start.
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -60,6 +61,10 @@ struct TimelineApplication {
   double measured_seconds = 0;               // recorded application duration
   std::vector<TimelineExecutor> executors;   // the recorded timeline (not the driver in cluster mode)
   int static_slots_per_executor = 1;         // slots of one executor in the N-executor what-if
+  // The what-if answer's descriptive fields, as models::WhatIfApplication defines them:
+  double driver_seconds = 0;   // measured time outside the union of job spans
+  int observed_executors = 1;  // non-driver executors that ran tasks (1 in local mode)
+  int cores_per_executor = 1;  // their recorded Total Cores, else the most tasks at once on one
 };
 
 struct TimelineReplay {
@@ -76,6 +81,9 @@ Result<TimelineReplay> ReplayOnTimeline(const TimelineApplication& app);
 // first recorded executor's add time to the end, any resource profile. InvalidArgument when
 // executors < 1 or on a cycle.
 Result<TimelineReplay> ReplayWithExecutors(const TimelineApplication& app, int executors);
+
+// Length of the union of [first, second] intervals (any order, overlapping or not).
+std::int64_t UnionLength(std::vector<std::pair<std::int64_t, std::int64_t>> spans);
 
 // The largest number of executors alive at once in the timeline (an executor removed at the
 // instant another is added is not counted with it).

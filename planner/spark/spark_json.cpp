@@ -63,12 +63,10 @@ nlohmann::json AppJson(const profiles::spark::ApplicationSummary& a) {
 Result<WhatIfOnTimeline> AnswerWhatIfOnTimeline(profiles::Store& store, const std::string& app_id,
                                                 const std::string& attempt_id,
                                                 const std::vector<int>& counts) {
-  auto app = profiles::spark::LoadWhatIfApplication(store, app_id, attempt_id);
-  if (!app.ok()) return app.status();
   auto timeline = profiles::spark::LoadExecutorTimeline(store, app_id, attempt_id);
   if (!timeline.ok()) return timeline.status();
-  const models::WhatIfApplication& a = app.value();
   const models::TimelineApplication& t = timeline.value();
+  const models::TimelineApplication& a = t;  // the descriptive fields, one pass over the tasks
   WhatIfOnTimeline out;
   WhatIfAnswer& answer = out.whatif;
   answer.app_id = app_id;

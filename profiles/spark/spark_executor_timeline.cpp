@@ -150,6 +150,7 @@ Result<models::TimelineApplication> LoadExecutorTimeline(Store& store, const std
   app.measured_seconds = std::max(0.0, Seconds(end_ms, start_ms));
   // Jobs in id order.
   std::map<int, models::TimelineJob> jobs;
+  std::map<int, std::pair<std::int64_t, std::int64_t>> recorded_span;  // submission, completion
   {
     auto q = prepare(
         "SELECT job_id, submission_time_ms, completion_time_ms FROM spark_jobs WHERE "
@@ -157,6 +158,9 @@ Result<models::TimelineApplication> LoadExecutorTimeline(Store& store, const std
     if (!q.ok()) return q.status();
     while (q.value().Step()) {
       const int id = static_cast<int>(q.value().ColumnInt(0));
+      if (!q.value().ColumnIsNull(1) && !q.value().ColumnIsNull(2)) {
+        recorded_span[id] = {q.value().ColumnInt(1), q.value().ColumnInt(2)};
+      }
       auto span = task_span.find(id);
       const bool has_span = span != task_span.end();
       const std::int64_t submit =
@@ -184,6 +188,16 @@ Result<models::TimelineApplication> LoadExecutorTimeline(Store& store, const std
     it->second.stages.push_back({stage, info.parents, d->second, info.profile});
   }
   for (auto& [id, job] : jobs) app.jobs.push_back(std::move(job));
+  // Driver time as LoadWhatIfApplication defines it: the jobs' task spans, or their recorded
+  // submission and completion when the log has both.
+  {
+    std::map<int, std::pair<std::int64_t, std::int64_t>> spans = task_span;
+    for (const auto& [id, span] : recorded_span) spans[id] = span;
+    std::vector<std::pair<std::int64_t, std::int64_t>> list;
+    for (const auto& [id, span] : spans) list.push_back(span);
+    app.driver_seconds = std::max(
+        0.0, app.measured_seconds - static_cast<double>(models::UnionLength(std::move(list))) / 1000.0);
+  }
   // Executors.
   auto most_running = [&](const std::string& id) {
     auto it = executor_events.find(id);
@@ -198,6 +212,7 @@ Result<models::TimelineApplication> LoadExecutorTimeline(Store& store, const std
   };
   models::TimelineExecutor driver;
   bool have_driver = false;
+  int recorded_cores = 0;  // the largest non-driver Total Cores
   {
     auto q = prepare(
         "SELECT executor_id, total_cores, add_time_ms, remove_time_ms, resource_profile_id FROM "
@@ -207,6 +222,9 @@ Result<models::TimelineApplication> LoadExecutorTimeline(Store& store, const std
       Statement& r = q.value();
       models::TimelineExecutor e;
       e.id = r.ColumnText(0);
+      if (e.id != "driver" && !r.ColumnIsNull(1)) {
+        recorded_cores = std::max(recorded_cores, static_cast<int>(r.ColumnInt(1)));
+      }
       e.resource_profile_id = r.ColumnIsNull(4) ? 0 : static_cast<int>(r.ColumnInt(4));
       const int cores = r.ColumnIsNull(1) || r.ColumnInt(1) <= 0 ? most_running(e.id)
                                                                  : static_cast<int>(r.ColumnInt(1));
@@ -246,6 +264,13 @@ Result<models::TimelineApplication> LoadExecutorTimeline(Store& store, const std
   for (const models::TimelineExecutor& e : app.executors) {
     app.static_slots_per_executor = std::max(app.static_slots_per_executor, e.slots);
   }
+  int ran_tasks = 0, most_at_once = 1;
+  for (const auto& [id, span] : launch_span) {
+    if (id != "driver") ++ran_tasks;
+    most_at_once = std::max(most_at_once, most_running(id));
+  }
+  app.observed_executors = std::max(1, ran_tasks);
+  app.cores_per_executor = recorded_cores > 0 ? recorded_cores : most_at_once;
   return app;
 }
 
