@@ -133,6 +133,12 @@ TEST_CASE("Concurrent executors: a removal at the instant of an add is not count
   CHECK(MaxConcurrentExecutors({}) == 0);
 }
 
+TEST_CASE("The union of job spans counts overlapping time once") {
+  CHECK(UnionLength({{5, 6}, {0, 2}, {1, 3}}) == 4);
+  CHECK(UnionLength({{0, 10}, {2, 3}}) == 10);
+  CHECK(UnionLength({}) == 0);
+}
+
 TEST_CASE("Bad input is refused with a reason") {
   TimelineApplication cycle = OneJob({{0, {1}, {1}}, {1, {0}, {1}}}, 2, 2, {Exec(0)});
   auto r = ReplayOnTimeline(cycle);

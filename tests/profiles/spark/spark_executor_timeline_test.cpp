@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/executor_timeline.h"
+#include "profiles/spark/spark_store.h"
 #include "tests/profiles/spark/history_api_fixture.h"
 
 namespace perfplan::profiles::spark {
@@ -104,6 +105,16 @@ TEST_CASE("The timeline holds each executor's add and remove time and its task s
   CHECK(t.jobs[0].stages[0].task_seconds == std::vector<double>{1, 1, 1, 1});
   CHECK(t.jobs[1].submit_seconds == doctest::Approx(4.1));
   CHECK(models::MaxConcurrentExecutors(t.executors) == 1);
+  // The answer's descriptive fields, as LoadWhatIfApplication defines them.
+  CHECK(t.driver_seconds == doctest::Approx(5.0 - 2.0 - 0.5));  // outside [1.5, 3.5] and [4.1, 4.6]
+  CHECK(t.observed_executors == 2);
+  CHECK(t.cores_per_executor == 4);
+  auto shape = LoadWhatIfApplication(*store, "app-dyn");
+  REQUIRE(shape.ok());
+  CHECK(shape.value().driver_seconds == doctest::Approx(t.driver_seconds));
+  CHECK(shape.value().observed_executors == t.observed_executors);
+  CHECK(shape.value().cores_per_executor == t.cores_per_executor);
+  CHECK(shape.value().measured_seconds == doctest::Approx(t.measured_seconds));
 }
 
 TEST_CASE("The replay on the recorded timeline gives the recorded duration; N executors are a what-if") {
