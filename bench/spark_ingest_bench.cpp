@@ -2,6 +2,9 @@
 // `perfplan ingest spark` throughput and peak memory. See docs/performance.md, "Spark ingestion".
 //
 //   spark_ingest_bench generate OUT TASKS [STAGES]   write a Spark 3 event log with TASKS tasks
+//   spark_ingest_bench generate-sql OUT TASKS [STAGES]   the same, each job a SQL execution whose
+//                                                    tasks carry SQL metric updates (the SQL
+//                                                    accumulator pass's input)
 //   spark_ingest_bench ingest STORE PATH...          ingest, print MB/s, events/s, peak RSS
 //   spark_ingest_bench answers STORE APP             time the read paths of the answers
 #include <sys/resource.h>
@@ -16,6 +19,7 @@
 #include <string>
 
 #include "profiles/spark/history_api.h"
+#include "profiles/spark/spark_executor_timeline.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
 
@@ -24,7 +28,7 @@ namespace {
 // One task start + end pair shaped like Spark 3.x writes them (full Task Metrics, no
 // accumulables), about 1.2 KB.
 void WriteTask(std::string* out, long task, int stage, int index, long launch, long run_ms,
-               std::mt19937_64& rng) {
+               std::mt19937_64& rng, const std::string& accumulables = "[]") {
   const std::string host = "node" + std::to_string(task % 50) + ".cluster.example.com";
   const std::string exec = std::to_string(1 + task % 200);
   std::string info = "{\"Task ID\":" + std::to_string(task) +
@@ -43,7 +47,8 @@ void WriteTask(std::string* out, long task, int stage, int index, long launch, l
           ",\"Stage Attempt ID\":0,\"Task Type\":\"ShuffleMapTask\",\"Task End Reason\":"
           "{\"Reason\":\"Success\"},\"Task Info\":" +
           info + std::to_string(launch + run_ms + 15) +
-          ",\"Failed\":false,\"Killed\":false,\"Accumulables\":[]},\"Task Metrics\":{"
+          ",\"Failed\":false,\"Killed\":false,\"Accumulables\":" + accumulables +
+          "},\"Task Metrics\":{"
           "\"Executor Deserialize Time\":7,\"Executor Deserialize CPU Time\":6123456,"
           "\"Executor Run Time\":" +
           std::to_string(run_ms) + ",\"Executor CPU Time\":" + std::to_string(run_ms * 900000) +
@@ -63,7 +68,53 @@ void WriteTask(std::string* out, long task, int stage, int index, long launch, l
           "\"Bytes Written\":0,\"Records Written\":0},\"Updated Blocks\":[]}}\n";
 }
 
-int Generate(const std::string& path, long tasks, int stages) {
+// SQL metric accumulator ids of the execution of stage `s` (one execution per job).
+long SqlMetricId(int s, int k) { return 100000 + 4L * s + k; }
+
+// A SQL execution's start: WholeStageCodegen > Project > Scan parquet, four SQL metrics, as
+// Spark 3.4's SQLExecutionStart writes them.
+std::string SqlExecutionStart(int s, long time) {
+  auto metric = [&](const char* name, int k, const char* type) {
+    return std::string("{\"name\":\"") + name + "\",\"accumulatorId\":" +
+           std::to_string(SqlMetricId(s, k)) + ",\"metricType\":\"" + type + "\"}";
+  };
+  const std::string scan =
+      "{\"nodeName\":\"Scan parquet \",\"simpleString\":\"FileScan parquet [a#0L]\","
+      "\"children\":[],\"metadata\":{},\"metrics\":[" +
+      metric("number of output rows", 1, "sum") + "," + metric("scan time", 2, "timing") + "," +
+      metric("size of files read", 3, "size") + "]}";
+  const std::string project =
+      "{\"nodeName\":\"Project\",\"simpleString\":\"Project [a#0L]\",\"children\":[" + scan +
+      "],\"metadata\":{},\"metrics\":[]}";
+  return "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart\","
+         "\"executionId\":" +
+         std::to_string(s) + ",\"rootExecutionId\":" + std::to_string(s) +
+         ",\"description\":\"count at Bench.scala:" + std::to_string(s) +
+         "\",\"details\":\"\",\"physicalPlanDescription\":\"== Physical Plan ==\",\"sparkPlanInfo\":"
+         "{\"nodeName\":\"WholeStageCodegen (1)\",\"simpleString\":\"WholeStageCodegen (1)\","
+         "\"children\":[" +
+         project + "],\"metadata\":{},\"metrics\":[" + metric("duration", 0, "timing") +
+         "]},\"time\":" + std::to_string(time) + ",\"modifiedConfigs\":{}}\n";
+}
+
+// A task's Task Info accumulables: its four SQL metric updates (external accumulators: string
+// values, JsonProtocol.accumValueToJson) and the internal run time.
+std::string SqlAccumulables(int s, long run_ms, long read) {
+  std::string out = "[";
+  const long values[] = {run_ms, read / 100, run_ms / 2, read};
+  for (int k = 0; k < 4; ++k) {
+    const std::string v = "\"" + std::to_string(values[k]) + "\"";
+    out += "{\"ID\":" + std::to_string(SqlMetricId(s, k)) + ",\"Name\":\"m\",\"Update\":" + v +
+           ",\"Value\":" + v + ",\"Internal\":true,\"Count Failed Values\":true,"
+           "\"Metadata\":\"sql\"},";
+  }
+  out += "{\"ID\":2,\"Name\":\"internal.metrics.executorRunTime\",\"Update\":" +
+         std::to_string(run_ms) + ",\"Value\":" + std::to_string(run_ms) +
+         ",\"Internal\":true,\"Count Failed Values\":true}]";
+  return out;
+}
+
+int Generate(const std::string& path, long tasks, int stages, bool sql) {
   std::ofstream out(path, std::ios::binary);
   if (!out) {
     std::cerr << "cannot write " << path << "\n";
@@ -96,9 +147,12 @@ int Generate(const std::string& path, long tasks, int stages) {
         "\",\"Number of Tasks\":" + std::to_string(per_stage) +
         ",\"RDD Info\":[],\"Parent IDs\":[" + (s ? std::to_string(s - 1) : "") +
         "],\"Details\":\"\",\"Resource Profile Id\":0";
+    if (sql) buf += SqlExecutionStart(s, now);
     buf += "{\"Event\":\"SparkListenerJobStart\",\"Job ID\":" + std::to_string(s) +
            ",\"Submission Time\":" + std::to_string(now) + ",\"Stage Infos\":[" + info +
-           ",\"Accumulables\":[]}],\"Stage IDs\":[" + std::to_string(s) + "],\"Properties\":{}}\n";
+           ",\"Accumulables\":[]}],\"Stage IDs\":[" + std::to_string(s) + "],\"Properties\":{" +
+           (sql ? "\"spark.sql.execution.id\":\"" + std::to_string(s) + "\"" : std::string()) +
+           "}}\n";
     buf += "{\"Event\":\"SparkListenerStageSubmitted\",\"Stage Info\":" + info +
            ",\"Submission Time\":" + std::to_string(now) +
            ",\"Accumulables\":[]},\"Properties\":{}}\n";
@@ -107,7 +161,8 @@ int Generate(const std::string& path, long tasks, int stages) {
       long launch = now + (k / 800) * 2500;  // 800 slots
       long run_ms = static_cast<long>(run(rng));
       end = std::max(end, launch + run_ms + 15);
-      WriteTask(&buf, task, s, static_cast<int>(k), launch, run_ms, rng);
+      WriteTask(&buf, task, s, static_cast<int>(k), launch, run_ms, rng,
+                sql ? SqlAccumulables(s, run_ms, 1000 * run_ms) : "[]");
       if (buf.size() > (8 << 20)) {
         out << buf;
         buf.clear();
@@ -119,6 +174,11 @@ int Generate(const std::string& path, long tasks, int stages) {
     buf += "{\"Event\":\"SparkListenerJobEnd\",\"Job ID\":" + std::to_string(s) +
            ",\"Completion Time\":" + std::to_string(end) +
            ",\"Job Result\":{\"Result\":\"JobSucceeded\"}}\n";
+    if (sql) {
+      buf += "{\"Event\":\"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd\","
+             "\"executionId\":" +
+             std::to_string(s) + ",\"time\":" + std::to_string(end + 5) + "}\n";
+    }
     now = end + 100;
   }
   buf += "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":" + std::to_string(now) + "}\n";
@@ -216,6 +276,10 @@ int Answers(const std::string& store_path, const std::string& app) {
     auto r = perfplan::profiles::spark::LoadWhatIfApplication(s, app);
     return r.ok() ? r.value().jobs.size() : 0;
   });
+  time("LoadExecutorTimeline (whatif's timeline)", [&] {
+    auto r = perfplan::profiles::spark::LoadExecutorTimeline(s, app);
+    return r.ok() ? r.value().executors.size() : 0;
+  });
   time("ComputeEfficiencyVector (scores' input)", [&] {
     auto r = perfplan::profiles::spark::ComputeEfficiencyVector(s, app);
     return r.ok() ? std::size_t{1} : 0;
@@ -227,10 +291,11 @@ int Answers(const std::string& store_path, const std::string& app) {
 
 int main(int argc, char** argv) {
   const std::string usage =
-      "usage: spark_ingest_bench generate OUT TASKS [STAGES] | ingest STORE PATH... | answers "
-      "STORE APP\n";
-  if (argc >= 4 && std::string(argv[1]) == "generate") {
-    return Generate(argv[2], std::atol(argv[3]), argc > 4 ? std::atoi(argv[4]) : 10);
+      "usage: spark_ingest_bench generate|generate-sql OUT TASKS [STAGES] | ingest STORE PATH... "
+      "| answers STORE APP\n";
+  if (argc >= 4 && (std::string(argv[1]) == "generate" || std::string(argv[1]) == "generate-sql")) {
+    return Generate(argv[2], std::atol(argv[3]), argc > 4 ? std::atoi(argv[4]) : 10,
+                    std::string(argv[1]) == "generate-sql");
   }
   if (argc == 4 && std::string(argv[1]) == "answers") return Answers(argv[2], argv[3]);
   if (argc >= 4 && std::string(argv[1]) == "ingest") {

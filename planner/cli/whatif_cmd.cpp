@@ -1,11 +1,11 @@
 // `perfplan whatif executors APP --counts 1,2,4,…`: replays a recorded Spark application's tasks
-// on other executor counts (models/executor_whatif.h).
+// on its recorded executor timeline and on other executor counts (models/executor_timeline.h).
 #include <cstdio>
 #include <ostream>
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
-#include "planner/spark/spark_api.h"
+#include "planner/spark/executor_timeline_answer.h"
 #include "profiles/spark/spark_store.h"
 
 namespace perfplan::cli {
@@ -37,13 +37,14 @@ void AddWhatIfExecutorsCommand(CLI::App& parent, CliContext& ctx) {
   cmd->callback([flags, &ctx] {
     auto store = profiles::Store::OpenReadOnly(flags->store, {profiles::spark::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "whatif executors", store.status(), flags->json);
-    auto answer = planner::AnswerWhatIfExecutors(*store.value(), flags->app_id, flags->attempt_id,
-                                                 flags->counts);
+    auto answer = planner::AnswerWhatIfOnTimeline(*store.value(), flags->app_id,
+                                                  flags->attempt_id, flags->counts);
     if (!answer.ok()) return ReportError(ctx, "whatif executors", answer.status(), flags->json);
     ctx.exit_code = 0;
-    const planner::WhatIfAnswer& a = answer.value();
+    const planner::WhatIfAnswer& a = answer.value().whatif;
+    const planner::ExecutorTimelineAnswer& timeline = answer.value().timeline;
     if (flags->json) {
-      *ctx.out << planner::ToJson(a);
+      *ctx.out << planner::ToJson(answer.value());
       return;
     }
     Table table({"executors", "predicted seconds"});
@@ -51,9 +52,13 @@ void AddWhatIfExecutorsCommand(CLI::App& parent, CliContext& ctx) {
     table.Print(*ctx.out);
     *ctx.out << "\ncritical path (unlimited executors): " << Fixed(a.critical_path_seconds, 2)
              << " s\nmeasured: " << Fixed(a.measured_seconds, 2) << " s on " << a.observed_executors
-             << " executor(s) x " << a.cores_per_executor
-             << " core(s); replay at that count: " << Fixed(a.predicted_at_observed_seconds, 2)
-             << " s (" << Fixed(100 * a.relative_error_at_observed, 1) << "%)\n"
+             << " executor(s) x " << a.cores_per_executor << " core(s), at most "
+             << timeline.max_concurrent_executors << " alive at once\n"
+             << "replay on the recorded executor timeline: "
+             << Fixed(a.predicted_at_observed_seconds, 2) << " s ("
+             << Fixed(100 * a.relative_error_at_observed, 1) << "%)\n"
+             << "replay with " << a.observed_executors << " executor(s) alive the whole run: "
+             << Fixed(timeline.predicted_static_at_observed_seconds, 2) << " s\n"
              << "driver time outside jobs (kept as measured): " << Fixed(a.driver_seconds, 2)
              << " s\n";
   });

@@ -1,7 +1,10 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/spark/spark_api.h"
+#include "planner/spark/executor_timeline_answer.h"
+#include "models/executor_timeline.h"
 #include "models/json_text.h"
+#include "profiles/spark/spark_executor_timeline.h"
 
 namespace perfplan::planner {
 
@@ -57,52 +60,88 @@ nlohmann::json AppJson(const profiles::spark::ApplicationSummary& a) {
 
 }  // namespace
 
-Result<WhatIfAnswer> AnswerWhatIfExecutors(profiles::Store& store, const std::string& app_id,
-                                           const std::string& attempt_id,
-                                           const std::vector<int>& counts) {
-  auto app = profiles::spark::LoadWhatIfApplication(store, app_id, attempt_id);
-  if (!app.ok()) return app.status();
-  const models::WhatIfApplication& a = app.value();
-  WhatIfAnswer answer;
+Result<WhatIfOnTimeline> AnswerWhatIfOnTimeline(profiles::Store& store, const std::string& app_id,
+                                                const std::string& attempt_id,
+                                                const std::vector<int>& counts) {
+  auto timeline = profiles::spark::LoadExecutorTimeline(store, app_id, attempt_id);
+  if (!timeline.ok()) return timeline.status();
+  const models::TimelineApplication& t = timeline.value();
+  const models::TimelineApplication& a = t;  // the descriptive fields, one pass over the tasks
+  WhatIfOnTimeline out;
+  WhatIfAnswer& answer = out.whatif;
   answer.app_id = app_id;
   answer.attempt_id = attempt_id;
   for (int n : counts) {
-    auto t = models::PredictWithExecutors(a, n);
-    if (!t.ok()) return t.status();
-    answer.points.emplace_back(n, t.value());
+    auto p = models::ReplayWithExecutors(t, n);
+    if (!p.ok()) return p.status();
+    answer.points.emplace_back(n, p.value().seconds);
   }
-  auto critical = models::CriticalPathSeconds(a);
+  // Unlimited executors: one slot per task attempt.
+  std::size_t tasks = 1;
+  for (const models::TimelineJob& job : t.jobs) {
+    for (const models::TimelineStage& s : job.stages) tasks += s.task_seconds.size();
+  }
+  auto critical = models::ReplayWithExecutors(
+      t, static_cast<int>(std::min<std::size_t>(tasks, std::size_t{1} << 30)));
   if (!critical.ok()) return critical.status();
-  answer.critical_path_seconds = critical.value();
+  answer.critical_path_seconds = critical.value().seconds;
   answer.measured_seconds = a.measured_seconds;
   answer.driver_seconds = a.driver_seconds;
   answer.observed_executors = a.observed_executors;
   answer.cores_per_executor = a.cores_per_executor;
-  auto at_observed = models::PredictWithExecutors(a, a.observed_executors);
+  auto at_observed = models::ReplayOnTimeline(t);
   if (!at_observed.ok()) return at_observed.status();
-  answer.predicted_at_observed_seconds = at_observed.value();
+  answer.predicted_at_observed_seconds = at_observed.value().seconds;
   if (a.measured_seconds > 0) {
     answer.relative_error_at_observed =
-        (at_observed.value() - a.measured_seconds) / a.measured_seconds;
+        (answer.predicted_at_observed_seconds - a.measured_seconds) / a.measured_seconds;
   }
-  return answer;
+  out.timeline.revived_executors = at_observed.value().revived_executors;
+  out.timeline.max_concurrent_executors = models::MaxConcurrentExecutors(t.executors);
+  out.timeline.timeline_executors = static_cast<int>(t.executors.size());
+  auto static_observed = models::ReplayWithExecutors(t, a.observed_executors);
+  if (!static_observed.ok()) return static_observed.status();
+  out.timeline.predicted_static_at_observed_seconds = static_observed.value().seconds;
+  return out;
 }
 
-std::string ToJson(const WhatIfAnswer& a) {
+Result<WhatIfAnswer> AnswerWhatIfExecutors(profiles::Store& store, const std::string& app_id,
+                                           const std::string& attempt_id,
+                                           const std::vector<int>& counts) {
+  auto answer = AnswerWhatIfOnTimeline(store, app_id, attempt_id, counts);
+  if (!answer.ok()) return answer.status();
+  return std::move(answer.value().whatif);
+}
+
+namespace {
+
+nlohmann::json WhatIfJson(const WhatIfAnswer& a) {
   nlohmann::json points = nlohmann::json::array();
   for (const auto& [n, t] : a.points)
     points.push_back({{"executors", n}, {"predicted_seconds", t}});
-  return JsonLine(
-      nlohmann::json({{"app_id", a.app_id},
-                      {"attempt_id", a.attempt_id},
-                      {"points", points},
-                      {"critical_path_seconds", a.critical_path_seconds},
-                      {"measured_seconds", a.measured_seconds},
-                      {"driver_seconds", a.driver_seconds},
-                      {"observed_executors", a.observed_executors},
-                      {"cores_per_executor", a.cores_per_executor},
-                      {"predicted_at_observed_seconds", a.predicted_at_observed_seconds},
-                      {"relative_error_at_observed", a.relative_error_at_observed}}));
+  return {{"app_id", a.app_id},
+          {"attempt_id", a.attempt_id},
+          {"points", points},
+          {"critical_path_seconds", a.critical_path_seconds},
+          {"measured_seconds", a.measured_seconds},
+          {"driver_seconds", a.driver_seconds},
+          {"observed_executors", a.observed_executors},
+          {"cores_per_executor", a.cores_per_executor},
+          {"predicted_at_observed_seconds", a.predicted_at_observed_seconds},
+          {"relative_error_at_observed", a.relative_error_at_observed}};
+}
+
+}  // namespace
+
+std::string ToJson(const WhatIfAnswer& a) { return JsonLine(WhatIfJson(a)); }
+
+std::string ToJson(const WhatIfOnTimeline& a) {
+  nlohmann::json j = WhatIfJson(a.whatif);
+  j["max_concurrent_executors"] = a.timeline.max_concurrent_executors;
+  j["timeline_executors"] = a.timeline.timeline_executors;
+  j["revived_executors"] = a.timeline.revived_executors;
+  j["predicted_static_at_observed_seconds"] = a.timeline.predicted_static_at_observed_seconds;
+  return JsonLine(j);
 }
 
 std::string ToJson(const std::vector<profiles::spark::ApplicationSummary>& apps) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "models/executor_timeline.h"
 #include "profiles/detail/spark_metrics.h"
 
 namespace perfplan::profiles::spark {
@@ -463,18 +464,7 @@ Result<models::WhatIfApplication> LoadWhatIfApplication(Store& store, const std:
   // Driver time: application duration minus the union of job spans.
   std::vector<std::pair<std::int64_t, std::int64_t>> spans;
   for (const auto& [id, span] : job_span) spans.push_back(span);
-  std::sort(spans.begin(), spans.end());
-  std::int64_t covered = 0, cur_start = 0, cur_end = -1;
-  for (const auto& [a, b] : spans) {
-    if (a > cur_end) {
-      if (cur_end >= cur_start) covered += cur_end - cur_start;
-      cur_start = a;
-      cur_end = b;
-    } else {
-      cur_end = std::max(cur_end, b);
-    }
-  }
-  if (cur_end >= cur_start) covered += cur_end - cur_start;
+  const std::int64_t covered = models::UnionLength(std::move(spans));
   app.measured_seconds = static_cast<double>(std::max<std::int64_t>(0, end_ms - start_ms)) / 1000.0;
   app.driver_seconds = std::max(0.0, app.measured_seconds - static_cast<double>(covered) / 1000.0);
   int executors = 0, cores = 1;

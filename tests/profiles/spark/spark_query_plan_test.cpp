@@ -10,6 +10,7 @@
 #include <set>
 
 #include "profiles/spark/history_api.h"
+#include "profiles/spark/spark_executor_timeline.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_run_table.h"
 #include "profiles/spark/spark_store.h"
@@ -132,6 +133,7 @@ TEST_CASE("No read statement of the Spark answers scans the application's tasks"
   CHECK(DescribeApplication(store, "app-q").ok());
   CHECK(TaskDurationsByStage(store, "app-q").ok());
   CHECK(LoadWhatIfApplication(store, "app-q").ok());
+  CHECK(LoadExecutorTimeline(store, "app-q").ok());
   CHECK(ComputeEfficiencyVector(store, "app-q").ok());
   CHECK(StageAggregates(store, "app-q").ok());
   CHECK(JobAggregates(store, "app-q").ok());
