@@ -275,5 +275,36 @@ TEST_CASE("backtest replays the runs in time order and predicts each from the ea
         "perfplan backtest: error: " + dir + "/bad.csv:7: time: must be a number, got 'soon'\n");
 }
 
+TEST_CASE("export --what backtest writes the replayed runs as CSV and JSON") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/history.csv", HistoryCsv());
+  const Run csv = Perfplan("export --what backtest --runs " + dir + "/history.csv --workload w",
+                           dir + "/err");
+  REQUIRE(csv.exit_code == 0);
+  CHECK(csv.out.rfind("run,time,workload,instance_type,compute_nodes,vcpus,memory_bytes,"
+                      "dataset_bytes,measured_seconds,completed,history_runs,predicted_seconds,"
+                      "ape,interval_low_seconds,interval_high_seconds,inside_interval,form,note,"
+                      "rolling_median_ape,rolling_coverage\r\n",
+                      0) == 0);
+  std::size_t lines = 0;
+  for (char c : csv.out) lines += c == '\n';
+  CHECK(lines == 7);  // header + 6 runs
+  const Run json = Perfplan(
+      "export --what backtest --runs " + dir + "/history.csv --workload w --format json",
+      dir + "/err");
+  REQUIRE(json.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  CHECK(j["what"] == "backtest");
+  REQUIRE(j["rows"].size() == 6);
+  CHECK(j["rows"][0]["run"] == 2);  // CSV line
+  CHECK(j["rows"][0]["predicted_seconds"].is_null());
+  CHECK(j["rows"][5]["ape"].get<double>() < 1e-6);
+  const Run none = Perfplan("export --what backtest", dir + "/err");
+  CHECK(none.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err") ==
+        "perfplan export: error: --what backtest needs --runs FILE --workload W or --app-name "
+        "NAME (with --store)\n");
+}
+
 }  // namespace
 }  // namespace perfplan
