@@ -478,7 +478,8 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
     s.score.note = std::to_string(s.coefficients) + " coefficients on " +
                    std::to_string(s.configurations) + " distinct completed configurations" +
                    (s.score.form == RuntimeForm::kErnest ? " of an instance type" : "") +
-                   ": exactly determined, cross-validation cannot judge how it extrapolates";
+                   ": the fit passes through them, so cross-validation cannot judge how it "
+                   "extrapolates";
   }
 
   if (std::find(options.candidates.begin(), options.candidates.end(), RuntimeForm::kAverage) !=

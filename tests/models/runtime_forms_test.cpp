@@ -229,8 +229,8 @@ TEST_CASE("a form with as many coefficients as configurations is not eligible be
   CHECK(choice.value().chosen == RuntimeForm::kSerialFloor);
   REQUIRE(!choice.value().candidates[1].eligible);
   CHECK(choice.value().candidates[1].note ==
-        "4 coefficients on 3 distinct completed configurations of an instance type: exactly "
-        "determined, cross-validation cannot judge how it extrapolates");
+        "4 coefficients on 3 distinct completed configurations of an instance type: the fit "
+        "passes through them, so cross-validation cannot judge how it extrapolates");
   // Alone, an exactly determined form is still chosen (nothing better can be judged).
   options.candidates = {RuntimeForm::kErnest};
   choice = ChooseRuntimeForm(runs, {"a", "b"}, options);
