@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -432,6 +433,9 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
   ev.perfplan_on_ernest_rows = Summarize(perfplan_on_ernest);
 
   // Selection: predict every configuration of the workload, training rows included.
+  constexpr double kTieFraction = 1e-9;  // relative: equal predictions up to rounding
+  constexpr double kUnmeasured = std::numeric_limits<double>::infinity();
+  double picked_known = kUnmeasured;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const MeasuredRun& r = rows[i];
     if (r.workload != workload) continue;
@@ -451,8 +455,18 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
           PredictFitted(fits[base_type], ConfigOf(r), *factors_for[r.instance_type]).TotalSeconds();
     }
     if (!predicted) continue;
+    // A censored training run is known to take at least its bound: the selection does not pick it
+    // on a prediction below what was measured (rows not trained on keep their bound unseen).
+    if (train[i] && !r.completed) predicted = std::max(*predicted, r.runtime_seconds);
     const double node_seconds = *predicted * r.compute_nodes;
-    if (!ev.selection.available || node_seconds < ev.selection.picked_predicted_node_seconds) {
+    // Configurations the model cannot tell apart (a pooled form gives every type with the same
+    // vCPUs the same time) tie; the tie goes to the one measured fastest among the training runs,
+    // the only evidence that separates them (untrained rows' measurements stay unseen).
+    const double known = train[i] && r.completed ? measured : kUnmeasured;
+    const double picked = ev.selection.picked_predicted_node_seconds;
+    if (!ev.selection.available || node_seconds < picked * (1 - kTieFraction) ||
+        (node_seconds <= picked * (1 + kTieFraction) && known < picked_known)) {
+      picked_known = known;
       ev.selection.available = true;
       ev.selection.picked_row = i;
       ev.selection.picked_predicted_node_seconds = node_seconds;

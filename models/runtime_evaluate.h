@@ -84,7 +84,8 @@ struct ErrorSummary {
 };
 
 // Selection over the workload's configurations in the file (training rows included): the one with
-// the lowest predicted node-seconds (runtime × compute nodes), against the best measured one.
+// the lowest predicted node-seconds (runtime × compute nodes), against the best measured one. A
+// censored training run's prediction is raised to its bound (the run is known to take longer).
 struct SelectionCheck {
   bool available = false;  // false when no configuration could be predicted
   std::size_t picked_row = 0;

@@ -17,6 +17,18 @@ constexpr double kParsimonyFraction = 0.02;
 constexpr double kExactScore = 1e-12;
 // Fewest distinct compute-node counts for leave-one-node-count-out; below, leave-one-out.
 constexpr std::size_t kMinNodeGroups = 3;
+// Columns of the pooled basis [1, s/(m·v), log m, m, memory] and of Ernest's [1, s/m, m, log m].
+constexpr std::size_t kPooledColumns = 5;
+constexpr std::size_t kErnestColumns = 4;
+// κ of the memory form: a geometric grid with steps of √2 from 0.5 to 8, fixed a priori from
+// Spark's memory model, not from any workload: κ is the in-memory size of an input byte over the
+// share of a node's memory that can hold it. Spark keeps (heap − 300 MiB) × spark.memory.fraction
+// (0.6) for execution and storage, and the heap is part of the node (≈ 0.4–0.6 usable), while
+// deserialised JVM objects take 0.5–3 times their input bytes: κ from about 1 to 8, and 0.5 for
+// serialised or compressed caches. The form fits κ over the grid by the weighted residual.
+constexpr std::array<double, 9> kMemoryFactors = {0.5,         0.7071067811865476, 1,
+                                                  1.4142135623730951, 2, 2.8284271247461903,
+                                                  4,           5.656854249492381,  8};
 
 std::string Num(double v, int precision = 3) {
   std::ostringstream os;
@@ -25,19 +37,20 @@ std::string Num(double v, int precision = 3) {
   return os.str();
 }
 
-// Which of the pooled columns [1, s/(m·v), log m, m] a form uses.
-std::array<bool, 4> PooledColumns(RuntimeForm form) {
+// Which of the pooled columns [1, s/(m·v), log m, m, memory] a form uses.
+std::array<bool, kPooledColumns> PooledColumns(RuntimeForm form) {
   switch (form) {
-    case RuntimeForm::kSerialFloor: return {true, true, false, false};
-    case RuntimeForm::kLogNodes: return {true, true, true, false};
-    case RuntimeForm::kCommunication: return {true, true, false, true};
-    default: return {false, false, false, false};
+    case RuntimeForm::kSerialFloor: return {true, true, false, false, false};
+    case RuntimeForm::kLogNodes: return {true, true, true, false, false};
+    case RuntimeForm::kCommunication: return {true, true, false, true, false};
+    case RuntimeForm::kMemory: return {true, true, true, false, true};
+    default: return {false, false, false, false, false};
   }
 }
 
 bool IsPooled(RuntimeForm form) {
   return form == RuntimeForm::kSerialFloor || form == RuntimeForm::kLogNodes ||
-         form == RuntimeForm::kCommunication;
+         form == RuntimeForm::kCommunication || form == RuntimeForm::kMemory;
 }
 
 std::optional<double> RelativeVcpus(const FormModel& m, const MeasuredRun& x) {
@@ -49,37 +62,40 @@ std::optional<double> RelativeVcpus(const FormModel& m, const MeasuredRun& x) {
   return 1.0;
 }
 
-void PooledBasis(const MeasuredRun& x, double v, double out[4]) {
+void PooledBasis(const MeasuredRun& x, double v, double kappa, double out[kPooledColumns]) {
   const double m = x.compute_nodes;
   out[0] = 1;
   out[1] = x.dataset_bytes / (m * v);
   out[2] = std::log(m);
   out[3] = m;
+  out[4] = kappa > 0 ? std::max(0.0, kappa * x.dataset_bytes / m - x.memory_bytes) / v : 0;
 }
 
-void ErnestBasis(const MeasuredRun& x, double out[4]) {
+void ErnestBasis(const MeasuredRun& x, double out[kPooledColumns]) {
   const double m = x.compute_nodes;
   out[0] = 1;
   out[1] = x.dataset_bytes / m;
   out[2] = m;
   out[3] = std::log(m);
+  out[4] = 0;
 }
 
 // Weighted NNLS with the basis columns in `use`, 1/runtime weights, over the completed runs and,
 // as in FitRuntime, the censoring hinge: a censored run (a lower bound) joins the fit pinned at its
 // bound while the fit predicts below it, for at most `max_iterations` rounds.
+using Theta = std::array<double, kPooledColumns>;
 template <typename BasisFn>
-Result<std::array<double, 4>> SolveWeighted(const std::vector<const MeasuredRun*>& runs,
-                                            const std::array<bool, 4>& use, BasisFn basis,
-                                            int max_iterations) {
+Result<Theta> SolveWeighted(const std::vector<const MeasuredRun*>& runs,
+                            const std::array<bool, kPooledColumns>& use, BasisFn basis,
+                            int max_iterations) {
   std::vector<std::size_t> cols;
-  for (std::size_t k = 0; k < 4; ++k) {
+  for (std::size_t k = 0; k < kPooledColumns; ++k) {
     if (use[k]) cols.push_back(k);
   }
-  std::vector<std::array<double, 4>> rows(runs.size());
+  std::vector<Theta> rows(runs.size());
   for (std::size_t i = 0; i < runs.size(); ++i) basis(*runs[i], rows[i].data());
   std::vector<bool> active(runs.size(), false);
-  std::array<double, 4> theta = {0, 0, 0, 0};
+  Theta theta = {0, 0, 0, 0, 0};
   for (int iteration = 0;; ++iteration) {
     DenseMatrix a;
     a.cols = cols.size();
@@ -98,7 +114,7 @@ Result<std::array<double, 4>> SolveWeighted(const std::vector<const MeasuredRun*
     for (std::size_t i = 0; i < runs.size(); ++i) {
       if (runs[i]->completed || active[i]) continue;
       double predicted = 0;
-      for (std::size_t k = 0; k < 4; ++k) predicted += theta[k] * rows[i][k];
+      for (std::size_t k = 0; k < kPooledColumns; ++k) predicted += theta[k] * rows[i][k];
       if (predicted < runs[i]->runtime_seconds * (1 - 1e-9)) active[i] = added = true;
     }
     if (!added || iteration + 1 >= max_iterations) break;
@@ -142,6 +158,46 @@ Folds MakeFolds(const std::vector<MeasuredRun>& runs) {
   return f;
 }
 
+// Coefficients the form fits per group (κ counts as one): a pooled form over every run; ernest per
+// instance type; freeride-g by the classes its fit chose.
+std::size_t Coefficients(const FormModel& model) {
+  switch (model.form) {
+    case RuntimeForm::kSerialFloor: return 2;
+    case RuntimeForm::kLogNodes:
+    case RuntimeForm::kCommunication: return 3;
+    case RuntimeForm::kMemory: return 5;
+    case RuntimeForm::kErnest: return kErnestColumns;
+    case RuntimeForm::kFreerideG: {
+      // compute, disk, network, fixed, global; a linear reduction object; θ_m and κ.
+      const RuntimeFit& f = *model.freeride;
+      return 5 + (f.reduction_object_class == ReductionObjectClass::kConstant ? 0 : 1) +
+             (f.memory_overhead_factor > 0 ? 2 : 0);
+    }
+    case RuntimeForm::kAverage: return 0;
+  }
+  return 0;
+}
+
+// The fewest distinct completed configurations of any group the form fits separately (each
+// instance type for ernest, the pool otherwise).
+std::size_t FewestConfigurations(RuntimeForm form, const std::vector<MeasuredRun>& runs) {
+  std::map<std::string, std::set<std::array<double, 3>>> groups;
+  for (const MeasuredRun& r : runs) {
+    if (!r.completed) continue;
+    groups[r.instance_type].insert({r.compute_nodes, r.storage_nodes, r.dataset_bytes});
+  }
+  if (form == RuntimeForm::kErnest) {
+    std::size_t fewest = 0;
+    for (const auto& [type, configs] : groups) {
+      fewest = fewest == 0 ? configs.size() : std::min(fewest, configs.size());
+    }
+    return fewest;
+  }
+  std::size_t total = 0;
+  for (const auto& [type, configs] : groups) total += configs.size();
+  return total;
+}
+
 FormModel Average(std::vector<FormModel> members) {
   FormModel m;
   m.form = RuntimeForm::kAverage;
@@ -157,6 +213,7 @@ std::string_view ToString(RuntimeForm form) {
     case RuntimeForm::kSerialFloor: return "serial-floor";
     case RuntimeForm::kLogNodes: return "log-nodes";
     case RuntimeForm::kCommunication: return "communication";
+    case RuntimeForm::kMemory: return "memory";
     case RuntimeForm::kErnest: return "ernest";
     case RuntimeForm::kAverage: return "average";
   }
@@ -173,7 +230,8 @@ bool Parse(std::string_view text, RuntimeForm* out) {
 const std::vector<RuntimeForm>& AllRuntimeForms() {
   static const std::vector<RuntimeForm> kAll = {
       RuntimeForm::kSerialFloor, RuntimeForm::kLogNodes, RuntimeForm::kCommunication,
-      RuntimeForm::kFreerideG,   RuntimeForm::kErnest,   RuntimeForm::kAverage};
+      RuntimeForm::kMemory,      RuntimeForm::kFreerideG, RuntimeForm::kErnest,
+      RuntimeForm::kAverage};
   return kAll;
 }
 
@@ -210,10 +268,10 @@ Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs
       if (std::none_of(rs.begin(), rs.end(), [](const MeasuredRun* r) { return r->completed; })) {
         continue;  // only bounds on this type: no model of it
       }
-      Result<std::array<double, 4>> theta = SolveWeighted(
-          rs, {true, true, true, true}, ErnestBasis, fit.max_censoring_iterations);
+      Result<Theta> theta = SolveWeighted(rs, {true, true, true, true, false}, ErnestBasis,
+                                          fit.max_censoring_iterations);
       if (!theta.ok()) return theta.status();
-      m.per_type[type] = theta.value();
+      std::copy_n(theta.value().begin(), kErnestColumns, m.per_type[type].begin());
     }
     return m;
   }
@@ -231,16 +289,43 @@ Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs
     }
     m.single_type = completed[0]->instance_type;
   }
+  if (form == RuntimeForm::kMemory) {
+    for (const MeasuredRun* r : all) {
+      if (!(r->memory_bytes > 0)) {
+        return Status::InvalidArgument("memory: needs memory_bytes on every run; '" +
+                                       r->instance_type + "' has none");
+      }
+    }
+  }
   const double ref = m.reference_vcpus;
-  Result<std::array<double, 4>> theta =
-      SolveWeighted(
-          all, PooledColumns(form),
-          [&](const MeasuredRun& x, double out[4]) {
-            PooledBasis(x, ref > 0 ? x.vcpus / ref : 1.0, out);
-          },
-          fit.max_censoring_iterations);
-  if (!theta.ok()) return theta.status();
-  m.theta = theta.value();
+  // κ over the grid (the memory form) by the weighted in-sample residual, ties to the smaller.
+  const std::vector<double> kappas =
+      form == RuntimeForm::kMemory ? std::vector<double>(kMemoryFactors.begin(), kMemoryFactors.end())
+                                   : std::vector<double>{0};
+  double best_residual = 0;
+  for (double kappa : kappas) {
+    Result<Theta> theta = SolveWeighted(
+        all, PooledColumns(form),
+        [&](const MeasuredRun& x, double out[kPooledColumns]) {
+          PooledBasis(x, ref > 0 ? x.vcpus / ref : 1.0, kappa, out);
+        },
+        fit.max_censoring_iterations);
+    if (!theta.ok()) return theta.status();
+    FormModel candidate = m;
+    candidate.theta = theta.value();
+    candidate.memory_factor = kappa;
+    double residual = 0;
+    for (const MeasuredRun* r : completed) {
+      std::optional<double> p = PredictForm(candidate, *r);
+      const double e = 1 - (p ? *p : 0) / r->runtime_seconds;
+      residual += e * e;
+    }
+    if (kappa == kappas.front() || residual < best_residual * (1 - 1e-12)) {
+      best_residual = residual;
+      m.theta = candidate.theta;
+      m.memory_factor = kappa;
+    }
+  }
   return m;
 }
 
@@ -254,9 +339,9 @@ std::optional<double> PredictForm(const FormModel& model, const MeasuredRun& tar
     case RuntimeForm::kErnest: {
       auto it = model.per_type.find(target.instance_type);
       if (it == model.per_type.end()) return std::nullopt;
-      double b[4];
+      double b[kPooledColumns];
       ErnestBasis(target, b);
-      for (std::size_t k = 0; k < 4; ++k) value += it->second[k] * b[k];
+      for (std::size_t k = 0; k < kErnestColumns; ++k) value += it->second[k] * b[k];
       break;
     }
     case RuntimeForm::kAverage: {
@@ -273,9 +358,10 @@ std::optional<double> PredictForm(const FormModel& model, const MeasuredRun& tar
     default: {
       std::optional<double> v = RelativeVcpus(model, target);
       if (!v) return std::nullopt;
-      double b[4];
-      PooledBasis(target, *v, b);
-      for (std::size_t k = 0; k < 4; ++k) value += model.theta[k] * b[k];
+      if (model.form == RuntimeForm::kMemory && !(target.memory_bytes > 0)) return std::nullopt;
+      double b[kPooledColumns];
+      PooledBasis(target, *v, model.memory_factor, b);
+      for (std::size_t k = 0; k < kPooledColumns; ++k) value += model.theta[k] * b[k];
     }
   }
   if (!(value > 0) || !std::isfinite(value)) return std::nullopt;
@@ -301,6 +387,7 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
     std::optional<FormModel> full;
     std::vector<FormModel> fold_models;
     std::vector<double> held_out_log_prediction;  // per completed run index (NaN when missing)
+    std::size_t coefficients = 0, configurations = 0;
   };
   std::vector<Scored> scored;
   std::vector<double> log_measured(train.size(), 0);
@@ -333,6 +420,8 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
       continue;
     }
     s.full = full.value();
+    s.coefficients = Coefficients(*s.full);
+    s.configurations = FewestConfigurations(form, train);
     std::string missing;
     for (const std::string& t : target_types) {
       const bool reaches = form == RuntimeForm::kErnest ? s.full->per_type.count(t) > 0
@@ -375,6 +464,22 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
     s.score.eligible = true;
     finish_score(s);
     scored.push_back(s);
+  }
+
+  // A form with as many coefficients as configurations passes through its points: its score
+  // measures interpolation only. When some eligible form is over-determined, the others are not
+  // eligible (with few runs every form may be exactly determined; then they all stay).
+  const bool any_determined = std::any_of(scored.begin(), scored.end(), [](const Scored& s) {
+    return s.score.eligible && s.configurations > s.coefficients;
+  });
+  for (Scored& s : scored) {
+    if (!any_determined || !s.score.eligible || s.configurations > s.coefficients) continue;
+    s.score.eligible = false;
+    s.score.note = std::to_string(s.coefficients) + " coefficients on " +
+                   std::to_string(s.configurations) + " distinct completed configurations" +
+                   (s.score.form == RuntimeForm::kErnest ? " of an instance type" : "") +
+                   ": the fit passes through them, so cross-validation cannot judge how it "
+                   "extrapolates";
   }
 
   if (std::find(options.candidates.begin(), options.candidates.end(), RuntimeForm::kAverage) !=

@@ -8,6 +8,13 @@
 //   serial-floor    θ0 + θ1·s/(m·v)                  Amdahl with vCPU scaling: levels off at θ0
 //   log-nodes       θ0 + θ1·s/(m·v) + θ2·log m       coordination growing slowly with machines
 //   communication   θ0 + θ1·s/(m·v) + θ2·m           time rising again at large m
+//   memory          θ0 + θ1·s/(m·v) + θ2·log m + θ3·max(0, κ·s/m − M)/v
+//                                                    a node's share that does not fit in its
+//                                                    memory M costs extra (spill, recompute);
+//                                                    once the cluster holds the data, the time
+//                                                    levels off. κ (in-memory size per input
+//                                                    byte over the usable share of M) is fitted
+//                                                    over a geometric grid (runtime_forms.cpp)
 //   freeride-g      FitRuntime(): §3.1 components, hardware-aware when the runs pool types
 //   ernest          per instance type θ0 + θ1·s/m + θ2·m + θ3·log m (Venkataraman et al., NSDI
 //                   2016), weighted like the others; predicts only types it was trained on
@@ -20,6 +27,10 @@
 // fold's training set (as lower bounds for freeride-g; the NNLS forms skip them) and are never
 // scored. The score is the mean |log(measured / predicted)| over the held-out completed runs; a
 // form that fails to fit a fold or cannot predict a held-out run or a target type is not eligible.
+// Nor is a form with as many coefficients as the distinct completed configurations it fits them
+// on (per instance type for ernest, over the pool for the others; κ counts as one): such a fit
+// passes through its points, so its score measures interpolation between them and says nothing
+// of how it extrapolates (ernest's 4 terms on 3 node counts of a type are exactly determined).
 // The list is ordered from the fewest parameters to the most; the chosen form is the first whose
 // score is within 2% of the lowest (parsimony: a richer form must earn its extra terms, so noise
 // does not decide between forms that fit equally well; the rule and the 2% were fixed before any
@@ -48,6 +59,7 @@ enum class RuntimeForm {
   kSerialFloor,
   kLogNodes,
   kCommunication,
+  kMemory,
   kFreerideG,
   kErnest,
   kAverage,
@@ -63,14 +75,16 @@ struct FormModel {
   std::optional<RuntimeFit> freeride;       // kFreerideG
   double reference_vcpus = 0;               // pooled forms; 0 = v is 1 (one type, no hardware)
   std::string single_type;                  // pooled forms without hardware: the only type
-  std::array<double, 4> theta = {0, 0, 0, 0};  // pooled: [1, s/(m·v), log m or m]
+  std::array<double, 5> theta = {0, 0, 0, 0, 0};  // pooled: [1, s/(m·v), log m, m, memory]
+  double memory_factor = 0;                 // kMemory: the fitted κ
   std::map<std::string, std::array<double, 4>> per_type;  // kErnest: [1, s/m, m, log m]
   std::vector<FormModel> members;           // kAverage
 };
 
 // Fits `form` to the runs (one workload). kFreerideG uses `fit` as given (the caller sets
 // hardware_aware). Errors (InvalidArgument): no completed run; pooled forms over several types
-// without vcpus on every run; kAverage (fit through ChooseRuntimeForm).
+// without vcpus on every run; kMemory without memory_bytes on every run; kAverage (fit through
+// ChooseRuntimeForm).
 Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs,
                           const FitOptions& fit);
 

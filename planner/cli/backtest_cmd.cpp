@@ -4,30 +4,38 @@
 #include "planner/cli/table.h"
 #include "planner/runtime/fit_eval.h"
 #include "planner/runtime/fit_json.h"
+#include "planner/runtime/store_backtest.h"
 
 namespace perfplan::cli {
 namespace {
 
 struct BacktestFlags {
   planner::BacktestRequest request;
+  planner::StoreBacktestRequest store;
   bool json = false;
 };
 
 std::string Percent(const std::optional<double>& v) { return v ? Fixed(100 * *v, 1) + "%" : "-"; }
 
-void PrintBacktest(std::ostream& out, const planner::BacktestAnswer& a) {
+// `labels` by row index name the runs (application ids); empty: the CSV lines.
+void PrintBacktest(std::ostream& out, const planner::BacktestAnswer& a,
+                   const std::vector<std::string>& labels = {}) {
   const models::Backtest& bt = a.backtest;
-  out << bt.workload << ": " << bt.rows.size() << " runs replayed in order of column '"
-      << a.time_column << "', each predicted from the runs before it\n\n";
-  Table t({"line", a.time_column, "instance_type", "nodes", "measured s", "predicted s", "APE",
-           "interval s", "inside", "form", "rolling median APE", "rolling coverage"});
+  out << bt.workload << ": " << bt.rows.size() << " runs replayed in order of "
+      << (labels.empty() ? "column '" + a.time_column + "'" : std::string("start time"))
+      << ", each predicted from the runs before it\n\n";
+  Table t({labels.empty() ? "line" : "application", a.time_column,
+           labels.empty() ? "instance_type" : "executors of", "nodes", "measured s",
+           "predicted s", "APE", "interval s", "inside", "form", "rolling median APE",
+           "rolling coverage"});
   for (const models::BacktestRow& r : bt.rows) {
     const models::MeasuredRun& run = a.rows[r.row];
     std::string interval = "-";
     if (r.interval_low_seconds) {
       interval = Fixed(*r.interval_low_seconds, 0) + ".." + Fixed(*r.interval_high_seconds, 0);
     }
-    t.AddRow({std::to_string(a.row_lines[r.row]), Fixed(r.time, 0), run.instance_type,
+    t.AddRow({labels.empty() ? std::to_string(a.row_lines[r.row]) : labels[r.row],
+              Fixed(r.time, 0), run.instance_type,
               Fixed(run.compute_nodes, 0),
               Fixed(run.runtime_seconds, 0) + (run.completed ? "" : " (bound)"),
               r.predicted_seconds ? Fixed(*r.predicted_seconds, 0) : r.note.substr(0, 40),
@@ -47,11 +55,22 @@ void AddBacktestCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<BacktestFlags>();
   CLI::App* cmd = &command;
   cmd->footer(
-      "The runs CSV needs a numeric time column (e.g. Unix seconds of submission).\n"
-      "Example:\n  perfplan backtest --runs history.csv --workload etl --time-column "
-      "submitted_at");
-  cmd->add_option("--runs", flags->request.runs_file, "Runs CSV with a time column")->required();
-  cmd->add_option("--workload", flags->request.workload, "Workload to replay")->required();
+      "The runs CSV needs a numeric time column (e.g. Unix seconds of submission). With --store,\n"
+      "the Spark applications of one name are replayed in start order (executors, cores per\n"
+      "executor, executor memory and input bytes as the configuration, duration as the runtime).\n"
+      "Examples:\n  perfplan backtest --runs history.csv --workload etl --time-column "
+      "submitted_at\n  perfplan backtest --store spark.db --app-name \"Spark shell\" --min-history 2");
+  auto* runs = cmd->add_option("--runs", flags->request.runs_file, "Runs CSV with a time column");
+  auto* workload =
+      cmd->add_option("--workload", flags->request.workload, "Workload to replay (with --runs)");
+  auto* store = cmd->add_option("--store", flags->store.store_path,
+                                "Profile store: replay its Spark applications instead");
+  auto* name = cmd->add_option("--app-name", flags->store.app_name,
+                               "With --store: the applications of this exact name");
+  runs->excludes(store)->needs(workload);
+  store->needs(name);
+  workload->needs(runs);
+  name->needs(store);
   cmd->add_option("--time-column", flags->request.time_column,
                   "Column giving each run's time (default: time)");
   cmd->add_option("--min-history", flags->request.options.min_history_runs,
@@ -59,6 +78,24 @@ void AddBacktestCommand(CLI::App& command, CliContext& ctx) {
       ->check(CLI::Range(2, 1000000));
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of a table");
   cmd->callback([flags, &ctx] {
+    if (!flags->store.store_path.empty()) {
+      flags->store.options = flags->request.options;
+      Result<planner::StoreBacktestAnswer> answer = planner::AnswerStoreBacktest(flags->store);
+      if (!answer.ok()) return ReportError(ctx, "backtest", answer.status(), flags->json);
+      if (flags->json) {
+        *ctx.out << planner::ToJson(answer.value());
+      } else {
+        PrintBacktest(*ctx.out, answer.value().answer, answer.value().app_ids);
+        for (const std::string& n : answer.value().notes) *ctx.out << "note: " << n << "\n";
+      }
+      return;
+    }
+    if (flags->request.runs_file.empty()) {
+      return ReportError(ctx, "backtest",
+                         Status::InvalidArgument("give --runs FILE --workload W or --store DB "
+                                                 "--app-name NAME"),
+                         flags->json);
+    }
     Result<planner::BacktestAnswer> answer = planner::AnswerBacktest(flags->request);
     if (!answer.ok()) return ReportError(ctx, "backtest", answer.status(), flags->json);
     if (flags->json) {

@@ -87,6 +87,7 @@ Status InFlagTerms(const Status& status) {
       {"to_ms", "--to"},
       {"app_ids", "--apps"},
       {"name_contains", "--app-name"},
+      {"app_name", "--app-name"},
       {"sources", "--node"},
       {"hadoop_version", "--hadoop-version"},
   };

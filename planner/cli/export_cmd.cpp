@@ -3,7 +3,9 @@
 
 #include "planner/cli/command.h"
 #include "planner/output/export.h"
+#include "planner/output/backtest_export.h"
 #include "planner/output/report.h"
+#include "planner/runtime/store_backtest.h"
 
 namespace perfplan::cli {
 namespace {
@@ -15,7 +17,26 @@ struct ExportFlags {
   std::string objective = "time";
   std::string prices;  // plan, capacity
   planner::ExportRequest request;
+  planner::BacktestRequest backtest;  // backtest from a runs CSV (--runs)
+  std::string app_name;               // backtest from the store (--app-name)
 };
+
+// --what backtest: from --runs (CSV) or from the store's applications named --app-name.
+Result<planner::ExportTable> BacktestExport(const ExportFlags& f) {
+  if (!f.backtest.runs_file.empty()) {
+    Result<planner::BacktestAnswer> a = planner::AnswerBacktest(f.backtest);
+    if (!a.ok()) return a.status();
+    return planner::BacktestTable(a.value());
+  }
+  if (f.app_name.empty()) {
+    return Status::InvalidArgument(
+        "--what backtest needs --runs FILE --workload W or --app-name NAME (with --store)");
+  }
+  Result<planner::StoreBacktestAnswer> a =
+      planner::AnswerStoreBacktest({f.request.store_path, f.app_name, {}});
+  if (!a.ok()) return a.status();
+  return planner::BacktestTable(a.value().answer, a.value().app_ids);
+}
 
 }  // namespace
 
@@ -37,13 +58,21 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
       "--objective cost\n"
       "  perfplan export --what plan app-20161116163331-0000 --store spark.db --nodes 1,2,4\n"
       "  perfplan export --what capacity --trace examples/swim/fb2009_first50.tsv --profile "
-      "examples/profiles/kmeans.yaml --nodes 4,16,64");
+      "examples/profiles/kmeans.yaml --nodes 4,16,64\n"
+      "  perfplan export --what backtest --store spark.db --app-name \"Spark shell\" --format "
+      "json");
   cmd->add_option("--what", f->what,
-                  "predictions, selection, scores, sensitivity, stragglers, workload, plan or "
-                  "capacity")
+                  "predictions, selection, scores, sensitivity, stragglers, workload, plan, "
+                  "capacity or backtest")
       ->required()
       ->check(CLI::IsMember({"predictions", "selection", "scores", "sensitivity", "stragglers",
-                             "workload", "plan", "capacity"}));
+                             "workload", "plan", "capacity", "backtest"}));
+  cmd->add_option("--runs", f->backtest.runs_file, "backtest: runs CSV with a time column");
+  cmd->add_option("--workload", f->backtest.workload, "backtest: workload of --runs");
+  cmd->add_option("--time-column", f->backtest.time_column,
+                  "backtest: time column of --runs (default: time)");
+  cmd->add_option("--app-name", f->app_name,
+                  "backtest: the store's Spark applications of this exact name");
   cmd->add_option("--format", f->format, "csv (default) or json")
       ->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("--out", f->out, "Write to FILE (atomically) instead of stdout (- = stdout)");
@@ -100,6 +129,15 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
                   "capacity: makespan target in hours")
       ->check(CLI::Range(0.0, 1e300));
   cmd->callback([f, &ctx] {
+    auto emit = [&](const Result<planner::ExportTable>& table) {
+      if (!table.ok()) return ReportError(ctx, "export", table.status(), false);
+      const std::string text =
+          f->format == "csv" ? planner::ToCsv(table.value()) : planner::ToJson(table.value());
+      if (Status s = WriteOutput(ctx, f->out.empty() ? "-" : f->out, text); !s.ok()) {
+        ReportError(ctx, "export", s, false);
+      }
+    };
+    if (f->what == "backtest") return emit(BacktestExport(*f));
     planner::ExportRequest request = f->request;
     planner::Parse(f->what, &request.what);  // --what is checked against the kinds above
     request.plan.price_file = request.capacity.price_file = f->prices;
@@ -114,13 +152,7 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
                                                  " is for --what plan"),
                          false);
     }
-    Result<planner::ExportTable> table = planner::AnswerExport(request);
-    if (!table.ok()) return ReportError(ctx, "export", table.status(), false);
-    const std::string text =
-        f->format == "csv" ? planner::ToCsv(table.value()) : planner::ToJson(table.value());
-    if (Status s = WriteOutput(ctx, f->out.empty() ? "-" : f->out, text); !s.ok()) {
-      ReportError(ctx, "export", s, false);
-    }
+    emit(planner::AnswerExport(request));
   });
 }
 

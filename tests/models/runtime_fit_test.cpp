@@ -232,6 +232,41 @@ TEST_CASE("evaluate reports APE per row, median, P90 and the baselines on the sa
   CHECK(e.selection.gap == doctest::Approx(5000.0 / 1200 - 1));
 }
 
+TEST_CASE("selection raises a censored training run to its bound and breaks model ties by the "
+          "fastest measured training run") {
+  // Two types with the same vCPUs (a pooled form cannot tell them apart), serial-floor truth on
+  // "a", 20% slower on "b"; "a" at 1 node timed out at 5000 s and is trained on as a bound.
+  std::vector<MeasuredRun> rows;
+  std::vector<bool> train;
+  for (const char* type : {"b", "a"}) {
+    for (double c : {2.0, 4.0, 8.0, 16.0}) {
+      MeasuredRun r = Run("w", type, 1e9, c, c, 1e8,
+                          (100 + 1000 / c) * (std::string(type) == "b" ? 1.2 : 1.0));
+      r.vcpus = 2;
+      r.memory_bytes = 8e9;
+      rows.push_back(r);
+      train.push_back(c <= 4);
+    }
+  }
+  MeasuredRun timeout = Run("w", "a", 1e9, 1, 1, 1e8, 5000, false);
+  timeout.vcpus = 2;
+  timeout.memory_bytes = 8e9;
+  rows.push_back(timeout);
+  train.push_back(true);
+  EvaluateOptions options;
+  options.candidates = {RuntimeForm::kSerialFloor};
+  Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
+  REQUIRE(ev.ok());
+  const SelectionCheck& s = ev.value().selection;
+  REQUIRE(s.available);
+  // Not the timed-out 1-node run (its prediction is raised to 5000 s), and of the tied 2-node
+  // runs the one measured faster: row 4 ("a", 600 s) rather than row 0 ("b", 720 s).
+  CHECK(s.picked_row == 4);
+  CHECK(s.picked_completed);
+  CHECK(s.best_row == 4);
+  CHECK(s.gap == 0);
+}
+
 TEST_CASE("evaluate says when the train filter selects nothing of the workload") {
   std::vector<MeasuredRun> rows = {Run("w", "t", 1e9, 1, 1, 1, 5)};
   const Status none = EvaluateWorkload(rows, {false}, "w").status();

@@ -152,6 +152,101 @@ TEST_CASE("cross-validation picks each form on data of its own shape") {
   }
 }
 
+// Nine types (2/4/8 vCPUs × 1/2/4 GiB), node counts 2..64: T = 600 + 2e-7·s/(m·v) + 60·log m
+// + 4e-7·max(0, 2·s/m − M)/v, s = 10 GB. The spill ends at m·M = 2·s, between 5 and 19 nodes.
+double MemoryTruth(const MeasuredRun& r) {
+  const double v = r.vcpus / 2;
+  return 600 + 2e-7 * r.dataset_bytes / (r.compute_nodes * v) + 60 * std::log(r.compute_nodes) +
+         4e-7 * std::max(0.0, 2 * r.dataset_bytes / r.compute_nodes - r.memory_bytes) / v;
+}
+
+std::vector<MeasuredRun> MemoryRuns(double noise, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<MeasuredRun> runs;
+  for (double vcpus : {2.0, 4.0, 8.0}) {
+    for (double gib : {1.0, 2.0, 4.0}) {
+      for (double m : {2.0, 4.0, 8.0, 16.0, 32.0, 64.0}) {
+        MeasuredRun r = Run("v" + std::to_string(int(vcpus)) + "g" + std::to_string(int(gib)),
+                            vcpus, m, 1);
+        r.memory_bytes = gib * kGiB;
+        r.runtime_seconds = MemoryTruth(r) * std::exp(noise * StandardNormal(rng));
+        runs.push_back(r);
+      }
+    }
+  }
+  return runs;
+}
+
+TEST_CASE("the memory form recovers its coefficients and its grid kappa from exact runs") {
+  Result<FormModel> fit = FitForm(RuntimeForm::kMemory, MemoryRuns(0, 1), {});
+  REQUIRE(fit.ok());
+  CHECK(fit.value().memory_factor == 2);
+  const std::array<double, 5> theta = {600, 2e-7, 60, 0, 4e-7};
+  for (std::size_t k = 0; k < 5; ++k) {
+    CAPTURE(k);
+    CHECK(fit.value().theta[k] == doctest::Approx(theta[k]).epsilon(kRecoveryTolerance));
+  }
+  // A type the fit never saw: 16 vCPUs, 3 GiB, 12 nodes (still spilling).
+  MeasuredRun target = Run("new", 16, 12, 0);
+  target.memory_bytes = 3 * kGiB;
+  CHECK(*PredictForm(fit.value(), target) ==
+        doctest::Approx(MemoryTruth(target)).epsilon(kRecoveryTolerance));
+  target.memory_bytes = 0;
+  CHECK(!PredictForm(fit.value(), target));
+  std::vector<MeasuredRun> no_memory = MemoryRuns(0, 1);
+  no_memory[3].memory_bytes = 0;
+  CHECK(FitForm(RuntimeForm::kMemory, no_memory, {}).status().message() ==
+        "memory: needs memory_bytes on every run; 'v2g1' has none");
+}
+
+TEST_CASE("cross-validation picks the memory form on data that spills below a memory size") {
+  const std::vector<MeasuredRun> runs = MemoryRuns(0.01, 5);
+  std::vector<std::string> types;
+  for (const MeasuredRun& r : runs) {
+    if (types.empty() || types.back() != r.instance_type) types.push_back(r.instance_type);
+  }
+  ChoiceOptions options;
+  options.fit.hardware_aware = true;
+  Result<ModelChoice> choice = ChooseRuntimeForm(runs, types, options);
+  REQUIRE(choice.ok());
+  CAPTURE(choice.value().reason);
+  CHECK(choice.value().chosen == RuntimeForm::kMemory);
+}
+
+TEST_CASE("a form with as many coefficients as configurations is not eligible beside one with "
+          "fewer") {
+  // Three node counts per type: ernest's 4 terms per type pass through them.
+  std::vector<MeasuredRun> runs;
+  for (double m : {2.0, 4.0, 8.0}) {
+    runs.push_back(Run("a", 2, m, 10 + 40 / m));
+    runs.push_back(Run("b", 4, m, 10 + 20 / m));
+  }
+  ChoiceOptions options;
+  options.fit.hardware_aware = true;
+  options.candidates = {RuntimeForm::kSerialFloor, RuntimeForm::kErnest};
+  Result<ModelChoice> choice = ChooseRuntimeForm(runs, {"a", "b"}, options);
+  REQUIRE(choice.ok());
+  CHECK(choice.value().chosen == RuntimeForm::kSerialFloor);
+  REQUIRE(!choice.value().candidates[1].eligible);
+  CHECK(choice.value().candidates[1].note ==
+        "4 coefficients on 3 distinct completed configurations of an instance type: the fit "
+        "passes through them, so cross-validation cannot judge how it extrapolates");
+  // Alone, an exactly determined form is still chosen (nothing better can be judged).
+  options.candidates = {RuntimeForm::kErnest};
+  choice = ChooseRuntimeForm(runs, {"a", "b"}, options);
+  REQUIRE(choice.ok());
+  CHECK(choice.value().chosen == RuntimeForm::kErnest);
+  // Five node counts over-determine ernest: it is eligible again.
+  for (double m : {16.0, 32.0}) {
+    runs.push_back(Run("a", 2, m, 10 + 40 / m));
+    runs.push_back(Run("b", 4, m, 10 + 20 / m));
+  }
+  options.candidates = {RuntimeForm::kSerialFloor, RuntimeForm::kErnest};
+  choice = ChooseRuntimeForm(runs, {"a", "b"}, options);
+  REQUIRE(choice.ok());
+  CHECK(choice.value().candidates[1].eligible);
+}
+
 TEST_CASE("a form that cannot reach a target type is not eligible, and says why") {
   std::vector<MeasuredRun> runs;
   for (double m : {2.0, 4.0, 8.0}) runs.push_back(Run("a", 2, m, 10 + 40 / m));

@@ -8,6 +8,7 @@
 #include <zstd.h>
 
 #include <cstdint>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -268,6 +269,36 @@ std::string EncodeLz4Frame(const std::string& data) {
   std::size_t n = LZ4F_compressFrame(out.data(), out.size(), data.data(), data.size(), nullptr);
   if (LZ4F_isError(n)) throw std::runtime_error(LZ4F_getErrorName(n));
   out.resize(n);
+  return out;
+}
+
+std::string OnExecutors(const std::string& log, int executors) {
+  std::istringstream in(log);
+  std::string out, line;
+  bool announced = false;
+  while (std::getline(in, line)) {
+    const std::size_t id = line.find("\"Task ID\":");
+    if (id != std::string::npos) {
+      const long task = std::stol(line.substr(id + 10));
+      const std::string from = "\"Executor ID\":\"1\"";
+      const std::size_t at = line.find(from);
+      if (at != std::string::npos) {
+        line.replace(at, from.size(),
+                     "\"Executor ID\":\"" + std::to_string(task % executors + 1) + "\"");
+      }
+    }
+    out += line + "\n";
+    if (!announced && line.find("SparkListenerApplicationStart") != std::string::npos) {
+      announced = true;
+      for (int e = 1; e <= executors; ++e) {
+        out += R"({"Event":"SparkListenerExecutorAdded","Timestamp":1700000000005,"Executor ID":")" +
+               std::to_string(e) +
+               R"(","Executor Info":{"Host":"node)" + std::to_string(e) +
+               R"(","Total Cores":1,"Log Urls":{}}})"
+               "\n";
+      }
+    }
+  }
   return out;
 }
 

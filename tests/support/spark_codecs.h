@@ -35,4 +35,8 @@ std::string SyntheticEventLogWithProperties(
     const std::string& app_id, int stages, int tasks_per_stage,
     const std::vector<std::pair<std::string, std::string>>& spark_properties);
 
+// The synthetic log with task k on executor (k mod executors) + 1, each executor announced (one
+// core each) after ApplicationStart.
+std::string OnExecutors(const std::string& log, int executors);
+
 }  // namespace perfplan::testing

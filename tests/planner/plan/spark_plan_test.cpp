@@ -20,37 +20,6 @@
 namespace perfplan::planner {
 namespace {
 
-// The synthetic log with task k on executor (k mod executors) + 1, each executor announced.
-std::string OnExecutors(const std::string& log, int executors) {
-  std::istringstream in(log);
-  std::string out, line;
-  bool announced = false;
-  while (std::getline(in, line)) {
-    const std::size_t id = line.find("\"Task ID\":");
-    if (id != std::string::npos) {
-      const long task = std::stol(line.substr(id + 10));
-      const std::string from = "\"Executor ID\":\"1\"";
-      const std::size_t at = line.find(from);
-      if (at != std::string::npos) {
-        line.replace(at, from.size(),
-                     "\"Executor ID\":\"" + std::to_string(task % executors + 1) + "\"");
-      }
-    }
-    out += line + "\n";
-    if (!announced && line.find("SparkListenerApplicationStart") != std::string::npos) {
-      announced = true;
-      for (int e = 1; e <= executors; ++e) {
-        out += R"({"Event":"SparkListenerExecutorAdded","Timestamp":1700000000005,"Executor ID":")" +
-               std::to_string(e) +
-               R"(","Executor Info":{"Host":"node)" + std::to_string(e) +
-               R"(","Total Cores":1,"Log Urls":{}}})"
-               "\n";
-      }
-    }
-  }
-  return out;
-}
-
 struct Fixture {
   std::string store;
 };
@@ -65,7 +34,7 @@ Fixture MakeStore(int runs, const std::vector<int>& executors) {
     const std::string id = "app-" + std::to_string(i);
     std::string log = testing::SyntheticEventLogWithProperties(
         id, 2, 12 + i, {{"spark.executor.memory", memory[i % 8]}, {"spark.master", "yarn"}});
-    log = OnExecutors(log, executors[i % executors.size()]);
+    log = testing::OnExecutors(log, executors[i % executors.size()]);
     testing::WriteFile(dir + "/" + id, log);
     paths.push_back(dir + "/" + id);
   }
