@@ -18,6 +18,7 @@
 #define PERFPLAN_DECLARE_FUZZ_TARGET(name) \
   extern "C" int FuzzOne_##name(const std::uint8_t* data, std::size_t size);
 PERFPLAN_DECLARE_FUZZ_TARGET(request_decoder)
+PERFPLAN_DECLARE_FUZZ_TARGET(http_request)
 PERFPLAN_DECLARE_FUZZ_TARGET(ganglia)
 PERFPLAN_DECLARE_FUZZ_TARGET(spark_event_log)
 PERFPLAN_DECLARE_FUZZ_TARGET(spark_stream)
@@ -69,6 +70,7 @@ std::size_t Replay(const std::string& target, FuzzOne fuzz_one) {
   }
 
 PERFPLAN_REPLAY_CASE(request_decoder)
+PERFPLAN_REPLAY_CASE(http_request)
 PERFPLAN_REPLAY_CASE(ganglia)
 PERFPLAN_REPLAY_CASE(spark_event_log)
 PERFPLAN_REPLAY_CASE(spark_stream)
