@@ -8,6 +8,8 @@
 #include <limits>
 #include <optional>
 
+#include "profiles/hdfs/hdfs_chunk.h"
+
 namespace perfplan::profiles {
 namespace {
 
@@ -44,6 +46,76 @@ CREATE TABLE hdfs_checkpoint(
   last_time_ms INTEGER NOT NULL, at_end INTEGER NOT NULL, UNIQUE(node, fingerprint));
 )sql";
 
+// v2: records in chunks (profiles/hdfs/hdfs_chunk.h), one INSERT per chunk instead of one per
+// record; the v1 tables become views with the same columns, read through json_each. The index on
+// (min_time_ms, max_time_ms) serves the time-window reads. The migration packs the v1 rows into
+// chunks of at most 4,096 in id order, one per run of consecutive ids of one node (an ingest
+// writes a node's batch contiguously), so "ORDER BY time_ms, id" gives the same order before and
+// after. hdfs_v1_groups numbers the chunks; its (run, part, id) index makes the GROUP BY read
+// each chunk's rows in id order, the order json_group_array keeps.
+const char* const kSchemaV2 = R"sql(
+CREATE TABLE hdfs_audit_chunk(
+  id INTEGER PRIMARY KEY, node TEXT NOT NULL, min_time_ms INTEGER NOT NULL,
+  max_time_ms INTEGER NOT NULL, records INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE INDEX hdfs_audit_chunk_time ON hdfs_audit_chunk(min_time_ms, max_time_ms);
+CREATE TABLE hdfs_transfer_chunk(
+  id INTEGER PRIMARY KEY, node TEXT NOT NULL, min_time_ms INTEGER NOT NULL,
+  max_time_ms INTEGER NOT NULL, records INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE INDEX hdfs_transfer_chunk_time ON hdfs_transfer_chunk(min_time_ms, max_time_ms);
+CREATE TABLE hdfs_block_chunk(
+  id INTEGER PRIMARY KEY, node TEXT NOT NULL, min_time_ms INTEGER NOT NULL,
+  max_time_ms INTEGER NOT NULL, records INTEGER NOT NULL, data TEXT NOT NULL);
+
+CREATE TABLE hdfs_v1_groups(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, part INTEGER NOT NULL);
+CREATE INDEX hdfs_v1_groups_order ON hdfs_v1_groups(run, part, id);
+DELETE FROM hdfs_v1_groups;
+INSERT INTO hdfs_v1_groups(id, run, part)
+  SELECT id, run, (row_number() OVER (PARTITION BY run ORDER BY id) - 1) / 4096
+  FROM (SELECT id, sum(starts) OVER (ORDER BY id) AS run
+        FROM (SELECT id, node IS NOT lag(node) OVER (ORDER BY id) AS starts FROM hdfs_audit));
+INSERT INTO hdfs_audit_chunk(node, min_time_ms, max_time_ms, records, data)
+  SELECT r.node, min(r.time_ms), max(r.time_ms), count(*), json_group_array(json_array(r.time_ms, r.allowed, r.user, r.real_user, r.ip, r.cmd, r.src, r.dst,
+                                                          r.proto))
+  FROM hdfs_v1_groups AS g JOIN hdfs_audit AS r ON r.id = g.id
+  GROUP BY g.run, g.part ORDER BY g.run, g.part;
+DROP TABLE hdfs_audit;
+DELETE FROM hdfs_v1_groups;
+INSERT INTO hdfs_v1_groups(id, run, part)
+  SELECT id, run, (row_number() OVER (PARTITION BY run ORDER BY id) - 1) / 4096
+  FROM (SELECT id, sum(starts) OVER (ORDER BY id) AS run
+        FROM (SELECT id, node IS NOT lag(node) OVER (ORDER BY id) AS starts FROM hdfs_transfer));
+INSERT INTO hdfs_transfer_chunk(node, min_time_ms, max_time_ms, records, data)
+  SELECT r.node, min(r.time_ms), max(r.time_ms), count(*), json_group_array(json_array(r.time_ms, r.is_read, r.datanode, r.peer, r.bytes,
+                                                          r.block, r.client_id, r.duration_ns))
+  FROM hdfs_v1_groups AS g JOIN hdfs_transfer AS r ON r.id = g.id
+  GROUP BY g.run, g.part ORDER BY g.run, g.part;
+DROP TABLE hdfs_transfer;
+DELETE FROM hdfs_v1_groups;
+INSERT INTO hdfs_v1_groups(id, run, part)
+  SELECT id, run, (row_number() OVER (PARTITION BY run ORDER BY id) - 1) / 4096
+  FROM (SELECT id, sum(starts) OVER (ORDER BY id) AS run
+        FROM (SELECT id, node IS NOT lag(node) OVER (ORDER BY id) AS starts FROM hdfs_block));
+INSERT INTO hdfs_block_chunk(node, min_time_ms, max_time_ms, records, data)
+  SELECT r.node, min(r.time_ms), max(r.time_ms), count(*), json_group_array(json_array(r.time_ms, r.block, r.path))
+  FROM hdfs_v1_groups AS g JOIN hdfs_block AS r ON r.id = g.id
+  GROUP BY g.run, g.part ORDER BY g.run, g.part;
+DROP TABLE hdfs_block;
+DROP TABLE hdfs_v1_groups;
+
+CREATE VIEW hdfs_audit(id, node, time_ms, allowed, user, real_user, ip, cmd, src, dst, proto) AS
+  SELECT c.id * 65536 + r.key, c.node, r.value ->> 0, r.value ->> 1, r.value ->> 2,
+         r.value ->> 3, r.value ->> 4, r.value ->> 5, r.value ->> 6, r.value ->> 7, r.value ->> 8
+  FROM hdfs_audit_chunk AS c, json_each(c.data) AS r;
+CREATE VIEW hdfs_transfer(id, node, time_ms, is_read, datanode, peer, bytes, block, client_id,
+                          duration_ns) AS
+  SELECT c.id * 65536 + r.key, c.node, r.value ->> 0, r.value ->> 1, r.value ->> 2,
+         r.value ->> 3, r.value ->> 4, r.value ->> 5, r.value ->> 6, r.value ->> 7
+  FROM hdfs_transfer_chunk AS c, json_each(c.data) AS r;
+CREATE VIEW hdfs_block(id, node, time_ms, block, path) AS
+  SELECT c.id * 65536 + r.key, c.node, r.value ->> 0, r.value ->> 1, r.value ->> 2
+  FROM hdfs_block_chunk AS c, json_each(c.data) AS r;
+)sql";
+
 std::string Fingerprint(std::string_view bytes) {
   std::uint64_t h = 1469598103934665603ULL;
   for (unsigned char c : bytes) {
@@ -66,21 +138,21 @@ struct StoredCheckpoint {
   bool at_end = false;
 };
 
-// Prepared statements of one ingestion run.
+// Prepared statements of one ingestion run: audit, transfer and block insert chunks.
 struct Writer {
   Statement audit, transfer, block, skipped, cp_insert, cp_update;
 };
 
 Result<Writer> PrepareWriter(Store& store) {
-  auto audit = store.Prepare(
-      "INSERT INTO hdfs_audit(node,time_ms,allowed,user,real_user,ip,cmd,src,dst,proto) "
-      "VALUES(?,?,?,?,?,?,?,?,?,?)");
+  auto chunk_insert = [&store](const char* table) {
+    return store.Prepare(std::string("INSERT INTO ") + table +
+                         "(node,min_time_ms,max_time_ms,records,data) VALUES(?,?,?,?,?)");
+  };
+  auto audit = chunk_insert("hdfs_audit_chunk");
   if (!audit.ok()) return audit.status();
-  auto transfer = store.Prepare(
-      "INSERT INTO hdfs_transfer(node,time_ms,is_read,datanode,peer,bytes,block,client_id,"
-      "duration_ns) VALUES(?,?,?,?,?,?,?,?,?)");
+  auto transfer = chunk_insert("hdfs_transfer_chunk");
   if (!transfer.ok()) return transfer.status();
-  auto block = store.Prepare("INSERT INTO hdfs_block(node,time_ms,block,path) VALUES(?,?,?,?)");
+  auto block = chunk_insert("hdfs_block_chunk");
   if (!block.ok()) return block.status();
   auto skipped = store.Prepare("INSERT INTO hdfs_skipped(node,file,line,reason) VALUES(?,?,?,?)");
   if (!skipped.ok()) return skipped.status();
@@ -217,7 +289,8 @@ class FileIngester {
       cp.cp.path = path;
       cp.cp.lines = line_number;
       cp.cp.last_time_ms = last_time_ms;
-      Status s = WriteCheckpoint(cp, info, prefix, end);
+      Status s = FlushChunks(node);
+      if (s.ok()) s = WriteCheckpoint(cp, info, prefix, end);
       if (!s.ok()) {
         store_.Rollback();
         return s;
@@ -332,32 +405,15 @@ class FileIngester {
   Status StoreLine(const std::string& node, const std::string& path, std::int64_t line_number,
                    const HdfsLine& l, std::int64_t* records, std::vector<Problem>* skipped) {
     switch (l.kind) {
-      case HdfsLineKind::kAudit: {
-        const auto& a = l.audit;
-        Statement& s = w_.audit;
-        s.Bind(1, node).Bind(2, a.time_ms).Bind(3, static_cast<std::int64_t>(a.allowed));
-        s.Bind(4, std::string(a.user)).Bind(5, std::string(a.real_user));
-        s.Bind(6, std::string(a.ip)).Bind(7, std::string(a.cmd)).Bind(8, std::string(a.src));
-        s.Bind(9, std::string(a.dst)).Bind(10, std::string(a.proto));
+      case HdfsLineKind::kAudit:
         ++*records;
-        return Check(s);
-      }
-      case HdfsLineKind::kTransfer: {
-        const auto& t = l.transfer;
-        Statement& s = w_.transfer;
-        s.Bind(1, node).Bind(2, t.time_ms).Bind(3, static_cast<std::int64_t>(t.is_read));
-        s.Bind(4, std::string(t.datanode)).Bind(5, std::string(t.peer)).Bind(6, t.bytes);
-        s.Bind(7, std::string(t.block)).Bind(8, std::string(t.client_id)).Bind(9, t.duration_ns);
+        return AddToChunk(audits_, w_.audit, node, l.audit);
+      case HdfsLineKind::kTransfer:
         ++*records;
-        return Check(s);
-      }
-      case HdfsLineKind::kBlock: {
-        Statement& s = w_.block;
-        s.Bind(1, node).Bind(2, l.block.time_ms).Bind(3, std::string(l.block.block));
-        s.Bind(4, std::string(l.block.path));
+        return AddToChunk(transfers_, w_.transfer, node, l.transfer);
+      case HdfsLineKind::kBlock:
         ++*records;
-        return Check(s);
-      }
+        return AddToChunk(blocks_, w_.block, node, l.block);
       case HdfsLineKind::kGarbled: {
         Statement& s = w_.skipped;
         s.Bind(1, node).Bind(2, path).Bind(3, line_number).Bind(4, l.reason);
@@ -369,16 +425,39 @@ class FileIngester {
     }
   }
 
+  template <typename View>
+  Status AddToChunk(HdfsChunkBuilder& chunk, Statement& insert, const std::string& node,
+                    const View& record) {
+    chunk.Add(record);
+    return chunk.full() ? Flush(chunk, insert, node) : Status::Ok();
+  }
+
+  Status Flush(HdfsChunkBuilder& chunk, Statement& insert, const std::string& node) {
+    if (chunk.empty()) return Status::Ok();
+    insert.Bind(1, node).Bind(2, chunk.min_time_ms()).Bind(3, chunk.max_time_ms());
+    insert.Bind(4, chunk.records()).Bind(5, chunk.Json());
+    chunk.Clear();
+    return Check(insert);
+  }
+
+  // Every record read so far goes into the transaction: called before each commit.
+  Status FlushChunks(const std::string& node) {
+    PERFPLAN_RETURN_IF_ERROR_(Flush(audits_, w_.audit, node));
+    PERFPLAN_RETURN_IF_ERROR_(Flush(transfers_, w_.transfer, node));
+    return Flush(blocks_, w_.block, node);
+  }
+
   Store& store_;
   Writer& w_;
   const HdfsIngestOptions& options_;
   HdfsIngestReport& report_;
+  HdfsChunkBuilder audits_, transfers_, blocks_;
 };
 
 }  // namespace
 
 const Migrations& HdfsMigrations() {
-  static const Migrations kMigrations{"hdfs", {kSchemaV1}};
+  static const Migrations kMigrations{"hdfs", {kSchemaV1, kSchemaV2}};
   return kMigrations;
 }
 
@@ -510,64 +589,37 @@ Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>&
   return report;
 }
 
+namespace {
+
+// Appends the records of `table`'s chunks that overlap [from_ms, to_ms) and lie in it, ordered by
+// time then insertion (chunk id, then position in the chunk: the order they were read).
+template <typename Record>
+Status LoadChunks(Store& store, const char* table, std::int64_t from_ms, std::int64_t to_ms,
+                  std::vector<Record>* out) {
+  auto st = store.Prepare(std::string("SELECT id,data FROM ") + table +
+                          " WHERE min_time_ms<?2 AND max_time_ms>=?1 ORDER BY id");
+  if (!st.ok()) return st.status();
+  Statement& s = st.value();
+  s.Bind(1, from_ms).Bind(2, to_ms);
+  while (s.Step()) {
+    PERFPLAN_RETURN_IF_ERROR_(DecodeHdfsChunk(s.ColumnInt(0), s.ColumnText(1), from_ms, to_ms, out));
+  }
+  if (!s.Error().ok()) return s.Error();
+  std::stable_sort(out->begin(), out->end(),
+                   [](const Record& a, const Record& b) { return a.time_ms < b.time_ms; });
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<HdfsRecords> LoadHdfsRecords(Store& store, std::int64_t from_ms, std::int64_t to_ms) {
   HdfsRecords out;
-  {
-    auto st = store.Prepare(
-        "SELECT time_ms,allowed,user,real_user,ip,cmd,src,dst,proto FROM hdfs_audit "
-        "WHERE time_ms>=? AND time_ms<? ORDER BY time_ms,id");
-    if (!st.ok()) return st.status();
-    Statement& s = st.value();
-    s.Bind(1, from_ms).Bind(2, to_ms);
-    while (s.Step()) {
-      models::HdfsAuditRecord a;
-      a.time_ms = s.ColumnInt(0);
-      a.allowed = s.ColumnInt(1) != 0;
-      a.user = s.ColumnText(2);
-      a.real_user = s.ColumnText(3);
-      a.ip = s.ColumnText(4);
-      a.cmd = s.ColumnText(5);
-      a.src = s.ColumnText(6);
-      a.dst = s.ColumnText(7);
-      a.proto = s.ColumnText(8);
-      out.audits.push_back(std::move(a));
-    }
-    if (!s.Error().ok()) return s.Error();
-  }
-  {
-    auto st = store.Prepare(
-        "SELECT time_ms,is_read,datanode,peer,bytes,block,client_id,duration_ns FROM "
-        "hdfs_transfer WHERE time_ms>=? AND time_ms<? ORDER BY time_ms,id");
-    if (!st.ok()) return st.status();
-    Statement& s = st.value();
-    s.Bind(1, from_ms).Bind(2, to_ms);
-    while (s.Step()) {
-      models::HdfsTransferRecord t;
-      t.time_ms = s.ColumnInt(0);
-      t.is_read = s.ColumnInt(1) != 0;
-      t.datanode = s.ColumnText(2);
-      t.peer = s.ColumnText(3);
-      t.bytes = s.ColumnInt(4);
-      t.block = s.ColumnText(5);
-      t.client_id = s.ColumnText(6);
-      t.duration_ns = s.ColumnInt(7);
-      out.transfers.push_back(std::move(t));
-    }
-    if (!s.Error().ok()) return s.Error();
-  }
-  {
-    auto st = store.Prepare("SELECT time_ms,block,path FROM hdfs_block ORDER BY time_ms,id");
-    if (!st.ok()) return st.status();
-    Statement& s = st.value();
-    while (s.Step()) {
-      models::HdfsBlockRecord b;
-      b.time_ms = s.ColumnInt(0);
-      b.block = s.ColumnText(1);
-      b.path = s.ColumnText(2);
-      out.blocks.push_back(std::move(b));
-    }
-    if (!s.Error().ok()) return s.Error();
-  }
+  PERFPLAN_RETURN_IF_ERROR_(LoadChunks(store, "hdfs_audit_chunk", from_ms, to_ms, &out.audits));
+  PERFPLAN_RETURN_IF_ERROR_(
+      LoadChunks(store, "hdfs_transfer_chunk", from_ms, to_ms, &out.transfers));
+  // Every block, whatever the window: a file allocated before the window is read inside it.
+  PERFPLAN_RETURN_IF_ERROR_(LoadChunks(store, "hdfs_block_chunk", INT64_MIN, INT64_MAX,
+                                       &out.blocks));
   return out;
 }
 

@@ -1,0 +1,312 @@
+#include "profiles/hdfs/hdfs_chunk.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace perfplan::profiles {
+namespace {
+
+void AppendInt(std::int64_t v, std::string* out) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, static_cast<std::size_t>(end - buf));
+}
+
+void AppendString(std::string_view s, std::string* out) {
+  out->push_back('"');
+  std::size_t run = 0;  // start of the bytes not yet copied
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(s.data() + run, i - run);
+    run = i + 1;
+    if (c == '"' || c == '\\') {
+      out->push_back('\\');
+      out->push_back(static_cast<char>(c));
+    } else {
+      static const char kHex[] = "0123456789abcdef";
+      const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+      out->append(esc, sizeof esc);
+    }
+  }
+  out->append(s.data() + run, s.size() - run);
+  out->push_back('"');
+}
+
+void AppendUtf8(std::uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+// Reads one chunk's JSON: '[' then records '[v,v,…]' separated by ',' then ']'.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+  bool ok() const { return ok_; }
+  std::size_t offset(std::string_view text) const {
+    return static_cast<std::size_t>(p_ - text.data());
+  }
+
+  bool Open() { return Expect('['); }
+  // Before each record: true when one follows (consumes its '['), false at the closing ']'.
+  bool NextRecord() {
+    if (!ok_) return false;
+    SkipSpace();
+    if (p_ < end_ && *p_ == ']') {
+      ++p_;
+      SkipSpace();
+      if (p_ != end_) ok_ = false;  // text after the array
+      return false;
+    }
+    if (records_++ > 0 && !Expect(',')) return false;
+    return Expect('[');
+  }
+  void Int(std::int64_t* v, bool first = false) {
+    if (!first) Expect(',');
+    SkipSpace();
+    if (!ok_) return;
+    auto [q, ec] = std::from_chars(p_, end_, *v);
+    if (ec != std::errc()) {
+      ok_ = false;
+      return;
+    }
+    p_ = q;
+  }
+  void Bool(bool* v) {
+    std::int64_t i = 0;
+    Int(&i);
+    *v = i != 0;
+  }
+  void Str(std::string* out) {
+    Expect(',');
+    SkipSpace();
+    out->clear();
+    if (!ok_ || p_ >= end_ || *p_ != '"') {
+      ok_ = false;
+      return;
+    }
+    ++p_;
+    for (;;) {
+      const char* q = p_;
+      while (q < end_ && *q != '"' && *q != '\\') ++q;
+      out->append(p_, static_cast<std::size_t>(q - p_));
+      p_ = q;
+      if (p_ >= end_) {
+        ok_ = false;
+        return;
+      }
+      if (*p_ == '"') {
+        ++p_;
+        return;
+      }
+      if (!Escape(out)) {
+        ok_ = false;
+        return;
+      }
+    }
+  }
+  void Close() { Expect(']'); }
+
+ private:
+  void SkipSpace() {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\t' || *p_ == '\r')) ++p_;
+  }
+  bool Expect(char c) {
+    if (!ok_) return false;
+    SkipSpace();
+    if (p_ >= end_ || *p_ != c) return ok_ = false;
+    ++p_;
+    return true;
+  }
+  bool Hex4(std::uint32_t* v) {
+    if (end_ - p_ < 4) return false;
+    *v = 0;
+    for (int i = 0; i < 4; ++i) {
+      const char c = *p_++;
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+      if (d < 0) return false;
+      *v = *v * 16 + static_cast<std::uint32_t>(d);
+    }
+    return true;
+  }
+  // At a '\\': appends the escaped character.
+  bool Escape(std::string* out) {
+    if (end_ - p_ < 2) return false;
+    ++p_;
+    const char c = *p_++;
+    switch (c) {
+      case '"': out->push_back('"'); return true;
+      case '\\': out->push_back('\\'); return true;
+      case '/': out->push_back('/'); return true;
+      case 'b': out->push_back('\b'); return true;
+      case 'f': out->push_back('\f'); return true;
+      case 'n': out->push_back('\n'); return true;
+      case 'r': out->push_back('\r'); return true;
+      case 't': out->push_back('\t'); return true;
+      case 'u': {
+        std::uint32_t cp = 0;
+        if (!Hex4(&cp)) return false;
+        if (cp >= 0xD800 && cp < 0xDC00 && end_ - p_ >= 6 && p_[0] == '\\' && p_[1] == 'u') {
+          const char* save = p_;
+          p_ += 2;
+          std::uint32_t lo = 0;
+          if (Hex4(&lo) && lo >= 0xDC00 && lo < 0xE000) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+          } else {
+            p_ = save;
+          }
+        }
+        AppendUtf8(cp, out);
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  const char* p_;
+  const char* end_;
+  bool ok_ = true;
+  std::int64_t records_ = 0;
+};
+
+Status Broken(std::int64_t chunk_id, const Cursor& c, std::string_view json, const char* kind) {
+  return Status::Failed("hdfs chunk " + std::to_string(chunk_id) + ": not a chunk of " + kind +
+                        " records (unexpected text at byte " + std::to_string(c.offset(json)) +
+                        ")");
+}
+
+// Decodes every record with `read`, keeping those whose time lies in [from_ms, to_ms).
+template <typename Record, typename Read>
+Status Decode(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
+              std::int64_t to_ms, const char* kind, std::vector<Record>* out, Read read) {
+  Cursor c(json);
+  c.Open();
+  Record r;
+  while (c.NextRecord()) {
+    c.Int(&r.time_ms, true);
+    read(c, r);
+    c.Close();
+    if (!c.ok()) break;
+    if (r.time_ms >= from_ms && r.time_ms < to_ms) out->push_back(r);
+  }
+  if (!c.ok()) return Broken(chunk_id, c, json, kind);
+  return Status::Ok();
+}
+
+}  // namespace
+
+void HdfsChunkBuilder::Begin(std::int64_t time_ms) {
+  if (records_ == 0) {
+    text_.assign("[[");
+    min_time_ms_ = max_time_ms_ = time_ms;
+  } else {
+    text_.pop_back();  // the closing ']' of the chunk
+    text_.append(",[");
+    min_time_ms_ = std::min(min_time_ms_, time_ms);
+    max_time_ms_ = std::max(max_time_ms_, time_ms);
+  }
+  ++records_;
+  AppendInt(time_ms, &text_);
+}
+
+void HdfsChunkBuilder::Add(const HdfsAuditView& a) {
+  Begin(a.time_ms);
+  text_.append(a.allowed ? ",1," : ",0,");
+  AppendString(a.user, &text_);
+  for (std::string_view s : {a.real_user, a.ip, a.cmd, a.src, a.dst, a.proto}) {
+    text_.push_back(',');
+    AppendString(s, &text_);
+  }
+  text_.append("]]");
+}
+
+void HdfsChunkBuilder::Add(const HdfsTransferView& t) {
+  Begin(t.time_ms);
+  text_.append(t.is_read ? ",1," : ",0,");
+  AppendString(t.datanode, &text_);
+  text_.push_back(',');
+  AppendString(t.peer, &text_);
+  text_.push_back(',');
+  AppendInt(t.bytes, &text_);
+  text_.push_back(',');
+  AppendString(t.block, &text_);
+  text_.push_back(',');
+  AppendString(t.client_id, &text_);
+  text_.push_back(',');
+  AppendInt(t.duration_ns, &text_);
+  text_.append("]]");
+}
+
+void HdfsChunkBuilder::Add(const HdfsBlockView& b) {
+  Begin(b.time_ms);
+  text_.push_back(',');
+  AppendString(b.block, &text_);
+  text_.push_back(',');
+  AppendString(b.path, &text_);
+  text_.append("]]");
+}
+
+const std::string& HdfsChunkBuilder::Json() const {
+  static const std::string kEmpty = "[]";
+  return records_ == 0 ? kEmpty : text_;  // every Add leaves the array closed
+}
+
+void HdfsChunkBuilder::Clear() {
+  text_.clear();
+  records_ = 0;
+}
+
+Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
+                       std::int64_t to_ms, std::vector<models::HdfsAuditRecord>* out) {
+  return Decode(chunk_id, json, from_ms, to_ms, "audit", out,
+                [](Cursor& c, models::HdfsAuditRecord& a) {
+                  c.Bool(&a.allowed);
+                  for (std::string* s : {&a.user, &a.real_user, &a.ip, &a.cmd, &a.src, &a.dst,
+                                         &a.proto}) {
+                    c.Str(s);
+                  }
+                });
+}
+
+Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
+                       std::int64_t to_ms, std::vector<models::HdfsTransferRecord>* out) {
+  return Decode(chunk_id, json, from_ms, to_ms, "transfer", out,
+                [](Cursor& c, models::HdfsTransferRecord& t) {
+                  c.Bool(&t.is_read);
+                  c.Str(&t.datanode);
+                  c.Str(&t.peer);
+                  c.Int(&t.bytes);
+                  c.Str(&t.block);
+                  c.Str(&t.client_id);
+                  c.Int(&t.duration_ns);
+                });
+}
+
+Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
+                       std::int64_t to_ms, std::vector<models::HdfsBlockRecord>* out) {
+  return Decode(chunk_id, json, from_ms, to_ms, "block", out,
+                [](Cursor& c, models::HdfsBlockRecord& b) {
+                  c.Str(&b.block);
+                  c.Str(&b.path);
+                });
+}
+
+}  // namespace perfplan::profiles
