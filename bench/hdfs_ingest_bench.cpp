@@ -3,6 +3,7 @@
 //   perfplan_hdfs_bench generate FILE BYTES   write a mixed NameNode/DataNode log of ~BYTES
 //   perfplan_hdfs_bench parse FILE            parse every line (no store): lines/s, MB/s
 //   perfplan_hdfs_bench ingest FILE DB        parse + store in SQLite with checkpoints
+//   perfplan_hdfs_bench load DB               read every stored record back (LoadHdfsRecords)
 //
 // Plain chrono timing of one run on one core; peak memory from getrusage. Prints one line of
 // key=value pairs so the figures can be pasted into the docs.
@@ -142,6 +143,7 @@ int Ingest(const std::string& path, const std::string& db) {
   const double size = static_cast<double>(std::filesystem::file_size(path));
   perfplan::profiles::HdfsIngestOptions options;
   options.complete_files = true;
+  const double cpu0 = CpuSeconds();
   const auto t0 = std::chrono::steady_clock::now();
   auto report = perfplan::profiles::IngestHdfs(*store.value(), {{"bench", path}}, options);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -149,12 +151,36 @@ int Ingest(const std::string& path, const std::string& db) {
     std::fprintf(stderr, "%s\n", report.status().message().c_str());
     return 1;
   }
+  const double cpu = CpuSeconds() - cpu0;
   std::printf(
-      "mode=ingest seconds=%.3f lines=%lld lines_per_second=%.0f mb_per_second=%.1f "
-      "records=%lld peak_rss_mib=%.1f\n",
-      s, static_cast<long long>(report.value().counts.lines),
-      static_cast<double>(report.value().counts.lines) / s, size / 1e6 / s,
+      "mode=ingest seconds=%.3f cpu_seconds=%.3f lines=%lld lines_per_second=%.0f "
+      "mb_per_second=%.1f mb_per_cpu_second=%.1f records=%lld peak_rss_mib=%.1f\n",
+      s, cpu, static_cast<long long>(report.value().counts.lines),
+      static_cast<double>(report.value().counts.lines) / s, size / 1e6 / s, size / 1e6 / cpu,
       static_cast<long long>(report.value().records), PeakMiB());
+  return 0;
+}
+
+// Reads every stored record back (what `workload` and the report do first).
+int Load(const std::string& db) {
+  auto store = perfplan::profiles::Store::OpenReadOnly(db, {perfplan::profiles::HdfsMigrations()});
+  if (!store.ok()) {
+    std::fprintf(stderr, "%s\n", store.status().message().c_str());
+    return 1;
+  }
+  const double cpu0 = CpuSeconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto records = perfplan::profiles::LoadHdfsRecords(*store.value(), INT64_MIN, INT64_MAX);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!records.ok()) {
+    std::fprintf(stderr, "%s\n", records.status().message().c_str());
+    return 1;
+  }
+  const auto& r = records.value();
+  std::printf("mode=load seconds=%.3f cpu_seconds=%.3f audits=%zu transfers=%zu blocks=%zu "
+              "peak_rss_mib=%.1f\n",
+              s, CpuSeconds() - cpu0, r.audits.size(), r.transfers.size(), r.blocks.size(),
+              PeakMiB());
   return 0;
 }
 
@@ -165,7 +191,9 @@ int main(int argc, char** argv) {
   if (mode == "generate" && argc == 4) return Generate(argv[2], std::atoll(argv[3]));
   if (mode == "parse" && argc == 3) return Parse(argv[2]);
   if (mode == "ingest" && argc == 4) return Ingest(argv[2], argv[3]);
+  if (mode == "load" && argc == 3) return Load(argv[2]);
   std::fprintf(stderr,
-               "usage: perfplan_hdfs_bench generate FILE BYTES | parse FILE | ingest FILE DB\n");
+               "usage: perfplan_hdfs_bench generate FILE BYTES | parse FILE | ingest FILE DB | "
+               "load DB\n");
   return 2;
 }

@@ -2,36 +2,53 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace perfplan::profiles {
 namespace {
 
-void AppendInt(std::int64_t v, std::string* out) {
-  char buf[24];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out->append(buf, static_cast<std::size_t>(end - buf));
+// Bytes a JSON string must escape: '"', '\\' and the control bytes.
+struct EscapeTable {
+  bool needs[256] = {};
+  constexpr EscapeTable() {
+    for (int c = 0; c < 0x20; ++c) needs[c] = true;
+    needs[static_cast<unsigned char>('"')] = needs[static_cast<unsigned char>('\\')] = true;
+  }
+};
+constexpr EscapeTable kEscape;
+
+// Writers into a buffer with room for the worst case (HdfsChunkBuilder::Room).
+char* PutInt(std::int64_t v, char* p) { return std::to_chars(p, p + 20, v).ptr; }
+
+char* PutChars(std::string_view s, char* p) {
+  std::memcpy(p, s.data(), s.size());
+  return p + s.size();
 }
 
-void AppendString(std::string_view s, std::string* out) {
-  out->push_back('"');
+char* PutString(std::string_view s, char* p) {
+  *p++ = '"';
   std::size_t run = 0;  // start of the bytes not yet copied
   for (std::size_t i = 0; i < s.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out->append(s.data() + run, i - run);
+    if (!kEscape.needs[c]) continue;
+    p = PutChars(s.substr(run, i - run), p);
     run = i + 1;
     if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(static_cast<char>(c));
+      *p++ = '\\';
+      *p++ = static_cast<char>(c);
     } else {
       static const char kHex[] = "0123456789abcdef";
       const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-      out->append(esc, sizeof esc);
+      p = PutChars(std::string_view(esc, sizeof esc), p);
     }
   }
-  out->append(s.data() + run, s.size() - run);
-  out->push_back('"');
+  p = PutChars(s.substr(run), p);
+  *p++ = '"';
+  return p;
 }
+
+// The most bytes PutString writes for `s` (every byte escaped as \u00XX, the quotes, a comma).
+constexpr std::size_t StringRoom(std::string_view s) { return 6 * s.size() + 3; }
 
 void AppendUtf8(std::uint32_t cp, std::string* out) {
   if (cp < 0x80) {
@@ -213,64 +230,80 @@ Status Decode(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms
 
 }  // namespace
 
-void HdfsChunkBuilder::Begin(std::int64_t time_ms) {
+char* HdfsChunkBuilder::Begin(std::int64_t time_ms, std::size_t room) {
+  // Room for the record: "[" or ",[", the time, its strings (counted by the caller), "]]".
+  room += 2 + 20 + 2 + 2 * 24;
+  if (used_ + room > text_.size()) text_.resize(std::max(2 * text_.size(), used_ + room));
+  char* p = text_.data() + used_;
   if (records_ == 0) {
-    text_.assign("[[");
+    *p++ = '[';
     min_time_ms_ = max_time_ms_ = time_ms;
   } else {
-    text_.pop_back();  // the closing ']' of the chunk
-    text_.append(",[");
+    --p;  // over the closing ']' of the chunk
+    *p++ = ',';
     min_time_ms_ = std::min(min_time_ms_, time_ms);
     max_time_ms_ = std::max(max_time_ms_, time_ms);
   }
   ++records_;
-  AppendInt(time_ms, &text_);
+  *p++ = '[';
+  return PutInt(time_ms, p);
+}
+
+void HdfsChunkBuilder::End(char* p) {
+  *p++ = ']';
+  *p++ = ']';
+  used_ = static_cast<std::size_t>(p - text_.data());
 }
 
 void HdfsChunkBuilder::Add(const HdfsAuditView& a) {
-  Begin(a.time_ms);
-  text_.append(a.allowed ? ",1," : ",0,");
-  AppendString(a.user, &text_);
-  for (std::string_view s : {a.real_user, a.ip, a.cmd, a.src, a.dst, a.proto}) {
-    text_.push_back(',');
-    AppendString(s, &text_);
+  const std::string_view fields[] = {a.user, a.real_user, a.ip, a.cmd, a.src, a.dst, a.proto};
+  std::size_t room = 0;
+  for (std::string_view f : fields) room += StringRoom(f);
+  char* p = Begin(a.time_ms, room);
+  p = PutChars(a.allowed ? ",1" : ",0", p);
+  for (std::string_view f : fields) {
+    *p++ = ',';
+    p = PutString(f, p);
   }
-  text_.append("]]");
+  End(p);
 }
 
 void HdfsChunkBuilder::Add(const HdfsTransferView& t) {
-  Begin(t.time_ms);
-  text_.append(t.is_read ? ",1," : ",0,");
-  AppendString(t.datanode, &text_);
-  text_.push_back(',');
-  AppendString(t.peer, &text_);
-  text_.push_back(',');
-  AppendInt(t.bytes, &text_);
-  text_.push_back(',');
-  AppendString(t.block, &text_);
-  text_.push_back(',');
-  AppendString(t.client_id, &text_);
-  text_.push_back(',');
-  AppendInt(t.duration_ns, &text_);
-  text_.append("]]");
+  char* p = Begin(t.time_ms, StringRoom(t.datanode) + StringRoom(t.peer) + StringRoom(t.block) +
+                                 StringRoom(t.client_id));
+  p = PutChars(t.is_read ? ",1," : ",0,", p);
+  p = PutString(t.datanode, p);
+  *p++ = ',';
+  p = PutString(t.peer, p);
+  *p++ = ',';
+  p = PutInt(t.bytes, p);
+  *p++ = ',';
+  p = PutString(t.block, p);
+  *p++ = ',';
+  p = PutString(t.client_id, p);
+  *p++ = ',';
+  p = PutInt(t.duration_ns, p);
+  End(p);
 }
 
 void HdfsChunkBuilder::Add(const HdfsBlockView& b) {
-  Begin(b.time_ms);
-  text_.push_back(',');
-  AppendString(b.block, &text_);
-  text_.push_back(',');
-  AppendString(b.path, &text_);
-  text_.append("]]");
+  char* p = Begin(b.time_ms, StringRoom(b.block) + StringRoom(b.path));
+  *p++ = ',';
+  p = PutString(b.block, p);
+  *p++ = ',';
+  p = PutString(b.path, p);
+  End(p);
 }
 
-const std::string& HdfsChunkBuilder::Json() const {
+const std::string& HdfsChunkBuilder::Json() {
   static const std::string kEmpty = "[]";
-  return records_ == 0 ? kEmpty : text_;  // every Add leaves the array closed
+  if (records_ == 0) return kEmpty;
+  text_.resize(used_);  // every Add leaves the array closed; Begin makes room again
+  return text_;
 }
 
 void HdfsChunkBuilder::Clear() {
-  text_.clear();
+  used_ = 0;
   records_ = 0;
 }
 

@@ -42,13 +42,17 @@ class HdfsChunkBuilder {
   std::int64_t records() const { return records_; }
   std::int64_t min_time_ms() const { return min_time_ms_; }
   std::int64_t max_time_ms() const { return max_time_ms_; }
-  // The JSON array of the records so far ("[[…],…]"; "[]" when empty).
-  const std::string& Json() const;
+  // The JSON array of the records so far ("[[…],…]"; "[]" when empty); valid until the next
+  // Add or Clear.
+  const std::string& Json();
   void Clear();
 
  private:
-  void Begin(std::int64_t time_ms);
-  std::string text_;
+  // Starts a record whose strings need at most `room` bytes; returns where to write next.
+  char* Begin(std::int64_t time_ms, std::size_t room);
+  void End(char* p);
+  std::string text_;  // a buffer: the chunk is its first used_ bytes
+  std::size_t used_ = 0;
   std::int64_t records_ = 0;
   std::int64_t min_time_ms_ = 0, max_time_ms_ = 0;
 };
