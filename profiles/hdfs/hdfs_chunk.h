@@ -30,15 +30,19 @@ namespace perfplan::profiles {
 
 // Records per chunk at most: the views number record k of chunk c as c * 65536 + k.
 inline constexpr std::int64_t kMaxChunkRecords = 65536;
+// A chunk is also full once its text reaches 8 MiB, which bounds an ingester's memory whatever
+// the lines' lengths.
+inline constexpr std::size_t kMaxChunkBytes = std::size_t{8} << 20;
 
-// One chunk being filled: the JSON text so far, its record count and time range.
+// One chunk being filled: the JSON text so far, its record count and time range. Callers store
+// and Clear() it when full().
 class HdfsChunkBuilder {
  public:
   void Add(const HdfsAuditView& a);
   void Add(const HdfsTransferView& t);
   void Add(const HdfsBlockView& b);
   bool empty() const { return records_ == 0; }
-  bool full() const { return records_ >= kMaxChunkRecords; }
+  bool full() const { return records_ >= kMaxChunkRecords || used_ >= kMaxChunkBytes; }
   std::int64_t records() const { return records_; }
   std::int64_t min_time_ms() const { return min_time_ms_; }
   std::int64_t max_time_ms() const { return max_time_ms_; }
@@ -58,7 +62,8 @@ class HdfsChunkBuilder {
 };
 
 // Appends the records of one chunk whose time_ms lies in [from_ms, to_ms) to *out, in chunk
-// order. Failed("hdfs chunk ID: …") when the text is not a chunk of that kind.
+// order. Failed("hdfs chunk ID: …") when the text is not a chunk of that kind (*out is then left
+// as it was).
 Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
                        std::int64_t to_ms, std::vector<models::HdfsAuditRecord>* out);
 Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,

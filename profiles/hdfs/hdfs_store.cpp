@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <limits>
 #include <optional>
 
@@ -592,19 +593,37 @@ Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>&
 namespace {
 
 // Appends the records of `table`'s chunks that overlap [from_ms, to_ms) and lie in it, ordered by
-// time then insertion (chunk id, then position in the chunk: the order they were read).
+// time then insertion (chunk id, then position in the chunk: the order they were read). The
+// chunks come in index order (the time index serves the window); the decoded runs are put back
+// in chunk order before the stable sort by time.
 template <typename Record>
 Status LoadChunks(Store& store, const char* table, std::int64_t from_ms, std::int64_t to_ms,
                   std::vector<Record>* out) {
   auto st = store.Prepare(std::string("SELECT id,data FROM ") + table +
-                          " WHERE min_time_ms<?2 AND max_time_ms>=?1 ORDER BY id");
+                          " WHERE min_time_ms<?2 AND max_time_ms>=?1");
   if (!st.ok()) return st.status();
   Statement& s = st.value();
   s.Bind(1, from_ms).Bind(2, to_ms);
+  struct Run {
+    std::int64_t chunk_id;
+    std::size_t begin, end;
+  };
+  std::vector<Run> runs;
+  std::vector<Record> decoded;
   while (s.Step()) {
-    PERFPLAN_RETURN_IF_ERROR_(DecodeHdfsChunk(s.ColumnInt(0), s.ColumnText(1), from_ms, to_ms, out));
+    const std::int64_t id = s.ColumnInt(0);
+    const std::size_t begin = decoded.size();
+    PERFPLAN_RETURN_IF_ERROR_(DecodeHdfsChunk(id, s.ColumnText(1), from_ms, to_ms, &decoded));
+    runs.push_back({id, begin, decoded.size()});
   }
   if (!s.Error().ok()) return s.Error();
+  std::sort(runs.begin(), runs.end(),
+            [](const Run& a, const Run& b) { return a.chunk_id < b.chunk_id; });
+  out->reserve(out->size() + decoded.size());
+  for (const Run& r : runs) {
+    std::move(decoded.begin() + static_cast<std::ptrdiff_t>(r.begin),
+              decoded.begin() + static_cast<std::ptrdiff_t>(r.end), std::back_inserter(*out));
+  }
   std::stable_sort(out->begin(), out->end(),
                    [](const Record& a, const Record& b) { return a.time_ms < b.time_ms; });
   return Status::Ok();
