@@ -4,6 +4,7 @@
 //   perfplan_hdfs_bench parse FILE            parse every line (no store): lines/s, MB/s
 //   perfplan_hdfs_bench ingest FILE DB        parse + store in SQLite with checkpoints
 //   perfplan_hdfs_bench load DB               read every stored record back (LoadHdfsRecords)
+//   perfplan_hdfs_bench workload DB           the workload analysis streamed from the store
 //
 // Plain chrono timing of one run on one core; peak memory from getrusage. Prints one line of
 // key=value pairs so the figures can be pasted into the docs.
@@ -20,6 +21,7 @@
 
 #include "profiles/hdfs/hdfs_log.h"
 #include "profiles/hdfs/hdfs_store.h"
+#include "profiles/hdfs/hdfs_store_streams.h"
 
 namespace {
 
@@ -184,6 +186,32 @@ int Load(const std::string& db) {
   return 0;
 }
 
+// The workload analysis streamed from the store (what `perfplan workload` does).
+int Workload(const std::string& db) {
+  auto store = perfplan::profiles::Store::OpenReadOnly(db, {perfplan::profiles::HdfsMigrations()});
+  if (!store.ok()) {
+    std::fprintf(stderr, "%s\n", store.status().message().c_str());
+    return 1;
+  }
+  const double cpu0 = CpuSeconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto streams = perfplan::profiles::HdfsStoreStreams(*store.value(), INT64_MIN, INT64_MAX);
+  auto w = perfplan::models::AnalyzeHdfsWorkload(*streams, perfplan::models::HdfsWorkloadOptions{});
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!w.ok()) {
+    std::fprintf(stderr, "%s\n", w.status().message().c_str());
+    return 1;
+  }
+  const auto& c = w.value().cluster;
+  std::printf("mode=workload seconds=%.3f cpu_seconds=%.3f audits=%lld transfers=%lld blocks=%lld "
+              "clients=%lld files_read=%lld read_bytes=%lld peak_rss_mib=%.1f\n",
+              s, CpuSeconds() - cpu0, static_cast<long long>(c.audit_records),
+              static_cast<long long>(c.transfer_records), static_cast<long long>(c.block_records),
+              static_cast<long long>(c.clients), static_cast<long long>(c.files_read),
+              static_cast<long long>(c.read_bytes), PeakMiB());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -192,8 +220,9 @@ int main(int argc, char** argv) {
   if (mode == "parse" && argc == 3) return Parse(argv[2]);
   if (mode == "ingest" && argc == 4) return Ingest(argv[2], argv[3]);
   if (mode == "load" && argc == 3) return Load(argv[2]);
+  if (mode == "workload" && argc == 3) return Workload(argv[2]);
   std::fprintf(stderr,
                "usage: perfplan_hdfs_bench generate FILE BYTES | parse FILE | ingest FILE DB | "
-               "load DB\n");
+               "load DB | workload DB\n");
   return 2;
 }

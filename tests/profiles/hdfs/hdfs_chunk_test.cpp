@@ -5,9 +5,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "profiles/hdfs/hdfs_store.h"
+#include "profiles/hdfs/hdfs_store_streams.h"
 #include "tests/support/store_dump.h"
 #include "tests/support/test_support.h"
 
@@ -245,6 +247,96 @@ TEST_CASE("the HDFS read statements use the time index, never a scan of the reco
   // Audits and transfers by the time index; blocks are read whole (every block is returned,
   // whatever the window: a file allocated before it is still read inside it).
   CHECK(searches == 2);
+}
+
+template <typename Record>
+std::vector<std::int64_t> Times(models::HdfsRecordCursor<Record>& cursor,
+                                std::vector<Record>* records) {
+  std::vector<std::int64_t> out;
+  while (const Record* r = cursor.Next()) {
+    out.push_back(r->time_ms);
+    records->push_back(*r);
+  }
+  REQUIRE(cursor.status().ok());
+  return out;
+}
+
+TEST_CASE("the store's streams give LoadHdfsRecords' records in its order, chunk by chunk") {
+  const std::string dir = testing::MakeTempDir();
+  // Two nodes over the same hours, each with a timestamp going backwards, in many small chunks:
+  // the cursor must merge overlapping chunks and sort inside one.
+  std::string nn, dn;
+  for (int i = 0; i < 3000; ++i) {
+    const int t = i == 1500 ? 100 : i;  // one line far back in time
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "2024-01-01 %02d:%02d:%02d,%03d INFO FSNamesystem.audit: allowed=true\tugi=u%d "
+                  "(auth:SIMPLE)\tip=/10.0.0.%d\tcmd=%s\tsrc=/f%d\tdst=null\tperm=null\t"
+                  "proto=rpc\n",
+                  t / 3600 % 24, t / 60 % 60, t % 60, i % 3 * 7, i % 5, i % 4,
+                  i % 3 ? "open" : "create", i % 17);
+    nn += line;
+    std::snprintf(line, sizeof line,
+                  "2024-01-01 %02d:%02d:%02d,%03d INFO org.apache.hadoop.hdfs.server.datanode."
+                  "DataNode.clienttrace: src: /10.2.0.%d:9866, dest: /10.0.0.%d:50010, bytes: %d, "
+                  "op: HDFS_READ, cliID: DFSClient_1, offset: 0, srvID: s, blockid: "
+                  "BP-1-10.0.0.1-1:blk_%d_1, duration(ns): %d\n",
+                  (2999 - t) / 3600 % 24, (2999 - t) / 60 % 60, (2999 - t) % 60, i % 2 * 7, i % 3,
+                  i % 4, 1000 + i, 1073741825 + i % 33, i);
+    dn += line;
+  }
+  testing::WriteFile(dir + "/nn.log", nn);
+  testing::WriteFile(dir + "/dn.log", dn);
+  auto store = OpenStore(dir + "/s.db", {HdfsMigrations()});
+  HdfsIngestOptions options;
+  options.batch_lines = 170;
+  REQUIRE(IngestHdfs(*store, {{"nn", dir + "/nn.log"}, {"dn1", dir + "/dn.log"}}, options).ok());
+  const std::int64_t day = 1704067200000;
+  for (auto [from, to] : {std::pair<std::int64_t, std::int64_t>{INT64_MIN, INT64_MAX},
+                          {day + 700000, day + 2100000}}) {
+    auto loaded = LoadHdfsRecords(*store, from, to);
+    REQUIRE(loaded.ok());
+    auto streams = HdfsStoreStreams(*store, from, to);
+    std::vector<models::HdfsAuditRecord> audits;
+    std::vector<models::HdfsTransferRecord> transfers;
+    std::vector<models::HdfsBlockRecord> blocks;
+    auto a = streams->Audits();
+    auto t = streams->Transfers();
+    const auto audit_times = Times(*a, &audits);
+    const auto transfer_times = Times(*t, &transfers);
+    CHECK(std::is_sorted(audit_times.begin(), audit_times.end()));
+    CHECK(std::is_sorted(transfer_times.begin(), transfer_times.end()));
+    REQUIRE(audits.size() == loaded.value().audits.size());
+    REQUIRE(transfers.size() == loaded.value().transfers.size());
+    CHECK(audits.size() > 1000);
+    for (std::size_t i = 0; i < audits.size(); ++i) {
+      REQUIRE(AuditText(audits[i]) == AuditText(loaded.value().audits[i]));
+    }
+    for (std::size_t i = 0; i < transfers.size(); ++i) {
+      REQUIRE(transfers[i].time_ms == loaded.value().transfers[i].time_ms);
+      REQUIRE(transfers[i].peer == loaded.value().transfers[i].peer);
+      REQUIRE(transfers[i].bytes == loaded.value().transfers[i].bytes);
+    }
+    // The analysis reads the same numbers from either source.
+    models::HdfsWorkloadOptions wo;
+    wo.streams = true;
+    auto streamed = models::AnalyzeHdfsWorkload(*streams, wo);
+    REQUIRE(streamed.ok());
+    const models::HdfsWorkload held = models::AnalyzeHdfsWorkload(
+        loaded.value().audits, loaded.value().transfers, loaded.value().blocks, wo);
+    CHECK(streamed.value().cluster.read_bytes == held.cluster.read_bytes);
+    CHECK(streamed.value().cluster.audit_records == held.cluster.audit_records);
+    CHECK(streamed.value().cluster.files_read == held.cluster.files_read);
+    REQUIRE(streamed.value().users.size() == held.users.size());
+    for (std::size_t i = 0; i < held.users.size(); ++i) {
+      CHECK(streamed.value().users[i].key == held.users[i].key);
+      CHECK(streamed.value().users[i].read_bytes == held.users[i].read_bytes);
+    }
+    REQUIRE(streamed.value().recommendations.size() == held.recommendations.size());
+    for (std::size_t i = 0; i < held.recommendations.size(); ++i) {
+      CHECK(streamed.value().recommendations[i].reason == held.recommendations[i].reason);
+    }
+  }
 }
 
 }  // namespace
