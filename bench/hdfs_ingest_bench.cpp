@@ -1,6 +1,8 @@
 // Throughput of HDFS log parsing and ingestion (docs/performance.md, section "HDFS").
 //
-//   perfplan_hdfs_bench generate FILE BYTES   write a mixed NameNode/DataNode log of ~BYTES
+//   perfplan_hdfs_bench generate FILE BYTES [FILES]
+//                                             write a mixed NameNode/DataNode log of ~BYTES (of
+//                                             at most FILES distinct paths when given)
 //   perfplan_hdfs_bench parse FILE            parse every line (no store): lines/s, MB/s
 //   perfplan_hdfs_bench ingest FILE DB        parse + store in SQLite with checkpoints
 //   perfplan_hdfs_bench load DB               read every stored record back (LoadHdfsRecords)
@@ -38,7 +40,19 @@ std::string Stamp(std::int64_t ms) {
   return buf;
 }
 
-int Generate(const std::string& path, std::int64_t bytes) {
+// `files` > 0 bounds the distinct paths (and blocks, 4 per file) so that a longer log is more
+// history of the same cluster, not a bigger cluster; 0 keeps the default mix.
+std::string FilePath(unsigned a, unsigned b, unsigned long long r, std::int64_t files) {
+  if (files > 0) {
+    const auto f = static_cast<long long>(r % static_cast<unsigned long long>(files));
+    return "/warehouse/db" + std::to_string(f % 50) + "/table" + std::to_string(f / 50 % 200) +
+           "/part-" + std::to_string(f / 10000);
+  }
+  return "/warehouse/db" + std::to_string(b) + "/table" + std::to_string(a) + "/part-" +
+         std::to_string(r % 1000);
+}
+
+int Generate(const std::string& path, std::int64_t bytes, std::int64_t files = 0) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   std::mt19937_64 rng(7);
   std::int64_t written = 0, ms = 0, lines = 0;
@@ -49,13 +63,13 @@ int Generate(const std::string& path, std::int64_t bytes) {
     ms += static_cast<std::int64_t>(rng() % 7);
     const unsigned kind = static_cast<unsigned>(rng() % 100);
     const unsigned a = static_cast<unsigned>(rng() % 200), b = static_cast<unsigned>(rng() % 50);
-    const unsigned long long blk = 1073741825ULL + rng() % 5000000;
+    const unsigned long long blk =
+        1073741825ULL + rng() % (files > 0 ? 4 * static_cast<unsigned long long>(files) : 5000000);
     line = Stamp(ms);
     if (kind < 40) {
       line += " INFO FSNamesystem.audit: allowed=true\tugi=user" + std::to_string(a % 40) +
               " (auth:SIMPLE)\tip=/10.1." + std::to_string(b) + "." + std::to_string(a) +
-              "\tcmd=" + kCmds[rng() % 10] + "\tsrc=/warehouse/db" + std::to_string(b) + "/table" +
-              std::to_string(a) + "/part-" + std::to_string(rng() % 1000) +
+              "\tcmd=" + kCmds[rng() % 10] + "\tsrc=" + FilePath(a, b, rng(), files) +
               "\tdst=null\tperm=null\tproto=rpc";
     } else if (kind < 80) {
       const bool read = kind < 65;
@@ -75,8 +89,7 @@ int Generate(const std::string& path, std::int64_t bytes) {
       line += " INFO org.apache.hadoop.hdfs.StateChange: BLOCK* allocate blk_" +
               std::to_string(blk) + "_" + std::to_string(blk - 1073740000) + ", replicas=10.2.0." +
               std::to_string(b) + ":9866, 10.2.0." + std::to_string((b + 1) % 50) +
-              ":9866 for /warehouse/db" + std::to_string(b) + "/table" + std::to_string(a) +
-              "/part-" + std::to_string(rng() % 1000);
+              ":9866 for " + FilePath(a, b, rng(), files);
     } else {
       line +=
           " INFO org.apache.hadoop.hdfs.server.datanode.DataNode: Receiving "
@@ -216,13 +229,15 @@ int Workload(const std::string& db) {
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
-  if (mode == "generate" && argc == 4) return Generate(argv[2], std::atoll(argv[3]));
+  if (mode == "generate" && (argc == 4 || argc == 5)) {
+    return Generate(argv[2], std::atoll(argv[3]), argc == 5 ? std::atoll(argv[4]) : 0);
+  }
   if (mode == "parse" && argc == 3) return Parse(argv[2]);
   if (mode == "ingest" && argc == 4) return Ingest(argv[2], argv[3]);
   if (mode == "load" && argc == 3) return Load(argv[2]);
   if (mode == "workload" && argc == 3) return Workload(argv[2]);
   std::fprintf(stderr,
-               "usage: perfplan_hdfs_bench generate FILE BYTES | parse FILE | ingest FILE DB | "
+               "usage: perfplan_hdfs_bench generate FILE BYTES [FILES] | parse FILE | ingest FILE DB | "
                "load DB | workload DB\n");
   return 2;
 }

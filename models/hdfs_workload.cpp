@@ -161,16 +161,34 @@ class VectorCursor : public HdfsRecordCursor<Record> {
   std::size_t next_ = 0;
 };
 
-// A client's opens and creates of one path (key "ip\npath"), for attributing its transfers to a
-// user: the latest access at or before a transfer, else (none yet) the client's first access.
+// Small ids for strings seen many times (users, client IPs, paths), so that per-pair state is
+// a few integers rather than copies of the strings.
+class Interner {
+ public:
+  std::uint32_t Id(const std::string& s) {
+    auto [it, inserted] = ids_.try_emplace(s, static_cast<std::uint32_t>(names_.size()));
+    if (inserted) names_.push_back(&it->first);
+    return it->second;
+  }
+  const std::string& Name(std::uint32_t id) const { return *names_[id]; }
+
+ private:
+  std::unordered_map<std::string, std::uint32_t> ids_;
+  std::vector<const std::string*> names_;  // keys of ids_ (node-based: stable addresses)
+};
+
+// A client's opens and creates of one path, for attributing its transfers to a user: the latest
+// access at or before a transfer, else (none yet) the client's first access. (time, user)
+// pairs compare by time, then by the user's name.
 struct Access {
   bool seen = false;
-  std::pair<std::int64_t, std::string> latest, first;  // (time, user), the largest / smallest
-  // Transfers that came before any access, per DataNode: they go to `first` at the end.
+  std::int64_t latest_ms = 0, first_ms = 0;
+  std::uint32_t latest_user = 0, first_user = 0;
+  // Transfers that came before any access, per DataNode: they go to the first access at the end.
   struct Pending {
     std::int64_t read_bytes = 0, write_bytes = 0, reads = 0, writes = 0;
   };
-  std::map<std::string, Pending> pending;
+  std::unique_ptr<std::map<std::string, Pending>> pending;
 };
 
 // The opens of one path inside the cache window ending at the latest, and the best count seen.
@@ -262,7 +280,15 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   HdfsClusterStats& c = w.cluster;
   std::int64_t first = INT64_MAX, last = INT64_MIN;
   std::map<std::string, Acc> by_client, by_user;
-  std::unordered_map<std::string, Access> access;
+  Interner users, ips, paths;
+  // (client IP id, path id) → its accesses.
+  std::unordered_map<std::uint64_t, Access> access;
+  auto access_key = [&](const std::string& ip, const std::string& path) {
+    return static_cast<std::uint64_t>(ips.Id(ip)) << 32 | paths.Id(path);
+  };
+  auto before = [&users](std::int64_t t1, std::uint32_t u1, std::int64_t t2, std::uint32_t u2) {
+    return t1 != t2 ? t1 < t2 : u1 != u2 && users.Name(u1) < users.Name(u2);
+  };
   std::set<std::string> all_read, all_written;
   const auto window_ms = static_cast<std::int64_t>(options.cache_window_seconds * 1000);
   std::unordered_map<std::string, OpenWindow> opens;  // path → its cache window
@@ -306,10 +332,14 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
       au.files_written.insert(a.src);
       all_written.insert(a.src);
     }
-    Access& x = access[a.ip + '\n' + a.src];
-    std::pair<std::int64_t, std::string> at(a.time_ms, a.user);
-    if (!x.seen || at > x.latest) x.latest = at;
-    if (!x.seen || at < x.first) x.first = std::move(at);
+    Access& x = access[access_key(a.ip, a.src)];
+    const std::uint32_t user = users.Id(a.user);
+    if (!x.seen || before(x.latest_ms, x.latest_user, a.time_ms, user)) {
+      x.latest_ms = a.time_ms, x.latest_user = user;
+    }
+    if (!x.seen || before(a.time_ms, user, x.first_ms, x.first_user)) {
+      x.first_ms = a.time_ms, x.first_user = user;
+    }
     x.seen = true;
   };
   auto on_block = [&](const HdfsBlockRecord& b) {
@@ -357,12 +387,13 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
       c.unattributed_bytes += t.bytes;
       return;
     }
-    Access& x = access[t.peer + '\n' + bp->second];
+    Access& x = access[access_key(t.peer, bp->second)];
     if (x.seen) {
-      AddTo(by_user[x.latest.second], t.datanode, t.is_read, t.bytes, 1);
+      AddTo(by_user[users.Name(x.latest_user)], t.datanode, t.is_read, t.bytes, 1);
       return;
     }
-    Access::Pending& p = x.pending[t.datanode];
+    if (!x.pending) x.pending = std::make_unique<std::map<std::string, Access::Pending>>();
+    Access::Pending& p = (*x.pending)[t.datanode];
     (t.is_read ? p.read_bytes : p.write_bytes) += t.bytes;
     ++(t.is_read ? p.reads : p.writes);
   };
@@ -394,12 +425,13 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   // Transfers that came before any access of their client to their file: to its first access;
   // unattributed when it never accessed the file.
   for (auto& [key, x] : access) {
-    for (const auto& [datanode, p] : x.pending) {
+    if (!x.pending) continue;
+    for (const auto& [datanode, p] : *x.pending) {
       if (!x.seen) {
         c.unattributed_bytes += p.read_bytes + p.write_bytes;
         continue;
       }
-      Acc& au = by_user[x.first.second];
+      Acc& au = by_user[users.Name(x.first_user)];
       if (p.reads) AddTo(au, datanode, true, p.read_bytes, p.reads);
       if (p.writes) AddTo(au, datanode, false, p.write_bytes, p.writes);
     }
