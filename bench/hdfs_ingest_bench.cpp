@@ -176,16 +176,22 @@ int Ingest(const std::string& path, const std::string& db) {
   return 0;
 }
 
-// Reads every stored record back (what `workload` and the report do first).
-int Load(const std::string& db) {
+std::unique_ptr<perfplan::profiles::Store> OpenForReading(const std::string& db) {
   auto store = perfplan::profiles::Store::OpenReadOnly(db, {perfplan::profiles::HdfsMigrations()});
   if (!store.ok()) {
     std::fprintf(stderr, "%s\n", store.status().message().c_str());
-    return 1;
+    return nullptr;
   }
+  return std::move(store).value();
+}
+
+// Reads every stored record back (what `workload` and the report do first).
+int Load(const std::string& db) {
+  auto store = OpenForReading(db);
+  if (!store) return 1;
   const double cpu0 = CpuSeconds();
   const auto t0 = std::chrono::steady_clock::now();
-  auto records = perfplan::profiles::LoadHdfsRecords(*store.value(), INT64_MIN, INT64_MAX);
+  auto records = perfplan::profiles::LoadHdfsRecords(*store, INT64_MIN, INT64_MAX);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!records.ok()) {
     std::fprintf(stderr, "%s\n", records.status().message().c_str());
@@ -201,14 +207,11 @@ int Load(const std::string& db) {
 
 // The workload analysis streamed from the store (what `perfplan workload` does).
 int Workload(const std::string& db) {
-  auto store = perfplan::profiles::Store::OpenReadOnly(db, {perfplan::profiles::HdfsMigrations()});
-  if (!store.ok()) {
-    std::fprintf(stderr, "%s\n", store.status().message().c_str());
-    return 1;
-  }
+  auto store = OpenForReading(db);
+  if (!store) return 1;
   const double cpu0 = CpuSeconds();
   const auto t0 = std::chrono::steady_clock::now();
-  auto streams = perfplan::profiles::HdfsStoreStreams(*store.value(), INT64_MIN, INT64_MAX);
+  auto streams = perfplan::profiles::HdfsStoreStreams(*store, INT64_MIN, INT64_MAX);
   auto w = perfplan::models::AnalyzeHdfsWorkload(*streams, perfplan::models::HdfsWorkloadOptions{});
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!w.ok()) {

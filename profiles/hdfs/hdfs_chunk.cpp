@@ -230,24 +230,47 @@ Status Broken(std::int64_t chunk_id, const Cursor& c, std::string_view json, con
                         ")");
 }
 
-// Decodes every record with `read`, keeping those whose time lies in [from_ms, to_ms).
-template <typename Record, typename Read>
+// The fields after time_ms, in the order HdfsChunkBuilder writes them.
+void ReadFields(Cursor& c, models::HdfsAuditRecord& a) {
+  c.Bool(&a.allowed);
+  for (std::string* s : {&a.user, &a.real_user, &a.ip, &a.cmd, &a.src, &a.dst, &a.proto}) c.Str(s);
+}
+void ReadFields(Cursor& c, models::HdfsTransferRecord& t) {
+  c.Bool(&t.is_read);
+  c.Str(&t.datanode);
+  c.Str(&t.peer);
+  c.Int(&t.bytes);
+  c.Str(&t.block);
+  c.Str(&t.client_id);
+  c.Int(&t.duration_ns);
+}
+void ReadFields(Cursor& c, models::HdfsBlockRecord& b) {
+  c.Str(&b.block);
+  c.Str(&b.path);
+}
+
+const char* KindName(const models::HdfsAuditRecord*) { return "audit"; }
+const char* KindName(const models::HdfsTransferRecord*) { return "transfer"; }
+const char* KindName(const models::HdfsBlockRecord*) { return "block"; }
+
+// Decodes every record, keeping those whose time lies in [from_ms, to_ms).
+template <typename Record>
 Status Decode(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
-              std::int64_t to_ms, const char* kind, std::vector<Record>* out, Read read) {
+              std::int64_t to_ms, std::vector<Record>* out) {
   Cursor c(json);
   c.Open();
   const std::size_t before = out->size();
   Record r;
   while (c.NextRecord()) {
     c.Int(&r.time_ms, true);
-    read(c, r);
+    ReadFields(c, r);
     c.Close();
     if (!c.ok()) break;
     if (r.time_ms >= from_ms && r.time_ms < to_ms) out->push_back(r);
   }
   if (!c.ok()) {
     out->erase(out->begin() + static_cast<std::ptrdiff_t>(before), out->end());
-    return Broken(chunk_id, c, json, kind);
+    return Broken(chunk_id, c, json, KindName(static_cast<const Record*>(nullptr)));
   }
   return Status::Ok();
 }
@@ -333,37 +356,15 @@ void HdfsChunkBuilder::Clear() {
 
 Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
                        std::int64_t to_ms, std::vector<models::HdfsAuditRecord>* out) {
-  return Decode(chunk_id, json, from_ms, to_ms, "audit", out,
-                [](Cursor& c, models::HdfsAuditRecord& a) {
-                  c.Bool(&a.allowed);
-                  for (std::string* s : {&a.user, &a.real_user, &a.ip, &a.cmd, &a.src, &a.dst,
-                                         &a.proto}) {
-                    c.Str(s);
-                  }
-                });
+  return Decode(chunk_id, json, from_ms, to_ms, out);
 }
-
 Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
                        std::int64_t to_ms, std::vector<models::HdfsTransferRecord>* out) {
-  return Decode(chunk_id, json, from_ms, to_ms, "transfer", out,
-                [](Cursor& c, models::HdfsTransferRecord& t) {
-                  c.Bool(&t.is_read);
-                  c.Str(&t.datanode);
-                  c.Str(&t.peer);
-                  c.Int(&t.bytes);
-                  c.Str(&t.block);
-                  c.Str(&t.client_id);
-                  c.Int(&t.duration_ns);
-                });
+  return Decode(chunk_id, json, from_ms, to_ms, out);
 }
-
 Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
                        std::int64_t to_ms, std::vector<models::HdfsBlockRecord>* out) {
-  return Decode(chunk_id, json, from_ms, to_ms, "block", out,
-                [](Cursor& c, models::HdfsBlockRecord& b) {
-                  c.Str(&b.block);
-                  c.Str(&b.path);
-                });
+  return Decode(chunk_id, json, from_ms, to_ms, out);
 }
 
 }  // namespace perfplan::profiles

@@ -47,6 +47,14 @@ CREATE TABLE hdfs_checkpoint(
   last_time_ms INTEGER NOT NULL, at_end INTEGER NOT NULL, UNIQUE(node, fingerprint));
 )sql";
 
+// One record kind of v2: its v1 table (now a view) and the v1 columns after id and node, in the
+// order of the chunk arrays (profiles/hdfs/hdfs_chunk.h).
+struct ChunkedKind {
+  const char* table;
+  std::vector<const char*> columns;
+  bool time_index;  // audits and transfers are read by time window; blocks always whole
+};
+
 // v2: records in chunks (profiles/hdfs/hdfs_chunk.h), one INSERT per chunk instead of one per
 // record; the v1 tables become views with the same columns, read through json_each. The index on
 // (min_time_ms, max_time_ms) serves the time-window reads. The migration packs the v1 rows into
@@ -54,68 +62,47 @@ CREATE TABLE hdfs_checkpoint(
 // writes a node's batch contiguously), so "ORDER BY time_ms, id" gives the same order before and
 // after. hdfs_v1_groups numbers the chunks; its (run, part, id) index makes the GROUP BY read
 // each chunk's rows in id order, the order json_group_array keeps.
-const char* const kSchemaV2 = R"sql(
-CREATE TABLE hdfs_audit_chunk(
-  id INTEGER PRIMARY KEY, node TEXT NOT NULL, min_time_ms INTEGER NOT NULL,
-  max_time_ms INTEGER NOT NULL, records INTEGER NOT NULL, data TEXT NOT NULL);
-CREATE INDEX hdfs_audit_chunk_time ON hdfs_audit_chunk(min_time_ms, max_time_ms);
-CREATE TABLE hdfs_transfer_chunk(
-  id INTEGER PRIMARY KEY, node TEXT NOT NULL, min_time_ms INTEGER NOT NULL,
-  max_time_ms INTEGER NOT NULL, records INTEGER NOT NULL, data TEXT NOT NULL);
-CREATE INDEX hdfs_transfer_chunk_time ON hdfs_transfer_chunk(min_time_ms, max_time_ms);
-CREATE TABLE hdfs_block_chunk(
-  id INTEGER PRIMARY KEY, node TEXT NOT NULL, min_time_ms INTEGER NOT NULL,
-  max_time_ms INTEGER NOT NULL, records INTEGER NOT NULL, data TEXT NOT NULL);
-
-CREATE TABLE hdfs_v1_groups(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, part INTEGER NOT NULL);
-CREATE INDEX hdfs_v1_groups_order ON hdfs_v1_groups(run, part, id);
-DELETE FROM hdfs_v1_groups;
-INSERT INTO hdfs_v1_groups(id, run, part)
-  SELECT id, run, (row_number() OVER (PARTITION BY run ORDER BY id) - 1) / 4096
-  FROM (SELECT id, sum(starts) OVER (ORDER BY id) AS run
-        FROM (SELECT id, node IS NOT lag(node) OVER (ORDER BY id) AS starts FROM hdfs_audit));
-INSERT INTO hdfs_audit_chunk(node, min_time_ms, max_time_ms, records, data)
-  SELECT r.node, min(r.time_ms), max(r.time_ms), count(*), json_group_array(json_array(r.time_ms, r.allowed, r.user, r.real_user, r.ip, r.cmd, r.src, r.dst,
-                                                          r.proto))
-  FROM hdfs_v1_groups AS g JOIN hdfs_audit AS r ON r.id = g.id
-  GROUP BY g.run, g.part ORDER BY g.run, g.part;
-DROP TABLE hdfs_audit;
-DELETE FROM hdfs_v1_groups;
-INSERT INTO hdfs_v1_groups(id, run, part)
-  SELECT id, run, (row_number() OVER (PARTITION BY run ORDER BY id) - 1) / 4096
-  FROM (SELECT id, sum(starts) OVER (ORDER BY id) AS run
-        FROM (SELECT id, node IS NOT lag(node) OVER (ORDER BY id) AS starts FROM hdfs_transfer));
-INSERT INTO hdfs_transfer_chunk(node, min_time_ms, max_time_ms, records, data)
-  SELECT r.node, min(r.time_ms), max(r.time_ms), count(*), json_group_array(json_array(r.time_ms, r.is_read, r.datanode, r.peer, r.bytes,
-                                                          r.block, r.client_id, r.duration_ns))
-  FROM hdfs_v1_groups AS g JOIN hdfs_transfer AS r ON r.id = g.id
-  GROUP BY g.run, g.part ORDER BY g.run, g.part;
-DROP TABLE hdfs_transfer;
-DELETE FROM hdfs_v1_groups;
-INSERT INTO hdfs_v1_groups(id, run, part)
-  SELECT id, run, (row_number() OVER (PARTITION BY run ORDER BY id) - 1) / 4096
-  FROM (SELECT id, sum(starts) OVER (ORDER BY id) AS run
-        FROM (SELECT id, node IS NOT lag(node) OVER (ORDER BY id) AS starts FROM hdfs_block));
-INSERT INTO hdfs_block_chunk(node, min_time_ms, max_time_ms, records, data)
-  SELECT r.node, min(r.time_ms), max(r.time_ms), count(*), json_group_array(json_array(r.time_ms, r.block, r.path))
-  FROM hdfs_v1_groups AS g JOIN hdfs_block AS r ON r.id = g.id
-  GROUP BY g.run, g.part ORDER BY g.run, g.part;
-DROP TABLE hdfs_block;
-DROP TABLE hdfs_v1_groups;
-
-CREATE VIEW hdfs_audit(id, node, time_ms, allowed, user, real_user, ip, cmd, src, dst, proto) AS
-  SELECT c.id * 65536 + r.key, c.node, r.value ->> 0, r.value ->> 1, r.value ->> 2,
-         r.value ->> 3, r.value ->> 4, r.value ->> 5, r.value ->> 6, r.value ->> 7, r.value ->> 8
-  FROM hdfs_audit_chunk AS c, json_each(c.data) AS r;
-CREATE VIEW hdfs_transfer(id, node, time_ms, is_read, datanode, peer, bytes, block, client_id,
-                          duration_ns) AS
-  SELECT c.id * 65536 + r.key, c.node, r.value ->> 0, r.value ->> 1, r.value ->> 2,
-         r.value ->> 3, r.value ->> 4, r.value ->> 5, r.value ->> 6, r.value ->> 7
-  FROM hdfs_transfer_chunk AS c, json_each(c.data) AS r;
-CREATE VIEW hdfs_block(id, node, time_ms, block, path) AS
-  SELECT c.id * 65536 + r.key, c.node, r.value ->> 0, r.value ->> 1, r.value ->> 2
-  FROM hdfs_block_chunk AS c, json_each(c.data) AS r;
-)sql";
+std::string SchemaV2() {
+  const ChunkedKind kinds[] = {
+      {"hdfs_audit", {"time_ms", "allowed", "user", "real_user", "ip", "cmd", "src", "dst", "proto"},
+       true},
+      {"hdfs_transfer",
+       {"time_ms", "is_read", "datanode", "peer", "bytes", "block", "client_id", "duration_ns"},
+       true},
+      {"hdfs_block", {"time_ms", "block", "path"}, false}};
+  std::string sql =
+      "CREATE TABLE hdfs_v1_groups(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, part INTEGER "
+      "NOT NULL);\n"
+      "CREATE INDEX hdfs_v1_groups_order ON hdfs_v1_groups(run, part, id);\n";
+  for (const ChunkedKind& k : kinds) {
+    const std::string t = k.table, chunk = t + "_chunk";
+    std::string names, values, array;
+    for (std::size_t i = 0; i < k.columns.size(); ++i) {
+      names += std::string(", ") + k.columns[i];
+      values += ", r.value ->> " + std::to_string(i);
+      array += std::string(i ? ", " : "") + "r." + k.columns[i];
+    }
+    sql += "CREATE TABLE " + chunk +
+           "(id INTEGER PRIMARY KEY, node TEXT NOT NULL, min_time_ms INTEGER NOT NULL, "
+           "max_time_ms INTEGER NOT NULL, records INTEGER NOT NULL, data TEXT NOT NULL);\n";
+    if (k.time_index) {
+      sql += "CREATE INDEX " + chunk + "_time ON " + chunk + "(min_time_ms, max_time_ms);\n";
+    }
+    sql += "DELETE FROM hdfs_v1_groups;\n"
+           "INSERT INTO hdfs_v1_groups(id, run, part) SELECT id, run, (row_number() OVER "
+           "(PARTITION BY run ORDER BY id) - 1) / 4096 FROM (SELECT id, sum(starts) OVER (ORDER "
+           "BY id) AS run FROM (SELECT id, node IS NOT lag(node) OVER (ORDER BY id) AS starts "
+           "FROM " + t + "));\n"
+           "INSERT INTO " + chunk + "(node, min_time_ms, max_time_ms, records, data) "
+           "SELECT r.node, min(r.time_ms), max(r.time_ms), count(*), json_group_array(json_array(" +
+           array + ")) FROM hdfs_v1_groups AS g JOIN " + t +
+           " AS r ON r.id = g.id GROUP BY g.run, g.part ORDER BY g.run, g.part;\n"
+           "DROP TABLE " + t + ";\n"
+           "CREATE VIEW " + t + "(id, node" + names + ") AS SELECT c.id * 65536 + r.key, c.node" +
+           values + " FROM " + chunk + " AS c, json_each(c.data) AS r;\n";
+  }
+  return sql + "DROP TABLE hdfs_v1_groups;\n";
+}
 
 std::string Fingerprint(std::string_view bytes) {
   std::uint64_t h = 1469598103934665603ULL;
@@ -458,7 +445,7 @@ class FileIngester {
 }  // namespace
 
 const Migrations& HdfsMigrations() {
-  static const Migrations kMigrations{"hdfs", {kSchemaV1, kSchemaV2}};
+  static const Migrations kMigrations{"hdfs", {kSchemaV1, SchemaV2()}};
   return kMigrations;
 }
 
