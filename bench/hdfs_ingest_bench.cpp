@@ -1,8 +1,12 @@
 // Throughput of HDFS log parsing and ingestion (docs/performance.md, section "HDFS").
 //
-//   perfplan_hdfs_bench generate FILE BYTES   write a mixed NameNode/DataNode log of ~BYTES
+//   perfplan_hdfs_bench generate FILE BYTES [FILES]
+//                                             write a mixed NameNode/DataNode log of ~BYTES (of
+//                                             at most FILES distinct paths when given)
 //   perfplan_hdfs_bench parse FILE            parse every line (no store): lines/s, MB/s
 //   perfplan_hdfs_bench ingest FILE DB        parse + store in SQLite with checkpoints
+//   perfplan_hdfs_bench load DB               read every stored record back (LoadHdfsRecords)
+//   perfplan_hdfs_bench workload DB           the workload analysis streamed from the store
 //
 // Plain chrono timing of one run on one core; peak memory from getrusage. Prints one line of
 // key=value pairs so the figures can be pasted into the docs.
@@ -19,6 +23,7 @@
 
 #include "profiles/hdfs/hdfs_log.h"
 #include "profiles/hdfs/hdfs_store.h"
+#include "profiles/hdfs/hdfs_store_streams.h"
 
 namespace {
 
@@ -35,7 +40,19 @@ std::string Stamp(std::int64_t ms) {
   return buf;
 }
 
-int Generate(const std::string& path, std::int64_t bytes) {
+// `files` > 0 bounds the distinct paths (and blocks, 4 per file) so that a longer log is more
+// history of the same cluster, not a bigger cluster; 0 keeps the default mix.
+std::string FilePath(unsigned a, unsigned b, unsigned long long r, std::int64_t files) {
+  if (files > 0) {
+    const auto f = static_cast<long long>(r % static_cast<unsigned long long>(files));
+    return "/warehouse/db" + std::to_string(f % 50) + "/table" + std::to_string(f / 50 % 200) +
+           "/part-" + std::to_string(f / 10000);
+  }
+  return "/warehouse/db" + std::to_string(b) + "/table" + std::to_string(a) + "/part-" +
+         std::to_string(r % 1000);
+}
+
+int Generate(const std::string& path, std::int64_t bytes, std::int64_t files = 0) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   std::mt19937_64 rng(7);
   std::int64_t written = 0, ms = 0, lines = 0;
@@ -46,13 +63,13 @@ int Generate(const std::string& path, std::int64_t bytes) {
     ms += static_cast<std::int64_t>(rng() % 7);
     const unsigned kind = static_cast<unsigned>(rng() % 100);
     const unsigned a = static_cast<unsigned>(rng() % 200), b = static_cast<unsigned>(rng() % 50);
-    const unsigned long long blk = 1073741825ULL + rng() % 5000000;
+    const unsigned long long blk =
+        1073741825ULL + rng() % (files > 0 ? 4 * static_cast<unsigned long long>(files) : 5000000);
     line = Stamp(ms);
     if (kind < 40) {
       line += " INFO FSNamesystem.audit: allowed=true\tugi=user" + std::to_string(a % 40) +
               " (auth:SIMPLE)\tip=/10.1." + std::to_string(b) + "." + std::to_string(a) +
-              "\tcmd=" + kCmds[rng() % 10] + "\tsrc=/warehouse/db" + std::to_string(b) + "/table" +
-              std::to_string(a) + "/part-" + std::to_string(rng() % 1000) +
+              "\tcmd=" + kCmds[rng() % 10] + "\tsrc=" + FilePath(a, b, rng(), files) +
               "\tdst=null\tperm=null\tproto=rpc";
     } else if (kind < 80) {
       const bool read = kind < 65;
@@ -72,8 +89,7 @@ int Generate(const std::string& path, std::int64_t bytes) {
       line += " INFO org.apache.hadoop.hdfs.StateChange: BLOCK* allocate blk_" +
               std::to_string(blk) + "_" + std::to_string(blk - 1073740000) + ", replicas=10.2.0." +
               std::to_string(b) + ":9866, 10.2.0." + std::to_string((b + 1) % 50) +
-              ":9866 for /warehouse/db" + std::to_string(b) + "/table" + std::to_string(a) +
-              "/part-" + std::to_string(rng() % 1000);
+              ":9866 for " + FilePath(a, b, rng(), files);
     } else {
       line +=
           " INFO org.apache.hadoop.hdfs.server.datanode.DataNode: Receiving "
@@ -142,6 +158,7 @@ int Ingest(const std::string& path, const std::string& db) {
   const double size = static_cast<double>(std::filesystem::file_size(path));
   perfplan::profiles::HdfsIngestOptions options;
   options.complete_files = true;
+  const double cpu0 = CpuSeconds();
   const auto t0 = std::chrono::steady_clock::now();
   auto report = perfplan::profiles::IngestHdfs(*store.value(), {{"bench", path}}, options);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -149,12 +166,65 @@ int Ingest(const std::string& path, const std::string& db) {
     std::fprintf(stderr, "%s\n", report.status().message().c_str());
     return 1;
   }
+  const double cpu = CpuSeconds() - cpu0;
   std::printf(
-      "mode=ingest seconds=%.3f lines=%lld lines_per_second=%.0f mb_per_second=%.1f "
-      "records=%lld peak_rss_mib=%.1f\n",
-      s, static_cast<long long>(report.value().counts.lines),
-      static_cast<double>(report.value().counts.lines) / s, size / 1e6 / s,
+      "mode=ingest seconds=%.3f cpu_seconds=%.3f lines=%lld lines_per_second=%.0f "
+      "mb_per_second=%.1f mb_per_cpu_second=%.1f records=%lld peak_rss_mib=%.1f\n",
+      s, cpu, static_cast<long long>(report.value().counts.lines),
+      static_cast<double>(report.value().counts.lines) / s, size / 1e6 / s, size / 1e6 / cpu,
       static_cast<long long>(report.value().records), PeakMiB());
+  return 0;
+}
+
+std::unique_ptr<perfplan::profiles::Store> OpenForReading(const std::string& db) {
+  auto store = perfplan::profiles::Store::OpenReadOnly(db, {perfplan::profiles::HdfsMigrations()});
+  if (!store.ok()) {
+    std::fprintf(stderr, "%s\n", store.status().message().c_str());
+    return nullptr;
+  }
+  return std::move(store).value();
+}
+
+// Reads every stored record back (what `workload` and the report do first).
+int Load(const std::string& db) {
+  auto store = OpenForReading(db);
+  if (!store) return 1;
+  const double cpu0 = CpuSeconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto records = perfplan::profiles::LoadHdfsRecords(*store, INT64_MIN, INT64_MAX);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!records.ok()) {
+    std::fprintf(stderr, "%s\n", records.status().message().c_str());
+    return 1;
+  }
+  const auto& r = records.value();
+  std::printf("mode=load seconds=%.3f cpu_seconds=%.3f audits=%zu transfers=%zu blocks=%zu "
+              "peak_rss_mib=%.1f\n",
+              s, CpuSeconds() - cpu0, r.audits.size(), r.transfers.size(), r.blocks.size(),
+              PeakMiB());
+  return 0;
+}
+
+// The workload analysis streamed from the store (what `perfplan workload` does).
+int Workload(const std::string& db) {
+  auto store = OpenForReading(db);
+  if (!store) return 1;
+  const double cpu0 = CpuSeconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto streams = perfplan::profiles::HdfsStoreStreams(*store, INT64_MIN, INT64_MAX);
+  auto w = perfplan::models::AnalyzeHdfsWorkload(*streams, perfplan::models::HdfsWorkloadOptions{});
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!w.ok()) {
+    std::fprintf(stderr, "%s\n", w.status().message().c_str());
+    return 1;
+  }
+  const auto& c = w.value().cluster;
+  std::printf("mode=workload seconds=%.3f cpu_seconds=%.3f audits=%lld transfers=%lld blocks=%lld "
+              "clients=%lld files_read=%lld read_bytes=%lld peak_rss_mib=%.1f\n",
+              s, CpuSeconds() - cpu0, static_cast<long long>(c.audit_records),
+              static_cast<long long>(c.transfer_records), static_cast<long long>(c.block_records),
+              static_cast<long long>(c.clients), static_cast<long long>(c.files_read),
+              static_cast<long long>(c.read_bytes), PeakMiB());
   return 0;
 }
 
@@ -162,10 +232,15 @@ int Ingest(const std::string& path, const std::string& db) {
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
-  if (mode == "generate" && argc == 4) return Generate(argv[2], std::atoll(argv[3]));
+  if (mode == "generate" && (argc == 4 || argc == 5)) {
+    return Generate(argv[2], std::atoll(argv[3]), argc == 5 ? std::atoll(argv[4]) : 0);
+  }
   if (mode == "parse" && argc == 3) return Parse(argv[2]);
   if (mode == "ingest" && argc == 4) return Ingest(argv[2], argv[3]);
+  if (mode == "load" && argc == 3) return Load(argv[2]);
+  if (mode == "workload" && argc == 3) return Workload(argv[2]);
   std::fprintf(stderr,
-               "usage: perfplan_hdfs_bench generate FILE BYTES | parse FILE | ingest FILE DB\n");
+               "usage: perfplan_hdfs_bench generate FILE BYTES [FILES] | parse FILE | ingest FILE DB | "
+               "load DB | workload DB\n");
   return 2;
 }

@@ -1,9 +1,12 @@
 #include "models/hdfs_workload.h"
 
+#include "models/hdfs_record_streams.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -134,84 +137,170 @@ std::string ShellQuote(const std::string& text) {
   return out + "'";
 }
 
+namespace {
+
+// Visits the records of a vector by time, stably (the order the analysis needs), without copying
+// them: a sorted index.
+template <typename Record>
+class VectorCursor : public HdfsRecordCursor<Record> {
+ public:
+  explicit VectorCursor(const std::vector<Record>& records) : records_(records) {
+    order_.resize(records.size());
+    for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+    std::stable_sort(order_.begin(), order_.end(), [&records](std::size_t x, std::size_t y) {
+      return records[x].time_ms < records[y].time_ms;
+    });
+  }
+  const Record* Next() override {
+    return next_ < order_.size() ? &records_[order_[next_++]] : nullptr;
+  }
+
+ private:
+  const std::vector<Record>& records_;
+  std::vector<std::size_t> order_;
+  std::size_t next_ = 0;
+};
+
+// Small ids for strings seen many times (users, client IPs, paths), so that per-pair state is
+// a few integers rather than copies of the strings.
+class Interner {
+ public:
+  std::uint32_t Id(const std::string& s) {
+    auto [it, inserted] = ids_.try_emplace(s, static_cast<std::uint32_t>(names_.size()));
+    if (inserted) names_.push_back(&it->first);
+    return it->second;
+  }
+  const std::string& Name(std::uint32_t id) const { return *names_[id]; }
+
+ private:
+  std::unordered_map<std::string, std::uint32_t> ids_;
+  std::vector<const std::string*> names_;  // keys of ids_ (node-based: stable addresses)
+};
+
+// A client's opens and creates of one path, for attributing its transfers to a user: the latest
+// access at or before a transfer, else (none yet) the client's first access. (time, user)
+// pairs compare by time, then by the user's name.
+struct Access {
+  bool seen = false;
+  std::int64_t latest_ms = 0, first_ms = 0;
+  std::uint32_t latest_user = 0, first_user = 0;
+  // Transfers that came before any access, per DataNode: they go to the first access at the end.
+  struct Pending {
+    std::int64_t read_bytes = 0, write_bytes = 0, reads = 0, writes = 0;
+  };
+  std::unique_ptr<std::map<std::string, Pending>> pending;
+};
+
+// The opens of one path inside the cache window ending at the latest, and the best count seen.
+struct OpenWindow {
+  std::vector<std::int64_t> times;  // times[head..] are inside the window
+  std::size_t head = 0;
+  std::int64_t best = 0, total = 0;
+  void Add(std::int64_t t, std::int64_t window_ms) {
+    times.push_back(t);
+    while (t - times[head] > window_ms) ++head;
+    if (head > 64 && head * 2 > times.size()) {  // drop the expired front now and then
+      times.erase(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(head));
+      head = 0;
+    }
+    best = std::max<std::int64_t>(best, static_cast<std::int64_t>(times.size() - head));
+    ++total;
+  }
+};
+
+void AddTo(Acc& a, const std::string& datanode, bool is_read, std::int64_t bytes,
+           std::int64_t ops) {
+  (is_read ? a.read_bytes : a.write_bytes) += bytes;
+  (is_read ? a.block_reads : a.block_writes) += ops;
+  a.bytes_per_datanode[datanode] += bytes;
+}
+
+}  // namespace
+
+std::unique_ptr<HdfsRecordCursor<HdfsAuditRecord>> VectorHdfsStreams::Audits() {
+  return std::make_unique<VectorCursor<HdfsAuditRecord>>(audits_);
+}
+std::unique_ptr<HdfsRecordCursor<HdfsTransferRecord>> VectorHdfsStreams::Transfers() {
+  return std::make_unique<VectorCursor<HdfsTransferRecord>>(transfers_);
+}
+std::unique_ptr<HdfsRecordCursor<HdfsBlockRecord>> VectorHdfsStreams::Blocks() {
+  return std::make_unique<VectorCursor<HdfsBlockRecord>>(blocks_);
+}
+
 HdfsWorkload AnalyzeHdfsWorkload(const std::vector<HdfsAuditRecord>& audits,
                                  const std::vector<HdfsTransferRecord>& transfers,
-                                 const std::vector<HdfsBlockRecord>& unsorted_blocks,
+                                 const std::vector<HdfsBlockRecord>& blocks,
                                  const HdfsWorkloadOptions& options) {
+  VectorHdfsStreams streams(audits, transfers, blocks);
+  return std::move(AnalyzeHdfsWorkload(streams, options)).value();  // vectors never fail
+}
+
+Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
+                                         const HdfsWorkloadOptions& options) {
   HdfsWorkload w;
-  std::vector<HdfsBlockRecord> blocks = unsorted_blocks;
-  std::sort(blocks.begin(), blocks.end(), [](const HdfsBlockRecord& x, const HdfsBlockRecord& y) {
-    return std::tie(x.time_ms, x.block, x.path) < std::tie(y.time_ms, y.block, y.path);
-  });
   const std::int64_t from = options.from_ms >= 0 ? options.from_ms : INT64_MIN;
   const std::int64_t to = options.to_ms >= 0 ? options.to_ms : INT64_MAX;
   auto in_window = [&](std::int64_t t) { return t >= from && t < to; };
 
-  // Maps: block → path, block → size (largest write of the block), path → size.
+  // Pass 1: every block (the block → path map: a block's latest allocation, by (time, path)), and
+  // every transfer: DataNode IPs (to tell pipeline hops) and block sizes (the largest write).
+  std::vector<HdfsBlockRecord> blocks;
+  {
+    auto cursor = records.Blocks();
+    while (const HdfsBlockRecord* b = cursor->Next()) blocks.push_back(*b);
+    if (!cursor->status().ok()) return cursor->status();
+  }
+  std::sort(blocks.begin(), blocks.end(), [](const HdfsBlockRecord& x, const HdfsBlockRecord& y) {
+    return std::tie(x.time_ms, x.block, x.path) < std::tie(y.time_ms, y.block, y.path);
+  });
   std::unordered_map<std::string, std::string> block_path;
   for (const HdfsBlockRecord& b : blocks) block_path[b.block] = b.path;
   std::unordered_map<std::string, std::int64_t> block_bytes;
   std::unordered_set<std::string> datanode_ips;
-  for (const HdfsTransferRecord& t : transfers) {
-    datanode_ips.insert(t.datanode);
-    if (!t.is_read) {
-      std::int64_t& b = block_bytes[t.block];
-      b = std::max(b, t.bytes);
+  {
+    auto cursor = records.Transfers();
+    while (const HdfsTransferRecord* t = cursor->Next()) {
+      datanode_ips.insert(t->datanode);
+      if (!t->is_read) {
+        std::int64_t& b = block_bytes[t->block];
+        b = std::max(b, t->bytes);
+      }
     }
+    if (!cursor->status().ok()) return cursor->status();
   }
-  // A file's size is the sum of the blocks allocated since its latest create (a path rewritten
-  // by delete + create starts again).
-  std::unordered_map<std::string, std::vector<std::int64_t>> create_times;
-  for (const HdfsAuditRecord& a : audits) {
-    if (a.allowed && a.cmd == "create") create_times[a.src].push_back(a.time_ms);
-  }
-  for (auto& [path, times] : create_times) std::sort(times.begin(), times.end());
-  std::unordered_map<std::string, std::pair<std::size_t, std::int64_t>> epoch_bytes;
-  for (const HdfsBlockRecord& b : blocks) {
-    auto it = block_bytes.find(b.block);
-    if (it == block_bytes.end()) continue;
-    std::size_t epoch = 0;
-    auto ct = create_times.find(b.path);
-    if (ct != create_times.end()) {
-      epoch = static_cast<std::size_t>(
-          std::upper_bound(ct->second.begin(), ct->second.end(), b.time_ms) - ct->second.begin());
-    }
-    auto& [e, sum] = epoch_bytes[b.path];
-    if (epoch > e) e = epoch, sum = 0;
-    if (epoch == e) sum += it->second;
-  }
-  std::unordered_map<std::string, std::int64_t> file_bytes;
-  for (const auto& [path, e] : epoch_bytes) file_bytes[path] = e.second;
 
+  // Pass 2: audits, blocks and transfers merged by time (at equal times audits first, then
+  // blocks, then transfers: a create or open at t precedes what it explains at t).
+  //
+  // A file's size is the sum of the blocks allocated since its latest create (a path rewritten
+  // by delete + create starts again): creates_seen counts a path's creates so far, the epoch of
+  // the blocks allocated now.
+  std::unordered_map<std::string, std::size_t> creates_seen;
+  std::unordered_map<std::string, std::pair<std::size_t, std::int64_t>> epoch_bytes;
+  HdfsClusterStats& c = w.cluster;
   std::int64_t first = INT64_MAX, last = INT64_MIN;
-  for (const HdfsAuditRecord& a : audits) {
-    if (!in_window(a.time_ms)) continue;
+  std::map<std::string, Acc> by_client, by_user;
+  Interner users, ips, paths;
+  // (client IP id, path id) → its accesses.
+  std::unordered_map<std::uint64_t, Access> access;
+  auto access_key = [&](const std::string& ip, const std::string& path) {
+    return static_cast<std::uint64_t>(ips.Id(ip)) << 32 | paths.Id(path);
+  };
+  auto before = [&users](std::int64_t t1, std::uint32_t u1, std::int64_t t2, std::uint32_t u2) {
+    return t1 != t2 ? t1 < t2 : u1 != u2 && users.Name(u1) < users.Name(u2);
+  };
+  std::set<std::string> all_read, all_written;
+  const auto window_ms = static_cast<std::int64_t>(options.cache_window_seconds * 1000);
+  std::unordered_map<std::string, OpenWindow> opens;  // path → its cache window
+  std::map<std::string, HdfsClientStream> streams;
+  std::map<std::string, HdfsDataNodeStats> nodes;
+  std::int64_t unknown_blocks = 0;
+
+  auto on_audit = [&](const HdfsAuditRecord& a) {
+    if (a.allowed && a.cmd == "create") ++creates_seen[a.src];
+    if (!in_window(a.time_ms)) return;
     first = std::min(first, a.time_ms);
     last = std::max(last, a.time_ms);
-  }
-  for (const HdfsTransferRecord& t : transfers) {
-    if (!in_window(t.time_ms)) continue;
-    first = std::min(first, t.time_ms);
-    last = std::max(last, t.time_ms);
-  }
-  HdfsClusterStats& c = w.cluster;
-  if (options.from_ms >= 0 && options.to_ms >= 0) {
-    first = options.from_ms;
-    last = options.to_ms;
-  }
-  if (first > last) first = last = 0;
-  c.window_start_ms = first;
-  c.window_end_ms = last;
-  c.window_seconds = std::max(1.0, static_cast<double>(last - first) / 1000.0);
-
-  std::map<std::string, Acc> by_client, by_user;
-  // (ip, path) → times and users of open/create/append, for attributing transfers to users.
-  std::unordered_map<std::string, std::vector<std::pair<std::int64_t, std::string>>> access;
-  std::set<std::string> all_read, all_written;
-  std::map<std::string, std::vector<std::int64_t>> open_times;  // path → open times
-  std::map<std::string, HdfsClientStream> streams;
-  for (const HdfsAuditRecord& a : audits) {
-    if (!in_window(a.time_ms)) continue;
     ++c.audit_records;
     Acc& ac = by_client[a.ip];
     Acc& au = by_user[a.user];
@@ -219,42 +308,53 @@ HdfsWorkload AnalyzeHdfsWorkload(const std::vector<HdfsAuditRecord>& audits,
       ++ac.denied_ops;
       ++au.denied_ops;
       ++c.denied_ops;
-      continue;
+      return;
     }
-    switch (Classify(a.cmd)) {
-      case OpClass::kRead:
-        ++ac.read_ops, ++au.read_ops, ++c.read_ops;
-        ac.files_read.insert(a.src);
-        au.files_read.insert(a.src);
-        all_read.insert(a.src);
-        open_times[a.src].push_back(a.time_ms);
-        if (options.streams) {
-          HdfsClientStream& s = streams[a.ip];
-          s.client = a.ip;
-          s.files.push_back({a.time_ms, a.src});
-        }
-        access[a.ip + '\n' + a.src].emplace_back(a.time_ms, a.user);
-        break;
-      case OpClass::kWrite:
-        ++ac.write_ops, ++au.write_ops, ++c.write_ops;
-        ac.files_written.insert(a.src);
-        au.files_written.insert(a.src);
-        all_written.insert(a.src);
-        access[a.ip + '\n' + a.src].emplace_back(a.time_ms, a.user);
-        break;
-      case OpClass::kMetadata:
-        ++ac.metadata_ops, ++au.metadata_ops, ++c.metadata_ops;
-        break;
+    const OpClass op = Classify(a.cmd);
+    if (op == OpClass::kMetadata) {
+      ++ac.metadata_ops, ++au.metadata_ops, ++c.metadata_ops;
+      return;
     }
-  }
-  // Sorted by (time, user) so the result depends on the records, not on their order (the
-  // map/reduce path delivers them sorted differently from the store).
-  for (auto& [key, list] : access) std::sort(list.begin(), list.end());
-
-  std::map<std::string, HdfsDataNodeStats> nodes;
-  std::int64_t unknown_blocks = 0;
-  for (const HdfsTransferRecord& t : transfers) {
-    if (!in_window(t.time_ms)) continue;
+    if (op == OpClass::kRead) {
+      ++ac.read_ops, ++au.read_ops, ++c.read_ops;
+      ac.files_read.insert(a.src);
+      au.files_read.insert(a.src);
+      all_read.insert(a.src);
+      opens[a.src].Add(a.time_ms, window_ms);
+      if (options.streams) {
+        HdfsClientStream& s = streams[a.ip];
+        s.client = a.ip;
+        s.files.push_back({a.time_ms, a.src});
+      }
+    } else {
+      ++ac.write_ops, ++au.write_ops, ++c.write_ops;
+      ac.files_written.insert(a.src);
+      au.files_written.insert(a.src);
+      all_written.insert(a.src);
+    }
+    Access& x = access[access_key(a.ip, a.src)];
+    const std::uint32_t user = users.Id(a.user);
+    if (!x.seen || before(x.latest_ms, x.latest_user, a.time_ms, user)) {
+      x.latest_ms = a.time_ms, x.latest_user = user;
+    }
+    if (!x.seen || before(a.time_ms, user, x.first_ms, x.first_user)) {
+      x.first_ms = a.time_ms, x.first_user = user;
+    }
+    x.seen = true;
+  };
+  auto on_block = [&](const HdfsBlockRecord& b) {
+    auto it = block_bytes.find(b.block);
+    if (it == block_bytes.end()) return;
+    auto cs = creates_seen.find(b.path);
+    const std::size_t epoch = cs == creates_seen.end() ? 0 : cs->second;
+    auto& [e, sum] = epoch_bytes[b.path];
+    if (epoch > e) e = epoch, sum = 0;
+    if (epoch == e) sum += it->second;
+  };
+  auto on_transfer = [&](const HdfsTransferRecord& t) {
+    if (!in_window(t.time_ms)) return;
+    first = std::min(first, t.time_ms);
+    last = std::max(last, t.time_ms);
     ++c.transfer_records;
     HdfsDataNodeStats& n = nodes[t.datanode];
     n.datanode = t.datanode;
@@ -269,45 +369,89 @@ HdfsWorkload AnalyzeHdfsWorkload(const std::vector<HdfsAuditRecord>& audits,
       if (pipeline_hop) {
         n.replication_write_bytes += t.bytes;
         c.replication_write_bytes += t.bytes;
-        continue;
+        return;
       }
       c.write_bytes += t.bytes;
     }
-    Acc& ac = by_client[t.peer];
-    (t.is_read ? ac.read_bytes : ac.write_bytes) += t.bytes;
-    ++(t.is_read ? ac.block_reads : ac.block_writes);
-    ac.bytes_per_datanode[t.datanode] += t.bytes;
+    AddTo(by_client[t.peer], t.datanode, t.is_read, t.bytes, 1);
     if (options.streams && t.is_read) {
       HdfsClientStream& s = streams[t.peer];
       s.client = t.peer;
       s.blocks.push_back({t.time_ms, t.datanode, t.block, t.bytes});
     }
-    // Attribute to a user: block → path → the client's latest open/create at or before t.
+    // Attribute to a user: block → path → the client's latest open/create at or before t (or,
+    // when it has none yet, its first one).
     auto bp = block_path.find(t.block);
     if (bp == block_path.end()) {
       ++unknown_blocks;
       c.unattributed_bytes += t.bytes;
-      continue;
+      return;
     }
-    auto acc = access.find(t.peer + '\n' + bp->second);
-    if (acc == access.end()) {
-      c.unattributed_bytes += t.bytes;
-      continue;
+    Access& x = access[access_key(t.peer, bp->second)];
+    if (x.seen) {
+      AddTo(by_user[users.Name(x.latest_user)], t.datanode, t.is_read, t.bytes, 1);
+      return;
     }
-    const auto& list = acc->second;
-    auto it = std::upper_bound(list.begin(), list.end(), t.time_ms,
-                               [](std::int64_t v, const auto& e) { return v < e.first; });
-    const std::string& user = it == list.begin() ? list.front().second : std::prev(it)->second;
-    Acc& au = by_user[user];
-    (t.is_read ? au.read_bytes : au.write_bytes) += t.bytes;
-    ++(t.is_read ? au.block_reads : au.block_writes);
-    au.bytes_per_datanode[t.datanode] += t.bytes;
+    if (!x.pending) x.pending = std::make_unique<std::map<std::string, Access::Pending>>();
+    Access::Pending& p = (*x.pending)[t.datanode];
+    (t.is_read ? p.read_bytes : p.write_bytes) += t.bytes;
+    ++(t.is_read ? p.reads : p.writes);
+  };
+  {
+    auto audit_cursor = records.Audits();
+    auto transfer_cursor = records.Transfers();
+    const HdfsAuditRecord* a = audit_cursor->Next();
+    const HdfsTransferRecord* t = transfer_cursor->Next();
+    std::size_t bi = 0;
+    for (;;) {
+      const std::int64_t ta = a ? a->time_ms : INT64_MAX;
+      const std::int64_t tb = bi < blocks.size() ? blocks[bi].time_ms : INT64_MAX;
+      const std::int64_t tt = t ? t->time_ms : INT64_MAX;
+      if (a && ta <= tb && ta <= tt) {
+        on_audit(*a);
+        a = audit_cursor->Next();
+      } else if (bi < blocks.size() && tb <= tt) {
+        on_block(blocks[bi++]);
+      } else if (t) {
+        on_transfer(*t);
+        t = transfer_cursor->Next();
+      } else {
+        break;
+      }
+    }
+    if (!audit_cursor->status().ok()) return audit_cursor->status();
+    if (!transfer_cursor->status().ok()) return transfer_cursor->status();
+  }
+  // Transfers that came before any access of their client to their file: to its first access;
+  // unattributed when it never accessed the file.
+  for (auto& [key, x] : access) {
+    if (!x.pending) continue;
+    for (const auto& [datanode, p] : *x.pending) {
+      if (!x.seen) {
+        c.unattributed_bytes += p.read_bytes + p.write_bytes;
+        continue;
+      }
+      Acc& au = by_user[users.Name(x.first_user)];
+      if (p.reads) AddTo(au, datanode, true, p.read_bytes, p.reads);
+      if (p.writes) AddTo(au, datanode, false, p.write_bytes, p.writes);
+    }
   }
   if (unknown_blocks) {
     w.warnings.push_back(std::to_string(unknown_blocks) +
                          " transfer(s) of blocks with no allocation line in the NameNode log "
                          "(ingest the NameNode's main log for block → file mapping)");
   }
+  std::unordered_map<std::string, std::int64_t> file_bytes;
+  for (const auto& [path, e] : epoch_bytes) file_bytes[path] = e.second;
+
+  if (options.from_ms >= 0 && options.to_ms >= 0) {
+    first = options.from_ms;
+    last = options.to_ms;
+  }
+  if (first > last) first = last = 0;
+  c.window_start_ms = first;
+  c.window_end_ms = last;
+  c.window_seconds = std::max(1.0, static_cast<double>(last - first) / 1000.0);
 
   w.clients = Freeze(by_client, c.window_seconds, file_bytes);
   w.users = Freeze(by_user, c.window_seconds, file_bytes);
@@ -354,19 +498,10 @@ HdfsWorkload AnalyzeHdfsWorkload(const std::vector<HdfsAuditRecord>& audits,
     std::int64_t reads;
   };
   std::vector<Hot> hot;
-  const auto window_ms = static_cast<std::int64_t>(options.cache_window_seconds * 1000);
-  for (auto& [path, times] : open_times) {
-    std::sort(times.begin(), times.end());
-    std::int64_t best = 0;
-    std::size_t lo = 0;
-    for (std::size_t hi = 0; hi < times.size(); ++hi) {
-      while (times[hi] - times[lo] > window_ms) ++lo;
-      best = std::max<std::int64_t>(best, static_cast<std::int64_t>(hi - lo + 1));
-    }
-    if (best >= options.cache_min_reads) {
-      hot.push_back({path, best, static_cast<std::int64_t>(times.size())});
-    }
+  for (const auto& [path, o] : opens) {
+    if (o.best >= options.cache_min_reads) hot.push_back({path, o.best, o.total});
   }
+  std::sort(hot.begin(), hot.end(), [](const Hot& x, const Hot& y) { return x.path < y.path; });
   std::stable_sort(hot.begin(), hot.end(), [](const Hot& x, const Hot& y) {
     return x.reads_in_window != y.reads_in_window ? x.reads_in_window > y.reads_in_window
                                                   : x.reads > y.reads;

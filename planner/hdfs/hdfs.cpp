@@ -3,7 +3,9 @@
 #include <charconv>
 #include <filesystem>
 
+#include "models/hdfs_record_streams.h"
 #include "profiles/hdfs/hdfs_log.h"
+#include "profiles/hdfs/hdfs_store_streams.h"
 
 namespace perfplan::planner {
 
@@ -57,14 +59,16 @@ Result<WorkloadAnswer> AnswerWorkload(const WorkloadRequest& request) {
   }
   auto store = profiles::Store::OpenReadOnly(request.store_path, {profiles::HdfsMigrations()});
   if (!store.ok()) return store.status();
-  auto records =
-      profiles::LoadHdfsRecords(*store.value(), options.from_ms >= 0 ? options.from_ms : INT64_MIN,
-                                options.to_ms >= 0 ? options.to_ms : INT64_MAX);
-  if (!records.ok()) return records.status();
+  // Streamed from the store: memory grows with the distinct clients, paths and blocks, not with
+  // the number of records.
+  auto streams =
+      profiles::HdfsStoreStreams(*store.value(), options.from_ms >= 0 ? options.from_ms : INT64_MIN,
+                                 options.to_ms >= 0 ? options.to_ms : INT64_MAX);
+  auto workload = models::AnalyzeHdfsWorkload(*streams, options);
+  if (!workload.ok()) return workload.status();
   WorkloadAnswer answer;
   answer.store_path = request.store_path;
-  answer.workload = models::AnalyzeHdfsWorkload(records.value().audits, records.value().transfers,
-                                                records.value().blocks, options);
+  answer.workload = std::move(workload).value();
   return answer;
 }
 

@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <limits>
 #include <optional>
+
+#include "profiles/hdfs/hdfs_chunk.h"
 
 namespace perfplan::profiles {
 namespace {
@@ -44,6 +47,63 @@ CREATE TABLE hdfs_checkpoint(
   last_time_ms INTEGER NOT NULL, at_end INTEGER NOT NULL, UNIQUE(node, fingerprint));
 )sql";
 
+// One record kind of v2: its v1 table (now a view) and the v1 columns after id and node, in the
+// order of the chunk arrays (profiles/hdfs/hdfs_chunk.h).
+struct ChunkedKind {
+  const char* table;
+  std::vector<const char*> columns;
+  bool time_index;  // audits and transfers are read by time window; blocks always whole
+};
+
+// v2: records in chunks (profiles/hdfs/hdfs_chunk.h), one INSERT per chunk instead of one per
+// record; the v1 tables become views with the same columns, read through json_each. The index on
+// (min_time_ms, max_time_ms) serves the time-window reads. The migration packs the v1 rows into
+// chunks of at most 4,096 in id order, one per run of consecutive ids of one node (an ingest
+// writes a node's batch contiguously), so "ORDER BY time_ms, id" gives the same order before and
+// after. hdfs_v1_groups numbers the chunks; its (run, part, id) index makes the GROUP BY read
+// each chunk's rows in id order, the order json_group_array keeps.
+std::string SchemaV2() {
+  const ChunkedKind kinds[] = {
+      {"hdfs_audit", {"time_ms", "allowed", "user", "real_user", "ip", "cmd", "src", "dst", "proto"},
+       true},
+      {"hdfs_transfer",
+       {"time_ms", "is_read", "datanode", "peer", "bytes", "block", "client_id", "duration_ns"},
+       true},
+      {"hdfs_block", {"time_ms", "block", "path"}, false}};
+  std::string sql =
+      "CREATE TABLE hdfs_v1_groups(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, part INTEGER "
+      "NOT NULL);\n"
+      "CREATE INDEX hdfs_v1_groups_order ON hdfs_v1_groups(run, part, id);\n";
+  for (const ChunkedKind& k : kinds) {
+    const std::string t = k.table, chunk = t + "_chunk";
+    std::string names, values, array;
+    for (std::size_t i = 0; i < k.columns.size(); ++i) {
+      names += std::string(", ") + k.columns[i];
+      values += ", r.value ->> " + std::to_string(i);
+      array += std::string(i ? ", " : "") + "r." + k.columns[i];
+    }
+    sql += "CREATE TABLE " + chunk +
+           "(id INTEGER PRIMARY KEY, node TEXT NOT NULL, min_time_ms INTEGER NOT NULL, "
+           "max_time_ms INTEGER NOT NULL, records INTEGER NOT NULL, data TEXT NOT NULL);\n";
+    if (k.time_index) {
+      sql += "CREATE INDEX " + chunk + "_time ON " + chunk + "(min_time_ms, max_time_ms);\n";
+    }
+    sql += "DELETE FROM hdfs_v1_groups;\n"
+           "INSERT INTO hdfs_v1_groups(id, run, part) SELECT id, run, (row_number() OVER "
+           "(PARTITION BY run ORDER BY id) - 1) / 4096 FROM (SELECT id, sum(starts) OVER (ORDER "
+           "BY id) AS run FROM (SELECT id, node IS NOT lag(node) OVER (ORDER BY id) AS starts "
+           "FROM " + t + "));\n"
+           "INSERT INTO " + chunk + "(node, min_time_ms, max_time_ms, records, data) "
+           "SELECT r.node, min(r.time_ms), max(r.time_ms), count(*), json_group_array(json_array(" +
+           array + ")) FROM hdfs_v1_groups AS g JOIN " + t +
+           " AS r ON r.id = g.id GROUP BY g.run, g.part ORDER BY g.run, g.part;\n"
+           "DROP TABLE " + t + ";\n"
+           "CREATE VIEW " + t + "(id, node" + names + ") AS SELECT c.id * 65536 + r.key, c.node" +
+           values + " FROM " + chunk + " AS c, json_each(c.data) AS r;\n";
+  }
+  return sql + "DROP TABLE hdfs_v1_groups;\n";
+}
+
 std::string Fingerprint(std::string_view bytes) {
   std::uint64_t h = 1469598103934665603ULL;
   for (unsigned char c : bytes) {
@@ -66,21 +126,21 @@ struct StoredCheckpoint {
   bool at_end = false;
 };
 
-// Prepared statements of one ingestion run.
+// Prepared statements of one ingestion run: audit, transfer and block insert chunks.
 struct Writer {
   Statement audit, transfer, block, skipped, cp_insert, cp_update;
 };
 
 Result<Writer> PrepareWriter(Store& store) {
-  auto audit = store.Prepare(
-      "INSERT INTO hdfs_audit(node,time_ms,allowed,user,real_user,ip,cmd,src,dst,proto) "
-      "VALUES(?,?,?,?,?,?,?,?,?,?)");
+  auto chunk_insert = [&store](const char* table) {
+    return store.Prepare(std::string("INSERT INTO ") + table +
+                         "(node,min_time_ms,max_time_ms,records,data) VALUES(?,?,?,?,?)");
+  };
+  auto audit = chunk_insert("hdfs_audit_chunk");
   if (!audit.ok()) return audit.status();
-  auto transfer = store.Prepare(
-      "INSERT INTO hdfs_transfer(node,time_ms,is_read,datanode,peer,bytes,block,client_id,"
-      "duration_ns) VALUES(?,?,?,?,?,?,?,?,?)");
+  auto transfer = chunk_insert("hdfs_transfer_chunk");
   if (!transfer.ok()) return transfer.status();
-  auto block = store.Prepare("INSERT INTO hdfs_block(node,time_ms,block,path) VALUES(?,?,?,?)");
+  auto block = chunk_insert("hdfs_block_chunk");
   if (!block.ok()) return block.status();
   auto skipped = store.Prepare("INSERT INTO hdfs_skipped(node,file,line,reason) VALUES(?,?,?,?)");
   if (!skipped.ok()) return skipped.status();
@@ -217,7 +277,8 @@ class FileIngester {
       cp.cp.path = path;
       cp.cp.lines = line_number;
       cp.cp.last_time_ms = last_time_ms;
-      Status s = WriteCheckpoint(cp, info, prefix, end);
+      Status s = FlushChunks(node);
+      if (s.ok()) s = WriteCheckpoint(cp, info, prefix, end);
       if (!s.ok()) {
         store_.Rollback();
         return s;
@@ -332,32 +393,15 @@ class FileIngester {
   Status StoreLine(const std::string& node, const std::string& path, std::int64_t line_number,
                    const HdfsLine& l, std::int64_t* records, std::vector<Problem>* skipped) {
     switch (l.kind) {
-      case HdfsLineKind::kAudit: {
-        const auto& a = l.audit;
-        Statement& s = w_.audit;
-        s.Bind(1, node).Bind(2, a.time_ms).Bind(3, static_cast<std::int64_t>(a.allowed));
-        s.Bind(4, std::string(a.user)).Bind(5, std::string(a.real_user));
-        s.Bind(6, std::string(a.ip)).Bind(7, std::string(a.cmd)).Bind(8, std::string(a.src));
-        s.Bind(9, std::string(a.dst)).Bind(10, std::string(a.proto));
+      case HdfsLineKind::kAudit:
         ++*records;
-        return Check(s);
-      }
-      case HdfsLineKind::kTransfer: {
-        const auto& t = l.transfer;
-        Statement& s = w_.transfer;
-        s.Bind(1, node).Bind(2, t.time_ms).Bind(3, static_cast<std::int64_t>(t.is_read));
-        s.Bind(4, std::string(t.datanode)).Bind(5, std::string(t.peer)).Bind(6, t.bytes);
-        s.Bind(7, std::string(t.block)).Bind(8, std::string(t.client_id)).Bind(9, t.duration_ns);
+        return AddToChunk(audits_, w_.audit, node, l.audit);
+      case HdfsLineKind::kTransfer:
         ++*records;
-        return Check(s);
-      }
-      case HdfsLineKind::kBlock: {
-        Statement& s = w_.block;
-        s.Bind(1, node).Bind(2, l.block.time_ms).Bind(3, std::string(l.block.block));
-        s.Bind(4, std::string(l.block.path));
+        return AddToChunk(transfers_, w_.transfer, node, l.transfer);
+      case HdfsLineKind::kBlock:
         ++*records;
-        return Check(s);
-      }
+        return AddToChunk(blocks_, w_.block, node, l.block);
       case HdfsLineKind::kGarbled: {
         Statement& s = w_.skipped;
         s.Bind(1, node).Bind(2, path).Bind(3, line_number).Bind(4, l.reason);
@@ -369,16 +413,39 @@ class FileIngester {
     }
   }
 
+  template <typename View>
+  Status AddToChunk(HdfsChunkBuilder& chunk, Statement& insert, const std::string& node,
+                    const View& record) {
+    chunk.Add(record);
+    return chunk.full() ? Flush(chunk, insert, node) : Status::Ok();
+  }
+
+  Status Flush(HdfsChunkBuilder& chunk, Statement& insert, const std::string& node) {
+    if (chunk.empty()) return Status::Ok();
+    insert.Bind(1, node).Bind(2, chunk.min_time_ms()).Bind(3, chunk.max_time_ms());
+    insert.Bind(4, chunk.records()).Bind(5, chunk.Json());
+    chunk.Clear();
+    return Check(insert);
+  }
+
+  // Every record read so far goes into the transaction: called before each commit.
+  Status FlushChunks(const std::string& node) {
+    PERFPLAN_RETURN_IF_ERROR_(Flush(audits_, w_.audit, node));
+    PERFPLAN_RETURN_IF_ERROR_(Flush(transfers_, w_.transfer, node));
+    return Flush(blocks_, w_.block, node);
+  }
+
   Store& store_;
   Writer& w_;
   const HdfsIngestOptions& options_;
   HdfsIngestReport& report_;
+  HdfsChunkBuilder audits_, transfers_, blocks_;
 };
 
 }  // namespace
 
 const Migrations& HdfsMigrations() {
-  static const Migrations kMigrations{"hdfs", {kSchemaV1}};
+  static const Migrations kMigrations{"hdfs", {kSchemaV1, SchemaV2()}};
   return kMigrations;
 }
 
@@ -510,64 +577,55 @@ Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>&
   return report;
 }
 
+namespace {
+
+// Appends the records of `table`'s chunks that overlap [from_ms, to_ms) and lie in it, ordered by
+// time then insertion (chunk id, then position in the chunk: the order they were read). The
+// chunks come in index order (the time index serves the window); the decoded runs are put back
+// in chunk order before the stable sort by time.
+template <typename Record>
+Status LoadChunks(Store& store, const char* table, std::int64_t from_ms, std::int64_t to_ms,
+                  std::vector<Record>* out) {
+  auto st = store.Prepare(std::string("SELECT id,data FROM ") + table +
+                          " WHERE min_time_ms<?2 AND max_time_ms>=?1");
+  if (!st.ok()) return st.status();
+  Statement& s = st.value();
+  s.Bind(1, from_ms).Bind(2, to_ms);
+  struct Run {
+    std::int64_t chunk_id;
+    std::size_t begin, end;
+  };
+  std::vector<Run> runs;
+  std::vector<Record> decoded;
+  while (s.Step()) {
+    const std::int64_t id = s.ColumnInt(0);
+    const std::size_t begin = decoded.size();
+    PERFPLAN_RETURN_IF_ERROR_(DecodeHdfsChunk(id, s.ColumnText(1), from_ms, to_ms, &decoded));
+    runs.push_back({id, begin, decoded.size()});
+  }
+  if (!s.Error().ok()) return s.Error();
+  std::sort(runs.begin(), runs.end(),
+            [](const Run& a, const Run& b) { return a.chunk_id < b.chunk_id; });
+  out->reserve(out->size() + decoded.size());
+  for (const Run& r : runs) {
+    std::move(decoded.begin() + static_cast<std::ptrdiff_t>(r.begin),
+              decoded.begin() + static_cast<std::ptrdiff_t>(r.end), std::back_inserter(*out));
+  }
+  std::stable_sort(out->begin(), out->end(),
+                   [](const Record& a, const Record& b) { return a.time_ms < b.time_ms; });
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<HdfsRecords> LoadHdfsRecords(Store& store, std::int64_t from_ms, std::int64_t to_ms) {
   HdfsRecords out;
-  {
-    auto st = store.Prepare(
-        "SELECT time_ms,allowed,user,real_user,ip,cmd,src,dst,proto FROM hdfs_audit "
-        "WHERE time_ms>=? AND time_ms<? ORDER BY time_ms,id");
-    if (!st.ok()) return st.status();
-    Statement& s = st.value();
-    s.Bind(1, from_ms).Bind(2, to_ms);
-    while (s.Step()) {
-      models::HdfsAuditRecord a;
-      a.time_ms = s.ColumnInt(0);
-      a.allowed = s.ColumnInt(1) != 0;
-      a.user = s.ColumnText(2);
-      a.real_user = s.ColumnText(3);
-      a.ip = s.ColumnText(4);
-      a.cmd = s.ColumnText(5);
-      a.src = s.ColumnText(6);
-      a.dst = s.ColumnText(7);
-      a.proto = s.ColumnText(8);
-      out.audits.push_back(std::move(a));
-    }
-    if (!s.Error().ok()) return s.Error();
-  }
-  {
-    auto st = store.Prepare(
-        "SELECT time_ms,is_read,datanode,peer,bytes,block,client_id,duration_ns FROM "
-        "hdfs_transfer WHERE time_ms>=? AND time_ms<? ORDER BY time_ms,id");
-    if (!st.ok()) return st.status();
-    Statement& s = st.value();
-    s.Bind(1, from_ms).Bind(2, to_ms);
-    while (s.Step()) {
-      models::HdfsTransferRecord t;
-      t.time_ms = s.ColumnInt(0);
-      t.is_read = s.ColumnInt(1) != 0;
-      t.datanode = s.ColumnText(2);
-      t.peer = s.ColumnText(3);
-      t.bytes = s.ColumnInt(4);
-      t.block = s.ColumnText(5);
-      t.client_id = s.ColumnText(6);
-      t.duration_ns = s.ColumnInt(7);
-      out.transfers.push_back(std::move(t));
-    }
-    if (!s.Error().ok()) return s.Error();
-  }
-  {
-    auto st = store.Prepare("SELECT time_ms,block,path FROM hdfs_block ORDER BY time_ms,id");
-    if (!st.ok()) return st.status();
-    Statement& s = st.value();
-    while (s.Step()) {
-      models::HdfsBlockRecord b;
-      b.time_ms = s.ColumnInt(0);
-      b.block = s.ColumnText(1);
-      b.path = s.ColumnText(2);
-      out.blocks.push_back(std::move(b));
-    }
-    if (!s.Error().ok()) return s.Error();
-  }
+  PERFPLAN_RETURN_IF_ERROR_(LoadChunks(store, "hdfs_audit_chunk", from_ms, to_ms, &out.audits));
+  PERFPLAN_RETURN_IF_ERROR_(
+      LoadChunks(store, "hdfs_transfer_chunk", from_ms, to_ms, &out.transfers));
+  // Every block, whatever the window: a file allocated before the window is read inside it.
+  PERFPLAN_RETURN_IF_ERROR_(LoadChunks(store, "hdfs_block_chunk", INT64_MIN, INT64_MAX,
+                                       &out.blocks));
   return out;
 }
 

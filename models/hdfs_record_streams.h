@@ -1,0 +1,65 @@
+// HDFS records read one at a time, for a workload analysis whose memory does not grow with the
+// number of records (only with the number of distinct clients, users, paths, blocks and DataNodes,
+// and with the opens inside one cache window).
+//
+// A source hands out cursors; each call starts a new pass over the records of one kind, ordered by
+// time_ms (ties in a fixed order of the source's choosing). The analysis makes two passes over
+// the transfers and one over the audits and blocks. The store (profiles/hdfs/hdfs_store.h,
+// HdfsStoreStreams) and plain vectors (VectorHdfsStreams) are the two sources.
+//
+// Thread-safety: a source and its cursors belong to one thread.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "models/hdfs_records.h"
+#include "models/hdfs_workload.h"
+#include "models/status.h"
+
+namespace perfplan::models {
+
+template <typename Record>
+class HdfsRecordCursor {
+ public:
+  virtual ~HdfsRecordCursor() = default;
+  // The next record in time order, or nullptr at the end or on an error (then status() says
+  // which). The record stays valid until the next call.
+  virtual const Record* Next() = 0;
+  virtual Status status() const { return Status::Ok(); }
+};
+
+class HdfsRecordStreams {
+ public:
+  virtual ~HdfsRecordStreams() = default;
+  virtual std::unique_ptr<HdfsRecordCursor<HdfsAuditRecord>> Audits() = 0;
+  virtual std::unique_ptr<HdfsRecordCursor<HdfsTransferRecord>> Transfers() = 0;
+  virtual std::unique_ptr<HdfsRecordCursor<HdfsBlockRecord>> Blocks() = 0;
+};
+
+// Records held in vectors (any order; each cursor visits them by time, stably). The vectors must
+// outlive the streams.
+class VectorHdfsStreams : public HdfsRecordStreams {
+ public:
+  VectorHdfsStreams(const std::vector<HdfsAuditRecord>& audits,
+                    const std::vector<HdfsTransferRecord>& transfers,
+                    const std::vector<HdfsBlockRecord>& blocks)
+      : audits_(audits), transfers_(transfers), blocks_(blocks) {}
+  std::unique_ptr<HdfsRecordCursor<HdfsAuditRecord>> Audits() override;
+  std::unique_ptr<HdfsRecordCursor<HdfsTransferRecord>> Transfers() override;
+  std::unique_ptr<HdfsRecordCursor<HdfsBlockRecord>> Blocks() override;
+
+ private:
+  const std::vector<HdfsAuditRecord>& audits_;
+  const std::vector<HdfsTransferRecord>& transfers_;
+  const std::vector<HdfsBlockRecord>& blocks_;
+};
+
+// AnalyzeHdfsWorkload (models/hdfs_workload.h) over streamed records: the same answer for the
+// same records, in memory that does not grow with their number (the block → file map and the
+// blocks themselves excepted: they are held whole, as the path map needs every allocation).
+// Fails only when a cursor does.
+Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
+                                         const HdfsWorkloadOptions& options);
+
+}  // namespace perfplan::models
