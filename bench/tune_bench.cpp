@@ -71,6 +71,8 @@ perfplan::tuning::Dataset Synthetic(int runs, int params) {
 int main(int argc, char** argv) {
   using namespace perfplan::tuning;
   using perfplan::Result;
+  // Line-buffered, so each figure shows as soon as it is measured (the searches take minutes).
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::vector<std::string> positional;
   std::string csv_out;
   int threads = 1;

@@ -409,6 +409,8 @@ double Model::cv_mre() const { return cv_mre_; }
 void Model::set_cv_mre(double mre) { cv_mre_ = mre; }
 const std::vector<double>& Model::baseline() const { return baseline_; }
 void Model::set_baseline(std::vector<double> x) { baseline_ = std::move(x); }
+const FailureModel* Model::failure() const { return failure_ ? &*failure_ : nullptr; }
+void Model::set_failure(FailureModel failure) { failure_ = std::move(failure); }
 
 namespace {
 
@@ -470,6 +472,18 @@ Status Model::Save(const std::string& path) const {
   m["rho"] = s.rho;
   m["weights"] = s.weights;
   m["poly_mean"] = s.poly_mean;
+  if (failure_) {
+    const FailureModel& f = *failure_;
+    m["failure"] = {{"mean", f.mean},
+                    {"scale", f.scale},
+                    {"weights", f.weights},
+                    {"bias", f.bias},
+                    {"failed_runs", f.failed_runs},
+                    {"succeeded_runs", f.succeeded_runs},
+                    {"lambda", f.lambda},
+                    {"cv_accuracy", f.cv_accuracy},
+                    {"majority_accuracy", f.majority_accuracy}};
+  }
   const std::string body = JsonText(m);
   Json doc;
   doc["format"] = kFormatName;
@@ -581,6 +595,26 @@ Result<Model> Model::Load(const std::string& path) {
     Model model(std::move(state));
     model.cv_mre_ = cv;
     model.baseline_ = std::move(baseline);
+    if (m.contains("failure")) {  // optional: only models trained with failed runs have it
+      const Json& fj = m.at("failure");
+      FailureModel f;
+      f.mean = fj.at("mean").get<std::vector<double>>();
+      f.scale = fj.at("scale").get<std::vector<double>>();
+      f.weights = fj.at("weights").get<std::vector<double>>();
+      f.bias = fj.at("bias").get<double>();
+      f.failed_runs = fj.at("failed_runs").get<std::size_t>();
+      f.succeeded_runs = fj.at("succeeded_runs").get<std::size_t>();
+      f.lambda = fj.at("lambda").get<double>();
+      f.cv_accuracy = fj.at("cv_accuracy").get<double>();
+      f.majority_accuracy = fj.at("majority_accuracy").get<double>();
+      if (f.mean.size() != d || f.scale.size() != d || f.weights.size() != d) {
+        return corrupt("failure model size mismatch");
+      }
+      for (double sc : f.scale) {
+        if (!(sc > 0)) return corrupt("a failure model scale is not positive");
+      }
+      model.failure_ = std::move(f);
+    }
     return model;
   } catch (const Json::exception& e) {
     return corrupt(std::string("missing or mistyped field: ") + e.what());

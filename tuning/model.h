@@ -12,12 +12,14 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "models/status.h"
 #include "tuning/dataset.h"
+#include "tuning/failure.h"
 
 namespace perfplan::tuning {
 
@@ -94,6 +96,11 @@ class Model {
   // BestConf files) used by sensitivity and recommendation when no other is given.
   const std::vector<double>& baseline() const;
   void set_baseline(std::vector<double> x);
+  // The failure model trained beside it from the failed runs (tuning/failure.h), kept in the
+  // saved file so a saved model's recommendations stay failure-aware; nullptr when the data had
+  // no failed runs (and in files written before issue 21 added it).
+  const FailureModel* failure() const;
+  void set_failure(FailureModel failure);
 
   // Writes the model as a versioned JSON document (format "perfplan-tuning-model", version
   // kFormatVersion) with a checksum. Numbers round-trip exactly, so a loaded model predicts
@@ -112,6 +119,7 @@ class Model {
   std::shared_ptr<const State> state_;
   double cv_mre_ = -1;
   std::vector<double> baseline_;
+  std::optional<FailureModel> failure_;
 };
 
 // Number of terms poly-ridge expands `features` parameters into (linear + squares + products),

@@ -12,12 +12,14 @@
 // Determinism: folds and subsamples come from seeded shuffles (models::Rng + Fisher-Yates,
 // identical on every platform), candidates are ranked by (MRE, search order), and threads only
 // share out the fits, so the same data, settings and seed give the same answer on any machine
-// and for any thread count. Only a time budget, when it stops the search early, makes the answer
-// depend on machine speed; the answer then says so (budget_exhausted). Stateless; thread-safe.
+// and for any thread count. There is no time budget by default, so the search always runs to
+// its end; only a budget the caller sets, when it stops the search early, makes the answer depend
+// on machine speed, and the answer then says so (budget_exhausted). Stateless; thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,9 +74,10 @@ struct SearchOptions {
   // Threads sharing the candidates' cross-validations (>= 1; the answer does not depend on it).
   // Default 1.
   int threads = 1;
-  // Wall-clock budget for the whole search, a safety net: every kind's default candidate is
-  // always evaluated, later ones are skipped once the budget is spent. Default 60.
-  double budget_seconds = 60;
+  // Wall-clock budget for the whole search, an opt-in safety net: every kind's default candidate
+  // is always evaluated, later ones are skipped once the budget is spent. Default: none
+  // (infinity), so the answer does not depend on machine speed.
+  double budget_seconds = std::numeric_limits<double>::infinity();
   // Seconds on a monotonic clock; default std::chrono::steady_clock. Tests inject a fake.
   std::function<double()> clock;
 

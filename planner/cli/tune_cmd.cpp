@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <ostream>
 #include <thread>
@@ -28,7 +29,7 @@ struct TuneFlags {
   std::vector<double> failed_markers;
   int folds = 5;
   std::uint64_t seed = 1;
-  double budget_seconds = 60;
+  double budget_seconds = std::numeric_limits<double>::infinity();  // none: the full search
   std::vector<std::string> kinds;
   std::string search = "halving";
   bool json = false;
@@ -51,13 +52,15 @@ struct TuneFlags {
 // Builds the request structs from the flags; InvalidArgument for an unknown model kind or a
 // malformed --at.
 Status ToOptions(const TuneFlags& f, planner::TuneDataRequest* data,
-                 tuning::SearchOptions* search) {
+                 tuning::SearchOptions* search, bool store_target_optional = false) {
   if (f.data_file.empty() == f.store.empty()) {
     return Status::InvalidArgument(f.data_file.empty()
                                        ? "give --data FILE or --store DB (one of them)"
                                        : "give --data FILE or --store DB, not both");
   }
-  if (f.target.empty()) return Status::InvalidArgument("--target NAME is required");
+  if (f.target.empty() && !(store_target_optional && !f.store.empty())) {
+    return Status::InvalidArgument("--target NAME is required");
+  }
   if (f.store.empty() && (!f.apps.empty() || !f.app_name.empty())) {
     return Status::InvalidArgument("--apps and --app-name select applications of --store DB");
   }
@@ -97,7 +100,10 @@ Status ToOptions(const TuneFlags& f, planner::TuneDataRequest* data,
   return Status::Ok();
 }
 
-Status SourceFrom(const TuneFlags& f, planner::TuneModelSource* source) {
+// store_target_optional: sensitivity takes the worst-scoring dimension's metric when --store
+// comes without --target (planner::WorstScoredTarget).
+Status SourceFrom(const TuneFlags& f, planner::TuneModelSource* source,
+                  bool store_target_optional = false) {
   source->model_file = f.model_file;
   if (!f.model_file.empty()) {
     if (!f.data_file.empty() || !f.store.empty()) {
@@ -107,11 +113,12 @@ Status SourceFrom(const TuneFlags& f, planner::TuneModelSource* source) {
     }
     return Status::Ok();
   }
-  if ((f.data_file.empty() && f.store.empty()) || f.target.empty()) {
+  const bool target_optional = store_target_optional && !f.store.empty();
+  if ((f.data_file.empty() && f.store.empty()) || (f.target.empty() && !target_optional)) {
     return Status::InvalidArgument(
         "give --model FILE, or --data FILE (or --store DB) and --target NAME");
   }
-  return ToOptions(f, &source->data, &source->search);
+  return ToOptions(f, &source->data, &source->search, store_target_optional);
 }
 
 Result<std::vector<std::pair<std::string, std::string>>> ParseAt(
@@ -137,7 +144,9 @@ void AddDataFlags(CLI::App* cmd, TuneFlags* f) {
   cmd->add_option("--apps", f->apps, "With --store: only these application ids")->delimiter(',');
   cmd->add_option("--app-name", f->app_name,
                   "With --store: only applications whose name contains this text");
-  cmd->add_option("--target", f->target, "Metric column to model");
+  cmd->add_option("--target", f->target,
+                  "Metric column to model (sensitivity with --store: default the metric of "
+                  "the worst-scoring dimension of the latest application)");
   cmd->add_option("--ranges", f->ranges,
                   "YAML of min/max/default per parameter: turns normalised values x of --data "
                   "into max(x*max, min); the defaults become the baseline");
@@ -156,7 +165,8 @@ void AddDataFlags(CLI::App* cmd, TuneFlags* f) {
       ->check(CLI::Range(2, 1000));
   cmd->add_option("--seed", f->seed, "Seed for folds and sampling (default 1)");
   cmd->add_option("--budget-seconds", f->budget_seconds,
-                  "Time budget of the hyper-parameter search (default 60)")
+                  "Time budget of the hyper-parameter search in seconds (default: none, the full "
+                  "search; a budget that ends it early makes the answer depend on machine speed)")
       ->check(CLI::Range(1e-3, 1e7));
   cmd->add_option("--kinds", f->kinds,
                   "Model kinds to compare (default all): eps-svr-rbf, eps-svr-linear, "
@@ -334,7 +344,7 @@ void AddTuneCommand(CLI::App& command, CliContext& ctx) {
       [](const TuneFlags& f) -> Result<tuning::Sensitivity> {
         planner::TuneModelSource source;
         auto at = ParseAt(f.at);
-        Status s = at.ok() ? SourceFrom(f, &source) : at.status();
+        Status s = at.ok() ? SourceFrom(f, &source, /*store_target_optional=*/true) : at.status();
         if (!s.ok()) return s;
         tuning::SensitivityOptions settings;
         settings.goal = f.maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
@@ -390,8 +400,9 @@ void AddTuneCommand(CLI::App& command, CliContext& ctx) {
   rec_cmd->add_option("--fix", rec->fixed, "Parameters to keep at the baseline")->delimiter(',');
   rec_cmd
       ->add_option("--max-failure-probability", rec->max_failure_probability,
-                   "With --data and --failed-marker: skip configurations a logistic model of the "
-                   "failed runs gives a higher failure probability (default 0.2)")
+                   "With --failed-marker (or a --model trained with it): skip configurations a "
+                   "logistic model of the failed runs gives a higher failure probability "
+                   "(default 0.2)")
       ->check(CLI::Range(0.0, 1.0));
   rec_cmd->add_option("--conf-dir", rec->conf_dir,
                       "Also write spark-defaults.conf, mapred-site.xml and yarn-site.xml (those "

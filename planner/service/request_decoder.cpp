@@ -5,6 +5,7 @@
 #include "profiles/json_depth.h"
 #include "profiles/problem.h"
 #include "models/json_text.h"
+#include "models/text.h"
 
 namespace perfplan::planner {
 namespace {
@@ -256,7 +257,8 @@ std::optional<ApiError> DecodeRecommendCall(std::string_view body, RecommendCall
   json object;
   if (auto e = ParseObject(body, &object)) return e;
   Fields f(object);
-  if (auto e = f.CheckKnown({"workload", "maximize", "samples", "seed", "constraints", "fixed"})) {
+  if (auto e = f.CheckKnown({"workload", "maximize", "samples", "seed", "constraints", "fixed",
+                             "max_failure_probability"})) {
     return e;
   }
   if (auto e = f.String("workload", &out->workload)) return e;
@@ -276,6 +278,11 @@ std::optional<ApiError> DecodeRecommendCall(std::string_view body, RecommendCall
   int seed = static_cast<int>(out->seed);
   if (auto e = f.Integer("seed", &seed)) return e;
   out->seed = static_cast<std::uint64_t>(static_cast<std::uint32_t>(seed));
+  if (auto e = f.Number("max_failure_probability", &out->max_failure_probability, false)) return e;
+  if (!(out->max_failure_probability >= 0 && out->max_failure_probability <= 1)) {
+    return FieldError("max_failure_probability",
+                      "must be 0..1, got " + models::FormatNumber(out->max_failure_probability));
+  }
   for (auto [key, list] : {std::pair{"constraints", &out->constraints}, {"fixed", &out->fixed}}) {
     auto it = object.find(key);
     if (it == object.end()) continue;

@@ -64,6 +64,9 @@ struct RecommendCall {
   std::vector<std::string>
       constraints;  // e.g. "spark.executor.memory * spark.executor.instances <= 48g"
   std::vector<std::string> fixed;
+  // Skip configurations the model's failure model (saved by `tune train` from failed runs) gives
+  // a higher failure probability; 0 to 1.
+  double max_failure_probability = 0.2;
 };
 std::optional<ApiError> DecodeRecommendCall(std::string_view body, RecommendCall* out);
 

@@ -314,6 +314,7 @@ HttpReply TuningRecommend(const ServiceOptions& options, const std::string& body
   settings.seed = call.seed;
   settings.constraints = call.constraints;
   settings.fixed = call.fixed;
+  settings.max_failure_probability = call.max_failure_probability;
   Result<tuning::Recommendation> answer = AnswerTuneRecommend(source, settings);
   if (!answer.ok()) return FromStatus(answer.status());
   return {200, ToJson(answer.value())};

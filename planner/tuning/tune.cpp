@@ -4,8 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string_view>
 
+#include "models/task_vectors.h"
+#include "models/text.h"
+#include "planner/scoring/spark_scoring.h"
 #include "profiles/problem.h"
 #include "profiles/tuning/ranges_reader.h"
 #include "profiles/tuning/run_table_reader.h"
@@ -203,6 +207,24 @@ Result<tuning::Model> ModelFrom(const TuneModelSource& source) {
   return model;
 }
 
+// Failure-aware: the runs dropped as failed train a classifier kept with the model (and in its
+// saved file), which recommendations steer clear of.
+Status AttachFailureModel(const tuning::Dataset& ds, tuning::Model* model) {
+  if (ds.failed_x.empty()) return Status::Ok();
+  Result<tuning::FailureModel> fm = tuning::FitFailureModel(ds);
+  if (!fm.ok()) return fm.status();
+  model->set_failure(std::move(fm).value());
+  return Status::Ok();
+}
+
+// Recommend with the model's own failure model, when it has one.
+Result<tuning::Recommendation> RecommendWith(const tuning::Model& model,
+                                             const tuning::RecommendOptions& settings) {
+  tuning::RecommendOptions with_failures = settings;
+  if (with_failures.failure == nullptr) with_failures.failure = model.failure();
+  return tuning::Recommend(model, with_failures);
+}
+
 }  // namespace
 
 Result<TuneCvAnswer> AnswerTuneCv(const TuneDataRequest& data,
@@ -224,6 +246,7 @@ Result<TuneTrainAnswer> AnswerTuneTrain(const TuneDataRequest& data,
       tuning::TrainSelected(ds.value(), cv.value().selection, search.solver);
   if (!model.ok()) return model.status();
   if (Status s = UseRangeDefaults(data.ranges_file, &model.value()); !s.ok()) return s;
+  if (Status s = AttachFailureModel(ds.value(), &model.value()); !s.ok()) return s;
   if (Status s = model.value().Save(out_file); !s.ok()) return s;
   TuneTrainAnswer a;
   a.cv = std::move(cv).value();
@@ -232,9 +255,83 @@ Result<TuneTrainAnswer> AnswerTuneTrain(const TuneDataRequest& data,
   return a;
 }
 
+Result<WorstDimensionTarget> WorstScoredTarget(const TuneDataRequest& data) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(data.store_path, ec)) {
+    return Status::NotFound(data.store_path + ": no such store; run `perfplan ingest spark` first");
+  }
+  auto store = profiles::Store::OpenReadOnly(data.store_path, ScoringMigrations());
+  if (!store.ok()) return store.status();
+  Result<std::vector<StoredRun>> runs = LoadStoredRuns(*store.value());  // latest first
+  if (!runs.ok()) return runs.status();
+  const StoredRun* latest = nullptr;
+  for (const StoredRun& r : runs.value()) {
+    const bool selected =
+        (data.store_apps.empty() || std::find(data.store_apps.begin(), data.store_apps.end(),
+                                              r.run.app_id) != data.store_apps.end()) &&
+        (data.store_app_name.empty() || r.run.name.find(data.store_app_name) != std::string::npos);
+    if (selected && r.tasks > 0) {
+      latest = &r;
+      break;
+    }
+  }
+  if (latest == nullptr) {
+    return Status::InvalidArgument(
+        "--target: not given, and no selected application of " + data.store_path +
+        " has a finished task, so there is no score to take the worst dimension from; give "
+        "--target NAME");
+  }
+  Result<std::vector<ScoreAnswer>> scored =
+      ScoreStoredApplications(*store.value(), latest->run.app_id);
+  if (!scored.ok()) return scored.status();
+  static const std::pair<std::string_view, std::string_view> kMetric[] = {
+      {"executor_compute_time_share", "beta_compute_share"},
+      {"shuffle_time_share", "beta_shuffle_share"},
+      {"shuffle_bytes", "beta_shuffle_bytes"},
+      {"gc_time_share", "beta_gc_share"},
+      {"total_time_seconds", "total_time_seconds"},
+      {"result_serialization_share", "beta_result_serialization_share"},
+  };
+  const models::ScoreResult& result = scored.value().front().result;
+  std::string passed;
+  for (std::size_t j : result.worst_first) {
+    const models::DimensionScore& d = result.dimensions[j];
+    if (!d.score) continue;
+    for (const auto& [dimension, metric] : kMetric) {
+      if (d.name != dimension) continue;
+      WorstDimensionTarget w;
+      w.app_id = latest->run.app_id;
+      w.dimension = d.name;
+      w.score = *d.score;
+      w.target = metric;
+      w.maximize = models::Dimensions()[d.dimension].direction ==
+                   models::Direction::kHigherIsBetter;
+      return w;
+    }
+    passed += (passed.empty() ? "" : ", ") + d.name;
+  }
+  return Status::InvalidArgument(
+      "--target: not given, and no scored dimension of " + latest->run.app_id +
+      (passed.empty() ? std::string(" (none has a score)") : " (" + passed + ")") +
+      " has a per-application metric in the store; give --target NAME");
+}
+
 Result<tuning::Sensitivity> AnswerTuneSensitivity(
-    const TuneModelSource& source, const std::vector<std::pair<std::string, std::string>>& at,
+    const TuneModelSource& given, const std::vector<std::pair<std::string, std::string>>& at,
     tuning::SensitivityOptions settings) {
+  TuneModelSource source = given;
+  std::string chosen;
+  if (source.model_file.empty() && !source.data.store_path.empty() &&
+      source.data.dataset.target.empty()) {
+    Result<WorstDimensionTarget> worst = WorstScoredTarget(source.data);
+    if (!worst.ok()) return worst.status();
+    const WorstDimensionTarget& w = worst.value();
+    source.data.dataset.target = w.target;
+    settings.goal = w.maximize ? tuning::Goal::kMaximize : tuning::Goal::kMinimize;
+    chosen = "target " + w.target + ": the worst-scoring dimension of " + w.app_id + " is " +
+             w.dimension + " (score " + models::FormatNumber(w.score) +
+             "); give --target to choose another";
+  }
   Result<tuning::Model> model = ModelFrom(source);
   if (!model.ok()) return model.status();
   if (!at.empty()) {
@@ -250,7 +347,11 @@ Result<tuning::Sensitivity> AnswerTuneSensitivity(
     if (!x.ok()) return x.status();
     settings.at = std::move(x).value();
   }
-  return tuning::ComputeSensitivity(model.value(), settings);
+  Result<tuning::Sensitivity> answer = tuning::ComputeSensitivity(model.value(), settings);
+  if (answer.ok() && !chosen.empty()) {
+    answer.value().warnings.insert(answer.value().warnings.begin(), chosen);
+  }
+  return answer;
 }
 
 Result<tuning::Recommendation> AnswerTuneRecommend(const TuneModelSource& source,
@@ -258,7 +359,7 @@ Result<tuning::Recommendation> AnswerTuneRecommend(const TuneModelSource& source
   if (!source.model_file.empty()) {
     Result<tuning::Model> model = tuning::Model::Load(source.model_file);
     if (!model.ok()) return model.status();
-    return tuning::Recommend(model.value(), settings);
+    return RecommendWith(model.value(), settings);
   }
   Result<tuning::Dataset> ds = LoadDataset(source.data);
   if (!ds.ok()) return ds.status();
@@ -268,16 +369,8 @@ Result<tuning::Recommendation> AnswerTuneRecommend(const TuneModelSource& source
       tuning::TrainSelected(ds.value(), sel.value(), source.search.solver);
   if (!model.ok()) return model.status();
   if (Status s = UseRangeDefaults(source.data.ranges_file, &model.value()); !s.ok()) return s;
-  // Failure-aware: the runs dropped as failed train a classifier the search steers clear of.
-  tuning::RecommendOptions with_failures = settings;
-  tuning::FailureModel failure;
-  if (!ds.value().failed_x.empty()) {
-    Result<tuning::FailureModel> fm = tuning::FitFailureModel(ds.value());
-    if (!fm.ok()) return fm.status();
-    failure = std::move(fm).value();
-    with_failures.failure = &failure;
-  }
-  Result<tuning::Recommendation> r = tuning::Recommend(model.value(), with_failures);
+  if (Status s = AttachFailureModel(ds.value(), &model.value()); !s.ok()) return s;
+  Result<tuning::Recommendation> r = RecommendWith(model.value(), settings);
   if (!r.ok()) return r;
   r.value().warnings.insert(r.value().warnings.begin(), ds.value().warnings.begin(),
                             ds.value().warnings.end());

@@ -94,6 +94,25 @@ struct TuneNextAnswer {
   std::vector<std::string> warnings;
 };
 
+// The target sensitivity reports by default when it reads a store (DESIGN §3.6: "for the
+// worst-scoring dimension"): the latest selected application (store_apps, store_app_name) with a
+// finished task is scored against the store's history (planner/scoring), and its scored
+// dimensions, worst first, are mapped to the store's run-table metrics: executor_compute_time_share
+// → beta_compute_share (higher is better), shuffle_time_share → beta_shuffle_share, shuffle_bytes
+// → beta_shuffle_bytes, gc_time_share → beta_gc_share, result_serialization_share →
+// beta_result_serialization_share, total_time_seconds → itself. The Ganglia dimensions (α) have no
+// per-application metric in the run table and are passed over. NotFound for a missing store;
+// InvalidArgument when no selected application has a finished task or none of its scored
+// dimensions has a metric.
+struct WorstDimensionTarget {
+  std::string app_id;     // the application scored
+  std::string dimension;  // its worst-scoring dimension with a store metric
+  double score = 0;       // that dimension's score
+  std::string target;     // the run-table metric standing for it
+  bool maximize = false;  // higher is better for the metric
+};
+Result<WorstDimensionTarget> WorstScoredTarget(const TuneDataRequest& data);
+
 // Each: InvalidArgument (CLI exit 2) for unreadable or bad input files (the message lists every
 // problem as FILE:LINE: FIELD: message), bad settings, unknown parameters, corrupt or other-version
 // model files; Failed (exit 1) when a model cannot be trained or saved.
@@ -101,6 +120,8 @@ Result<TuneCvAnswer> AnswerTuneCv(const TuneDataRequest& data, const tuning::Sea
 Result<TuneTrainAnswer> AnswerTuneTrain(const TuneDataRequest& data,
                                         const tuning::SearchOptions& search,
                                         const std::string& out_file);
+// Sensitivity: from a store without a target (source.data.dataset.target empty), the target and
+// goal of WorstScoredTarget, and the first warning says which dimension of which application.
 Result<tuning::Sensitivity> AnswerTuneSensitivity(
     const TuneModelSource& source, const std::vector<std::pair<std::string, std::string>>& at,
     tuning::SensitivityOptions settings);

@@ -2,7 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/test_support.h"
 #include "tests/tuning/tuning_fixtures.h"
+#include "tuning/model.h"
 
 namespace perfplan::tuning {
 namespace {
@@ -47,6 +49,28 @@ TEST_CASE("A logistic model learns the failure region and beats the majority cla
   CHECK(m.cv_accuracy > m.majority_accuracy);
   CHECK(m.Probability({4000, 100}) < 0.05);  // lots of memory, small buffer: fine
   CHECK(m.Probability({600, 2000}) > 0.95);  // buffer larger than the container: fails
+}
+
+TEST_CASE("A saved model keeps its failure model, bit-identically") {
+  const Dataset d = WithFailures(120);
+  Model m = Model::Fit(d, ModelKind::kRidge, {}).value();
+  CHECK(m.failure() == nullptr);
+  m.set_failure(FitFailureModel(d).value());
+  const std::string dir = perfplan::testing::MakeTempDir();
+  REQUIRE(m.Save(dir + "/m.json").ok());
+  const Model back = Model::Load(dir + "/m.json").value();
+  REQUIRE(back.failure() != nullptr);
+  CHECK(back.failure()->failed_runs == m.failure()->failed_runs);
+  CHECK(back.failure()->cv_accuracy == m.failure()->cv_accuracy);
+  for (const auto& x : {std::vector<double>{4000, 100}, std::vector<double>{600, 2000},
+                        std::vector<double>{1500, 1000}}) {
+    CHECK(back.failure()->Probability(x) == m.failure()->Probability(x));
+  }
+  // Without one, the file has none and the loaded model neither.
+  REQUIRE(Model::Fit(d, ModelKind::kRidge, {}).value().Save(dir + "/plain.json").ok());
+  CHECK(perfplan::testing::ReadFile(dir + "/plain.json").find("\"failure\"") ==
+        std::string::npos);
+  CHECK(Model::Load(dir + "/plain.json").value().failure() == nullptr);
 }
 
 TEST_CASE("Without failed runs there is nothing to learn") {

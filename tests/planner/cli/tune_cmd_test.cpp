@@ -230,6 +230,44 @@ TEST_CASE("tune recommend on Hadoop runs: integral values, site XML files, failu
   CHECK(text.out.find("# mapred-site.xml:\n<?xml version=\"1.0\"?>") != std::string::npos);
 }
 
+TEST_CASE("A saved model keeps its failure model: recommend --model avoids failures too") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/hadoop.arff", HadoopArff());
+  const Run train = RunPerfplan("tune train --data " + dir +
+                                "/hadoop.arff --target performance --failed-marker -1 --kinds "
+                                "ridge,mean --out " + dir + "/h.model.json");
+  REQUIRE(train.exit_code == 0);
+  const auto saved = nlohmann::json::parse(testing::ReadFile(dir + "/h.model.json"));
+  CHECK(saved["model"]["failure"]["failed_runs"].get<int>() > 5);
+  const Run r = RunPerfplan("tune recommend --model " + dir +
+                            "/h.model.json --samples 500 --json");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["failure"].is_object());
+  CHECK(j["failure"]["failed_runs"] == saved["model"]["failure"]["failed_runs"]);
+  CHECK(j["failure"]["probability"].get<double>() <= 0.2);
+  CHECK(j["failure"]["rejected_candidates"].get<int>() > 0);
+  // A stricter threshold rejects at least as many candidates.
+  const Run strict = RunPerfplan("tune recommend --model " + dir +
+                                 "/h.model.json --samples 500 --json "
+                                 "--max-failure-probability 0.05");
+  REQUIRE(strict.exit_code == 0);
+  const auto k = nlohmann::json::parse(strict.out);
+  CHECK(k["failure"]["probability"].get<double>() <= 0.05);
+  CHECK(k["failure"]["rejected_candidates"].get<int>() >=
+        j["failure"]["rejected_candidates"].get<int>());
+  // A model trained without failed runs has none, and says nothing about failures.
+  testing::WriteFile(dir + "/ok.csv", "a,b,t\n1,2,10\n2,1,12\n3,3,9\n4,2,15\n5,1,11\n6,3,13\n");
+  REQUIRE(RunPerfplan("tune train --data " + dir + "/ok.csv --target t --kinds ridge,mean "
+                      "--folds 2 --out " + dir + "/ok.model.json")
+              .exit_code == 0);
+  CHECK(!nlohmann::json::parse(testing::ReadFile(dir + "/ok.model.json"))["model"].contains(
+      "failure"));
+  const Run plain = RunPerfplan("tune recommend --model " + dir + "/ok.model.json --json");
+  REQUIRE(plain.exit_code == 0);
+  CHECK(nlohmann::json::parse(plain.out)["failure"].is_null());
+}
+
 TEST_CASE("--ranges turns normalised values into real ones and the defaults into the baseline") {
   const std::string dir = testing::MakeTempDir();
   std::string csv = "spark.executor.cores,spark.executor.instances,time\n";

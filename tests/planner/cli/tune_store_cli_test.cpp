@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -116,6 +117,62 @@ TEST_CASE("tune --store on applications that all ran alike says why and what wou
   CHECK(message.find("spark.executor.memory") != std::string::npos);
   CHECK(message.find("at least as many as the cross-validation folds (--folds, 5 by default)") !=
         std::string::npos);
+}
+
+
+TEST_CASE("tune sensitivity --store without --target explains the worst-scoring dimension") {
+  const std::string db = IngestedStore();
+  const Run sens = RunPerfplan("tune sensitivity --store " + db + kFast);
+  REQUIRE(sens.exit_code == 0);
+  const auto j = nlohmann::json::parse(sens.out);
+  const std::string note = j["warnings"][0];
+  // "target METRIC: the worst-scoring dimension of APP is DIMENSION (score S); give --target …"
+  const std::string head = "target " + j["target"].get<std::string>() +
+                           ": the worst-scoring dimension of ";
+  REQUIRE(note.rfind(head, 0) == 0);
+  const std::string rest = note.substr(head.size());
+  const std::string app = rest.substr(0, rest.find(' '));
+  const std::string dimension =
+      rest.substr(app.size() + 4, rest.find(" (score ") - app.size() - 4);
+  CHECK(note.find("); give --target to choose another") != std::string::npos);
+  // The same application and dimension as `perfplan score` explains, worst first: the first
+  // scored dimension that the store has a per-application metric for.
+  const Run score = RunPerfplan("score " + app + " --store " + db + " --json");
+  REQUIRE(score.exit_code == 0);
+  const auto sj = nlohmann::json::parse(score.out);
+  const std::map<std::string, std::string> metric = {
+      {"executor_compute_time_share", "beta_compute_share"},
+      {"shuffle_time_share", "beta_shuffle_share"},
+      {"shuffle_bytes", "beta_shuffle_bytes"},
+      {"gc_time_share", "beta_gc_share"},
+      {"total_time_seconds", "total_time_seconds"},
+      {"result_serialization_share", "beta_result_serialization_share"}};
+  std::string expected;
+  for (const auto& name : sj["explanation"]) {
+    bool scored = false;
+    for (const auto& d : sj["dimensions"]) {
+      if (d["name"] == name) scored = !d["score"].is_null();
+    }
+    if (scored && metric.count(name)) {
+      expected = name;
+      break;
+    }
+  }
+  CHECK(dimension == expected);
+  CHECK(j["target"] == metric.at(expected));
+  // --target still wins, with no such note.
+  const Run given = RunPerfplan("tune sensitivity --store " + db +
+                                " --target total_time_seconds" + kFast);
+  REQUIRE(given.exit_code == 0);
+  for (const auto& w : nlohmann::json::parse(given.out)["warnings"]) {
+    CHECK(w.get<std::string>().rfind("target ", 0) != 0);
+  }
+  // From a file there is no score to take it from.
+  const Run file = RunPerfplan("tune sensitivity --data " + testing::SourceDir() +
+                               "/examples/tuning/spark_runs.csv --json");
+  CHECK(file.exit_code == 2);
+  CHECK(nlohmann::json::parse(file.out)["message"] ==
+        "give --model FILE, or --data FILE (or --store DB) and --target NAME");
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "planner/tuning/tune.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
 #include "tests/support/spark_codecs.h"
@@ -332,6 +333,40 @@ TEST_CASE("History Server paths and tuning endpoints explain what the service la
     CHECK(reply.status == c.status);
     if (!c.reply.empty()) CHECK(reply.body == c.reply);
   }
+}
+
+TEST_CASE("POST /v1/tuning/recommend is failure-aware with a model trained on failed runs") {
+  const Catalog catalog = ExampleCatalog();
+  const std::string models = testing::MakeTempDir();
+  TuneDataRequest data;
+  data.data_file = testing::SourceDir() + "/examples/tuning/hadoop_runs.arff";
+  data.dataset.target = "performance";
+  data.dataset.failed_markers = {-1};
+  tuning::SearchOptions search;
+  search.kinds = {tuning::ModelKind::kRidge, tuning::ModelKind::kMean};
+  REQUIRE(AnswerTuneTrain(data, search, models + "/hadoop.model.json").ok());
+  ServiceOptions options;
+  options.models_dir = models;
+  const HttpReply reply = HandleRequest(catalog, options, "POST", "/v1/tuning/recommend", "",
+                                        R"({"workload": "hadoop", "samples": 500})");
+  REQUIRE(reply.status == 200);
+  const auto j = nlohmann::json::parse(reply.body);
+  REQUIRE(j["failure"].is_object());
+  CHECK(j["failure"]["failed_runs"] == 22);
+  CHECK(j["failure"]["max_probability"] == 0.2);
+  CHECK(j["failure"]["probability"].get<double>() <= 0.2);
+  const HttpReply strict =
+      HandleRequest(catalog, options, "POST", "/v1/tuning/recommend", "",
+                    R"({"workload": "hadoop", "samples": 500, "max_failure_probability": 0.05})");
+  REQUIRE(strict.status == 200);
+  CHECK(nlohmann::json::parse(strict.body)["failure"]["probability"].get<double>() <= 0.05);
+  const HttpReply bad =
+      HandleRequest(catalog, options, "POST", "/v1/tuning/recommend", "",
+                    R"({"workload": "hadoop", "max_failure_probability": 1.5})");
+  CHECK(bad.status == 400);
+  CHECK(bad.body ==
+        R"({"error":"invalid_field","field":"max_failure_probability","message":"max_failure_probability: must be 0..1, got 1.5"})"
+        "\n");
 }
 
 TEST_CASE("GET /v1/apps/{id}/score answers perfplan score's document from the store") {
