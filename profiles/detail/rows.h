@@ -14,23 +14,30 @@
 
 namespace perfplan::profiles::detail {
 
+// Steps `sql` (params bound to ?1, ?2, …) and calls row(q) on each result row, or on the first
+// only; the statement's error, if any.
 template <typename Row, typename... P>
-Status EachRow(Store& store, const std::string& sql, Row&& row, const P&... params) {
+Status StepRows(Store& store, const std::string& sql, bool first_only, Row&& row,
+                const P&... params) {
   auto q = store.Prepare(sql);
   if (!q.ok()) return q.status();
   BindAll(q.value(), params...);
-  while (q.value().Step()) row(q.value());
+  while (q.value().Step()) {
+    row(q.value());
+    if (first_only) break;
+  }
   return q.value().Error();
+}
+
+template <typename Row, typename... P>
+Status EachRow(Store& store, const std::string& sql, Row&& row, const P&... params) {
+  return StepRows(store, sql, false, row, params...);
 }
 
 // The same for a query read at most once: calls row(q) on the first result row, if there is one.
 template <typename Row, typename... P>
 Status FirstRow(Store& store, const std::string& sql, Row&& row, const P&... params) {
-  auto q = store.Prepare(sql);
-  if (!q.ok()) return q.status();
-  BindAll(q.value(), params...);
-  if (q.value().Step()) row(q.value());
-  return q.value().Error();
+  return StepRows(store, sql, true, row, params...);
 }
 
 // Every result row mapped by map(q) into a vector, in the query's order.
