@@ -277,22 +277,30 @@ std::vector<ExportCell> WorkloadRow(const char* kind, const std::string& key) {
   return row;
 }
 
-std::vector<ExportCell> ClientRow(const char* kind, const models::HdfsClientStats& c) {
-  std::vector<ExportCell> row = WorkloadRow(kind, c.key);
+// The traffic columns the cluster row and the client and user rows share; Stats is
+// models::HdfsClusterStats or models::HdfsClientStats.
+template <typename Stats>
+std::vector<ExportCell> TrafficRow(const char* kind, const std::string& key, const Stats& c) {
+  std::vector<ExportCell> row = WorkloadRow(kind, key);
   row[kReadOps] = static_cast<long long>(c.read_ops);
   row[kWriteOps] = static_cast<long long>(c.write_ops);
   row[kMetadataOps] = static_cast<long long>(c.metadata_ops);
   row[kDeniedOps] = static_cast<long long>(c.denied_ops);
   row[kReadBytes] = static_cast<long long>(c.read_bytes);
   row[kWriteBytes] = static_cast<long long>(c.write_bytes);
-  row[kBlockReads] = static_cast<long long>(c.block_reads);
-  row[kBlockWrites] = static_cast<long long>(c.block_writes);
-  row[kOpsPerSecond] = c.iops;
-  row[kReadWriteRatio] = c.read_write_ratio;
   row[kFilesRead] = static_cast<long long>(c.files_read);
   row[kFilesWritten] = static_cast<long long>(c.files_written);
   row[kMeanReadFileBytes] = c.mean_read_file_bytes;
   row[kMeanWriteFileBytes] = c.mean_write_file_bytes;
+  return row;
+}
+
+std::vector<ExportCell> ClientRow(const char* kind, const models::HdfsClientStats& c) {
+  std::vector<ExportCell> row = TrafficRow(kind, c.key, c);
+  row[kBlockReads] = static_cast<long long>(c.block_reads);
+  row[kBlockWrites] = static_cast<long long>(c.block_writes);
+  row[kOpsPerSecond] = c.iops;
+  row[kReadWriteRatio] = c.read_write_ratio;
   row[kDatanodesTouched] = static_cast<long long>(c.datanodes_touched);
   return row;
 }
@@ -327,22 +335,12 @@ ExportTable WorkloadTable(const WorkloadAnswer& answer) {
                "reason"};
   const models::HdfsWorkload& w = answer.workload;
   const models::HdfsClusterStats& c = w.cluster;
-  std::vector<ExportCell> cluster = WorkloadRow("cluster", "");
-  cluster[kReadOps] = static_cast<long long>(c.read_ops);
-  cluster[kWriteOps] = static_cast<long long>(c.write_ops);
-  cluster[kMetadataOps] = static_cast<long long>(c.metadata_ops);
-  cluster[kDeniedOps] = static_cast<long long>(c.denied_ops);
-  cluster[kReadBytes] = static_cast<long long>(c.read_bytes);
-  cluster[kWriteBytes] = static_cast<long long>(c.write_bytes);
+  std::vector<ExportCell> cluster = TrafficRow("cluster", "", c);
   cluster[kReplicationWriteBytes] = static_cast<long long>(c.replication_write_bytes);
   cluster[kOpsPerSecond] =
       static_cast<double>(c.read_ops + c.write_ops + c.metadata_ops) / c.window_seconds;
   cluster[kReadWriteRatio] =
       c.write_bytes > 0 ? static_cast<double>(c.read_bytes) / c.write_bytes : 0.0;
-  cluster[kFilesRead] = static_cast<long long>(c.files_read);
-  cluster[kFilesWritten] = static_cast<long long>(c.files_written);
-  cluster[kMeanReadFileBytes] = c.mean_read_file_bytes;
-  cluster[kMeanWriteFileBytes] = c.mean_write_file_bytes;
   cluster[kDatanodesTouched] = static_cast<long long>(c.datanodes);
   cluster[kShareOfBytes] = 1.0;
   cluster[kWindowSeconds] = c.window_seconds;

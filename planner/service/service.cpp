@@ -100,44 +100,48 @@ std::optional<std::string> DecodeTarget(const std::string& target) {
 
 HttpReply FromStatus(const Status& s) { return Error(ApiErrorFromStatus(s)); }
 
-// Resolves the profile of a call: from the catalog by name, or parsed from the inline object.
-const profiles::ProfileDocument* ResolveProfile(const Catalog& catalog,
-                                                const std::string& application,
-                                                const std::optional<std::string>& inline_profile,
-                                                profiles::ProfileDocument* storage,
-                                                std::optional<ApiError>* error) {
-  if (inline_profile) {
-    profiles::Loaded<profiles::ProfileDocument> doc =
-        profiles::ParseProfile(*inline_profile, "request.profile");
-    if (!doc.ok()) {
-      const profiles::Problem& p = doc.problems.front();
-      *error = ApiError{400, "invalid_field", profiles::FormatProblem(p),
-                        p.field.empty() ? "profile" : "profile." + p.field};
-      return nullptr;
+enum class TopologyUse { kOptional, kRequired };
+
+// Resolves the profile of a call into *doc: from the catalog by name, or parsed from the inline
+// object into *storage. Returns the error to answer with instead; with TopologyUse::kRequired, a
+// 404 first when the service was started without a topology.
+template <typename Call>
+std::optional<ApiError> ResolveProfile(const Catalog& catalog, const Call& call,
+                                       TopologyUse topology, profiles::ProfileDocument* storage,
+                                       const profiles::ProfileDocument** doc) {
+  if (topology == TopologyUse::kRequired && !catalog.topology()) {
+    return ApiError{404, "not_found", "the service was started without a topology", ""};
+  }
+  if (call.inline_profile) {
+    profiles::Loaded<profiles::ProfileDocument> parsed =
+        profiles::ParseProfile(*call.inline_profile, "request.profile");
+    if (!parsed.ok()) {
+      const profiles::Problem& p = parsed.problems.front();
+      return ApiError{400, "invalid_field", profiles::FormatProblem(p),
+                      p.field.empty() ? "profile" : "profile." + p.field};
     }
-    *storage = std::move(doc.value);
-    return storage;
+    *storage = std::move(parsed.value);
+    *doc = storage;
+    return std::nullopt;
   }
-  const profiles::ProfileDocument* doc = catalog.FindProfile(application);
-  if (!doc) {
-    std::string message = "application: no profile named \"" + application + "\"";
-    std::vector<std::string> names = catalog.Applications();
-    const std::string suggestion =
-        profiles::SuggestClosest(application, {names.begin(), names.end()});
-    if (!suggestion.empty()) message += "; did you mean \"" + suggestion + "\"?";
-    *error = ApiError{404, "not_found", message, "application"};
-  }
-  return doc;
+  *doc = catalog.FindProfile(call.application);
+  if (*doc) return std::nullopt;
+  std::string message = "application: no profile named \"" + call.application + "\"";
+  std::vector<std::string> names = catalog.Applications();
+  const std::string suggestion =
+      profiles::SuggestClosest(call.application, {names.begin(), names.end()});
+  if (!suggestion.empty()) message += "; did you mean \"" + suggestion + "\"?";
+  return ApiError{404, "not_found", message, "application"};
 }
 
 HttpReply Predict(const Catalog& catalog, const std::string& body) {
   PredictCall call;
   if (auto e = DecodePredictCall(body, &call)) return Error(*e);
   profiles::ProfileDocument storage;
-  std::optional<ApiError> error;
-  const profiles::ProfileDocument* doc =
-      ResolveProfile(catalog, call.application, call.inline_profile, &storage, &error);
-  if (!doc) return Error(*error);
+  const profiles::ProfileDocument* doc = nullptr;
+  if (auto e = ResolveProfile(catalog, call, TopologyUse::kOptional, &storage, &doc)) {
+    return Error(*e);
+  }
   if (!call.request.site.empty() && !catalog.topology()) {
     return Error(
         {400, "invalid_field", "site: the service was started without a topology", "site"});
@@ -150,14 +154,11 @@ HttpReply Predict(const Catalog& catalog, const std::string& body) {
 HttpReply Select(const Catalog& catalog, const std::string& body) {
   SelectCall call;
   if (auto e = DecodeSelectCall(body, &call)) return Error(*e);
-  if (!catalog.topology()) {
-    return Error({404, "not_found", "the service was started without a topology", ""});
-  }
   profiles::ProfileDocument storage;
-  std::optional<ApiError> error;
-  const profiles::ProfileDocument* doc =
-      ResolveProfile(catalog, call.application, call.inline_profile, &storage, &error);
-  if (!doc) return Error(*error);
+  const profiles::ProfileDocument* doc = nullptr;
+  if (auto e = ResolveProfile(catalog, call, TopologyUse::kRequired, &storage, &doc)) {
+    return Error(*e);
+  }
   Result<SelectAnswer> answer = AnswerSelect(*doc, *catalog.topology(), call.request);
   if (!answer.ok()) return FromStatus(answer.status());
   return {200, ToJson(answer.value())};
@@ -202,14 +203,11 @@ HttpReply Plan(const ServiceOptions& options, const Catalog& catalog, const std:
   if (combined) {
     if (auto e = UseServedStore(options, &call)) return Error(*e);
   }
-  if (!catalog.topology()) {
-    return Error({404, "not_found", "the service was started without a topology", ""});
-  }
   profiles::ProfileDocument storage;
-  std::optional<ApiError> error;
-  const profiles::ProfileDocument* doc =
-      ResolveProfile(catalog, call.application, call.inline_profile, &storage, &error);
-  if (!doc) return Error(*error);
+  const profiles::ProfileDocument* doc = nullptr;
+  if (auto e = ResolveProfile(catalog, call, TopologyUse::kRequired, &storage, &doc)) {
+    return Error(*e);
+  }
   profiles::Loaded<profiles::PriceFile> prices;
   if (call.inline_prices) {
     prices = profiles::ParsePriceFile(*call.inline_prices, "request.prices");

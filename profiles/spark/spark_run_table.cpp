@@ -85,10 +85,6 @@ Result<StoreRunTable> ReadStoreRunTable(Store& store, const RunTableSelection& s
                                                      "\"");
   }
 
-  auto props = store.Prepare(
-      "SELECT name, value FROM spark_properties WHERE attempt_key = ?1 AND section = 'spark' "
-      "ORDER BY ord");
-  if (!props.ok()) return props.status();
   auto sums = store.Prepare(
       "SELECT total(executor_run_time_ms), total(shuffle_remote_bytes_read) + "
       "total(shuffle_local_bytes_read), total(shuffle_bytes_written), total(jvm_gc_time_ms) "
@@ -102,19 +98,16 @@ Result<StoreRunTable> ReadStoreRunTable(Store& store, const RunTableSelection& s
     if (!key.ok()) return key.status();
     AppRow row;
     row.app_id = a.app_id;
-    Statement& p = props.value();
-    p.Reset();
-    p.Bind(1, key.value());
-    while (p.Step()) {
-      std::string name = p.ColumnText(0);
+    auto props = LoadSparkProperties(store, key.value());
+    if (!props.ok()) return props.status();
+    for (auto& [name, value] : props.value()) {
       if (name.rfind("spark.", 0) != 0) continue;
       if (!row.properties.count(name) &&
           std::find(property_order.begin(), property_order.end(), name) == property_order.end()) {
         property_order.push_back(name);
       }
-      row.properties[name] = p.ColumnText(1);
+      row.properties[name] = std::move(value);
     }
-    if (!p.Error().ok()) return p.Error();
     Result<EfficiencyVector> beta = ComputeEfficiencyVector(store, a.app_id, a.attempt_id);
     if (!beta.ok()) return beta.status();
     Statement& s = sums.value();

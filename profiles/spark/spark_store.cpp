@@ -6,10 +6,16 @@
 #include <set>
 
 #include "models/executor_timeline.h"
+#include "profiles/detail/rows.h"
 #include "profiles/detail/spark_metrics.h"
 
 namespace perfplan::profiles::spark {
 namespace {
+
+using profiles::detail::CollectRows;
+using profiles::detail::EachRow;
+using profiles::detail::FirstRow;
+using profiles::detail::ReadColumns;
 
 std::string SchemaV1() {
   std::string tasks =
@@ -224,7 +230,10 @@ constexpr std::pair<const char*, const char*> kAggregateColumns[] = {
     {"swWriteTimeSum", "SUM(t.shuffle_write_time_ns) / 1000000"},
 };
 
-Result<std::vector<MetricAggregates>> Aggregates(Store& store, std::int64_t key, bool jobs) {
+Result<std::vector<MetricAggregates>> Aggregates(Store& store, const std::string& app_id,
+                                                 const std::string& attempt_id, bool jobs) {
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
   std::string cols;
   for (const auto& [name, expr] : kAggregateColumns) {
     std::string e = expr;
@@ -253,21 +262,18 @@ Result<std::vector<MetricAggregates>> Aggregates(Store& store, std::int64_t key,
            : "SELECT t.stage_id" + cols +
                  " FROM spark_tasks t WHERE t.attempt_key = ?1 GROUP BY t.stage_id ORDER BY "
                  "t.stage_id";
-  auto st = store.Prepare(sql);
-  if (!st.ok()) return st.status();
-  st.value().Bind(1, key);
-  std::vector<MetricAggregates> out;
-  while (st.value().Step()) {
-    MetricAggregates a;
-    a.id = st.value().ColumnInt(0);
-    int i = 1;
-    for (const auto& [name, expr] : kAggregateColumns) {
-      a.values.emplace_back(name, st.value().ColumnDouble(i++));
-    }
-    out.push_back(std::move(a));
-  }
-  if (!st.value().Error().ok()) return st.value().Error();
-  return out;
+  return CollectRows(
+      store, sql,
+      [](const Statement& q) {
+        MetricAggregates a;
+        a.id = q.ColumnInt(0);
+        int i = 1;
+        for (const auto& [name, expr] : kAggregateColumns) {
+          a.values.emplace_back(name, q.ColumnDouble(i++));
+        }
+        return a;
+      },
+      key.value());
 }
 
 constexpr const char* kApplicationSql =
@@ -283,37 +289,22 @@ constexpr const char* kApplicationSql =
     "e.executor_id != 'driver'), a.events, a.skipped_lines, a.attempt_key "
     "FROM spark_attempts a WHERE a.app_id NOT LIKE char(1) || '%' ";
 
-ApplicationSummary ReadApplication(Statement& q) {
+ApplicationSummary ReadApplication(const Statement& q) {
   ApplicationSummary a;
-  a.app_id = q.ColumnText(0);
-  a.attempt_id = q.ColumnText(1);
-  a.name = q.ColumnText(2);
-  a.user = q.ColumnText(3);
-  a.spark_version = q.ColumnText(4);
-  a.source = q.ColumnText(5);
-  a.start_time_ms = q.ColumnInt(6);
-  if (!q.ColumnIsNull(7)) a.end_time_ms = q.ColumnInt(7);
+  ReadColumns(q, 0, a.app_id, a.attempt_id, a.name, a.user, a.spark_version, a.source,
+              a.start_time_ms, a.end_time_ms);
   a.completed = q.ColumnInt(8) != 0;
-  a.jobs = q.ColumnInt(9);
-  a.stages = q.ColumnInt(10);
-  a.tasks = q.ColumnInt(11);
-  a.failed_tasks = q.ColumnInt(12);
-  a.executors = q.ColumnInt(13);
-  a.events = q.ColumnInt(14);
-  a.skipped_lines = q.ColumnInt(15);
+  ReadColumns(q, 9, a.jobs, a.stages, a.tasks, a.failed_tasks, a.executors, a.events,
+              a.skipped_lines);
   return a;
 }
 
 }  // namespace
 
 Result<std::vector<ApplicationSummary>> ListApplications(Store& store) {
-  auto q = store.Prepare(std::string(kApplicationSql) +
-                         "ORDER BY a.start_time_ms DESC, a.app_id, a.attempt_id");
-  if (!q.ok()) return q.status();
-  std::vector<ApplicationSummary> out;
-  while (q.value().Step()) out.push_back(ReadApplication(q.value()));
-  if (!q.value().Error().ok()) return q.value().Error();
-  return out;
+  return CollectRows(
+      store, std::string(kApplicationSql) + "ORDER BY a.start_time_ms DESC, a.app_id, a.attempt_id",
+      ReadApplication);
 }
 
 Result<std::pair<ApplicationSummary, std::vector<StageSummary>>> DescribeApplication(
@@ -326,27 +317,24 @@ Result<std::pair<ApplicationSummary, std::vector<StageSummary>>> DescribeApplica
   if (!q.value().Step()) return Status::Failed("application row vanished: " + app_id);
   std::pair<ApplicationSummary, std::vector<StageSummary>> out;
   out.first = ReadApplication(q.value());
-  auto st = store.Prepare(
+  auto stages = CollectRows(
+      store,
       "SELECT stage_id, stage_attempt_id, name, status, num_tasks, num_complete_tasks, "
       "num_failed_tasks, submission_time_ms, completion_time_ms FROM spark_stages WHERE "
-      "attempt_key = ?1 ORDER BY stage_id, stage_attempt_id");
-  if (!st.ok()) return st.status();
-  st.value().Bind(1, key.value());
-  while (st.value().Step()) {
-    Statement& r = st.value();
-    StageSummary s;
-    s.stage_id = static_cast<int>(r.ColumnInt(0));
-    s.stage_attempt_id = static_cast<int>(r.ColumnInt(1));
-    s.name = r.ColumnText(2);
-    s.status = r.ColumnText(3);
-    s.num_tasks = r.ColumnInt(4);
-    s.succeeded_tasks = r.ColumnInt(5);
-    s.failed_tasks = r.ColumnInt(6);
-    if (!r.ColumnIsNull(7) && !r.ColumnIsNull(8)) {
-      s.duration_seconds = static_cast<double>(r.ColumnInt(8) - r.ColumnInt(7)) / 1000.0;
-    }
-    out.second.push_back(std::move(s));
-  }
+      "attempt_key = ?1 ORDER BY stage_id, stage_attempt_id",
+      [](const Statement& r) {
+        StageSummary s;
+        s.stage_id = static_cast<int>(r.ColumnInt(0));
+        s.stage_attempt_id = static_cast<int>(r.ColumnInt(1));
+        ReadColumns(r, 2, s.name, s.status, s.num_tasks, s.succeeded_tasks, s.failed_tasks);
+        if (!r.ColumnIsNull(7) && !r.ColumnIsNull(8)) {
+          s.duration_seconds = static_cast<double>(r.ColumnInt(8) - r.ColumnInt(7)) / 1000.0;
+        }
+        return s;
+      },
+      key.value());
+  if (!stages.ok()) return stages.status();
+  out.second = std::move(stages.value());
   auto durations = TaskDurationsByStage(store, app_id, out.first.attempt_id);
   if (!durations.ok()) return durations.status();
   for (StageSummary& s : out.second) {
@@ -372,87 +360,80 @@ Result<models::WhatIfApplication> LoadWhatIfApplication(Store& store, const std:
   models::WhatIfApplication app;
   std::int64_t start_ms = 0, end_ms = 0;
   bool completed = false;
-  {
-    auto q = store.Prepare(
-        "SELECT start_time_ms, end_time_ms, completed FROM spark_attempts WHERE attempt_key = ?1");
-    if (!q.ok()) return q.status();
-    q.value().Bind(1, key);
-    if (q.value().Step()) {
-      start_ms = q.value().ColumnInt(0);
-      end_ms = q.value().ColumnIsNull(1) ? 0 : q.value().ColumnInt(1);
-      completed = q.value().ColumnInt(2) != 0;
-    }
-  }
+  Status s = FirstRow(
+      store,
+      "SELECT start_time_ms, end_time_ms, completed FROM spark_attempts WHERE attempt_key = ?1",
+      [&](const Statement& q) {
+        start_ms = q.ColumnInt(0);
+        end_ms = q.ColumnIsNull(1) ? 0 : q.ColumnInt(1);
+        completed = q.ColumnInt(2) != 0;
+      },
+      key);
+  if (!s.ok()) return s;
   // Stage attempts: first job, parents.
   struct StageInfo {
     int job = -1;
     std::vector<int> parents;
   };
   std::map<int, StageInfo> stages;
-  {
-    auto q = store.Prepare(
-        "SELECT stage_id, job_ids_json, parent_ids_json FROM spark_stages WHERE attempt_key = ?1");
-    if (!q.ok()) return q.status();
-    q.value().Bind(1, key);
-    while (q.value().Step()) {
-      StageInfo& info = stages[static_cast<int>(q.value().ColumnInt(0))];
-      auto jobs = nlohmann::json::parse(q.value().ColumnText(1), nullptr, false);
-      if (jobs.is_array()) {
-        for (const auto& j : jobs) {
-          if (j.is_number() && (info.job < 0 || j.get<int>() < info.job)) info.job = j.get<int>();
+  s = EachRow(
+      store,
+      "SELECT stage_id, job_ids_json, parent_ids_json FROM spark_stages WHERE attempt_key = ?1",
+      [&](const Statement& q) {
+        StageInfo& info = stages[static_cast<int>(q.ColumnInt(0))];
+        auto jobs = nlohmann::json::parse(q.ColumnText(1), nullptr, false);
+        if (jobs.is_array()) {
+          for (const auto& j : jobs) {
+            if (j.is_number() && (info.job < 0 || j.get<int>() < info.job)) info.job = j.get<int>();
+          }
         }
-      }
-      auto parents = nlohmann::json::parse(q.value().ColumnText(2), nullptr, false);
-      if (parents.is_array()) {
-        info.parents.clear();
-        for (const auto& p : parents) {
-          if (p.is_number()) info.parents.push_back(p.get<int>());
+        auto parents = nlohmann::json::parse(q.ColumnText(2), nullptr, false);
+        if (parents.is_array()) {
+          info.parents.clear();
+          for (const auto& p : parents) {
+            if (p.is_number()) info.parents.push_back(p.get<int>());
+          }
         }
-      }
-    }
-  }
+      },
+      key);
+  if (!s.ok()) return s;
   // Tasks: durations per stage, job spans, per-executor concurrency.
   std::map<int, std::vector<double>> durations;
   std::map<int, std::pair<std::int64_t, std::int64_t>> job_span;
   std::map<std::string, std::vector<std::pair<std::int64_t, int>>> executor_events;
-  {
-    auto q = store.Prepare(
-        "SELECT stage_id, launch_time_ms, finish_time_ms, executor_id FROM spark_tasks WHERE "
-        "attempt_key = ?1 AND finish_time_ms IS NOT NULL ORDER BY stage_id, launch_time_ms, "
-        "task_id");
-    if (!q.ok()) return q.status();
-    q.value().Bind(1, key);
-    while (q.value().Step()) {
-      const int stage = static_cast<int>(q.value().ColumnInt(0));
-      const std::int64_t launch = q.value().ColumnInt(1), finish = q.value().ColumnInt(2);
-      durations[stage].push_back(static_cast<double>(finish - launch) / 1000.0);
-      auto it = stages.find(stage);
-      if (it != stages.end() && it->second.job >= 0) {
-        auto [span, fresh] = job_span.try_emplace(it->second.job, launch, finish);
-        if (!fresh) {
-          span->second.first = std::min(span->second.first, launch);
-          span->second.second = std::max(span->second.second, finish);
+  s = EachRow(
+      store,
+      "SELECT stage_id, launch_time_ms, finish_time_ms, executor_id FROM spark_tasks WHERE "
+      "attempt_key = ?1 AND finish_time_ms IS NOT NULL ORDER BY stage_id, launch_time_ms, task_id",
+      [&](const Statement& q) {
+        const int stage = static_cast<int>(q.ColumnInt(0));
+        const std::int64_t launch = q.ColumnInt(1), finish = q.ColumnInt(2);
+        durations[stage].push_back(static_cast<double>(finish - launch) / 1000.0);
+        auto it = stages.find(stage);
+        if (it != stages.end() && it->second.job >= 0) {
+          auto [span, fresh] = job_span.try_emplace(it->second.job, launch, finish);
+          if (!fresh) {
+            span->second.first = std::min(span->second.first, launch);
+            span->second.second = std::max(span->second.second, finish);
+          }
         }
-      }
-      auto& events = executor_events[q.value().ColumnText(3)];
-      events.emplace_back(launch, +1);
-      events.emplace_back(finish, -1);
-      if (!completed) end_ms = std::max(end_ms, finish);
-    }
-    if (!q.value().Error().ok()) return q.value().Error();
-  }
+        auto& events = executor_events[q.ColumnText(3)];
+        events.emplace_back(launch, +1);
+        events.emplace_back(finish, -1);
+        if (!completed) end_ms = std::max(end_ms, finish);
+      },
+      key);
+  if (!s.ok()) return s;
   // Recorded job submission/completion times, when the log has them, bound the job spans.
-  {
-    auto q = store.Prepare(
-        "SELECT job_id, submission_time_ms, completion_time_ms FROM spark_jobs WHERE "
-        "attempt_key = ?1 AND submission_time_ms IS NOT NULL AND completion_time_ms IS NOT NULL");
-    if (!q.ok()) return q.status();
-    q.value().Bind(1, key);
-    while (q.value().Step()) {
-      job_span[static_cast<int>(q.value().ColumnInt(0))] = {q.value().ColumnInt(1),
-                                                            q.value().ColumnInt(2)};
-    }
-  }
+  s = EachRow(
+      store,
+      "SELECT job_id, submission_time_ms, completion_time_ms FROM spark_jobs WHERE "
+      "attempt_key = ?1 AND submission_time_ms IS NOT NULL AND completion_time_ms IS NOT NULL",
+      [&](const Statement& q) {
+        job_span[static_cast<int>(q.ColumnInt(0))] = {q.ColumnInt(1), q.ColumnInt(2)};
+      },
+      key);
+  if (!s.ok()) return s;
   std::map<int, models::WhatIfJob> jobs;
   for (const auto& [stage, info] : stages) {
     if (info.job < 0) continue;
@@ -481,14 +462,15 @@ Result<models::WhatIfApplication> LoadWhatIfApplication(Store& store, const std:
   app.cores_per_executor = cores;
   // Recorded cores (ExecutorAdded "Total Cores") beat the concurrency seen in the log, which
   // overcounts when launch and finish events of neighbouring tasks share a millisecond.
-  auto q = store.Prepare(
+  s = FirstRow(
+      store,
       "SELECT MAX(total_cores) FROM spark_executors WHERE attempt_key = ?1 AND executor_id != "
-      "'driver' AND total_cores > 0");
-  if (!q.ok()) return q.status();
-  q.value().Bind(1, key);
-  if (q.value().Step() && !q.value().ColumnIsNull(0)) {
-    app.cores_per_executor = static_cast<int>(q.value().ColumnInt(0));
-  }
+      "'driver' AND total_cores > 0",
+      [&](const Statement& q) {
+        if (!q.ColumnIsNull(0)) app.cores_per_executor = static_cast<int>(q.ColumnInt(0));
+      },
+      key);
+  if (!s.ok()) return s;
   return app;
 }
 
@@ -615,16 +597,12 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
 
 Result<std::vector<MetricAggregates>> StageAggregates(Store& store, const std::string& app_id,
                                                       const std::string& attempt_id) {
-  auto key = FindAttemptKey(store, app_id, attempt_id);
-  if (!key.ok()) return key.status();
-  return Aggregates(store, key.value(), false);
+  return Aggregates(store, app_id, attempt_id, false);
 }
 
 Result<std::vector<MetricAggregates>> JobAggregates(Store& store, const std::string& app_id,
                                                     const std::string& attempt_id) {
-  auto key = FindAttemptKey(store, app_id, attempt_id);
-  if (!key.ok()) return key.status();
-  return Aggregates(store, key.value(), true);
+  return Aggregates(store, app_id, attempt_id, true);
 }
 
 const Migrations& StoreMigrations() {
@@ -667,32 +645,29 @@ Result<std::int64_t> FindAttemptKey(Store& store, const std::string& app_id,
 }
 
 Result<ExecutorHosts> LoadExecutorHosts(Store& store, std::int64_t attempt_key) {
-  auto st = store.Prepare(
-      "SELECT DISTINCT executor_id = 'driver', host FROM spark_executors WHERE attempt_key = ?1 "
-      "AND host IS NOT NULL AND host <> '' ORDER BY host");
-  if (!st.ok()) return st.status();
-  st.value().Bind(1, attempt_key);
   ExecutorHosts out;
-  while (st.value().Step()) {
-    auto& hosts = st.value().ColumnInt(0) != 0 ? out.driver : out.executors;
-    std::string host = st.value().ColumnText(1);
-    if (hosts.empty() || hosts.back() != host) hosts.push_back(std::move(host));
-  }
-  if (!st.value().Error().ok()) return st.value().Error();
+  Status s = EachRow(
+      store,
+      "SELECT DISTINCT executor_id = 'driver', host FROM spark_executors WHERE attempt_key = ?1 "
+      "AND host IS NOT NULL AND host <> '' ORDER BY host",
+      [&](const Statement& q) {
+        auto& hosts = q.ColumnInt(0) != 0 ? out.driver : out.executors;
+        std::string host = q.ColumnText(1);
+        if (hosts.empty() || hosts.back() != host) hosts.push_back(std::move(host));
+      },
+      attempt_key);
+  if (!s.ok()) return s;
   return out;
 }
 
 Result<std::vector<std::pair<std::string, std::string>>> LoadSparkProperties(
     Store& store, std::int64_t attempt_key) {
-  auto st = store.Prepare(
+  return CollectRows(
+      store,
       "SELECT name, value FROM spark_properties WHERE attempt_key = ?1 AND section = 'spark' "
-      "ORDER BY ord");
-  if (!st.ok()) return st.status();
-  st.value().Bind(1, attempt_key);
-  std::vector<std::pair<std::string, std::string>> out;
-  while (st.value().Step()) out.emplace_back(st.value().ColumnText(0), st.value().ColumnText(1));
-  if (!st.value().Error().ok()) return st.value().Error();
-  return out;
+      "ORDER BY ord",
+      [](const Statement& q) { return std::make_pair(q.ColumnText(0), q.ColumnText(1)); },
+      attempt_key);
 }
 
 Result<std::vector<StageTaskDurations>> TaskDurationsByStage(Store& store,
@@ -700,26 +675,26 @@ Result<std::vector<StageTaskDurations>> TaskDurationsByStage(Store& store,
                                                              const std::string& attempt_id) {
   auto key = FindAttemptKey(store, app_id, attempt_id);
   if (!key.ok()) return key.status();
-  auto st = store.Prepare(
+  std::vector<StageTaskDurations> out;
+  Status s = EachRow(
+      store,
       "SELECT s.stage_id, s.stage_attempt_id, t.duration_ms FROM spark_stages s "
       "LEFT JOIN spark_tasks t ON t.attempt_key = s.attempt_key AND t.stage_id = s.stage_id AND "
       "t.stage_attempt_id = s.stage_attempt_id AND t.status = 'SUCCESS' "
       "WHERE s.attempt_key = ?1 "
-      "ORDER BY s.stage_id, s.stage_attempt_id, t.launch_time_ms, t.task_id");
-  if (!st.ok()) return st.status();
-  st.value().Bind(1, key.value());
-  std::vector<StageTaskDurations> out;
-  while (st.value().Step()) {
-    int stage = static_cast<int>(st.value().ColumnInt(0));
-    int attempt = static_cast<int>(st.value().ColumnInt(1));
-    if (out.empty() || out.back().stage_id != stage || out.back().stage_attempt_id != attempt) {
-      out.push_back({stage, attempt, {}});
-    }
-    if (!st.value().ColumnIsNull(2)) {
-      out.back().task_duration_seconds.push_back(st.value().ColumnDouble(2) / 1000.0);
-    }
-  }
-  if (!st.value().Error().ok()) return st.value().Error();
+      "ORDER BY s.stage_id, s.stage_attempt_id, t.launch_time_ms, t.task_id",
+      [&](const Statement& q) {
+        int stage = static_cast<int>(q.ColumnInt(0));
+        int attempt = static_cast<int>(q.ColumnInt(1));
+        if (out.empty() || out.back().stage_id != stage || out.back().stage_attempt_id != attempt) {
+          out.push_back({stage, attempt, {}});
+        }
+        if (!q.ColumnIsNull(2)) {
+          out.back().task_duration_seconds.push_back(q.ColumnDouble(2) / 1000.0);
+        }
+      },
+      key.value());
+  if (!s.ok()) return s;
   return out;
 }
 

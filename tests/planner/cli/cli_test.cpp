@@ -9,33 +9,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/support/cli_run.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan {
 namespace {
 
-struct CliResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using testing::CliResult;
 
 // Runs `perfplan ARGS` in the source tree (so example paths are relative and stable).
-CliResult RunCli(const std::string& args) {
-  const std::string err_file = testing::MakeTempDir() + "/stderr";
-  const std::string command = "cd '" + testing::SourceDir() + "' && '" + testing::BinaryDir() +
-                              "/perfplan' " + args + " 2>'" + err_file + "'";
-  CliResult r;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = testing::ReadFile(err_file);
-  return r;
-}
+CliResult RunCli(const std::string& args) { return testing::RunCli(args, testing::SourceDir()); }
 
 void CheckExpected(const std::string& name, const std::string& actual) {
   const std::string path = testing::SourceDir() + "/examples/expected/" + name;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/cli_run.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan {
@@ -12,27 +13,8 @@ namespace {
 
 PERFPLAN_REQUIRE_SHARED_DATA();
 
-struct CliResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-CliResult RunCli(const std::string& args) {
-  const std::string err_file = testing::MakeTempDir() + "/stderr";
-  const std::string command =
-      "'" + testing::BinaryDir() + "/perfplan' " + args + " 2>'" + err_file + "'";
-  CliResult r;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = testing::ReadFile(err_file);
-  return r;
-}
+using testing::CliResult;
+using testing::RunCli;
 
 TEST_CASE("Every Ganglia file in the shared data is collected once, and only once") {
   struct Case {

@@ -12,23 +12,11 @@
 namespace perfplan {
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
+using Run = testing::CliRun;
 
 // Runs the perfplan binary with `args` (already shell-quoted); stderr goes to `err_file`.
 Run Perfplan(const std::string& args, const std::string& err_file) {
-  const std::string command = testing::BinaryDir() + "/perfplan " + args + " 2>" + err_file;
-  Run run;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) run.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+  return testing::RunPerfplan(args, "2>" + err_file);
 }
 
 // Runs of w: 50 + 2000/c seconds on type "t1", plus a run that failed early at 2 nodes (its 900 s

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "tests/support/cli_run.h"
 #include "tests/support/test_support.h"
 
 PERFPLAN_REQUIRE_SHARED_DATA();
@@ -20,29 +21,10 @@ PERFPLAN_REQUIRE_SHARED_DATA();
 namespace perfplan {
 namespace {
 
-struct Run {
-  int exit_code = -1;
-  std::string out, err;
-};
+using Run = testing::CliResult;
 
 // Runs the perfplan binary with `args` (already shell-quoted), capturing stdout and stderr.
-Run Perfplan(const std::string& dir, const std::string& args) {
-  const std::string err_path = dir + "/stderr.txt";
-  std::string cmd = testing::BinaryDir() + "/perfplan " + args + " 2>'" + err_path + "'";
-  Run r;
-  std::FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.err = ss.str();
-  return r;
-}
+Run Perfplan(const std::string& args) { return testing::RunCli(args); }
 
 constexpr const char* kScored = "local-1430917381534";
 
@@ -52,13 +34,13 @@ std::string IngestedStore(const std::string& dir) {
   const std::string logs =
       testing::SharedDataDir() + "/01-spark-eventlogs/apache-spark/spark-events";
   const std::string store = dir + "/s.db";
-  Run ingest = Perfplan(dir, "ingest spark '" + logs + "' --store '" + store + "'");
+  Run ingest = Perfplan("ingest spark '" + logs + "' --store '" + store + "'");
   REQUIRE_MESSAGE(ingest.exit_code == 0, ingest.err);
-  Run io = Perfplan(dir, "label local-1422981759269 io --store '" + store + "'");
+  Run io = Perfplan("label local-1422981759269 io --store '" + store + "'");
   REQUIRE_MESSAGE(io.exit_code == 0, io.err);
   CHECK(io.out == "local-1422981759269 labelled io\n");
   Run compute =
-      Perfplan(dir, std::string("label ") + kScored + " compute --store '" + store + "' --json");
+      Perfplan(std::string("label ") + kScored + " compute --store '" + store + "' --json");
   REQUIRE_MESSAGE(compute.exit_code == 0, compute.err);
   CHECK(nlohmann::json::parse(compute.out) ==
         nlohmann::json{{"app_id", kScored}, {"task_type", "compute"}, {"stored", true}});
@@ -69,7 +51,7 @@ TEST_CASE("score on ingested real event logs prints a score with its explanation
   const std::string dir = testing::MakeTempDir();
   const std::string store = IngestedStore(dir);
 
-  Run text = Perfplan(dir, std::string("score ") + kScored + " --store '" + store + "'");
+  Run text = Perfplan(std::string("score ") + kScored + " --store '" + store + "'");
   REQUIRE_MESSAGE(text.exit_code == 0, text.err);
   MESSAGE(text.out);
   CHECK(text.out.rfind(std::string(kScored) + ": score ", 0) == 0);
@@ -77,7 +59,7 @@ TEST_CASE("score on ingested real event logs prints a score with its explanation
   CHECK(text.out.find("cpu_percent") != std::string::npos);
   CHECK(text.out.find("no resource data") != std::string::npos);
 
-  Run json = Perfplan(dir, std::string("score ") + kScored + " --store '" + store + "' --json");
+  Run json = Perfplan(std::string("score ") + kScored + " --store '" + store + "' --json");
   REQUIRE_MESSAGE(json.exit_code == 0, json.err);
   const auto j = nlohmann::json::parse(json.out);
   CHECK(j["app_id"] == kScored);
@@ -99,7 +81,7 @@ TEST_CASE("score on ingested real event logs prints a score with its explanation
     CHECK(j["dimensions"][7].contains(key));
   }
 
-  Run classify = Perfplan(dir, "classify --store '" + store + "' --json");
+  Run classify = Perfplan("classify --store '" + store + "' --json");
   REQUIRE_MESSAGE(classify.exit_code == 0, classify.err);
   const auto classes = nlohmann::json::parse(classify.out);
   REQUIRE(classes["applications"].size() == 10);
@@ -109,7 +91,7 @@ TEST_CASE("score on ingested real event logs prints a score with its explanation
     if (a["app_id"] == "local-1422981759269") CHECK(a["hint"] == "io");
   }
 
-  Run all = Perfplan(dir, "scores --store '" + store + "' --sort app --json");
+  Run all = Perfplan("scores --store '" + store + "' --sort app --json");
   REQUIRE_MESSAGE(all.exit_code == 0, all.err);
   const auto list = nlohmann::json::parse(all.out)["applications"];
   // 12 logs, 10 application ids (one has two attempts); local-1430917381535 ran no task, so it
@@ -123,29 +105,29 @@ TEST_CASE("score and label reject unknown applications and bad types with exact 
   const std::string dir = testing::MakeTempDir();
   const std::string store = IngestedStore(dir);
 
-  Run unknown = Perfplan(dir, "score local-143091738154 --store '" + store + "'");
+  Run unknown = Perfplan("score local-143091738154 --store '" + store + "'");
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.out.empty());
   CHECK(unknown.err ==
         "perfplan score: error: no Spark application local-143091738154 in the store; did you "
         "mean 'local-1430917381534'?\n");
 
-  Run label_unknown = Perfplan(dir, "label nothing-like-it io --store '" + store + "'");
+  Run label_unknown = Perfplan("label nothing-like-it io --store '" + store + "'");
   CHECK(label_unknown.exit_code == 2);
   CHECK(label_unknown.err ==
         "perfplan label: error: no Spark application nothing-like-it in the store\n");
 
-  Run bad_type = Perfplan(dir, std::string("label ") + kScored + " cpu --store '" + store + "'");
+  Run bad_type = Perfplan(std::string("label ") + kScored + " cpu --store '" + store + "'");
   CHECK(bad_type.exit_code == 2);
   CHECK(bad_type.err == "perfplan label: error: task type 'cpu' is not io or compute\n");
 
   Run unknown_type =
-      Perfplan(dir, std::string("label ") + kScored + " unknown --store '" + store + "'");
+      Perfplan(std::string("label ") + kScored + " unknown --store '" + store + "'");
   CHECK(unknown_type.exit_code == 2);
   CHECK(unknown_type.err == "perfplan label: error: task type 'unknown' is not io or compute\n");
 
   const std::string empty = dir + "/empty.db";
-  Run none = Perfplan(dir, "score x --store '" + empty + "'");
+  Run none = Perfplan("score x --store '" + empty + "'");
   CHECK(none.exit_code == 2);
   CHECK(none.err == "perfplan score: error: " + empty +
                         ": no such store; run `perfplan ingest spark` first\n");

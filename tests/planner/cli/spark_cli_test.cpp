@@ -17,6 +17,16 @@ namespace {
 using Run = testing::CliRun;
 using testing::RunPerfplan;
 
+// A temp folder whose store s.db holds the synthetic application `app` of `stages` stages of
+// `tasks` tasks, ingested from dir/logs through the binary.
+std::string IngestSynthetic(const std::string& app, int stages, int tasks) {
+  const std::string dir = testing::MakeTempDir();
+  std::filesystem::create_directories(dir + "/logs");
+  testing::WriteFile(dir + "/logs/" + app, testing::SyntheticEventLog(app, stages, tasks));
+  REQUIRE(RunPerfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
+  return dir;
+}
+
 TEST_CASE("ingest spark --json reports applications, events and skipped lines") {
   const std::string dir = testing::MakeTempDir();
   std::string log = testing::SyntheticEventLog("app-cli", 2, 3);
@@ -47,10 +57,7 @@ TEST_CASE("ingest spark --json reports applications, events and skipped lines") 
 }
 
 TEST_CASE("apps and app list what was ingested, with per-stage task statistics") {
-  const std::string dir = testing::MakeTempDir();
-  std::filesystem::create_directories(dir + "/logs");
-  testing::WriteFile(dir + "/logs/app-a", testing::SyntheticEventLog("app-a", 2, 5));
-  REQUIRE(RunPerfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
+  const std::string dir = IngestSynthetic("app-a", 2, 5);
   Run apps = RunPerfplan("apps --store '" + dir + "/s.db' --json");
   REQUIRE(apps.exit_code == 0);
   auto list = nlohmann::json::parse(apps.out)["applications"];
@@ -68,10 +75,7 @@ TEST_CASE("apps and app list what was ingested, with per-stage task statistics")
 }
 
 TEST_CASE("whatif executors replays the recorded tasks: fewer slots never finish sooner") {
-  const std::string dir = testing::MakeTempDir();
-  std::filesystem::create_directories(dir + "/logs");
-  testing::WriteFile(dir + "/logs/app-w", testing::SyntheticEventLog("app-w", 3, 6));
-  REQUIRE(RunPerfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
+  const std::string dir = IngestSynthetic("app-w", 3, 6);
   Run r = RunPerfplan("whatif executors app-w --counts 1,2,4 --store '" + dir + "/s.db' --json");
   REQUIRE(r.exit_code == 0);
   auto j = nlohmann::json::parse(r.out);
@@ -87,10 +91,7 @@ TEST_CASE("whatif executors replays the recorded tasks: fewer slots never finish
 }
 
 TEST_CASE("spark profile derives a FREERIDE-G profile that perfplan predict accepts") {
-  const std::string dir = testing::MakeTempDir();
-  std::filesystem::create_directories(dir + "/logs");
-  testing::WriteFile(dir + "/logs/app-p", testing::SyntheticEventLog("app-p", 2, 4));
-  REQUIRE(RunPerfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
+  const std::string dir = IngestSynthetic("app-p", 2, 4);
   Run profile =
       RunPerfplan("spark profile app-p --store '" + dir + "/s.db' --out '" + dir + "/p.yaml'");
   REQUIRE(profile.exit_code == 0);
@@ -118,10 +119,7 @@ TEST_CASE("spark profile derives a FREERIDE-G profile that perfplan predict acce
 }
 
 TEST_CASE("spark api exits 2 with the History Server's message for an unknown application") {
-  const std::string dir = testing::MakeTempDir();
-  std::filesystem::create_directories(dir + "/logs");
-  testing::WriteFile(dir + "/logs/app-n", testing::SyntheticEventLog("app-n", 1, 2));
-  REQUIRE(RunPerfplan("ingest spark '" + dir + "/logs' --store '" + dir + "/s.db'").exit_code == 0);
+  const std::string dir = IngestSynthetic("app-n", 1, 2);
   Run r = RunPerfplan("spark api applications/nope --store '" + dir + "/s.db'");
   CHECK(r.exit_code == 2);
   CHECK(nlohmann::json::parse(r.out)["message"] == "unknown app: nope");

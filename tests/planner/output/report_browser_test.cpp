@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "tests/support/cli_run.h"
 #include "tests/support/plan_inputs.h"
 #include "tests/support/test_support.h"
 
@@ -21,22 +22,9 @@ namespace {
 
 constexpr const char* kChromium = "/usr/bin/chromium";
 
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
+using Run = testing::CliRun;
 
-Run Shell(const std::string& cmd) {
-  Run r;
-  std::FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+Run Shell(const std::string& cmd) { return testing::RunShell(cmd); }
 
 std::string ChromiumCommand(const std::string& dir, const std::string& what) {
   return std::string("timeout 120 ") + kChromium +

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "planner/service/service.h"
+#include "tests/support/example_catalog.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::planner {
@@ -26,12 +27,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-Catalog ExampleCatalog() {
-  const std::string examples = testing::SourceDir() + "/examples";
-  Result<Catalog> c = Catalog::Load({examples + "/profiles"}, examples + "/topology.yaml");
-  REQUIRE_MESSAGE(c.ok(), c.status().message());
-  return std::move(c).value();
-}
+using testing::ExampleCatalog;
 
 const std::string kPredictBody =
     R"({"application": "kmeans", "dataset_bytes": 8e9, "storage_nodes": 4, )"

@@ -11,6 +11,7 @@
 #include "planner/tuning/tune.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
+#include "tests/support/example_catalog.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
@@ -70,8 +71,6 @@ void CheckRequired(const json& doc, const json& schema_in, const json& value,
 TEST_CASE("every documented endpoint answers as documented over a real socket") {
   const json doc = json::parse(testing::ReadFile(testing::SourceDir() + "/docs/openapi.json"));
   const std::string examples = testing::SourceDir() + "/examples";
-  Result<Catalog> catalog = Catalog::Load({examples + "/profiles"}, examples + "/topology.yaml");
-  REQUIRE(catalog.ok());
   // A store with one synthetic Spark application, and a saved tuning model named "example".
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/app-openapi-1", testing::SyntheticEventLog("app-openapi-1", 2, 30));
@@ -92,7 +91,7 @@ TEST_CASE("every documented endpoint answers as documented over a real socket") 
   options.port = 0;
   options.store_path = dir + "/spark.db";
   options.models_dir = dir + "/models";
-  Service service(std::move(catalog).value(), options, nullptr);
+  Service service(testing::ExampleCatalog(), options, nullptr);
   REQUIRE(service.Start().ok());
   httplib::Client client("127.0.0.1", service.port());
 

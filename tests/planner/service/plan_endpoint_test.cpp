@@ -12,6 +12,7 @@
 #include "planner/scoring/spark_scoring.h"
 #include "planner/service/service.h"
 #include "profiles/spark/spark_ingest.h"
+#include "tests/support/example_catalog.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
@@ -22,11 +23,9 @@ using nlohmann::json;
 
 TEST_CASE("POST /v1/plan answers what perfplan plan answers, and names bad price fields") {
   const std::string examples = testing::SourceDir() + "/examples";
-  Result<Catalog> catalog = Catalog::Load({examples + "/profiles"}, examples + "/topology.yaml");
-  REQUIRE(catalog.ok());
   ServiceOptions options;
   options.port = 0;
-  Service service(std::move(catalog).value(), options, nullptr);
+  Service service(testing::ExampleCatalog(), options, nullptr);
   REQUIRE(service.Start().ok());
   httplib::Client client("127.0.0.1", service.port());
 
@@ -95,12 +94,10 @@ TEST_CASE("POST /v1/plan with spark_app answers what perfplan plan --store --app
     REQUIRE(store.ok());
     REQUIRE(profiles::spark::IngestEventLogs(*store.value(), logs).ok());
   }
-  Result<Catalog> catalog = Catalog::Load({examples + "/profiles"}, examples + "/topology.yaml");
-  REQUIRE(catalog.ok());
   ServiceOptions options;
   options.port = 0;
   options.store_path = dir + "/spark.db";
-  Service service(std::move(catalog).value(), options, nullptr);
+  Service service(testing::ExampleCatalog(), options, nullptr);
   REQUIRE(service.Start().ok());
   httplib::Client client("127.0.0.1", service.port());
 
@@ -183,11 +180,9 @@ TEST_CASE("POST /v1/plan with spark_app answers what perfplan plan --store --app
   service.Stop();
 
   // A service started without a store has no Spark plans.
-  Result<Catalog> bare = Catalog::Load({examples + "/profiles"}, examples + "/topology.yaml");
-  REQUIRE(bare.ok());
   ServiceOptions no_store;
   no_store.port = 0;
-  Service without(std::move(bare).value(), no_store, nullptr);
+  Service without(testing::ExampleCatalog(), no_store, nullptr);
   REQUIRE(without.Start().ok());
   httplib::Client other("127.0.0.1", without.port());
   r = other.Post("/v1/plan", body.dump(), "application/json");

@@ -17,17 +17,32 @@
 #include "planner/tuning/tune.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
+#include "tests/support/example_catalog.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::planner {
 namespace {
 
-Catalog ExampleCatalog() {
-  const std::string examples = testing::SourceDir() + "/examples";
-  Result<Catalog> c = Catalog::Load({examples + "/profiles"}, examples + "/topology.yaml");
-  REQUIRE_MESSAGE(c.ok(), c.status().message());
-  return std::move(c).value();
+using testing::ExampleCatalog;
+
+// One request and its answer: the status, and the exact body unless `reply` is "".
+struct RouteCase {
+  std::string method, target, body;
+  int status;
+  std::string reply;
+};
+
+template <typename Cases>
+void CheckRoutes(const Catalog& catalog, const ServiceOptions& options, const Cases& cases) {
+  for (const RouteCase& c : cases) {
+    CAPTURE(c.method);
+    CAPTURE(c.target);
+    CAPTURE(c.body);
+    HttpReply reply = HandleRequest(catalog, options, c.method, c.target, "", c.body);
+    CHECK(reply.status == c.status);
+    if (!c.reply.empty()) CHECK(reply.body == c.reply);
+  }
 }
 
 const char* kPredictBody =
@@ -37,11 +52,7 @@ const char* kPredictBody =
 TEST_CASE("requests are routed and bad ones get the right 4xx with the field") {
   const Catalog catalog = ExampleCatalog();
   const ServiceOptions options;
-  struct Case {
-    std::string method, path, body;
-    int status;
-    std::string reply;  // exact body, or "" to check only the status
-  };
+  using Case = RouteCase;
   const Case cases[] = {
       {"GET", "/v1/health", "", 200,
        R"({"status": "ok", "applications": ["defect", "em", "kmeans", "knn", "vortex"], "topology": true})"
@@ -110,14 +121,7 @@ TEST_CASE("requests are routed and bad ones get the right 4xx with the field") {
        "\n"},
       {"GET", "/v1%2Fhealth", "", 400, ""},
   };
-  for (const Case& c : cases) {
-    CAPTURE(c.method);
-    CAPTURE(c.path);
-    CAPTURE(c.body);
-    HttpReply reply = HandleRequest(catalog, options, c.method, c.path, "", c.body);
-    CHECK(reply.status == c.status);
-    if (!c.reply.empty()) CHECK(reply.body == c.reply);
-  }
+  CheckRoutes(catalog, options, cases);
 }
 
 TEST_CASE("an inline profile is answered like a loaded one") {
@@ -285,11 +289,7 @@ namespace {
 TEST_CASE("History Server paths and tuning endpoints explain what the service lacks") {
   const Catalog catalog = ExampleCatalog();
   ServiceOptions bare;
-  struct Case {
-    std::string method, target, body;
-    int status;
-    std::string reply;
-  };
+  using Case = RouteCase;
   const std::string models = testing::MakeTempDir();
   ServiceOptions with_models;
   with_models.models_dir = models;
@@ -304,12 +304,7 @@ TEST_CASE("History Server paths and tuning endpoints explain what the service la
        R"({"error":"method_not_allowed","field":null,"message":"/api/v1/applications accepts GET, not POST"})"
        "\n"},
   };
-  for (const Case& c : bare_cases) {
-    CAPTURE(c.target);
-    HttpReply reply = HandleRequest(catalog, bare, c.method, c.target, "", c.body);
-    CHECK(reply.status == c.status);
-    CHECK(reply.body == c.reply);
-  }
+  CheckRoutes(catalog, bare, bare_cases);
   const Case model_cases[] = {
       // An escaped '/' is refused before routing (it could not reach a file anyway).
       {"GET", "/v1/tuning/..%2Fetc/sensitivity", "", 400,
@@ -326,13 +321,7 @@ TEST_CASE("History Server paths and tuning endpoints explain what the service la
        R"({"error":"invalid_field","field":"constraints","message":"constraints: expected an array of strings, got a string"})"
        "\n"},
   };
-  for (const Case& c : model_cases) {
-    CAPTURE(c.target);
-    CAPTURE(c.body);
-    HttpReply reply = HandleRequest(catalog, with_models, c.method, c.target, "", c.body);
-    CHECK(reply.status == c.status);
-    if (!c.reply.empty()) CHECK(reply.body == c.reply);
-  }
+  CheckRoutes(catalog, with_models, model_cases);
 }
 
 TEST_CASE("POST /v1/tuning/recommend is failure-aware with a model trained on failed runs") {

@@ -4,12 +4,15 @@
 
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
+#include "tests/support/spark_store_fixture.h"
 #include "tests/support/test_support.h"
 
 PERFPLAN_REQUIRE_SHARED_DATA();
 
 namespace perfplan::profiles::spark {
 namespace {
+
+using testing::Count;
 
 std::string Logs() { return testing::SharedDataDir() + "/01-spark-eventlogs"; }
 
@@ -20,13 +23,6 @@ std::unique_ptr<Store> Ingest(const std::string& path, IngestSummary* summary) {
   REQUIRE(s.ok());
   *summary = s.value();
   return std::move(store.value());
-}
-
-std::int64_t Count(Store& store, const std::string& sql) {
-  auto st = store.Prepare(sql);
-  REQUIRE(st.ok());
-  REQUIRE(st.value().Step());
-  return st.value().ColumnInt(0);
 }
 
 TEST_CASE("The rolling zstd log reads its two parts in order as one completed application") {

@@ -6,28 +6,19 @@
 
 #include "profiles/spark/spark_store.h"
 #include "tests/support/spark_codecs.h"
+#include "tests/support/spark_store_fixture.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles::spark {
 namespace {
 
-std::unique_ptr<Store> OpenStore(const std::string& path) {
-  auto store = Store::Open(path, {StoreMigrations()});
-  REQUIRE(store.ok());
-  return std::move(store.value());
-}
-
-std::int64_t Count(Store& store, const std::string& sql) {
-  auto st = store.Prepare(sql);
-  REQUIRE(st.ok());
-  REQUIRE(st.value().Step());
-  return st.value().ColumnInt(0);
-}
+using testing::Count;
+using testing::OpenSparkStore;
 
 TEST_CASE("A synthetic log lands as one application with its stages and task durations") {
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/app-1", testing::SyntheticEventLog("app-1", 2, 5));
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   auto summary = IngestEventLogs(*store, {dir + "/app-1"});
   REQUIRE(summary.ok());
   REQUIRE(summary.value().applications.size() == 1);
@@ -46,7 +37,7 @@ TEST_CASE("A synthetic log lands as one application with its stages and task dur
 TEST_CASE("The efficiency vector divides the metric sums by the summed task time") {
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/app-b", testing::SyntheticEventLog("app-b", 1, 4));
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   REQUIRE(IngestEventLogs(*store, {dir + "/app-b"}).ok());
   auto beta = ComputeEfficiencyVector(*store, "app-b");
   REQUIRE(beta.ok());
@@ -59,7 +50,7 @@ TEST_CASE("The efficiency vector divides the metric sums by the summed task time
 }
 
 TEST_CASE("An unknown application is NotFound with its id") {
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   auto durations = TaskDurationsByStage(*store, "nope", "2");
   REQUIRE_FALSE(durations.ok());
   CHECK(durations.status().code() == StatusCode::kNotFound);
@@ -72,7 +63,7 @@ TEST_CASE("Ingesting the same log twice adds nothing") {
                      testing::EncodeZstdFrames(testing::SyntheticEventLog("app-1", 2, 5)));
   // A copy under another name holds the same application attempt: it replaces, never adds.
   testing::WriteFile(dir + "/copy-of-app-1", testing::SyntheticEventLog("app-1", 2, 5));
-  auto store = OpenStore(dir + "/s.db");
+  auto store = OpenSparkStore(dir + "/s.db");
   REQUIRE(IngestEventLogs(*store, {dir}).ok());
   const std::int64_t tasks = Count(*store, "SELECT count(*) FROM spark_tasks");
   CHECK(tasks == 10);
@@ -96,7 +87,7 @@ TEST_CASE("A grown .inprogress log replaces the application's earlier state") {
       full.substr(0, full.find("{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":1,"));
   const std::string path = dir + "/app-2.inprogress";
   testing::WriteFile(path, partial.substr(0, partial.rfind('\n') + 1));
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   auto first = IngestEventLogs(*store, {path});
   REQUIRE(first.ok());
   REQUIRE(first.value().applications.size() == 1);
@@ -122,7 +113,7 @@ TEST_CASE("Bad lines are reported with file, line and reason; the rest is ingest
   log += "{\"Event\":\"SparkListenerApplicationEnd\",\"Times";  // truncated last line
   const std::string path = dir + "/app-3";
   testing::WriteFile(path, log);
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   auto summary = IngestEventLogs(*store, {path});
   REQUIRE(summary.ok());
   const auto& skipped = summary.value().skipped;
@@ -142,7 +133,7 @@ TEST_CASE("Bad lines are reported with file, line and reason; the rest is ingest
 TEST_CASE("A file that is not an event log is reported once and leaves the store untouched") {
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/notes", "a\nb\nc\nd\ne\nf\ng\n");
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   auto summary = IngestEventLogs(*store, {dir + "/notes"});
   REQUIRE(summary.ok());
   CHECK(summary.value().applications.empty());
@@ -176,7 +167,7 @@ TEST_CASE("Events out of order or missing their context still ingest what they c
       R"({"Event":"SparkListenerApplicationEnd","Timestamp":2000})"
       "\n";
   testing::WriteFile(dir + "/app-o", log);
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   auto summary = IngestEventLogs(*store, {dir + "/app-o"});
   REQUIRE(summary.ok());
   REQUIRE(summary.value().skipped.size() == 2);
@@ -208,7 +199,7 @@ TEST_CASE("A stale .inprogress copy does not replace the complete log unless rep
   half.resize(half.rfind('\n') + 1);
   std::filesystem::create_directories(dir + "/stale");
   testing::WriteFile(dir + "/stale/app-s.inprogress", half);
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   REQUIRE(IngestEventLogs(*store, {dir + "/app-s"}).ok());
   const std::int64_t tasks = Count(*store, "SELECT count(*) FROM spark_tasks");
   auto stale = IngestEventLogs(*store, {dir + "/stale"});
@@ -253,7 +244,7 @@ TEST_CASE("A shorter complete copy of a stored attempt is refused with both even
   }
   REQUIRE(kept < total);
   testing::WriteFile(dir + "/b/app-t", shorter);
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   REQUIRE(IngestEventLogs(*store, {dir + "/a"}).ok());
   auto again = IngestEventLogs(*store, {dir + "/b"});
   REQUIRE(again.ok());
@@ -278,7 +269,7 @@ TEST_CASE("A zstd log cut before its first block ends is reported as a truncated
       testing::EncodeZstdFrames(testing::SyntheticEventLog("app-z", 4, 200), 1 << 20);
   REQUIRE(z.size() > 1000);
   testing::WriteFile(dir + "/app-z.zstd", z.substr(0, 1000));
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   auto summary = IngestEventLogs(*store, {dir + "/app-z.zstd"});
   REQUIRE(summary.ok());
   CHECK(summary.value().applications.empty());

@@ -8,16 +8,13 @@
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
 #include "tests/support/spark_codecs.h"
+#include "tests/support/spark_store_fixture.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles::spark {
 namespace {
 
-std::unique_ptr<Store> OpenStore(const std::string& path) {
-  auto store = Store::Open(path, {StoreMigrations()});
-  REQUIRE(store.ok());
-  return std::move(store.value());
-}
+using testing::OpenSparkStore;
 
 int Column(const models::RunTable& t, const std::string& name) {
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
@@ -49,7 +46,7 @@ std::string WriteLogs() {
 }
 
 TEST_CASE("Each application becomes a row with its varying Spark properties as text") {
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   REQUIRE(IngestEventLogs(*store, {WriteLogs()}).ok());
   auto t = ReadStoreRunTable(*store, {});
   REQUIRE(t.ok());
@@ -79,7 +76,7 @@ TEST_CASE("Each application becomes a row with its varying Spark properties as t
 }
 
 TEST_CASE("Metric columns sum the task metrics of the application") {
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   REQUIRE(IngestEventLogs(*store, {WriteLogs()}).ok());
   auto t = ReadStoreRunTable(*store, {{"app-b"}, ""});
   REQUIRE(t.ok());
@@ -102,7 +99,7 @@ TEST_CASE("Metric columns sum the task metrics of the application") {
 }
 
 TEST_CASE("An empty store, an unknown application or an unmatched name are errors") {
-  auto store = OpenStore(":memory:");
+  auto store = OpenSparkStore(":memory:");
   auto empty = ReadStoreRunTable(*store, {});
   REQUIRE_FALSE(empty.ok());
   CHECK(empty.status().message() ==
