@@ -105,10 +105,23 @@ std::vector<Counter> JhCounters(sj::object o, std::string_view key) {
       continue;
     }
     const std::string group = Str(go, "name");
+    out.reserve(out.size() + counts.size());
     for (sj::element k : counts) {
       sj::object ko;
       if (k.get_object().get(ko) != simdjson::SUCCESS) continue;
-      out.push_back({group, Str(ko, "name"), Int(ko, "value").value_or(0)});
+      // One pass over {"name","displayName","value"} instead of a key search per field (a
+      // Hadoop 2.x attempt has ~50 counters; this loop was a tenth of the ingest).
+      std::string_view name;
+      std::int64_t value = 0;
+      for (auto field : ko) {
+        sj::element v = Unwrap(field.value);
+        if (field.key == "name") {
+          if (v.get_string().get(name) != simdjson::SUCCESS) name = {};
+        } else if (field.key == "value") {
+          if (v.get_int64().get(value) != simdjson::SUCCESS) value = 0;
+        }
+      }
+      out.push_back({group, std::string(name), value});
     }
   }
   return out;

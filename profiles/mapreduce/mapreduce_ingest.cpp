@@ -72,6 +72,7 @@ Result<IngestSummary> IngestMapReduce(Store& store, const std::vector<std::strin
   auto lock = store.LockExclusively("ingest mapreduce");
   if (!lock.ok()) return lock.status();
   IngestSummary summary;
+  HistoryWriter writer(store);
   const std::vector<Candidate> files = FindFiles(paths, &summary.skipped);
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::string& path = files[i].path;
@@ -105,7 +106,7 @@ Result<IngestSummary> IngestMapReduce(Store& store, const std::vector<std::strin
       continue;
     }
     if (Status st = store.Begin(); !st.ok()) return st;
-    if (Status st = SaveHistoryFile(store, h, stamp); !st.ok()) {
+    if (Status st = writer.Save(h, stamp); !st.ok()) {
       store.Rollback();
       return Status::Failed(path + ": writing to the store failed: " + st.message());
     }

@@ -1,6 +1,9 @@
 #include "profiles/mapreduce/mapreduce_store.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
+#include <unordered_map>
 
 #include "profiles/detail/columns.h"
 
@@ -40,61 +43,184 @@ CREATE TABLE mr_sources(
   events INTEGER NOT NULL, problems INTEGER NOT NULL);
 )sql";
 
+// v2: a task's or attempt's counters are one row (the packed text below) instead of one row per
+// counter — a Hadoop 2.x attempt carries ~50 counters, and the row-per-counter inserts were most
+// of the ingest time (docs/performance.md, "MapReduce ingest"). Existing rows are packed in
+// file order; a line with the full group name is as valid as one that repeats it by omission.
+constexpr const char* kSchemaV2 = R"sql(
+CREATE TABLE mr_counter_sets(
+  job_key INTEGER NOT NULL, scope TEXT NOT NULL, owner TEXT NOT NULL, counters TEXT NOT NULL,
+  PRIMARY KEY(job_key, scope, owner)) WITHOUT ROWID;
+INSERT INTO mr_counter_sets
+  SELECT job_key, scope, owner, group_concat(line, '') FROM (
+    SELECT job_key, scope, owner,
+      CASE WHEN group_name = '' THEN '\e' ELSE
+        replace(replace(replace(group_name, '\', '\\'), char(9), '\t'), char(10), '\n')
+      END || char(9) ||
+      replace(replace(replace(name, '\', '\\'), char(9), '\t'), char(10), '\n') ||
+      char(9) || value || char(10) AS line
+    FROM mr_counters ORDER BY job_key, scope, owner, ord)
+  GROUP BY job_key, scope, owner;
+DROP TABLE mr_counters;
+)sql";
+
+// Packed counters: one line per counter, `GROUP<TAB>NAME<TAB>VALUE<LF>`; GROUP is left empty
+// when it is the previous line's group. In GROUP and NAME `\\`, `\t`, `\n` stand for a
+// backslash, tab and newline, and a GROUP of exactly `\e` is the empty group name.
+void PackField(std::string& out, std::string_view s) {
+  std::size_t run = 0;  // start of the bytes not yet copied: copied in runs, not byte by byte
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c != '\\' && c != '\t' && c != '\n') continue;
+    out.append(s.data() + run, i - run);
+    out += c == '\\' ? "\\\\" : c == '\t' ? "\\t" : "\\n";
+    run = i + 1;
+  }
+  out.append(s.data() + run, s.size() - run);
+}
+std::string PackCounters(const std::vector<Counter>& counters) {
+  std::string out;
+  out.reserve(counters.size() * 32);
+  const std::string* previous = nullptr;
+  for (const Counter& c : counters) {
+    if (previous == nullptr || *previous != c.group) {
+      if (c.group.empty()) {
+        out += "\\e";
+      } else {
+        PackField(out, c.group);
+      }
+    }
+    previous = &c.group;
+    out += '\t';
+    PackField(out, c.name);
+    out += '\t';
+    out += std::to_string(c.value);
+    out += '\n';
+  }
+  return out;
+}
+std::string UnpackField(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size()) {
+      const char c = s[++i];
+      out += c == 't' ? '\t' : c == 'n' ? '\n' : c;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+// The store wrote `text` (PackCounters or the v2 migration); a line that is not three fields
+// is a damaged store and fails rather than reading as a wrong counter.
+Result<std::vector<Counter>> UnpackCounters(std::string_view text) {
+  std::vector<Counter> out;
+  std::string group;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    const std::size_t t1 = line.find('\t');
+    const std::size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
+    if (t2 == std::string_view::npos) {
+      return Status::Failed("mr_counter_sets: damaged counter line \"" + std::string(line) +
+                            "\" (expected GROUP, NAME and VALUE separated by tabs)");
+    }
+    const std::string_view g = line.substr(0, t1), value = line.substr(t2 + 1);
+    if (g == "\\e") {
+      group.clear();
+    } else if (!g.empty()) {
+      group = UnpackField(g);
+    }
+    const std::string text_value(value);
+    char* stop = nullptr;
+    const long long v = std::strtoll(text_value.c_str(), &stop, 10);
+    if (text_value.empty() || *stop != '\0') {
+      return Status::Failed("mr_counter_sets: damaged counter value \"" + text_value + "\"");
+    }
+    out.push_back({group, UnpackField(line.substr(t1 + 1, t2 - t1 - 1)), v});
+  }
+  return out;
+}
+
 Status Run(Statement& s) {
   Status st = s.Run();
   s.Reset();
   return st;
 }
 
-Status DeleteJob(Store& store, const std::string& job_id) {
-  auto q = store.Prepare("SELECT job_key FROM mr_jobs WHERE job_id = ?1");
+}  // namespace
+
+// The write statements, each prepared once per writer (compiling them for every file was a
+// tenth of the ingest of a folder of small histories) and reset after every use.
+struct HistoryWriter::Statements {
+  std::unordered_map<const char*, Statement> by_sql;
+  Result<Statement*> Get(Store& store, const char* sql) {
+    auto it = by_sql.find(sql);
+    if (it == by_sql.end()) {
+      auto q = store.Prepare(sql);
+      if (!q.ok()) return q.status();
+      it = by_sql.emplace(sql, std::move(q).value()).first;
+    }
+    return &it->second;
+  }
+};
+
+namespace {
+using Cache = HistoryWriter::Statements;
+
+Status DeleteJob(Store& store, Cache& cache, const std::string& job_id) {
+  auto q = cache.Get(store, "SELECT job_key FROM mr_jobs WHERE job_id = ?1");
   if (!q.ok()) return q.status();
-  q.value().Bind(1, job_id);
-  if (!q.value().Step()) return q.value().Error();
-  const std::int64_t key = q.value().ColumnInt(0);
+  Statement& select = *q.value();
+  select.Bind(1, job_id);
+  const bool found = select.Step();
+  Status error = select.Error();
+  const std::int64_t key = found ? select.ColumnInt(0) : 0;
+  select.Reset();
+  if (!found) return error;
   for (const char* sql : {"DELETE FROM mr_event_counts WHERE job_key = ?1",
                           "DELETE FROM mr_tasks WHERE job_key = ?1",
                           "DELETE FROM mr_attempts WHERE job_key = ?1",
-                          "DELETE FROM mr_counters WHERE job_key = ?1",
+                          "DELETE FROM mr_counter_sets WHERE job_key = ?1",
                           "DELETE FROM mr_jobs WHERE job_key = ?1"}) {
-    auto d = store.Prepare(sql);
+    auto d = cache.Get(store, sql);
     if (!d.ok()) return d.status();
-    d.value().Bind(1, key);
-    if (Status st = d.value().Run(); !st.ok()) return st;
+    d.value()->Bind(1, key);
+    if (Status st = Run(*d.value()); !st.ok()) return st;
   }
   return Status::Ok();
 }
 
-Status SaveConf(Store& store, const std::string& job_id,
+Status SaveConf(Store& store, Cache& cache, const std::string& job_id,
                 const std::vector<std::pair<std::string, std::string>>& conf,
                 const std::string& source) {
-  auto d = store.Prepare("DELETE FROM mr_conf WHERE job_id = ?1");
+  auto d = cache.Get(store, "DELETE FROM mr_conf WHERE job_id = ?1");
   if (!d.ok()) return d.status();
-  d.value().Bind(1, job_id);
-  if (Status st = d.value().Run(); !st.ok()) return st;
-  auto ins = store.Prepare("INSERT INTO mr_conf VALUES(?1, ?2, ?3, ?4, ?5)");
+  d.value()->Bind(1, job_id);
+  if (Status st = Run(*d.value()); !st.ok()) return st;
+  auto ins = cache.Get(store, "INSERT INTO mr_conf VALUES(?1, ?2, ?3, ?4, ?5)");
   if (!ins.ok()) return ins.status();
   std::int64_t ord = 0;
   for (const auto& [name, value] : conf) {
-    detail::BindAll(ins.value(), job_id, ord++, name, value, source);
-    if (Status st = Run(ins.value()); !st.ok()) return st;
+    detail::BindAll(*ins.value(), job_id, ord++, name, value, source);
+    if (Status st = Run(*ins.value()); !st.ok()) return st;
   }
   return Status::Ok();
 }
 
+// One row per owner with counters (none: no row, as before v2 when it had no counter rows).
 Status SaveCounters(Statement& ins, std::int64_t key, const std::string& scope,
                     const std::string& owner, const std::vector<Counter>& counters) {
-  std::int64_t ord = 0;
-  for (const Counter& c : counters) {
-    detail::BindAll(ins, key, scope, owner, ord++, c.group, c.name, c.value);
-    if (Status st = Run(ins); !st.ok()) return st;
-  }
-  return Status::Ok();
+  if (counters.empty()) return Status::Ok();
+  detail::BindAll(ins, key, scope, owner, PackCounters(counters));
+  return Run(ins);
 }
 
-Status SaveJob(Store& store, const Job& job, const HistoryFile& file) {
-  if (Status st = DeleteJob(store, job.job_id); !st.ok()) return st;
-  auto j = store.Prepare(
+Status SaveJob(Store& store, Cache& cache, const Job& job, const HistoryFile& file) {
+  if (Status st = DeleteJob(store, cache, job.job_id); !st.ok()) return st;
+  auto j = cache.Get(store,
       "INSERT INTO mr_jobs(job_id, name, user_name, queue, status, format, submit_time_ms, "
       "launch_time_ms, finish_time_ms, total_maps, total_reduces, finished_maps, "
       "finished_reduces, failed_maps, failed_reduces, killed_maps, killed_reduces, diagnostics, "
@@ -103,54 +229,54 @@ Status SaveJob(Store& store, const Job& job, const HistoryFile& file) {
   if (!j.ok()) return j.status();
   std::int64_t events = 0;
   for (const auto& [t, n] : job.event_counts) events += n;
-  detail::BindAll(j.value(), job.job_id, job.name, job.user, job.queue, job.status,
+  detail::BindAll(*j.value(), job.job_id, job.name, job.user, job.queue, job.status,
                   std::string(ToString(file.format)), job.submit_ms, job.launch_ms, job.finish_ms,
                   job.total_maps, job.total_reduces, job.finished_maps, job.finished_reduces,
                   job.failed_maps, job.failed_reduces, job.killed_maps, job.killed_reduces,
                   job.diagnostics, events, file.path);
-  if (Status st = j.value().Run(); !st.ok()) return st;
+  if (Status st = Run(*j.value()); !st.ok()) return st;
   const std::int64_t key = store.LastInsertRowId();
 
-  auto ec = store.Prepare("INSERT INTO mr_event_counts VALUES(?1, ?2, ?3)");
+  auto ec = cache.Get(store, "INSERT INTO mr_event_counts VALUES(?1, ?2, ?3)");
   if (!ec.ok()) return ec.status();
   for (const auto& [type, n] : job.event_counts) {
-    detail::BindAll(ec.value(), key, type, n);
-    if (Status st = Run(ec.value()); !st.ok()) return st;
+    detail::BindAll(*ec.value(), key, type, n);
+    if (Status st = Run(*ec.value()); !st.ok()) return st;
   }
-  auto counters = store.Prepare("INSERT INTO mr_counters VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  auto counters = cache.Get(store, "INSERT INTO mr_counter_sets VALUES(?1, ?2, ?3, ?4)");
   if (!counters.ok()) return counters.status();
   for (const auto& [scope, list] : job.counters) {
-    if (Status st = SaveCounters(counters.value(), key, scope, "", list); !st.ok()) return st;
+    if (Status st = SaveCounters(*counters.value(), key, scope, "", list); !st.ok()) return st;
   }
-  auto t = store.Prepare("INSERT INTO mr_tasks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+  auto t = cache.Get(store, "INSERT INTO mr_tasks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
   if (!t.ok()) return t.status();
   std::int64_t ord = 0;
   for (const Task& task : job.tasks) {
-    detail::BindAll(t.value(), key, task.task_id, ord++, task.task_type, task.status,
+    detail::BindAll(*t.value(), key, task.task_id, ord++, task.task_type, task.status,
                     task.start_ms, task.finish_ms, task.successful_attempt, task.error,
                     task.splits);
-    if (Status st = Run(t.value()); !st.ok()) return st;
-    if (Status st = SaveCounters(counters.value(), key, "task", task.task_id, task.counters);
+    if (Status st = Run(*t.value()); !st.ok()) return st;
+    if (Status st = SaveCounters(*counters.value(), key, "task", task.task_id, task.counters);
         !st.ok()) {
       return st;
     }
   }
-  auto a = store.Prepare(
+  auto a = cache.Get(store,
       "INSERT INTO mr_attempts VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
       "?14)");
   if (!a.ok()) return a.status();
   ord = 0;
   for (const Attempt& at : job.attempts) {
-    detail::BindAll(a.value(), key, at.attempt_id, ord++, at.task_id, at.task_type, at.status,
+    detail::BindAll(*a.value(), key, at.attempt_id, ord++, at.task_id, at.task_type, at.status,
                     at.host, at.rack, at.start_ms, at.finish_ms, at.map_finish_ms,
                     at.shuffle_finish_ms, at.sort_finish_ms, at.error);
-    if (Status st = Run(a.value()); !st.ok()) return st;
-    if (Status st = SaveCounters(counters.value(), key, "attempt", at.attempt_id, at.counters);
+    if (Status st = Run(*a.value()); !st.ok()) return st;
+    if (Status st = SaveCounters(*counters.value(), key, "attempt", at.attempt_id, at.counters);
         !st.ok()) {
       return st;
     }
   }
-  if (!job.conf.empty()) return SaveConf(store, job.job_id, job.conf, file.path);
+  if (!job.conf.empty()) return SaveConf(store, cache, job.job_id, job.conf, file.path);
   return Status::Ok();
 }
 
@@ -190,22 +316,20 @@ Status UnknownJob(Store& store, const std::string& job_id) {
 Result<std::vector<Counter>> LoadCounters(Store& store, std::int64_t key, const char* scope,
                                           const std::string& owner) {
   auto q = store.Prepare(
-      "SELECT group_name, name, value FROM mr_counters WHERE job_key = ?1 AND scope = ?2 AND "
-      "owner = ?3 ORDER BY ord");
+      "SELECT counters FROM mr_counter_sets WHERE job_key = ?1 AND scope = ?2 AND owner = ?3");
   if (!q.ok()) return q.status();
   q.value().Bind(1, key).Bind(2, std::string(scope)).Bind(3, owner);
-  std::vector<Counter> out;
-  while (q.value().Step()) {
-    out.push_back({q.value().ColumnText(0), q.value().ColumnText(1), q.value().ColumnInt(2)});
+  if (!q.value().Step()) {
+    if (!q.value().Error().ok()) return q.value().Error();
+    return std::vector<Counter>{};
   }
-  if (!q.value().Error().ok()) return q.value().Error();
-  return out;
+  return UnpackCounters(q.value().ColumnText(0));
 }
 
 }  // namespace
 
 const Migrations& StoreMigrations() {
-  static const Migrations m{"mapreduce", {kSchemaV1}};
+  static const Migrations m{"mapreduce", {kSchemaV1, kSchemaV2}};
   return m;
 }
 
@@ -221,19 +345,30 @@ Result<bool> SourceUnchanged(Store& store, const std::string& path, const Source
   return found;
 }
 
-Status SaveHistoryFile(Store& store, const HistoryFile& file, const SourceStamp& stamp) {
+HistoryWriter::HistoryWriter(Store& store) : store_(store), statements_(new Statements) {}
+HistoryWriter::~HistoryWriter() = default;
+
+Status HistoryWriter::Save(const HistoryFile& file, const SourceStamp& stamp) {
+  Cache& cache = *statements_;
   for (const Job& job : file.jobs) {
-    if (Status st = SaveJob(store, job, file); !st.ok()) return st;
+    if (Status st = SaveJob(store_, cache, job, file); !st.ok()) return st;
   }
   if (file.format == Format::kConfXml && !file.conf_job_id.empty()) {
-    if (Status st = SaveConf(store, file.conf_job_id, file.conf, file.path); !st.ok()) return st;
+    if (Status st = SaveConf(store_, cache, file.conf_job_id, file.conf, file.path); !st.ok()) {
+      return st;
+    }
   }
-  auto q = store.Prepare("INSERT OR REPLACE INTO mr_sources VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+  auto q = cache.Get(store_,
+                     "INSERT OR REPLACE INTO mr_sources VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
   if (!q.ok()) return q.status();
-  detail::BindAll(q.value(), file.path, stamp.size_bytes, stamp.mtime_ns, stamp.fingerprint,
+  detail::BindAll(*q.value(), file.path, stamp.size_bytes, stamp.mtime_ns, stamp.fingerprint,
                   std::string(ToString(file.format)), static_cast<std::int64_t>(file.jobs.size()),
                   file.events, static_cast<std::int64_t>(file.problems.size()));
-  return q.value().Run();
+  return Run(*q.value());
+}
+
+Status SaveHistoryFile(Store& store, const HistoryFile& file, const SourceStamp& stamp) {
+  return HistoryWriter(store).Save(file, stamp);
 }
 
 Result<std::vector<JobSummary>> ListJobs(Store& store) {

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -45,6 +46,20 @@ Result<bool> SourceUnchanged(Store& store, const std::string& path, const Source
 // configuration) — and records the source. Does not begin or commit: the caller wraps it in one
 // transaction so a crash leaves the previous state.
 Status SaveHistoryFile(Store& store, const HistoryFile& file, const SourceStamp& stamp);
+
+// SaveHistoryFile for many files in a row (an ingest): the same writes, with each statement
+// compiled once. Same transaction rule; `store` must outlive the writer.
+class HistoryWriter {
+ public:
+  explicit HistoryWriter(Store& store);
+  ~HistoryWriter();
+  Status Save(const HistoryFile& file, const SourceStamp& stamp);
+  struct Statements;  // private to mapreduce_store.cpp
+
+ private:
+  Store& store_;
+  std::unique_ptr<Statements> statements_;
+};
 
 // One job, for listings.
 struct JobSummary {

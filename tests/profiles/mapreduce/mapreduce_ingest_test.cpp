@@ -186,5 +186,106 @@ TEST_CASE("SIGKILL at random points, resumed, leaves exactly the store of one cl
                   << next << " files, clean run " << clean_us << " us");
 }
 
+TEST_CASE("the v2 migration packs a v1 store's counter rows, in order, escapes and all") {
+  const std::string db = testing::MakeTempDir() + "/v1.db";
+  {
+    auto v1 = Store::Open(db, {Migrations{"mapreduce", {StoreMigrations().steps.at(0)}}});
+    REQUIRE(v1.ok());
+    REQUIRE(v1.value()
+                ->Exec("INSERT INTO mr_jobs(job_key, job_id, format, events, source) "
+                       "VALUES(1, 'job_1_0001', 'jhist', 0, 'f');"
+                       "INSERT INTO mr_tasks(job_key, task_id, ord) VALUES(1, 'task_1_0001_m_0', 0);"
+                       // Rows out of order on purpose: ord, not insertion, is the order.
+                       "INSERT INTO mr_counters VALUES(1, 'task', 'task_1_0001_m_0', 2, 'g2', "
+                       "'tab' || char(9) || 'and\\back', -7);"
+                       "INSERT INTO mr_counters VALUES(1, 'task', 'task_1_0001_m_0', 0, 'g1', 'A', 1);"
+                       "INSERT INTO mr_counters VALUES(1, 'task', 'task_1_0001_m_0', 1, 'g1', 'B', 2);"
+                       "INSERT INTO mr_counters VALUES(1, 'task', 'task_1_0001_m_0', 3, '', 'E', 3);"
+                       "INSERT INTO mr_counters VALUES(1, 'total', '', 0, 'g1', 'A', 40);")
+                .ok());
+  }
+  auto store = Open(db);
+  auto job = LoadJob(*store, "job_1_0001");
+  REQUIRE_MESSAGE(job.ok(), job.status().message());
+  REQUIRE(job.value().tasks.size() == 1);
+  const auto& c = job.value().tasks[0].counters;
+  REQUIRE(c.size() == 4);
+  CHECK((c[0].group == "g1" && c[0].name == "A" && c[0].value == 1));
+  CHECK((c[1].group == "g1" && c[1].name == "B" && c[1].value == 2));
+  CHECK((c[2].group == "g2" && c[2].name == "tab\tand\\back" && c[2].value == -7));
+  CHECK((c[3].group == "" && c[3].name == "E" && c[3].value == 3));
+  REQUIRE(job.value().counters.at("total").size() == 1);
+  CHECK(job.value().counters.at("total")[0].value == 40);
+  CHECK(Count(*store, "SELECT count(*) FROM sqlite_master WHERE name = 'mr_counters'") == 0);
+}
+
+TEST_CASE("counters with tabs, backslashes, newlines and an empty group survive the store") {
+  const std::string dir = testing::MakeTempDir();
+  std::string text = SyntheticJhist("job_6_0001", 1);
+  // The first attempt's single counter group becomes three odd ones.
+  const std::string plain =
+      "[{\"name\":\"g\",\"displayName\":\"g\",\"counts\":[{\"name\":\"CPU_MILLISECONDS\","
+      "\"displayName\":\"c\",\"value\":0}]}]";
+  const std::string odd =
+      "[{\"name\":\"g\\\\e\",\"displayName\":\"g\",\"counts\":[{\"name\":\"a\\tb\","
+      "\"displayName\":\"c\",\"value\":5},{\"name\":\"n\\nl\",\"displayName\":\"c\",\"value\":6}]},"
+      "{\"name\":\"\",\"displayName\":\"\",\"counts\":[{\"name\":\"\\\\\",\"displayName\":\"c\","
+      "\"value\":-9}]},{\"name\":\"\",\"displayName\":\"\",\"counts\":[{\"name\":\"x\","
+      "\"displayName\":\"c\",\"value\":9223372036854775807}]}]";
+  REQUIRE(text.find(plain) != std::string::npos);
+  text.replace(text.find(plain), plain.size(), odd);
+  testing::WriteFile(dir + "/job_6_0001.jhist", text);
+  auto store = Open(":memory:");
+  REQUIRE(IngestMapReduce(*store, {dir + "/job_6_0001.jhist"}).ok());
+  auto job = LoadJob(*store, "job_6_0001");
+  REQUIRE(job.ok());
+  const auto& c = job.value().attempts.at(0).counters;
+  REQUIRE(c.size() == 4);
+  CHECK((c[0].group == "g\\e" && c[0].name == "a\tb" && c[0].value == 5));
+  CHECK((c[1].group == "g\\e" && c[1].name == "n\nl" && c[1].value == 6));
+  CHECK((c[2].group == "" && c[2].name == "\\" && c[2].value == -9));
+  CHECK((c[3].group == "" && c[3].name == "x" && c[3].value == 9223372036854775807LL));
+}
+
+TEST_CASE("two ingesters started at once on one store take turns and store each job once") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string logs = dir + "/history";
+  std::filesystem::create_directories(logs);
+  for (int k = 0; k < 16; ++k) WriteJob(logs, k);
+  auto args = [&](const std::string& db) {
+    return std::vector<std::string>{"ingest", "mapreduce", logs, "--store", db};
+  };
+  const std::string db = dir + "/shared.db";  // new: both processes also create the schema
+  const int a = testing::StartPerfplan(args(db));
+  const int b = testing::StartPerfplan(args(db));
+  CHECK(testing::WaitPerfplan(a) == 0);
+  CHECK(testing::WaitPerfplan(b) == 0);
+  REQUIRE(testing::RunPerfplanKilledAfter(args(dir + "/clean.db"), -1));
+  auto shared = Open(db);
+  auto clean = Open(dir + "/clean.db");
+  CHECK(testing::IntegrityCheck(*shared) == "ok");
+  CHECK(Jobs(db) == 16);
+  CHECK(testing::DumpTables(*shared, "mr_") == testing::DumpTables(*clean, "mr_"));
+}
+
+TEST_CASE("a second ingester that waits too long is refused with the store and the lock named") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string db = dir + "/held.db";
+  auto holder = Open(db);
+  auto lock = holder->LockExclusively("ingest mapreduce");  // as a running ingester holds it
+  REQUIRE(lock.ok());
+  const std::string jhist = dir + "/job_7_0001.jhist";
+  testing::WriteFile(jhist, SyntheticJhist("job_7_0001", 2));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto second = Open(db);
+  auto refused = IngestMapReduce(*second, {jhist});
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().message() ==
+        db + ": another perfplan ingest mapreduce is running on this store (it holds " + db +
+            ".lock) and did not finish within 30 s; try again when it is done");
+  CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::seconds(29));
+  CHECK(Count(*second, "SELECT count(*) FROM mr_jobs") == 0);  // nothing written while refused
+}
+
 }  // namespace
 }  // namespace perfplan::profiles::mapreduce
