@@ -21,6 +21,7 @@ constexpr EscapeTable kEscape;
 char* PutInt(std::int64_t v, char* p) { return std::to_chars(p, p + 20, v).ptr; }
 
 char* PutChars(std::string_view s, char* p) {
+  if (s.empty()) return p;  // an empty view may have a null data(), which memcpy must not get
   std::memcpy(p, s.data(), s.size());
   return p + s.size();
 }
