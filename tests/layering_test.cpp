@@ -2,6 +2,7 @@
 // a change breaking one fails here instead of in review:
 // - only profiles/ holds SQL text (it owns the store's schema and every statement over it);
 // - nothing outside profiles/ includes profiles/detail/ (private to that layer);
+// - no range-for walks a member of a temporary json::parse() document (ASan found it twice);
 // - no tracked file over 1 MB outside the data folders of examples/, fuzz/ and tests/, and no
 //   file named "-" (what a tool writes when it takes "-" for a file name);
 // - messages of models/, profiles/ and tuning/ name struct fields and inputs, never a command-line
@@ -122,6 +123,17 @@ TEST_CASE("profiles/detail/ is included only inside profiles/") {
     CHECK(Matches(folder, include) == "");
   }
   CHECK(Matches("tests", include) == "");
+}
+
+TEST_CASE("no range-for walks a member of a temporary parsed JSON document") {
+  // A range-for over a member of the temporary that json::parse returns iterates memory freed
+  // before the loop body runs (a heap-use-after-free ASan found twice in tests): name the
+  // document first.
+  const std::regex loop(R"re(for\s*\([^;{]*:\s*(nlohmann::)?json::parse\([^;{]*\)\s*(\[|\.at\())re");
+  for (const std::string folder : {"models", "profiles", "tuning", "planner", "bench", "tests"}) {
+    CAPTURE(folder);
+    CHECK(Matches(folder, loop) == "");
+  }
 }
 
 TEST_CASE("models/, profiles/ and tuning/ never spell a command-line flag in a message") {

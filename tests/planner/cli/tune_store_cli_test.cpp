@@ -164,7 +164,8 @@ TEST_CASE("tune sensitivity --store without --target explains the worst-scoring 
   const Run given = RunPerfplan("tune sensitivity --store " + db +
                                 " --target total_time_seconds" + kFast);
   REQUIRE(given.exit_code == 0);
-  for (const auto& w : nlohmann::json::parse(given.out)["warnings"]) {
+  const nlohmann::json given_json = nlohmann::json::parse(given.out);  // outlives the loop
+  for (const auto& w : given_json.at("warnings")) {
     CHECK(w.get<std::string>().rfind("target ", 0) != 0);
   }
   // From a file there is no score to take it from.
