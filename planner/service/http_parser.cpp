@@ -57,9 +57,7 @@ HttpRequestParser::HttpRequestParser(std::size_t max_header_bytes, std::size_t m
     : max_header_bytes_(max_header_bytes), max_body_bytes_(max_body_bytes) {}
 
 void HttpRequestParser::Reset() {
-  std::string remote = std::move(request_.remote_addr);
   request_ = HttpRequest{};
-  request_.remote_addr = std::move(remote);
   phase_ = Phase::kHead;
   keep_alive_ = true;
   chunked_ = false;

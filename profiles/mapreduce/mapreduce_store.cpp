@@ -367,10 +367,6 @@ Status HistoryWriter::Save(const HistoryFile& file, const SourceStamp& stamp) {
   return Run(*q.value());
 }
 
-Status SaveHistoryFile(Store& store, const HistoryFile& file, const SourceStamp& stamp) {
-  return HistoryWriter(store).Save(file, stamp);
-}
-
 Result<std::vector<JobSummary>> ListJobs(Store& store) {
   auto q = store.Prepare(std::string(kSummarySelect) + "ORDER BY j.submit_time_ms, j.job_id");
   if (!q.ok()) return q.status();

@@ -41,14 +41,11 @@ struct SourceStamp {
 // True when `path` was ingested before with this stamp.
 Result<bool> SourceUnchanged(Store& store, const std::string& path, const SourceStamp& stamp);
 
-// Writes everything `file` holds — its jobs (replacing any job with the same id, tasks,
-// attempts, counters and event counts included), its configuration (replacing the job's
-// configuration) — and records the source. Does not begin or commit: the caller wraps it in one
-// transaction so a crash leaves the previous state.
-Status SaveHistoryFile(Store& store, const HistoryFile& file, const SourceStamp& stamp);
-
-// SaveHistoryFile for many files in a row (an ingest): the same writes, with each statement
-// compiled once. Same transaction rule; `store` must outlive the writer.
+// Writes ingested history files. Save(file, stamp) writes everything `file` holds — its jobs
+// (replacing any job with the same id, tasks, attempts, counters and event counts included), its
+// configuration (replacing the job's configuration) — and records the source. Each statement is
+// compiled once per writer. Does not begin or commit: the caller wraps each Save in one
+// transaction so a crash leaves the previous state. `store` must outlive the writer.
 class HistoryWriter {
  public:
   explicit HistoryWriter(Store& store);
