@@ -157,6 +157,24 @@ TEST_CASE("one plan per application name, at most max_apps, an unknown --app a w
   CHECK(unknown.warnings[0].rfind("nope: Spark plan: ", 0) == 0);
 }
 
+TEST_CASE("the chosen marker's label stays inside the chart at the largest executor count") {
+  XYChart chart;
+  chart.title = "t";
+  chart.x_label = "executors";
+  chart.y_label = "runtime (s)";
+  chart.series.push_back({"replay", {{1, 10}, {64, 2}}, ChartColor(0)});
+  chart.x_markers.emplace_back(64, "chosen");
+  const std::string svg = LineChartSvg(chart);
+  const std::size_t at = svg.find("\">chosen</text>");
+  REQUIRE(at != std::string::npos);
+  const std::size_t x = svg.rfind("<text x=\"", at);
+  REQUIRE(x != std::string::npos);
+  const double left = std::stod(svg.substr(x + 9));
+  // 6 characters at 0.62 em of 12 px: the label ends left of the 720 px wide frame.
+  CHECK(left + 6 * 0.62 * 12 <= 716);
+  CHECK(left > 0);
+}
+
 TEST_CASE("perfplan report --store puts the Spark plan after the decision table") {
   const std::string dir = testing::MakeTempDir();
   const std::string db = MakeStore(dir, "etl", 3, {1, 2});
