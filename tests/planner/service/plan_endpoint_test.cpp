@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <httplib.h>
 
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "planner/plan/combined_plan.h"
@@ -22,13 +23,26 @@ namespace {
 
 using nlohmann::json;
 
+// The service over the example catalog on a free port (no store), and a client of it.
+struct Served {
+  Served() : service(testing::ExampleCatalog(), FreePort(), nullptr) {
+    REQUIRE(service.Start().ok());
+    client = std::make_unique<httplib::Client>("127.0.0.1", service.port());  // port once started
+  }
+  ~Served() { service.Stop(); }
+  static ServiceOptions FreePort() {
+    ServiceOptions options;
+    options.port = 0;
+    return options;
+  }
+  Service service;
+  std::unique_ptr<httplib::Client> client;
+};
+
 TEST_CASE("POST /v1/plan answers what perfplan plan answers, and names bad price fields") {
   const std::string examples = testing::SourceDir() + "/examples";
-  ServiceOptions options;
-  options.port = 0;
-  Service service(testing::ExampleCatalog(), options, nullptr);
-  REQUIRE(service.Start().ok());
-  httplib::Client client("127.0.0.1", service.port());
+  Served served;
+  httplib::Client& client = *served.client;
 
   const json prices = {{"schema_version", 1},
                        {"currency", "USD"},
@@ -78,7 +92,6 @@ TEST_CASE("POST /v1/plan answers what perfplan plan answers, and names bad price
   CHECK(json::parse(r->body)["message"] ==
         "objective: cost needs prices (--prices FILE, or \"prices\" in a /v1/plan request)");
   CHECK(json::parse(r->body)["field"] == "objective");
-  service.Stop();
 }
 
 TEST_CASE("POST /v1/plan with spark_app answers what perfplan plan --store --app answers") {
@@ -201,11 +214,8 @@ std::string RunsCsv() {
 TEST_CASE("POST /v1/plan with runs_csv answers what perfplan plan --runs answers") {
   const std::string examples = testing::SourceDir() + "/examples";
   const std::string dir = testing::MakeTempDir();
-  ServiceOptions options;
-  options.port = 0;
-  Service service(testing::ExampleCatalog(), options, nullptr);
-  REQUIRE(service.Start().ok());
-  httplib::Client client("127.0.0.1", service.port());
+  Served served;
+  httplib::Client& client = *served.client;
 
   const json prices = {{"schema_version", 1},
                        {"currency", "EUR"},
@@ -300,7 +310,6 @@ TEST_CASE("POST /v1/plan with runs_csv answers what perfplan plan --runs answers
   CHECK(r->status == 404);
   CHECK(json::parse(r->body)["message"] ==
         "workload: no runs of \"nope\" in request.runs_csv");
-  service.Stop();
 }
 
 }  // namespace
