@@ -11,6 +11,7 @@ namespace {
 
 struct CapacityFlags {
   planner::CapacityRequest request;
+  std::string from, to;  // planner::ParseTimeArgument
   bool json = false;
 };
 
@@ -19,8 +20,15 @@ void PrintCapacity(std::ostream& out, const planner::CapacityAnswer& a) {
       << Bytes(a.map_input_bytes) << " of map input) from "
       << (a.request.trace_file.empty() ? "the jobs in " + a.request.store_path
                                        : a.request.trace_file)
-      << "\n"
-      << "runtimes: " << a.runtime_model << "\n"
+      << "\n";
+  if (!a.request.store_path.empty()) {
+    out << "window: ";
+    if (a.window_from_ms) {
+      out << "[" << *a.window_from_ms << ", " << *a.window_to_ms << ") ms, ";
+    }
+    out << a.window_chosen_by << "; " << a.jobs << " of " << a.stored_jobs << " stored jobs\n";
+  }
+  out << "runtimes: " << a.runtime_model << "\n"
       << "schedule: FIFO over the cluster's nodes, one " << Bytes(a.request.split_bytes)
       << " split per node\n\n";
   const std::string currency = a.currency.empty() ? "" : " " + a.currency;
@@ -54,13 +62,26 @@ void AddCapacityCommand(CLI::App& command, CliContext& ctx) {
       "Example:\n  perfplan capacity --trace examples/swim/fb2009_first50.tsv "
       "--profile examples/profiles/kmeans.yaml --nodes 4,16,64 --prices examples/prices/grid.yaml "
       "--price-site osu-cluster --within-hours 1\n"
-      "  perfplan capacity --store mr.db --profile examples/profiles/kmeans.yaml --nodes 4,16,64");
+      "  perfplan capacity --store mr.db --profile examples/profiles/kmeans.yaml --nodes 4,16,64\n"
+      "  perfplan capacity --store mr.db --from 2013-01-01 --window-hours 24 --runs runs.csv "
+      "--workload sort --nodes 4,16,64");
   cmd->add_option("--trace", flags->request.trace_file, "SWIM trace (.tsv)");
   cmd->add_option("--store", flags->request.store_path,
                   "Instead of --trace: the MapReduce jobs and Spark applications of a store");
+  cmd->add_option("--from", flags->from,
+                  "Store: window start (2024-01-01[ HH:MM:SS] or epoch ms)");
+  cmd->add_option("--to", flags->to, "Store: window end, exclusive");
+  cmd->add_option("--window-hours", flags->request.window.hours,
+                  "Store: window length; without --from/--to the busiest such window "
+                  "(default 24; 0 = every job)")
+      ->check(CLI::Range(0.0, 1e300));
   cmd->add_option("--profile", flags->request.profile_file,
-                  "Profile of a representative job (YAML or JSON)")
-      ->required();
+                  "Profile of a representative job (YAML or JSON); or --runs");
+  cmd->add_option("--runs", flags->request.runs_file,
+                  "Instead of --profile: a runs CSV whose fitted history predicts each job");
+  cmd->add_option("--workload", flags->request.workload, "With --runs: the workload to fit");
+  cmd->add_option("--instance-type", flags->request.instance_type,
+                  "With --runs: the type to fit (default: the one with the most runs)");
   cmd->add_option("--nodes", flags->request.cluster_nodes, "Cluster sizes to replay (comma list)")
       ->required()
       ->delimiter(',');
@@ -78,6 +99,9 @@ void AddCapacityCommand(CLI::App& command, CliContext& ctx) {
       ->check(CLI::Range(0.0, 1e300));
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of a table");
   cmd->callback([flags, &ctx] {
+    if (Status s = planner::ParseCapacityWindow(flags->from, flags->to, &flags->request.window);
+        !s.ok())
+      return ReportError(ctx, "capacity", s, flags->json);
     Result<planner::CapacityAnswer> answer = planner::AnswerCapacity(flags->request);
     if (!answer.ok()) return ReportError(ctx, "capacity", answer.status(), flags->json);
     if (flags->json) {

@@ -57,6 +57,9 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
       "examples/topology.yaml --dataset sky-survey --prices examples/prices/grid.yaml "
       "--objective cost\n"
       "  perfplan export --what plan app-20161116163331-0000 --store spark.db --nodes 1,2,4\n"
+      "  perfplan export --what plan --profile examples/profiles/kmeans.yaml --topology "
+      "examples/topology.yaml --dataset sky-survey --runs runs.csv --workload sort --format json"
+      "   (a combined plan)\n"
       "  perfplan export --what capacity --trace examples/swim/fb2009_first50.tsv --profile "
       "examples/profiles/kmeans.yaml --nodes 4,16,64\n"
       "  perfplan export --what backtest --store spark.db --app-name \"Spark shell\" --format "
@@ -67,8 +70,9 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
       ->required()
       ->check(CLI::IsMember({"predictions", "selection", "scores", "sensitivity", "stragglers",
                              "workload", "plan", "capacity", "backtest"}));
-  cmd->add_option("--runs", f->backtest.runs_file, "backtest: runs CSV with a time column");
-  cmd->add_option("--workload", f->backtest.workload, "backtest: workload of --runs");
+  cmd->add_option("--runs", f->backtest.runs_file,
+                  "backtest: runs CSV with a time column; plan: runs CSV to plan from");
+  cmd->add_option("--workload", f->backtest.workload, "backtest, plan: workload of --runs");
   cmd->add_option("--time-column", f->backtest.time_column,
                   "backtest: time column of --runs (default: time)");
   cmd->add_option("--app-name", f->app_name,
@@ -87,8 +91,9 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--model", f->request.model_file,
                   "sensitivity: model saved by `perfplan tune train`");
   cmd->add_flag("--maximize", f->request.maximize, "sensitivity: higher is better for the target");
-  cmd->add_option("--from", f->request.workload.from, "workload: window start (time or epoch ms)");
-  cmd->add_option("--to", f->request.workload.to, "workload: window end (exclusive)");
+  cmd->add_option("--from", f->request.workload.from,
+                  "workload, capacity: window start (time or epoch ms)");
+  cmd->add_option("--to", f->request.workload.to, "workload, capacity: window end (exclusive)");
   cmd->add_option("--dataset-bytes", f->request.dataset_bytes,
                   "predictions: sizes, comma-separated")
       ->delimiter(',');
@@ -142,7 +147,17 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
     planner::Parse(f->what, &request.what);  // --what is checked against the kinds above
     request.plan.price_file = request.capacity.price_file = f->prices;
     if (request.what == planner::ExportKind::kPlan) {
-      request.plan.node_counts = request.capacity.cluster_nodes;  // executor counts
+      request.plan.node_counts = request.capacity.cluster_nodes;  // node or executor counts
+      request.plan.runs_file = f->backtest.runs_file;
+      request.plan.workload = f->backtest.workload;
+    }
+    if (request.what == planner::ExportKind::kCapacity) {  // the fitted history's runs
+      request.capacity.runs_file = f->backtest.runs_file;
+      request.capacity.workload = f->backtest.workload;
+      if (Status s = planner::ParseCapacityWindow(request.workload.from, request.workload.to,
+                                                  &request.capacity.window);
+          !s.ok())
+        return ReportError(ctx, "export", s, false);
     }
     planner::Parse(f->objective, &request.plan.objective);
     if (!planner::Parse(f->objective, &request.select.objective) &&

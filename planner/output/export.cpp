@@ -1,5 +1,7 @@
 #include "planner/output/export.h"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -7,6 +9,7 @@
 #include "models/text.h"
 #include "planner/hindex/hindex_fields.h"
 #include "planner/scoring/spark_scoring.h"
+#include "planner/plan/combined_plan.h"
 #include "planner/tuning/tune.h"
 #include "tuning/spark_units.h"
 #include "models/json_text.h"
@@ -449,6 +452,57 @@ ExportTable SparkPlanTable(const SparkPlanAnswer& answer) {
   return t;
 }
 
+ExportTable CombinedPlanTable(const CombinedPlanAnswer& answer) {
+  ExportTable t;
+  t.what = "plan";
+  t.columns = {"part", "alternative", "combined_chosen", "combined_on_front"};
+  struct Part {
+    PlanPart part;
+    ExportTable table;
+  };
+  std::vector<Part> parts;
+  if (answer.profile) parts.push_back({PlanPart::kProfile, PlanTable(*answer.profile)});
+  if (answer.runs) parts.push_back({PlanPart::kRuns, PlanTable(*answer.runs)});
+  if (answer.spark) parts.push_back({PlanPart::kSpark, SparkPlanTable(*answer.spark)});
+  // The union of the parts' columns, in the order they first appear.
+  for (const Part& p : parts) {
+    for (const std::string& c : p.table.columns) {
+      if (std::find(t.columns.begin(), t.columns.end(), c) == t.columns.end()) {
+        t.columns.push_back(c);
+      }
+    }
+  }
+  const auto at = [&](const std::string& column) {
+    return static_cast<std::size_t>(std::find(t.columns.begin(), t.columns.end(), column) -
+                                    t.columns.begin());
+  };
+  for (const Part& p : parts) {
+    std::vector<std::size_t> index;
+    for (const std::string& c : p.table.columns) index.push_back(at(c));
+    for (std::size_t i = 0; i < p.table.rows.size(); ++i) {
+      std::vector<ExportCell> row(t.columns.size());
+      row[0] = std::string(ToString(p.part));
+      for (std::size_t k = 0; k < index.size(); ++k) row[index[k]] = p.table.rows[i][k];
+      if (p.part != PlanPart::kSpark) {  // PlanTable: one row per alternative, in order
+        const PartRef ref{p.part, i};
+        row[1] = static_cast<long long>(i);
+        row[2] = static_cast<long long>(answer.placement && answer.placement->part == p.part &&
+                                        answer.placement->alternative == i);
+        row[3] = static_cast<long long>(
+            std::any_of(answer.front.begin(), answer.front.end(), [&](const PartRef& f) {
+              return f.part == ref.part && f.alternative == ref.alternative;
+            }));
+      } else {
+        // The Spark part is attached to the placement: its chosen executor count is the plan's.
+        row[2] = row[at("kind")] == ExportCell{std::string("executors")} ? row[at("chosen")]
+                                                                         : ExportCell{};
+      }
+      t.rows.push_back(std::move(row));
+    }
+  }
+  return t;
+}
+
 ExportTable CapacityTable(const CapacityAnswer& answer) {
   ExportTable t;
   t.what = "capacity";
@@ -527,6 +581,48 @@ bool Parse(std::string_view text, ExportKind* out) {
   return false;
 }
 
+namespace {
+
+// --what plan: the plan of each evidence path given (a profile with --topology and --dataset, a
+// runs CSV with its workload, a Spark application APP in --store), or the combined plan of two or
+// three of them.
+Result<ExportTable> ExportPlan(const ExportRequest& r) {
+  PlanRequest request = r.plan;  // prices, objective, budget, runs CSV, workload, node counts
+  request.deadline_seconds = r.select.deadline_seconds;
+  request.max_nodes = r.select.max_compute_nodes;
+  if (!r.profile_file.empty() || !r.topology_file.empty()) {
+    request.profile_file = r.profile_file;
+    request.topology_file = r.topology_file;
+    request.dataset = r.select.dataset;
+  }
+  if (!r.app_id.empty()) {
+    request.store_path = r.store_path;
+    request.app = r.app_id;
+  }
+  if (EvidencePaths(request) >= 2) {
+    Result<CombinedPlanAnswer> a = AnswerCombinedPlan(request);
+    if (!a.ok()) return a.status();
+    return CombinedPlanTable(a.value());
+  }
+  if (request.evidence() == PlanEvidence::kSparkApp) {
+    if (Status s = request.Validate(); !s.ok()) return s;
+    Result<SparkPlanAnswer> a = AnswerSparkPlan(request);
+    if (!a.ok()) return a.status();
+    return SparkPlanTable(a.value());
+  }
+  if (request.evidence() == PlanEvidence::kProfile) {
+    if (r.profile_file.empty()) return Status::InvalidArgument("--what plan needs --profile");
+    if (r.topology_file.empty() || r.select.dataset.empty()) {
+      return Status::InvalidArgument("--what plan needs --topology and --dataset");
+    }
+  }
+  Result<PlanAnswer> a = AnswerPlan(request);
+  if (!a.ok()) return a.status();
+  return PlanTable(a.value());
+}
+
+}  // namespace
+
 Result<ExportTable> AnswerExport(const ExportRequest& r) {
   switch (r.what) {
     case ExportKind::kStragglers: {
@@ -571,43 +667,19 @@ Result<ExportTable> AnswerExport(const ExportRequest& r) {
     case ExportKind::kCapacity:
       break;
   }
-  if (r.what == ExportKind::kPlan && !r.app_id.empty()) {
-    PlanRequest request = r.plan;
-    request.store_path = r.store_path;
-    request.app = r.app_id;
-    request.deadline_seconds = r.select.deadline_seconds;
-    request.max_nodes = r.select.max_compute_nodes;
-    if (Status s = request.Validate(); !s.ok()) return s;
-    Result<SparkPlanAnswer> a = AnswerSparkPlan(request);
-    if (!a.ok()) return a.status();
-    return SparkPlanTable(a.value());
-  }
-  if (r.profile_file.empty()) {
-    return Status::InvalidArgument("--what " + std::string(ToString(r.what)) + " needs --profile");
-  }
-  if (r.what == ExportKind::kPredictions) return ExportPredictions(r);
+  if (r.what == ExportKind::kPlan) return ExportPlan(r);
   if (r.what == ExportKind::kCapacity) {
-    CapacityRequest request = r.capacity;
+    CapacityRequest request = r.capacity;  // its runs CSV and workload, or the profile above
     request.profile_file = r.profile_file;
     if (request.trace_file.empty()) request.store_path = r.store_path;  // the store's jobs
     Result<CapacityAnswer> a = AnswerCapacity(request);
     if (!a.ok()) return a.status();
     return CapacityTable(a.value());
   }
-  if (r.what == ExportKind::kPlan) {
-    if (r.topology_file.empty() || r.select.dataset.empty()) {
-      return Status::InvalidArgument("--what plan needs --topology and --dataset");
-    }
-    PlanRequest request = r.plan;
-    request.profile_file = r.profile_file;
-    request.topology_file = r.topology_file;
-    request.dataset = r.select.dataset;
-    request.deadline_seconds = r.select.deadline_seconds;
-    request.max_nodes = r.select.max_compute_nodes;
-    Result<PlanAnswer> a = AnswerPlan(request);
-    if (!a.ok()) return a.status();
-    return PlanTable(a.value());
+  if (r.profile_file.empty()) {
+    return Status::InvalidArgument("--what " + std::string(ToString(r.what)) + " needs --profile");
   }
+  if (r.what == ExportKind::kPredictions) return ExportPredictions(r);
   if (r.topology_file.empty() || r.select.dataset.empty()) {
     return Status::InvalidArgument("--what selection needs --topology and --dataset");
   }

@@ -18,6 +18,7 @@
 #include "planner/hindex/stragglers.h"
 #include "planner/runtime/runtime.h"
 #include "planner/plan/capacity.h"
+#include "planner/plan/combined_plan.h"
 #include "planner/plan/plan.h"
 #include "planner/plan/spark_plan.h"
 #include "planner/scoring/task_scoring.h"
@@ -70,9 +71,11 @@ struct ExportRequest {
   std::string model_file;        // sensitivity: model saved by `perfplan tune train`
   bool maximize = false;         // sensitivity: higher is better for the target
   WorkloadRequest workload;      // workload: window (store_path comes from above)
-  // plan: prices, objective, budget (profile, topology, dataset, deadline and node limit come from
-  // the fields above; with app_id, the Spark application path over store_path, whose executor
-  // counts are plan.node_counts)
+  // plan: prices, objective, budget, and the runs path (plan.runs_file, plan.workload,
+  // plan.node_counts); the profile path's profile, topology and dataset, the deadline and node
+  // limit come from the fields above; with app_id, the Spark application path over store_path
+  // (whose executor counts are plan.node_counts when it is the only path). Two or three paths
+  // given: the combined plan (CombinedPlanTable).
   PlanRequest plan;
   CapacityRequest capacity;  // capacity: trace, sizes, prices (the profile comes from above)
 };
@@ -108,6 +111,16 @@ ExportTable PlanTable(const PlanAnswer& answer);
 // "parameter" rows (the recommended spark-defaults values, when the application has enough runs),
 // then "stage" rows (its slowest stages' stragglers); columns that do not apply are empty.
 ExportTable SparkPlanTable(const SparkPlanAnswer& answer);
+// The combined plan over several evidence paths (planner/plan/combined_plan.h) as one table: the
+// rows of each part's own table (PlanTable for the profile and runs parts, SparkPlanTable for
+// the Spark part), in that order, under the union of their columns (in order of first
+// appearance), after four columns of the combined plan: `part` ("profile", "runs",
+// "spark-application"), `alternative` (the row's index in its part's alternatives; empty for
+// Spark rows), `combined_chosen` (1 on the placement the combined plan chose and on the Spark
+// part's chosen executor count, else 0; empty for Spark rows other than executor counts) and
+// `combined_on_front` (1 on the points of the front over both placement parts; empty for Spark
+// rows). A column a part does not have is empty on its rows.
+ExportTable CombinedPlanTable(const CombinedPlanAnswer& answer);
 // One row per cluster size of `perfplan capacity`, in the requested order.
 ExportTable CapacityTable(const CapacityAnswer& answer);
 

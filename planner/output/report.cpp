@@ -19,6 +19,7 @@
 #include "planner/runtime/fit_eval.h"
 #include "profiles/runtime/runs_csv.h"
 #include "planner/output/hindex_svg.h"
+#include "planner/output/report_plan.h"
 #include "planner/runtime/runtime.h"
 #include "planner/output/svg_chart.h"
 #include "planner/tuning/tune.h"
@@ -56,6 +57,15 @@ class Builder {
     ++answer_->charts;
   }
   void EndSection() { body_ += "</section>\n"; }
+  // A section built in its own file (planner/output/report_plan.h).
+  void AddPart(ReportPart part) {
+    for (std::vector<std::string>& row : part.decisions) AddDecision(std::move(row));
+    for (std::string& w : part.warnings) Warn(std::move(w));
+    if (part.html.empty()) return;
+    answer_->sections.push_back(part.section);
+    answer_->charts += part.section.charts;
+    body_ += part.html;
+  }
   // A row of the decision table, the first section of the report: what to run where.
   void AddDecision(std::vector<std::string> cells) { decisions_.push_back(std::move(cells)); }
   // A figure of the time/cost section, which follows the decision table.
@@ -137,7 +147,8 @@ class Builder {
       html +=
           "<section id=\"decision\">\n<h2>Decision</h2>\n<p>For each application and dataset "
           "(profiles: perfplan select, FREERIDE-G model) or workload (runs CSV: perfplan plan, "
-          "one fit per instance type), the fastest predicted choice, its prediction interval "
+          "one fit per instance type) or Spark application (store: perfplan plan --store --app), "
+          "the fastest predicted choice, its prediction interval "
           "where the evidence has held-out errors, its billed cost from the price file "
           "(--prices), and a note; the charts below show the alternatives.</p>\n"
           "<table class=\"decision\">\n<tr>"
@@ -703,6 +714,7 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
     auto store = profiles::Store::OpenReadOnly(
         request.store_path, {profiles::spark::StoreMigrations(), profiles::HdfsMigrations()});
     if (!store.ok()) return store.status();
+    b.AddPart(SparkPlanReport(request.store_path, request.app_id));
     if (Status s = AddSparkSection(*store.value(), request, b); !s.ok()) return s;
     if (Status s = AddHdfsSection(*store.value(), b); !s.ok()) return s;
   }

@@ -169,7 +169,10 @@ std::string XYCommon(const XYChart& chart, const Axes& axes) {
     if (!std::isfinite(x)) continue;
     s += "<path class=\"marker\" d=\"M" + Num(axes.X(x)) + "," + Num(kTop) + " L" + Num(axes.X(x)) +
          "," + Num(kTop + kPlotHeight) + "\" stroke=\"#555\" stroke-dasharray=\"2 3\"/>\n";
-    s += "<text x=\"" + Num(axes.X(x) + 4) + "\" y=\"" + Num(kTop + 14) + "\">" + XmlEscape(label) +
+    // Right of the line, or left of it where the label would leave the chart.
+    const double width = TextWidth(label, 12);
+    const double at = axes.X(x) + 4 + width <= kWidth - 4 ? axes.X(x) + 4 : axes.X(x) - 4 - width;
+    s += "<text x=\"" + Num(at) + "\" y=\"" + Num(kTop + 14) + "\">" + XmlEscape(label) +
          "</text>\n";
   }
   return s + Legend(legend);

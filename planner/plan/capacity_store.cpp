@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <climits>
+#include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "profiles/mapreduce/mapreduce_store.h"
 #include "profiles/spark/spark_store.h"
@@ -17,10 +20,9 @@ struct Arrival {
   double input_bytes = 0;
 };
 
-}  // namespace
-
-Result<profiles::SwimTrace> StoreJobs(const std::string& store_path,
-                                      std::vector<std::string>* warnings) {
+// Every arrival of the store, by submit time (then id).
+Result<std::vector<Arrival>> StoreArrivals(const std::string& store_path,
+                                           std::vector<std::string>* warnings) {
   std::error_code ec;
   if (!std::filesystem::exists(store_path, ec)) {
     return Status::NotFound(store_path + ": no such store; run `perfplan ingest mapreduce` or "
@@ -81,20 +83,97 @@ Result<profiles::SwimTrace> StoreJobs(const std::string& store_path,
   std::sort(arrivals.begin(), arrivals.end(), [](const Arrival& a, const Arrival& b) {
     return a.submit_ms != b.submit_ms ? a.submit_ms < b.submit_ms : a.id < b.id;
   });
+  return arrivals;
+}
+
+std::string Hours(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", ms / 3.6e6);
+  return buf;
+}
+
+// [from, to) of the window over arrivals sorted by submit time (see CapacityWindow).
+void ChooseWindow(const std::vector<Arrival>& arrivals, const CapacityWindow& window,
+                  WindowedJobs* out) {
+  const std::int64_t first = arrivals.front().submit_ms, last = arrivals.back().submit_ms;
+  const std::int64_t span = static_cast<std::int64_t>(window.hours * 3.6e6);
+  out->bounded = window.from_ms || window.to_ms || window.hours > 0;
+  if (window.from_ms && window.to_ms) {
+    out->from_ms = *window.from_ms, out->to_ms = *window.to_ms, out->chosen_by = "given";
+  } else if (window.from_ms) {
+    out->from_ms = *window.from_ms;
+    out->to_ms = span > 0 ? *window.from_ms + span : last + 1;
+    out->chosen_by = "given start";
+  } else if (window.to_ms) {
+    out->to_ms = *window.to_ms;
+    out->from_ms = span > 0 ? *window.to_ms - span : first;
+    out->chosen_by = "given end";
+  } else if (span <= 0) {
+    out->from_ms = first, out->to_ms = last + 1, out->chosen_by = "every job";
+  } else {
+    // The busiest window starting at a submit time: two pointers over the sorted times.
+    std::size_t best_start = 0, best_count = 0, end = 0;
+    for (std::size_t start = 0; start < arrivals.size(); ++start) {
+      end = std::max(end, start);
+      while (end < arrivals.size() && arrivals[end].submit_ms < arrivals[start].submit_ms + span) {
+        ++end;
+      }
+      if (end - start > best_count) best_count = end - start, best_start = start;
+    }
+    out->from_ms = arrivals[best_start].submit_ms;
+    out->to_ms = out->from_ms + span;
+    out->chosen_by = "busiest " + Hours(static_cast<double>(span)) + " h of the " +
+                     Hours(static_cast<double>(last - first)) + " h the stored jobs span";
+  }
+}
+
+profiles::SwimTrace ToTrace(const std::string& store_path, const std::vector<Arrival>& arrivals,
+                            std::int64_t from_ms, std::int64_t to_ms) {
   profiles::SwimTrace trace;
   trace.file = store_path;
-  const std::int64_t first = arrivals.front().submit_ms;
+  std::optional<std::int64_t> first;
   double previous = 0;
   for (const Arrival& a : arrivals) {
+    if (a.submit_ms < from_ms || a.submit_ms >= to_ms) continue;
+    if (!first) first = a.submit_ms;
     profiles::SwimJob job;
     job.id = a.id;
-    job.submit_seconds = static_cast<double>(a.submit_ms - first) / 1000;
+    job.submit_seconds = static_cast<double>(a.submit_ms - *first) / 1000;
     job.gap_seconds = job.submit_seconds - previous;
     previous = job.submit_seconds;
     job.map_input_bytes = a.input_bytes;
     trace.jobs.push_back(std::move(job));
   }
   return trace;
+}
+
+}  // namespace
+
+Result<profiles::SwimTrace> StoreJobs(const std::string& store_path,
+                                      std::vector<std::string>* warnings) {
+  Result<std::vector<Arrival>> arrivals = StoreArrivals(store_path, warnings);
+  if (!arrivals.ok()) return arrivals.status();
+  return ToTrace(store_path, arrivals.value(), INT64_MIN, INT64_MAX);
+}
+
+Result<WindowedJobs> StoreJobs(const std::string& store_path, const CapacityWindow& window,
+                               std::vector<std::string>* warnings) {
+  Result<std::vector<Arrival>> arrivals = StoreArrivals(store_path, warnings);
+  if (!arrivals.ok()) return arrivals.status();
+  const std::vector<Arrival>& a = arrivals.value();
+  WindowedJobs out;
+  out.stored_jobs = a.size();
+  ChooseWindow(a, window, &out);
+  out.trace = ToTrace(store_path, a, out.from_ms, out.to_ms);
+  if (out.trace.jobs.empty()) {
+    return Status::InvalidField(
+        "window", "no job of " + store_path + " was submitted in [" +
+                      std::to_string(out.from_ms) + ", " + std::to_string(out.to_ms) +
+                      ") ms; its " + std::to_string(a.size()) + " jobs were submitted from " +
+                      std::to_string(a.front().submit_ms) + " to " +
+                      std::to_string(a.back().submit_ms) + " ms");
+  }
+  return out;
 }
 
 }  // namespace perfplan::planner

@@ -4,6 +4,7 @@
 
 #include "models/json_text.h"
 #include "models/plan_cost.h"
+#include "planner/plan/plan_runs.h"
 
 namespace perfplan::planner {
 namespace {
@@ -134,8 +135,9 @@ Result<CombinedPlanAnswer> AnswerCombinedPlan(const PlanRequest& request,
                               ? AnswerPlan(*loaded.profile, *loaded.topology, loaded.prices, r)
                               : AnswerPlan(r),
                           part, &answer.profile, &answer.warnings)
-               : part == PlanPart::kRuns  ? Keep(AnswerPlan(r), part, &answer.runs,
-                                                 &answer.warnings)
+               : part == PlanPart::kRuns
+                   ? Keep(loaded.runs ? AnswerPlan(*loaded.runs, loaded.prices, r) : AnswerPlan(r),
+                          part, &answer.runs, &answer.warnings)
                                           : Keep(AnswerSparkPlan(r), part, &answer.spark,
                                                  &answer.warnings);
     if (!s.ok()) return s;

@@ -34,6 +34,7 @@
 #include "planner/plan/spark_plan.h"
 #include "profiles/runtime/price_file.h"
 #include "profiles/runtime/profile_reader.h"
+#include "profiles/runtime/runs_csv.h"
 #include "profiles/runtime/topology.h"
 
 namespace perfplan::planner {
@@ -70,14 +71,17 @@ PlanRequest PartRequest(const PlanRequest& request, PlanPart part);
 // For a request naming two or three paths. Failed when no part answers.
 Result<CombinedPlanAnswer> AnswerCombinedPlan(const PlanRequest& request);
 
-// Documents already loaded (the service's catalog profile and topology, inline prices).
+// Documents already loaded (the service's catalog profile and topology, its inline runs CSV and
+// prices).
 struct LoadedEvidence {
   const profiles::ProfileDocument* profile = nullptr;  // with topology: the profile path
   const profiles::Topology* topology = nullptr;
-  const profiles::PriceFile* prices = nullptr;  // the profile part's prices; null = none
+  const profiles::RunsTable* runs = nullptr;  // the runs path's table (request.runs_file names it)
+  const profiles::PriceFile* prices = nullptr;  // the loaded parts' prices; null = none
 };
 // The same, the profile part answered over `loaded` (AnswerPlan's loaded overload) instead of
-// reading request.profile_file/topology_file/price_file; the other parts read their files.
+// reading request.profile_file/topology_file/price_file, and the runs part over loaded.runs
+// (planner/plan/plan_runs.h) when given; the other parts read their files.
 Result<CombinedPlanAnswer> AnswerCombinedPlan(const PlanRequest& request,
                                               const LoadedEvidence& loaded);
 

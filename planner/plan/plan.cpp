@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "planner/plan/plan_inputs.h"
+#include "planner/plan/plan_runs.h"
+#include "planner/runtime/fit_table.h"
 #include "models/runtime_evaluate.h"
 #include "models/runtime_forms.h"
 #include "planner/runtime/fit_eval.h"
@@ -145,23 +147,18 @@ std::string Fraction(double v) {
   return buf;
 }
 
-// The runs-CSV path: one `perfplan fit` per instance type, predicted at each node count.
-Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
-  profiles::Loaded<profiles::RunsTable> table = profiles::LoadRunsCsv(request.runs_file);
-  profiles::Loaded<profiles::PriceFile> prices =
-      plan_detail::LoadOptionalPrices(request.price_file);
-  plan_detail::InputProblems problems;
-  problems.Add(table);
-  problems.Add(prices);
-  if (!problems.ok()) return problems.ToStatus();
-  const profiles::PriceFile* price_file = request.price_file.empty() ? nullptr : &prices.value;
+// The runs-CSV path over a table read once: one `perfplan fit` per instance type (the fit of
+// that table), predicted at each node count.
+Result<PlanAnswer> AnswerPlanFromTable(const profiles::RunsTable& runs,
+                                       const profiles::PriceFile* price_file,
+                                       const PlanRequest& request) {
   if (Status s = NeedPrices(price_file, request); !s.ok()) return s;
 
   std::vector<std::string> types;
   std::vector<int> measured_counts;
   double largest_bytes = 0;
   bool storage_follows_compute = true;
-  for (const models::MeasuredRun& r : table.value.runs) {
+  for (const models::MeasuredRun& r : runs.runs) {
     if (r.workload != request.workload) continue;
     if (std::find(types.begin(), types.end(), r.instance_type) == types.end()) {
       types.push_back(r.instance_type);
@@ -204,7 +201,7 @@ Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
     fit_request.runs_file = request.runs_file;
     fit_request.workload = request.workload;
     fit_request.instance_type = type;
-    Result<FitAnswer> fit = AnswerFit(fit_request);
+    Result<FitAnswer> fit = AnswerFit(fit_request, runs);
     if (!fit.ok()) {
       answer.warnings.push_back(type + ": not fitted: " + fit.status().message());
       continue;
@@ -296,6 +293,19 @@ Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
   return Finish(price_file, std::move(answer));
 }
 
+// The runs-CSV path: reads the runs CSV and the price file, every problem at once.
+Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
+  profiles::Loaded<profiles::RunsTable> table = profiles::LoadRunsCsv(request.runs_file);
+  profiles::Loaded<profiles::PriceFile> prices =
+      plan_detail::LoadOptionalPrices(request.price_file);
+  plan_detail::InputProblems problems;
+  problems.Add(table);
+  problems.Add(prices);
+  if (!problems.ok()) return problems.ToStatus();
+  return AnswerPlanFromTable(table.value, request.price_file.empty() ? nullptr : &prices.value,
+                             request);
+}
+
 }  // namespace
 
 std::string_view ToString(PlanObjective value) {
@@ -360,6 +370,15 @@ Status PlanRequest::Validate() const {
                                    std::to_string(max_nodes));
   }
   return Status::Ok();
+}
+
+Result<PlanAnswer> AnswerPlan(const profiles::RunsTable& runs, const profiles::PriceFile* prices,
+                              const PlanRequest& request) {
+  if (Status s = request.Validate(); !s.ok()) return s;
+  if (request.evidence() != PlanEvidence::kRunsCsv) {
+    return Status::InvalidArgument("runs: a plan over a runs table needs a workload, no profile");
+  }
+  return AnswerPlanFromTable(runs, prices, request);
 }
 
 Result<PlanAnswer> AnswerPlan(const PlanRequest& request) {

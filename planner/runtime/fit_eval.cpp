@@ -1,4 +1,5 @@
 #include "planner/runtime/fit_eval.h"
+#include "planner/runtime/fit_table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,7 +41,10 @@ Status UnknownWorkload(const profiles::RunsTable& table, const std::string& work
 Result<FitAnswer> AnswerFit(const FitRequest& request) {
   Result<profiles::RunsTable> loaded = LoadTable(request.runs_file);
   if (!loaded.ok()) return loaded.status();
-  const profiles::RunsTable& table = loaded.value();
+  return AnswerFit(request, loaded.value());
+}
+
+Result<FitAnswer> AnswerFit(const FitRequest& request, const profiles::RunsTable& table) {
   std::optional<profiles::RowFilter> filter;
   if (!request.train_expression.empty()) {
     Result<profiles::RowFilter> f =

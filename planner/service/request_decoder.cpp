@@ -2,10 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "profiles/json_depth.h"
-#include "profiles/problem.h"
 #include "models/json_text.h"
 #include "models/text.h"
+#include "profiles/json_depth.h"
+#include "profiles/problem.h"
 
 namespace perfplan::planner {
 namespace {
@@ -82,6 +82,33 @@ class Fields {
     return std::nullopt;
   }
 
+  // A non-empty array of whole numbers >= 1 (node or executor counts).
+  std::optional<ApiError> Counts(const char* key, std::vector<int>* out) const {
+    auto it = object_.find(key);
+    if (it == object_.end()) return std::nullopt;
+    if (!it->is_array() || it->empty())
+      return FieldError(key, "expected a non-empty array of whole numbers");
+    for (const json& v : *it) {
+      if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > (1LL << 30))
+        return FieldError(key, "expected whole numbers >= 1, got " + JsonText(v));
+      out->push_back(static_cast<int>(v.get<long long>()));
+    }
+    return std::nullopt;
+  }
+
+  // An array of strings.
+  std::optional<ApiError> Strings(const char* key, std::vector<std::string>* out) const {
+    auto it = object_.find(key);
+    if (it == object_.end()) return std::nullopt;
+    if (!it->is_array())
+      return FieldError(key, "expected an array of strings, got " + TypeName(*it));
+    for (const json& v : *it) {
+      if (!v.is_string()) return FieldError(key, "expected strings, got " + TypeName(v));
+      out->push_back(v.get<std::string>());
+    }
+    return std::nullopt;
+  }
+
   // "application" (a name) or "profile" (an inline object): exactly one.
   std::optional<ApiError> Profile(std::string* application,
                                   std::optional<std::string>* inline_profile) const {
@@ -136,6 +163,13 @@ std::optional<ApiError> ParseObject(std::string_view body, json* out) {
   return std::nullopt;
 }
 
+// The opening of every decoder: one JSON object whose fields are all among `allowed`.
+std::optional<ApiError> ParseRequest(std::string_view body,
+                                     const std::vector<std::string_view>& allowed, json* out) {
+  if (auto e = ParseObject(body, out)) return e;
+  return Fields(*out).CheckKnown(allowed);
+}
+
 }  // namespace
 
 std::string ToJson(const ApiError& e) {
@@ -147,12 +181,12 @@ std::string ToJson(const ApiError& e) {
 
 std::optional<ApiError> DecodePredictCall(std::string_view body, PredictCall* out) {
   json object;
-  if (auto e = ParseObject(body, &object)) return e;
-  Fields f(object);
-  if (auto e = f.CheckKnown({"application", "profile", "dataset_bytes", "storage_nodes",
-                             "compute_nodes", "bandwidth_bytes_per_second", "site", "model"})) {
+  if (auto e = ParseRequest(body,
+                            {"application", "profile", "dataset_bytes", "storage_nodes",
+                             "compute_nodes", "bandwidth_bytes_per_second", "site", "model"},
+                            &object))
     return e;
-  }
+  Fields f(object);
   if (auto e = f.Profile(&out->application, &out->inline_profile)) return e;
   PredictRequest& r = out->request;
   if (auto e = f.Number("dataset_bytes", &r.dataset_bytes, true)) return e;
@@ -168,12 +202,12 @@ std::optional<ApiError> DecodePredictCall(std::string_view body, PredictCall* ou
 
 std::optional<ApiError> DecodeSelectCall(std::string_view body, SelectCall* out) {
   json object;
-  if (auto e = ParseObject(body, &object)) return e;
-  Fields f(object);
-  if (auto e = f.CheckKnown({"application", "profile", "dataset", "objective", "max_compute_nodes",
-                             "deadline_seconds", "top", "profiled_site", "model"})) {
+  if (auto e = ParseRequest(body,
+                            {"application", "profile", "dataset", "objective", "max_compute_nodes",
+                             "deadline_seconds", "top", "profiled_site", "model"},
+                            &object))
     return e;
-  }
+  Fields f(object);
   if (auto e = f.Profile(&out->application, &out->inline_profile)) return e;
   SelectOptions& o = out->request.options;
   if (auto e = f.String("dataset", &o.dataset)) return e;
@@ -189,48 +223,72 @@ std::optional<ApiError> DecodeSelectCall(std::string_view body, SelectCall* out)
 
 std::optional<ApiError> DecodePlanCall(std::string_view body, PlanCall* out) {
   json object;
-  if (auto e = ParseObject(body, &object)) return e;
-  Fields f(object);
-  if (auto e = f.CheckKnown({"application", "profile", "dataset", "prices", "objective",
-                             "deadline_seconds", "budget", "max_nodes", "sites", "profiled_site",
-                             "model", "spark_app", "executors"})) {
+  if (auto e = ParseRequest(
+          body,
+          {"application", "profile", "dataset", "prices", "objective", "deadline_seconds", "budget",
+           "max_nodes", "sites", "profiled_site", "model", "spark_app", "executors", "runs_csv",
+           "workload", "nodes", "dataset_bytes", "instance_types"},
+          &object)) {
     return e;
   }
+  Fields f(object);
   PlanRequest& r = out->request;
-  if (auto e = f.String("spark_app", &r.app)) return e;
+  // The evidence paths: a profile ("application" or "profile") with its dataset, a runs CSV
+  // ("runs_csv") with its workload, a Spark application of the served store ("spark_app"); one,
+  // or several for the combined plan (planner/plan/combined_plan.h).
   const bool with_profile = object.contains("application") || object.contains("profile");
-  if (object.contains("spark_app")) {
-    // The Spark application path over the service's store; with a profile and dataset too, the
-    // combined plan of both (planner/plan/combined_plan.h).
+  const bool with_runs = object.contains("runs_csv");
+  const bool with_spark = object.contains("spark_app");
+  if (with_spark) {
+    if (auto e = f.String("spark_app", &r.app)) return e;
     if (r.app.empty()) return FieldError("spark_app", "expected an application name or id");
-    if (with_profile) {
-      if (auto e = f.Profile(&out->application, &out->inline_profile)) return e;
-      if (auto e = f.String("dataset", &r.dataset)) return e;
-      if (r.dataset.empty()) {
-        return ApiError{400, "missing_field", "dataset: required with a profile", "dataset"};
-      }
-    }
-    for (const char* key : {"dataset", "profiled_site", "model"}) {
-      if (!with_profile && object.contains(key)) {
-        return FieldError(key, std::string("only with a profile (\"application\" or "
-                                           "\"profile\"), not a Spark application alone"));
-      }
-    }
-    if (auto it = object.find("executors"); it != object.end()) {
-      if (!it->is_array() || it->empty())
-        return FieldError("executors", "expected a non-empty array of whole numbers");
-      for (const json& v : *it) {
-        if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > (1LL << 30))
-          return FieldError("executors", "expected whole numbers >= 1, got " + JsonText(v));
-        r.node_counts.push_back(static_cast<int>(v.get<long long>()));
-      }
-    }
-  } else {
-    if (object.contains("executors"))
-      return FieldError("executors", "only with \"spark_app\" (executor counts to replay)");
+  }
+  if (with_profile || (!with_runs && !with_spark)) {
     if (auto e = f.Profile(&out->application, &out->inline_profile)) return e;
     if (auto e = f.String("dataset", &r.dataset)) return e;
-    if (r.dataset.empty()) return ApiError{400, "missing_field", "dataset: required", "dataset"};
+    if (r.dataset.empty()) {
+      return ApiError{
+          400, "missing_field",
+          with_runs || with_spark ? "dataset: required with a profile" : "dataset: required",
+          "dataset"};
+    }
+  } else {
+    for (const char* key : {"dataset", "profiled_site", "model"}) {
+      if (object.contains(key)) {
+        return FieldError(key, std::string("only with a profile (\"application\" or "
+                                           "\"profile\"), not ") +
+                                   (with_runs ? "a runs CSV" : "a Spark application") + " alone");
+      }
+    }
+  }
+  if (with_runs) {
+    std::string text;
+    if (auto e = f.String("runs_csv", &text)) return e;
+    if (text.empty()) return FieldError("runs_csv", "expected the text of a runs CSV");
+    out->inline_runs = std::move(text);
+    r.runs_file = "request.runs_csv";
+    if (auto e = f.String("workload", &r.workload)) return e;
+    if (r.workload.empty()) {
+      return ApiError{400, "missing_field", "workload: required with \"runs_csv\"", "workload"};
+    }
+    if (auto e = f.Number("dataset_bytes", &r.dataset_bytes, false)) return e;
+    if (auto e = f.Counts("nodes", &r.node_counts)) return e;
+    if (auto e = f.Strings("instance_types", &r.allowed_types)) return e;
+  } else {
+    for (const char* key : {"workload", "nodes", "dataset_bytes", "instance_types"}) {
+      if (object.contains(key)) {
+        return FieldError(key, "only with \"runs_csv\" (a runs CSV to fit)");
+      }
+    }
+  }
+  if (object.contains("executors")) {
+    if (!with_spark)
+      return FieldError("executors", "only with \"spark_app\" (executor counts to replay)");
+    if (with_runs)
+      return FieldError("executors",
+                        "not with \"runs_csv\": the combined plan replays the "
+                        "Spark application at its default executor counts");
+    if (auto e = f.Counts("executors", &r.node_counts)) return e;
   }
   if (auto it = object.find("prices"); it != object.end()) {
     if (!it->is_object()) return FieldError("prices", "expected an object, got " + TypeName(*it));
@@ -240,14 +298,7 @@ std::optional<ApiError> DecodePlanCall(std::string_view body, PlanCall* out) {
   if (auto e = f.Number("deadline_seconds", &r.deadline_seconds, false)) return e;
   if (auto e = f.Number("budget", &r.budget, false)) return e;
   if (auto e = f.Integer("max_nodes", &r.max_nodes)) return e;
-  if (auto it = object.find("sites"); it != object.end()) {
-    if (!it->is_array())
-      return FieldError("sites", "expected an array of strings, got " + TypeName(*it));
-    for (const json& v : *it) {
-      if (!v.is_string()) return FieldError("sites", "expected strings, got " + TypeName(v));
-      r.allowed_sites.push_back(v.get<std::string>());
-    }
-  }
+  if (auto e = f.Strings("sites", &r.allowed_sites)) return e;
   if (auto e = f.String("profiled_site", &r.profiled_site)) return e;
   if (auto e = f.Choice("model", &r.variant, "auto, simple or reductions")) return e;
   return std::nullopt;
@@ -255,12 +306,12 @@ std::optional<ApiError> DecodePlanCall(std::string_view body, PlanCall* out) {
 
 std::optional<ApiError> DecodeRecommendCall(std::string_view body, RecommendCall* out) {
   json object;
-  if (auto e = ParseObject(body, &object)) return e;
-  Fields f(object);
-  if (auto e = f.CheckKnown({"workload", "maximize", "samples", "seed", "constraints", "fixed",
-                             "max_failure_probability"})) {
+  if (auto e = ParseRequest(body,
+                            {"workload", "maximize", "samples", "seed", "constraints", "fixed",
+                             "max_failure_probability"},
+                            &object))
     return e;
-  }
+  Fields f(object);
   if (auto e = f.String("workload", &out->workload)) return e;
   if (out->workload.empty())
     return ApiError{400, "missing_field", "workload: required", "workload"};

@@ -45,11 +45,15 @@ struct SelectCall {
 };
 std::optional<ApiError> DecodeSelectCall(std::string_view body, SelectCall* out);
 
-// POST /v1/plan: the profile (by name or inline), the dataset, objective and constraints, and
-// optionally a price list inline ("prices": an object of the price-file schema, docs/plan.md).
+// POST /v1/plan: one or more evidence paths — the profile (by name or inline) with its dataset,
+// a runs CSV inline ("runs_csv": its text, docs/fit.md columns) with its workload (and "nodes",
+// "dataset_bytes", "instance_types"), a Spark application of the served store ("spark_app") —,
+// objective and constraints, and optionally a price list inline ("prices": an object of the
+// price-file schema, docs/plan.md).
 struct PlanCall {
   std::string application;
   std::optional<std::string> inline_profile;
+  std::optional<std::string> inline_runs;    // the "runs_csv" text; request.runs_file names it
   std::optional<std::string> inline_prices;  // JSON text of the "prices" object
   PlanRequest request;                       // file fields unused
 };

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "planner/plan/combined_plan.h"
+#include "planner/plan/plan_runs.h"
 #include "planner/plan/spark_plan.h"
 #include "planner/runtime/json_output.h"
 #include "planner/service/http_server.h"
@@ -102,6 +103,16 @@ HttpReply FromStatus(const Status& s) { return Error(ApiErrorFromStatus(s)); }
 
 enum class TopologyUse { kOptional, kRequired };
 
+// A document given inline in a request body ("profile", "prices", "runs_csv") that does not
+// parse: 400 naming its first problem, the field under the request field ("prices.currency").
+template <typename T>
+std::optional<ApiError> InlineProblem(const profiles::Loaded<T>& parsed, const std::string& field) {
+  if (parsed.ok()) return std::nullopt;
+  const profiles::Problem& p = parsed.problems.front();
+  return ApiError{400, "invalid_field", profiles::FormatProblem(p),
+                  p.field.empty() ? field : field + "." + p.field};
+}
+
 // Resolves the profile of a call into *doc: from the catalog by name, or parsed from the inline
 // object into *storage. Returns the error to answer with instead; with TopologyUse::kRequired, a
 // 404 first when the service was started without a topology.
@@ -115,11 +126,7 @@ std::optional<ApiError> ResolveProfile(const Catalog& catalog, const Call& call,
   if (call.inline_profile) {
     profiles::Loaded<profiles::ProfileDocument> parsed =
         profiles::ParseProfile(*call.inline_profile, "request.profile");
-    if (!parsed.ok()) {
-      const profiles::Problem& p = parsed.problems.front();
-      return ApiError{400, "invalid_field", profiles::FormatProblem(p),
-                      p.field.empty() ? "profile" : "profile." + p.field};
-    }
+    if (auto e = InlineProblem(parsed, "profile")) return e;
     *storage = std::move(parsed.value);
     *doc = storage;
     return std::nullopt;
@@ -198,36 +205,43 @@ HttpReply SparkPlan(const ServiceOptions& options, PlanCall call) {
 HttpReply Plan(const ServiceOptions& options, const Catalog& catalog, const std::string& body) {
   PlanCall call;
   if (auto e = DecodePlanCall(body, &call)) return Error(*e);
-  const bool combined = !call.request.app.empty() && !call.request.dataset.empty();
-  if (!call.request.app.empty() && !combined) return SparkPlan(options, std::move(call));
-  if (combined) {
+  const bool with_profile = !call.application.empty() || call.inline_profile.has_value();
+  const bool with_runs = call.inline_runs.has_value();
+  const bool with_spark = !call.request.app.empty();
+  if (with_spark && !with_profile && !with_runs) return SparkPlan(options, std::move(call));
+  if (with_spark) {
     if (auto e = UseServedStore(options, &call)) return Error(*e);
   }
   profiles::ProfileDocument storage;
   const profiles::ProfileDocument* doc = nullptr;
-  if (auto e = ResolveProfile(catalog, call, TopologyUse::kRequired, &storage, &doc)) {
-    return Error(*e);
+  if (with_profile) {
+    if (auto e = ResolveProfile(catalog, call, TopologyUse::kRequired, &storage, &doc)) {
+      return Error(*e);
+    }
+  }
+  profiles::Loaded<profiles::RunsTable> runs;
+  if (with_runs) {
+    runs = profiles::ParseRunsCsv(*call.inline_runs, call.request.runs_file);
+    if (auto e = InlineProblem(runs, "runs_csv")) return Error(*e);
   }
   profiles::Loaded<profiles::PriceFile> prices;
   if (call.inline_prices) {
     prices = profiles::ParsePriceFile(*call.inline_prices, "request.prices");
-    if (!prices.ok()) {
-      const profiles::Problem& p = prices.problems.front();
-      return Error({400, "invalid_field", profiles::FormatProblem(p),
-                    p.field.empty() ? "prices" : "prices." + p.field});
-    }
+    if (auto e = InlineProblem(prices, "prices")) return Error(*e);
   }
-  if (combined) {
-    // The served profile and the served store's application: `perfplan plan --profile …
-    // --store … --app …`.
+  const profiles::PriceFile* price_list = call.inline_prices ? &prices.value : nullptr;
+  if (with_profile + with_runs + with_spark >= 2) {
+    // `perfplan plan` over the served (or inline) profile, the inline runs CSV and the served
+    // store's application, whichever are given.
     Result<CombinedPlanAnswer> answer = AnswerCombinedPlan(
-        call.request,
-        {doc, catalog.topology(), call.inline_prices ? &prices.value : nullptr});
+        call.request, {doc, doc ? catalog.topology() : nullptr,
+                       with_runs ? &runs.value : nullptr, price_list});
     if (!answer.ok()) return FromStatus(answer.status());
     return {200, ToJson(answer.value())};
   }
-  Result<PlanAnswer> answer = AnswerPlan(*doc, *catalog.topology(),
-                                         call.inline_prices ? &prices.value : nullptr, call.request);
+  Result<PlanAnswer> answer = with_runs
+                                  ? AnswerPlan(runs.value, price_list, call.request)
+                                  : AnswerPlan(*doc, *catalog.topology(), price_list, call.request);
   if (!answer.ok()) return FromStatus(answer.status());
   return {200, ToJson(answer.value())};
 }

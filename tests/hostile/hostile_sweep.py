@@ -93,6 +93,8 @@ PATHS = [
     ("plan-store", ["plan", "--store", "{F}", "--app", "synthetic", "--json"]),
     ("capacity-store", ["capacity", "--store", "{F}", "--profile",
                         "{SRC}/examples/profiles/kmeans.yaml", "--nodes", "4,16", "--json"]),
+    ("capacity-runs", ["capacity", "--trace", "{SRC}/examples/swim/fb2009_first50.tsv", "--runs",
+                       "{F}", "--workload", "w", "--nodes", "4,16", "--json"]),
     ("report-prices", ["report", "--out", "{D}/prices-report.html", "--profiles",
                        "{SRC}/examples/profiles/kmeans.yaml", "--topology",
                        "{SRC}/examples/topology.yaml", "--prices", "{F}", "--json"]),

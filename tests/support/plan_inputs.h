@@ -1,8 +1,9 @@
-// Inputs shared by the plan and report tests (header only): a runs CSV of one workload on two
-// instance types, and a price file for the example topology's sites and those two types.
+// Inputs shared by the plan, capacity, export, service and report tests (header only): runs CSVs
+// of one workload, and a price file for the example topology's sites and two instance types.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace perfplan::testing {
 
@@ -30,6 +31,31 @@ inline std::string SitesAndTypesPrices() {
          "  - {site: campus-lab, price_per_node_hour: 0.20}\n"
          "  - {instance_type: small, price_per_node_hour: 0.10}\n"
          "  - {instance_type: large, price_per_node_hour: 0.35}\n";
+}
+
+// An instance type whose runs take serial_seconds + work_seconds / nodes.
+struct LinearType {
+  std::string name;
+  double serial_seconds = 0;
+  double work_seconds = 0;
+};
+
+// One completed run of `workload` per node count and type (types within each count, in order),
+// `bytes` bytes read at 1e8 bytes/s, storage nodes = compute nodes.
+inline std::string LinearRunsCsv(const std::string& workload, const std::vector<LinearType>& types,
+                                 const std::vector<int>& counts,
+                                 const std::string& bytes = "1e10") {
+  std::string csv =
+      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
+      "bandwidth_bytes_per_second,runtime_seconds,completed\n";
+  for (int c : counts) {
+    const std::string n = std::to_string(c);
+    for (const LinearType& t : types) {
+      csv += workload + "," + t.name + "," + bytes + "," + n + "," + n + ",1e8," +
+             std::to_string(t.serial_seconds + t.work_seconds / c) + ",true\n";
+    }
+  }
+  return csv;
 }
 
 }  // namespace perfplan::testing

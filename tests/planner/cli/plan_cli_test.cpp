@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "tests/support/plan_inputs.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
@@ -223,14 +224,8 @@ TEST_CASE("export --what plan: the plan's alternatives, or the Spark plan's part
 
 TEST_CASE("plan over a profile, a runs CSV and a store at once: each part is its own plan") {
   const std::string dir = testing::MakeTempDir();
-  std::string csv =
-      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
-      "bandwidth_bytes_per_second,runtime_seconds,completed\n";
-  for (int c : {4, 8, 16, 32}) {
-    const std::string n = std::to_string(c);
-    csv += "kmeans,m5,1e10," + n + "," + n + ",1e8," + std::to_string(40 + 1500.0 / c) + ",true\n";
-  }
-  testing::WriteFile(dir + "/runs.csv", csv);
+  testing::WriteFile(dir + "/runs.csv",
+                     testing::LinearRunsCsv("kmeans", {{"m5", 40, 1500}}, {4, 8, 16, 32}));
   testing::WriteFile(dir + "/app-c", testing::SyntheticEventLog("app-c", 2, 16));
   const std::string store = "'" + dir + "/s.db'";
   REQUIRE(RunPerfplan("ingest spark '" + dir + "/app-c' --store " + store).exit_code == 0);
@@ -270,6 +265,110 @@ TEST_CASE("plan over a profile, a runs CSV and a store at once: each part is its
                                     "2>&1");
   CHECK(bad.exit_code == 2);
   CHECK(bad.out == "perfplan plan: error: workload: required with a runs CSV\n");
+}
+
+TEST_CASE("export --what plan over several paths: each part's rows are its own export's") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/runs.csv",
+                     testing::LinearRunsCsv("kmeans", {{"m5", 40, 1500}}, {4, 8, 16, 32}));
+  testing::WriteFile(dir + "/app-e", testing::SyntheticEventLog("app-e", 2, 16));
+  const std::string store = "'" + dir + "/s.db'";
+  REQUIRE(RunPerfplan("ingest spark '" + dir + "/app-e' --store " + store).exit_code == 0);
+  const std::string runs = " --runs '" + dir + "/runs.csv' --workload kmeans";
+  const std::string app = " synthetic --store " + store;
+  const std::string prices = " --prices " + Example("prices/grid.yaml");
+
+  testing::CliRun combined =
+      RunPerfplan("export --what plan " + KmeansArgs() + runs + app + " --format json");
+  testing::CliRun profile = RunPerfplan("export --what plan " + KmeansArgs() + " --format json");
+  testing::CliRun by_runs = RunPerfplan("export --what plan" + runs + " --format json");
+  testing::CliRun spark = RunPerfplan("export --what plan" + app + " --format json");
+  REQUIRE(combined.exit_code == 0);
+  REQUIRE(profile.exit_code == 0);
+  REQUIRE(by_runs.exit_code == 0);
+  REQUIRE(spark.exit_code == 0);
+  const auto c = nlohmann::json::parse(combined.out);
+  CHECK(c["what"] == "plan");
+  const std::vector<std::string> first = {"part", "alternative", "combined_chosen",
+                                          "combined_on_front"};
+  CHECK(std::vector<std::string>(c["columns"].begin(), c["columns"].begin() + 4) == first);
+  // Each part's rows, on that part's columns, are the rows of the part's own export.
+  std::size_t chosen = 0;
+  for (const auto& [part, alone] : {std::pair{"profile", &profile}, std::pair{"runs", &by_runs},
+                                    std::pair{"spark-application", &spark}}) {
+    CAPTURE(part);
+    const auto a = nlohmann::json::parse(alone->out);
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : c["rows"]) {
+      if (row["part"] != part) continue;
+      nlohmann::json projected = nlohmann::json::object();
+      for (const auto& column : a["columns"]) {
+        projected[column.get<std::string>()] = row[column.get<std::string>()];
+      }
+      rows.push_back(projected);
+      chosen += row["combined_chosen"] == 1;
+    }
+    CHECK(rows == a["rows"]);
+  }
+  // One placement chosen, plus the Spark part's executor count.
+  CHECK(chosen == 2);
+
+  // CSV: the same columns, one line per row.
+  testing::CliRun as_csv = RunPerfplan("export --what plan " + KmeansArgs() + runs + prices);
+  REQUIRE(as_csv.exit_code == 0);
+  CHECK(as_csv.out.rfind("part,alternative,combined_chosen,combined_on_front,replica_site,", 0) ==
+        0);
+  std::size_t lines = 0, on_front = 0;
+  for (std::size_t at = as_csv.out.find("\r\n"); at != std::string::npos;
+       at = as_csv.out.find("\r\n", at + 2)) {
+    ++lines;
+  }
+  testing::CliRun priced =
+      RunPerfplan("plan " + KmeansArgs() + runs + prices + " --json");
+  REQUIRE(priced.exit_code == 0);
+  const auto p = nlohmann::json::parse(priced.out);
+  on_front = p["front"].size();
+  CHECK(on_front > 0);
+  CHECK(lines == 1 + p["parts"]["profile"]["alternatives"].size() +
+                     p["parts"]["runs"]["alternatives"].size());
+}
+
+TEST_CASE("capacity --runs: the fitted history predicts the jobs; --from/--to bound --store") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/runs.csv",
+                     testing::LinearRunsCsv("sort", {{"m5", 20, 600}}, {4, 8, 16, 32}, "2e9"));
+  testing::CliRun r = RunPerfplan("capacity --trace " + Example("swim/fb2009_first50.tsv") +
+                                  " --runs '" + dir + "/runs.csv' --workload sort --nodes 4,16 "
+                                  "--json");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["inputs"]["profile"].is_null());
+  CHECK(j["inputs"]["workload"] == "sort");
+  CHECK(j["sources"]["runtime"].get<std::string>().rfind(
+            "fitted runtime model (perfplan fit) of workload sort on m5 from ", 0) == 0);
+  CHECK(j["window"].is_null());
+  CHECK(j["sizes"][0]["makespan_seconds"].get<double>() >=
+        j["sizes"][1]["makespan_seconds"].get<double>());
+  testing::CliRun both = RunPerfplan(
+      "capacity --trace t.tsv --runs '" + dir + "/runs.csv' --workload sort --profile " +
+          Example("profiles/kmeans.yaml") + " --nodes 4",
+      "2>&1");
+  CHECK(both.exit_code == 2);
+  CHECK(both.out ==
+        "perfplan capacity: error: profile: give one runtime model: a profile (--profile) or a "
+        "runs CSV with its workload (--runs, --workload)\n");
+  testing::CliRun window = RunPerfplan(
+      "capacity --store '" + dir + "/none.db' --profile " + Example("profiles/kmeans.yaml") +
+          " --nodes 4 --from 2013-01-02 --to 2013-01-01",
+      "2>&1");
+  CHECK(window.exit_code == 2);
+  CHECK(window.out == "perfplan capacity: error: --to: must be after --from\n");
+  testing::CliRun bad_time = RunPerfplan(
+      "capacity --store '" + dir + "/none.db' --profile " + Example("profiles/kmeans.yaml") +
+          " --nodes 4 --from yesterday",
+      "2>&1");
+  CHECK(bad_time.exit_code == 2);
+  CHECK(bad_time.out.rfind("perfplan capacity: error: --from", 0) == 0);
 }
 
 TEST_CASE("capacity: more nodes never finish the trace later, and the JSON has every size") {

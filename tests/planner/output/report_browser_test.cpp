@@ -15,6 +15,7 @@
 
 #include "tests/support/cli_run.h"
 #include "tests/support/plan_inputs.h"
+#include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan {
@@ -156,13 +157,26 @@ TEST_CASE("in Chromium's layout every label lies inside its chart and no two lab
   // Prices for the topology's sites and both instance types: the decision table's cost column
   // and the cost-against-time charts with their Pareto fronts.
   testing::WriteFile(dir + "/prices.yaml", testing::SitesAndTypesPrices());
+  // A store of three runs of one Spark application at 1 and 2 executors: the Spark plan's
+  // runtime-against-executors chart with the fitted history, its interval and the chosen marker.
+  std::filesystem::create_directories(dir + "/logs");
+  for (int i = 0; i < 3; ++i) {
+    const std::string id = "app-browser-" + std::to_string(i);
+    testing::WriteFile(dir + "/logs/" + id,
+                       testing::OnExecutors(testing::SyntheticEventLog(id, 2, 12 + i), 1 + i % 2));
+  }
+  REQUIRE(Shell(testing::BinaryDir() + "/perfplan ingest spark '" + dir + "/logs' --store '" +
+                dir + "/s.db'")
+              .exit_code == 0);
   const Run report = Shell(testing::BinaryDir() + "/perfplan report --out '" + html +
                            "' --profiles " + examples + "/profiles/kmeans.yaml " + examples +
                            "/profiles/em.yaml " + examples + "/profiles/defect.yaml --topology " +
                            examples + "/topology.yaml --runs '" + dir +
                            "/runs.csv' --workload w --train 'compute_nodes<=16' --prices '" +
-                           dir + "/prices.yaml'");
+                           dir + "/prices.yaml' --store '" + dir + "/s.db'");
   REQUIRE(report.exit_code == 0);
+  CHECK(testing::ReadFile(html).find("Runtime against executor count, synthetic") !=
+        std::string::npos);
   CHECK(testing::ReadFile(html).find("id=\"runtime-nodes\"") != std::string::npos);
   CHECK(testing::ReadFile(html).find("id=\"pareto\"") != std::string::npos);
   CHECK(testing::ReadFile(html).find("Cost against predicted time, workload w") !=

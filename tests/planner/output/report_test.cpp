@@ -126,11 +126,11 @@ TEST_CASE("a report from examples/ and a small store has every section and well-
   CHECK(j["out"] == out);
   std::vector<std::string> ids;
   for (const auto& s : j["sections"]) ids.push_back(s["id"]);
-  CHECK(ids ==
-        std::vector<std::string>{"decision", "stragglers", "datanodes", "evaluate",
-                                 "runtime-nodes", "profiles", "selection"});
+  CHECK(ids == std::vector<std::string>{"decision", "spark-plan", "stragglers", "datanodes",
+                                        "evaluate", "runtime-nodes", "profiles", "selection"});
   CHECK(j["sections"][0]["charts"] == 0);  // the decision table
-  CHECK(j["sections"][1]["charts"] == 2);  // one Lorenz figure per stage
+  CHECK(j["sections"][1]["charts"] == 1);  // runtime against executors of the one application
+  CHECK(j["sections"][2]["charts"] == 2);  // one Lorenz figure per stage
 
   const std::string html = testing::ReadFile(out);
   CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
@@ -140,9 +140,9 @@ TEST_CASE("a report from examples/ and a small store has every section and well-
         std::string::npos);
   const std::vector<std::string> charts = SvgBlocks(html);
   CHECK(charts.size() == j["charts"].get<std::size_t>());
-  // Lorenz 2, DataNodes 1, evaluate 1, runtime against nodes 1 (type t1), profiles 1,
-  // selection: 2 profiles × the 4 datasets of examples/topology.yaml.
-  CHECK(charts.size() == 2 + 1 + 1 + 1 + 1 + 2 * 4);
+  // Spark plan 1, Lorenz 2, DataNodes 1, evaluate 1, runtime against nodes 1 (type t1),
+  // profiles 1, selection: 2 profiles × the 4 datasets of examples/topology.yaml.
+  CHECK(charts.size() == 1 + 2 + 1 + 1 + 1 + 1 + 2 * 4);
   CHECK(html.find("<section id=\"decision\">") < html.find("<section id=\"stragglers\">"));
   CHECK(html.find("by perfplan ") != std::string::npos);  // the header names the version
   // knn.yaml has one run: not on the predicted-against-measured chart (it would be in-sample).

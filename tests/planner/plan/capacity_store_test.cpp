@@ -84,6 +84,7 @@ TEST_CASE("the store's jobs and applications are the arrivals, in submit order")
   testing::WriteFile(dir + "/same.tsv", TraceOf(jobs.value()));
   CapacityRequest by_store;
   by_store.store_path = db;
+  by_store.window.hours = 0;  // every job: the 2013 jobs and the 2023 application
   by_store.profile_file = testing::SourceDir() + "/examples/profiles/kmeans.yaml";
   by_store.cluster_nodes = {1, 4, 16};
   CapacityRequest by_trace = by_store;
@@ -102,6 +103,109 @@ TEST_CASE("the store's jobs and applications are the arrivals, in submit order")
           b.value().rows[i].replay.mean_queue_seconds);
     CHECK(a.value().rows[i].replay.utilisation == b.value().rows[i].replay.utilisation);
   }
+}
+
+// A store of MapReduce jobs submitted at `submit_ms` (1 GB read each).
+std::string StoreOf(const std::string& dir, const std::vector<long long>& submit_ms) {
+  std::vector<std::string> files;
+  for (std::size_t i = 0; i < submit_ms.size(); ++i) {
+    char id[64];
+    std::snprintf(id, sizeof id, "job_201301010000_%04zu", i + 1);
+    files.push_back(dir + "/" + id + ".log");
+    testing::WriteFile(files.back(), History1(id, submit_ms[i], 1000000000));
+  }
+  const std::string db = dir + "/w.db";
+  auto store = profiles::Store::Open(db, {profiles::mapreduce::StoreMigrations()});
+  REQUIRE(store.ok());
+  REQUIRE(profiles::mapreduce::IngestMapReduce(*store.value(), files).ok());
+  return db;
+}
+
+std::vector<std::string> Ids(const WindowedJobs& w) {
+  std::vector<std::string> ids;
+  for (const profiles::SwimJob& j : w.trace.jobs) ids.push_back(j.id.substr(17));
+  return ids;
+}
+
+TEST_CASE("the default window is the busiest 24 h; --from, --to and --window-hours bound it") {
+  const std::string dir = testing::MakeTempDir();
+  constexpr long long kHour = 3600000, t0 = 1357000000000;
+  // One job years earlier, three within 20 h, one 30 h after the first of them.
+  const std::string db =
+      StoreOf(dir, {t0 - 40000 * kHour, t0, t0 + 10 * kHour, t0 + 20 * kHour, t0 + 30 * kHour});
+  std::vector<std::string> warnings;
+  Result<WindowedJobs> busiest = StoreJobs(db, CapacityWindow{}, &warnings);
+  REQUIRE(busiest.ok());
+  CHECK(busiest.value().stored_jobs == 5);
+  CHECK(Ids(busiest.value()) == std::vector<std::string>{"0002", "0003", "0004"});
+  CHECK(busiest.value().from_ms == t0);
+  CHECK(busiest.value().to_ms == t0 + 24 * kHour);
+  CHECK(busiest.value().chosen_by == "busiest 24 h of the 40030 h the stored jobs span");
+  // Submit times count from the window's first job.
+  CHECK(busiest.value().trace.jobs[0].submit_seconds == 0);
+  CHECK(busiest.value().trace.jobs[2].submit_seconds == 20 * 3600);
+
+  CapacityWindow from;
+  from.from_ms = t0 + 10 * kHour;
+  Result<WindowedJobs> a = StoreJobs(db, from, &warnings);
+  REQUIRE(a.ok());
+  CHECK(Ids(a.value()) == std::vector<std::string>{"0003", "0004", "0005"});  // [t0+10h, t0+34h)
+  CHECK(a.value().chosen_by == "given start");
+  CapacityWindow to;
+  to.to_ms = t0 + 20 * kHour;
+  to.hours = 48;
+  Result<WindowedJobs> b = StoreJobs(db, to, &warnings);
+  REQUIRE(b.ok());
+  CHECK(Ids(b.value()) == std::vector<std::string>{"0002", "0003"});  // [t0−28h, t0+20h)
+  CapacityWindow both;
+  both.from_ms = t0 - 40000 * kHour;
+  both.to_ms = t0 + 1;
+  Result<WindowedJobs> c = StoreJobs(db, both, &warnings);
+  REQUIRE(c.ok());
+  CHECK(Ids(c.value()) == std::vector<std::string>{"0001", "0002"});
+  CapacityWindow every;
+  every.hours = 0;
+  Result<WindowedJobs> d = StoreJobs(db, every, &warnings);
+  REQUIRE(d.ok());
+  CHECK(d.value().trace.jobs.size() == 5);
+  CHECK(d.value().chosen_by == "every job");
+
+  CapacityWindow empty;
+  empty.from_ms = t0 + 100 * kHour;
+  Result<WindowedJobs> none = StoreJobs(db, empty, &warnings);
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().field() == "window");
+  CHECK(none.status().message() ==
+        "window: no job of " + db + " was submitted in [" + std::to_string(t0 + 100 * kHour) +
+            ", " + std::to_string(t0 + 124 * kHour) + ") ms; its 5 jobs were submitted from " +
+            std::to_string(t0 - 40000 * kHour) + " to " + std::to_string(t0 + 30 * kHour) +
+            " ms");
+
+  // The capacity answer says which window it replayed.
+  CapacityRequest request;
+  request.store_path = db;
+  request.profile_file = testing::SourceDir() + "/examples/profiles/kmeans.yaml";
+  request.cluster_nodes = {8};
+  Result<CapacityAnswer> answer = AnswerCapacity(request);
+  REQUIRE(answer.ok());
+  CHECK(answer.value().jobs == 3);
+  CHECK(answer.value().stored_jobs == 5);
+  CHECK(answer.value().window_from_ms == t0);
+  CHECK(answer.value().trace_span_seconds == 20 * 3600);
+  request.window.to_ms = t0;
+  request.window.from_ms = t0;
+  CHECK(AnswerCapacity(request).status().message() == "to_ms: must be after from_ms");
+  request.window = {};
+  request.window.hours = -1;
+  CHECK(AnswerCapacity(request).status().message() ==
+        "window_hours: must be >= 0 (0 = no window)");
+  CapacityRequest trace;
+  trace.trace_file = dir + "/t.tsv";
+  trace.profile_file = "p.yaml";
+  trace.cluster_nodes = {4};
+  trace.window.from_ms = t0;
+  CHECK(trace.Validate().message() ==
+        "from_ms: a window applies to the jobs of a store (--store)");
 }
 
 TEST_CASE("capacity --store errors: no store, an empty store, two sources of jobs") {

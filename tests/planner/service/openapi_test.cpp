@@ -11,6 +11,7 @@
 #include "planner/tuning/tune.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
+#include "tests/support/plan_inputs.h"
 #include "tests/support/example_catalog.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
@@ -144,6 +145,28 @@ TEST_CASE("every documented endpoint answers as documented over a real socket") 
   const json combined = json::parse(r->body);
   CHECK(HasRequired(doc["components"]["schemas"]["CombinedPlan"], combined));
   CheckRequired(doc, plan_schema, combined, "combined plan response", 2);
+  // A runs CSV given inline (Plan), alone and with the profile (CombinedPlan).
+  const json runs_body = {
+      {"runs_csv", testing::LinearRunsCsv("sort", {{"m5", 40, 1500}}, {4, 8, 16, 32})},
+      {"workload", "sort"},
+      {"nodes", {4, 64}}};
+  CHECK(HasRequired(doc["components"]["schemas"]["PlanRequest"], runs_body));
+  r = client.Post("/v1/plan", runs_body.dump(), "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  const json by_runs = json::parse(r->body);
+  CHECK(HasRequired(doc["components"]["schemas"]["Plan"], by_runs));
+  CheckRequired(doc, plan_schema, by_runs, "runs plan response", 2);
+  json with_profile = runs_body;
+  with_profile["application"] = "kmeans";
+  with_profile["dataset"] = "sky-survey";
+  r = client.Post("/v1/plan", with_profile.dump(), "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 200);
+  CHECK(HasRequired(doc["components"]["schemas"]["CombinedPlan"], json::parse(r->body)));
+  for (const char* key : {"runs_csv", "workload", "nodes", "dataset_bytes", "instance_types"}) {
+    CHECK(doc["components"]["schemas"]["PlanRequest"]["properties"].contains(key));
+  }
   service.Stop();
 }
 

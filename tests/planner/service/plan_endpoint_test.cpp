@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <httplib.h>
 
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "planner/plan/combined_plan.h"
@@ -13,6 +14,7 @@
 #include "planner/service/service.h"
 #include "profiles/spark/spark_ingest.h"
 #include "tests/support/example_catalog.h"
+#include "tests/support/plan_inputs.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
@@ -21,13 +23,26 @@ namespace {
 
 using nlohmann::json;
 
+// The service over the example catalog on a free port (no store), and a client of it.
+struct Served {
+  Served() : service(testing::ExampleCatalog(), FreePort(), nullptr) {
+    REQUIRE(service.Start().ok());
+    client = std::make_unique<httplib::Client>("127.0.0.1", service.port());  // port once started
+  }
+  ~Served() { service.Stop(); }
+  static ServiceOptions FreePort() {
+    ServiceOptions options;
+    options.port = 0;
+    return options;
+  }
+  Service service;
+  std::unique_ptr<httplib::Client> client;
+};
+
 TEST_CASE("POST /v1/plan answers what perfplan plan answers, and names bad price fields") {
   const std::string examples = testing::SourceDir() + "/examples";
-  ServiceOptions options;
-  options.port = 0;
-  Service service(testing::ExampleCatalog(), options, nullptr);
-  REQUIRE(service.Start().ok());
-  httplib::Client client("127.0.0.1", service.port());
+  Served served;
+  httplib::Client& client = *served.client;
 
   const json prices = {{"schema_version", 1},
                        {"currency", "USD"},
@@ -77,7 +92,6 @@ TEST_CASE("POST /v1/plan answers what perfplan plan answers, and names bad price
   CHECK(json::parse(r->body)["message"] ==
         "objective: cost needs prices (--prices FILE, or \"prices\" in a /v1/plan request)");
   CHECK(json::parse(r->body)["field"] == "objective");
-  service.Stop();
 }
 
 TEST_CASE("POST /v1/plan with spark_app answers what perfplan plan --store --app answers") {
@@ -191,6 +205,111 @@ TEST_CASE("POST /v1/plan with spark_app answers what perfplan plan --store --app
   CHECK(json::parse(r->body)["message"] ==
         "\"spark_app\" plans are served when the service is started with --store");
   without.Stop();
+}
+
+std::string RunsCsv() {
+  return testing::LinearRunsCsv("kmeans", {{"m5", 40, 1500}, {"c5", 30, 2500}}, {4, 8, 16, 32});
+}
+
+TEST_CASE("POST /v1/plan with runs_csv answers what perfplan plan --runs answers") {
+  const std::string examples = testing::SourceDir() + "/examples";
+  const std::string dir = testing::MakeTempDir();
+  Served served;
+  httplib::Client& client = *served.client;
+
+  const json prices = {{"schema_version", 1},
+                       {"currency", "EUR"},
+                       {"prices",
+                        {{{"instance_type", "m5"}, {"price_per_node_hour", 0.2}},
+                         {{"instance_type", "c5"}, {"price_per_node_hour", 0.15}},
+                         {{"site", "osu-cluster"}, {"price_per_node_hour", 0.4}},
+                         {{"site", "anl-cluster"}, {"price_per_node_hour", 0.9}},
+                         {{"site", "campus-lab"}, {"price_per_node_hour", 0.2}}}}};
+  const json body = {{"runs_csv", RunsCsv()},
+                     {"workload", "kmeans"},
+                     {"nodes", {4, 8, 16, 32, 64}},
+                     {"objective", "cost"},
+                     {"prices", prices}};
+  httplib::Result r = client.Post("/v1/plan", body.dump(), "application/json");
+  REQUIRE(r);
+  REQUIRE(r->status == 200);
+  // The CLI's document over the same CSV in a file, but for the name of the runs.
+  testing::WriteFile(dir + "/runs.csv", RunsCsv());
+  testing::WriteFile(dir + "/p.json", prices.dump());
+  PlanRequest files;
+  files.runs_file = dir + "/runs.csv";
+  files.workload = "kmeans";
+  files.node_counts = {4, 8, 16, 32, 64};
+  files.objective = PlanObjective::kCost;
+  files.price_file = dir + "/p.json";
+  Result<PlanAnswer> local = AnswerPlan(files);
+  REQUIRE(local.ok());
+  json expected = json::parse(ToJson(local.value()));
+  json answer = json::parse(r->body);
+  CHECK(answer["evidence"] == "runs");
+  CHECK(answer["recommendation"] == expected["recommendation"]);
+  CHECK(answer["front"] == expected["front"]);
+  CHECK(answer["alternatives"] == expected["alternatives"]);
+  CHECK(r->body.find("request.runs_csv") != std::string::npos);
+
+  // With a profile too: the combined plan, its parts the plans of each path alone.
+  json both = body;
+  both["application"] = "kmeans";
+  both["dataset"] = "sky-survey";
+  r = client.Post("/v1/plan", both.dump(), "application/json");
+  REQUIRE(r);
+  REQUIRE(r->status == 200);
+  const json combined = json::parse(r->body);
+  files.profile_file = examples + "/profiles/kmeans.yaml";
+  files.topology_file = examples + "/topology.yaml";
+  files.dataset = "sky-survey";
+  Result<CombinedPlanAnswer> files_combined = AnswerCombinedPlan(files);
+  REQUIRE(files_combined.ok());
+  const json e = json::parse(ToJson(files_combined.value()));
+  CHECK(combined["evidence"] == "combined");
+  CHECK(combined["recommendation"] == e["recommendation"]);
+  CHECK(combined["front"] == e["front"]);
+  CHECK(combined["parts"]["runs"]["alternatives"] == e["parts"]["runs"]["alternatives"]);
+  CHECK(combined["parts"]["profile"]["alternatives"] == e["parts"]["profile"]["alternatives"]);
+
+  // Bad runs and misplaced fields are refused with the field named.
+  const std::pair<json, std::string> refused[] = {
+      {{{"runs_csv", RunsCsv()}}, "workload"},
+      {{{"runs_csv", ""}, {"workload", "kmeans"}}, "runs_csv"},
+      {{{"runs_csv", 3}, {"workload", "kmeans"}}, "runs_csv"},
+      {{{"runs_csv", RunsCsv()}, {"workload", "kmeans"}, {"nodes", {0}}}, "nodes"},
+      {{{"runs_csv", RunsCsv()}, {"workload", "kmeans"}, {"instance_types", "m5"}},
+       "instance_types"},
+      {{{"runs_csv", RunsCsv()}, {"workload", "kmeans"}, {"dataset", "sky-survey"}}, "dataset"},
+      {{{"application", "kmeans"}, {"dataset", "sky-survey"}, {"workload", "kmeans"}},
+       "workload"},
+      {{{"runs_csv", RunsCsv()}, {"workload", "kmeans"}, {"spark_app", "a"}, {"executors", {2}}},
+       "executors"},
+  };
+  for (const auto& [bad, field] : refused) {
+    CAPTURE(bad.dump());
+    r = client.Post("/v1/plan", bad.dump(), "application/json");
+    REQUIRE(r);
+    CHECK(r->status == 400);
+    CHECK(json::parse(r->body)["field"] == field);
+  }
+  // A CSV that does not parse: its first problem, as request.runs_csv:LINE: column: message.
+  r = client.Post("/v1/plan",
+                  json({{"runs_csv", RunsCsv() + "kmeans,m5,abc,4,4,1e8,100,true\n"},
+                        {"workload", "kmeans"}})
+                      .dump(),
+                  "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 400);
+  CHECK(json::parse(r->body)["field"] == "runs_csv.dataset_bytes");
+  CHECK(json::parse(r->body)["message"].get<std::string>().rfind("request.runs_csv:10: ", 0) ==
+        0);
+  r = client.Post("/v1/plan", json({{"runs_csv", RunsCsv()}, {"workload", "nope"}}).dump(),
+                  "application/json");
+  REQUIRE(r);
+  CHECK(r->status == 404);
+  CHECK(json::parse(r->body)["message"] ==
+        "workload: no runs of \"nope\" in request.runs_csv");
 }
 
 }  // namespace
