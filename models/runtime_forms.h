@@ -6,6 +6,11 @@
 // the runs are of one type and carry no hardware figures):
 //
 //   serial-floor    θ0 + θ1·s/(m·v)                  Amdahl with vCPU scaling: levels off at θ0
+//   memory-floor    θ0 + θ1·s/(m·μ)                  Amdahl with memory scaling, μ = memory per
+//                                                    node relative to the first training run's
+//                                                    type: parallel work bound by how much of
+//                                                    the data a node holds in memory (spill,
+//                                                    recomputation), not by its vCPUs
 //   log-nodes       θ0 + θ1·s/(m·v) + θ2·log m       coordination growing slowly with machines
 //   communication   θ0 + θ1·s/(m·v) + θ2·m           time rising again at large m
 //   memory          θ0 + θ1·s/(m·v) + θ2·log m + θ3·max(0, κ·s/m − M)/v
@@ -36,6 +41,14 @@
 // does not decide between forms that fit equally well; the rule and the 2% were fixed before any
 // workload was scored, docs/accuracy.md).
 //
+// Forms the training rows cannot tell apart are averaged, not picked by list order: when eligible
+// forms make the same held-out prediction as the chosen one on every scored run (to 1e-9 in log)
+// yet are different models (another scaling with hardware, or other coefficients), the choice is
+// the average of them, with equal weights since the data prefer none. This happens when every
+// training run is of one instance type: vCPU and memory scaling then fit identically and differ
+// only on the other types. The average's CV+ interval takes each member's fold predictions as
+// centres, so it spans the members' disagreement at the target.
+//
 // The chosen form's fold models and held-out residuals are kept: they are the calibration set of
 // the CV+ intervals (models/conformal.h).
 //
@@ -57,6 +70,7 @@ namespace perfplan::models {
 
 enum class RuntimeForm {
   kSerialFloor,
+  kMemoryFloor,
   kLogNodes,
   kCommunication,
   kMemory,
@@ -74,6 +88,7 @@ struct FormModel {
   RuntimeForm form = RuntimeForm::kSerialFloor;
   std::optional<RuntimeFit> freeride;       // kFreerideG
   double reference_vcpus = 0;               // pooled forms; 0 = v is 1 (one type, no hardware)
+  double reference_memory_bytes = 0;        // kMemoryFloor: μ = memory_bytes / this
   std::string single_type;                  // pooled forms without hardware: the only type
   std::array<double, 5> theta = {0, 0, 0, 0, 0};  // pooled: [1, s/(m·v), log m, m, memory]
   double memory_factor = 0;                 // kMemory: the fitted κ

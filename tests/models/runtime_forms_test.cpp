@@ -213,6 +213,111 @@ TEST_CASE("cross-validation picks the memory form on data that spills below a me
   CHECK(choice.value().chosen == RuntimeForm::kMemory);
 }
 
+// Types with vCPUs and memory per node varied independently, node counts 2..32, exact runs.
+std::vector<MeasuredRun> HardwareRuns(const std::function<double(const MeasuredRun&)>& truth) {
+  std::vector<MeasuredRun> runs;
+  for (double vcpus : {2.0, 4.0, 8.0}) {
+    for (double gib : {4.0, 16.0, 8.0}) {
+      for (double m : {2.0, 4.0, 8.0, 16.0, 32.0}) {
+        MeasuredRun r = Run("v" + std::to_string(int(vcpus)) + "g" + std::to_string(int(gib)),
+                            vcpus, m, 1);
+        r.memory_bytes = gib * kGiB;
+        r.runtime_seconds = truth(r);
+        runs.push_back(r);
+      }
+    }
+  }
+  return runs;
+}
+
+// T = 20 + 4e-9·s/(m·μ), μ = memory per node / 4 GiB (the first run's type).
+double MemoryFloorTruth(const MeasuredRun& r) {
+  return 20 + 4e-9 * r.dataset_bytes / (r.compute_nodes * r.memory_bytes / (4 * kGiB));
+}
+
+TEST_CASE("memory-floor scales the parallel term with memory per node, not vCPUs") {
+  Result<FormModel> fit = FitForm(RuntimeForm::kMemoryFloor, HardwareRuns(MemoryFloorTruth), {});
+  REQUIRE(fit.ok());
+  CHECK(fit.value().reference_memory_bytes == 4 * kGiB);
+  CHECK(fit.value().theta[0] == doctest::Approx(20).epsilon(kRecoveryTolerance));
+  CHECK(fit.value().theta[1] == doctest::Approx(4e-9).epsilon(kRecoveryTolerance));
+  // A new type: 16 vCPUs, 32 GiB (μ = 8) at 10 nodes: 20 + 40/80, whatever its vCPUs.
+  MeasuredRun target = Run("new", 16, 10, 0);
+  target.memory_bytes = 32 * kGiB;
+  CHECK(*PredictForm(fit.value(), target) == doctest::Approx(20.5).epsilon(kRecoveryTolerance));
+  target.memory_bytes = 0;
+  CHECK(!PredictForm(fit.value(), target));
+  std::vector<MeasuredRun> no_memory = HardwareRuns(MemoryFloorTruth);
+  no_memory[7].memory_bytes = 0;
+  CHECK(FitForm(RuntimeForm::kMemoryFloor, no_memory, {}).status().message() ==
+        "memory-floor: pooling instance types needs memory_bytes on every run; 'v2g16' has none");
+}
+
+TEST_CASE("cross-validation picks memory-floor on memory-scaled data and serial-floor on "
+          "vCPU-scaled data") {
+  const std::vector<std::pair<RuntimeForm, std::function<double(const MeasuredRun&)>>> cases = {
+      {RuntimeForm::kMemoryFloor, MemoryFloorTruth},
+      {RuntimeForm::kSerialFloor,
+       [](const MeasuredRun& r) { return 20 + 4e-9 * r.dataset_bytes / (r.compute_nodes * r.vcpus / 2); }},
+  };
+  for (const auto& [form, truth] : cases) {
+    CAPTURE(ToString(form));
+    const std::vector<MeasuredRun> runs = HardwareRuns(truth);
+    std::vector<std::string> types;
+    for (const MeasuredRun& r : runs) {
+      if (types.empty() || types.back() != r.instance_type) types.push_back(r.instance_type);
+    }
+    ChoiceOptions options;
+    options.fit.hardware_aware = true;
+    Result<ModelChoice> choice = ChooseRuntimeForm(runs, types, options);
+    REQUIRE(choice.ok());
+    CAPTURE(choice.value().reason);
+    CHECK(choice.value().chosen == form);
+  }
+}
+
+TEST_CASE("forms the training rows cannot tell apart are averaged when they differ on a target "
+          "type") {
+  // One type (2 vCPUs, 4 GiB): vCPU and memory scaling fit it identically.
+  std::vector<MeasuredRun> runs;
+  for (double m : {2.0, 4.0, 8.0, 16.0}) {
+    MeasuredRun r = Run("a", 2, m, 20 + 40 / m + (m == 4 ? 1 : 0));
+    r.memory_bytes = 4 * kGiB;
+    runs.push_back(r);
+  }
+  ChoiceOptions options;
+  options.fit.hardware_aware = true;
+  options.candidates = {RuntimeForm::kSerialFloor, RuntimeForm::kMemoryFloor};
+  // Only type a is predicted: the two forms agree there, so the simpler one stands.
+  Result<ModelChoice> same_type = ChooseRuntimeForm(runs, {"a"}, options);
+  REQUIRE(same_type.ok());
+  CHECK(same_type.value().chosen == RuntimeForm::kSerialFloor);
+  // Type b (8 vCPUs, 8 GiB) has no training run: vCPUs say 4× faster parallel work, memory 2×.
+  Result<ModelChoice> choice = ChooseRuntimeForm(runs, {"a", "b"}, options);
+  REQUIRE(choice.ok());
+  CHECK(choice.value().chosen == RuntimeForm::kAverage);
+  CHECK(choice.value().reason.rfind(
+            "model average of serial-floor, memory-floor: the same held-out prediction on every "
+            "one of the 4 completed training runs (leave-one-node-count-out, 4 folds;",
+            0) == 0);
+  CHECK(choice.value().reason.find("so the training rows cannot tell them apart and neither is "
+                                   "preferred") != std::string::npos);
+  MeasuredRun b = Run("b", 8, 4, 0);
+  b.memory_bytes = 8 * kGiB;
+  const double by_vcpus = *PredictForm(FitForm(RuntimeForm::kSerialFloor, runs, {}).value(), b);
+  const double by_memory = *PredictForm(FitForm(RuntimeForm::kMemoryFloor, runs, {}).value(), b);
+  CHECK(by_vcpus < by_memory);
+  const double predicted = *PredictForm(choice.value().model, b);
+  CHECK(predicted == doctest::Approx(std::sqrt(by_vcpus * by_memory)));
+  // The CV+ centres are each member's fold predictions: one point per member and held-out run,
+  // and the interval reaches both members' predictions.
+  const std::vector<ConformalPoint> points = CalibrationPoints(choice.value(), b, predicted);
+  CHECK(points.size() == 2 * choice.value().calibration_radius_log.size());
+  const ConformalInterval interval = CvPlusInterval(points, predicted, 0.9);
+  CHECK(interval.low_seconds <= by_vcpus * (1 + 1e-9));
+  CHECK(interval.high_seconds >= by_memory * (1 - 1e-9));
+}
+
 TEST_CASE("a form with as many coefficients as configurations is not eligible beside one with "
           "fewer") {
   // Three node counts per type: ernest's 4 terms per type pass through them.
