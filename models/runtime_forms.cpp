@@ -30,8 +30,7 @@ std::string Num(double v, int precision = 3) {
 // Which of the pooled columns [1, s/(m·v), log m, m, memory] a form uses.
 std::array<bool, kPooledColumns> PooledColumns(RuntimeForm form) {
   switch (form) {
-    case RuntimeForm::kSerialFloor:
-    case RuntimeForm::kMemoryFloor: return {true, true, false, false, false};
+    case RuntimeForm::kSerialFloor: return {true, true, false, false, false};
     case RuntimeForm::kLogNodes: return {true, true, true, false, false};
     case RuntimeForm::kCommunication: return {true, true, false, true, false};
     case RuntimeForm::kMemory: return {true, true, true, false, true};
@@ -40,18 +39,11 @@ std::array<bool, kPooledColumns> PooledColumns(RuntimeForm form) {
 }
 
 bool IsPooled(RuntimeForm form) {
-  return form == RuntimeForm::kSerialFloor || form == RuntimeForm::kMemoryFloor ||
-         form == RuntimeForm::kLogNodes ||
+  return form == RuntimeForm::kSerialFloor || form == RuntimeForm::kLogNodes ||
          form == RuntimeForm::kCommunication || form == RuntimeForm::kMemory;
 }
 
-// The hardware scale of x's parallel term: vCPUs relative to the reference (memory per node for
-// memory-floor); 1 on the only type of a fit without hardware figures.
-std::optional<double> RelativeScale(const FormModel& m, const MeasuredRun& x) {
-  if (m.reference_memory_bytes > 0) {
-    if (!(x.memory_bytes > 0)) return std::nullopt;
-    return x.memory_bytes / m.reference_memory_bytes;
-  }
+std::optional<double> RelativeVcpus(const FormModel& m, const MeasuredRun& x) {
   if (m.reference_vcpus > 0) {
     if (!(x.vcpus > 0)) return std::nullopt;
     return x.vcpus / m.reference_vcpus;
@@ -160,8 +152,7 @@ Folds MakeFolds(const std::vector<MeasuredRun>& runs) {
 // instance type; freeride-g by the classes its fit chose.
 std::size_t Coefficients(const FormModel& model) {
   switch (model.form) {
-    case RuntimeForm::kSerialFloor:
-    case RuntimeForm::kMemoryFloor: return 2;
+    case RuntimeForm::kSerialFloor: return 2;
     case RuntimeForm::kLogNodes:
     case RuntimeForm::kCommunication: return 3;
     case RuntimeForm::kMemory: return 5;
@@ -197,23 +188,6 @@ std::size_t FewestConfigurations(RuntimeForm form, const std::vector<MeasuredRun
   return total;
 }
 
-// What a form's parallel term scales with on other instance types, to tell forms apart that fit
-// one type identically: 0 none (one type), 1 vCPUs, 2 memory per node, 3 per-type or §3.1 fits.
-int ScaleKind(const FormModel& m) {
-  if (!IsPooled(m.form)) return 3;
-  return m.reference_memory_bytes > 0 ? 2 : m.reference_vcpus > 0 ? 1 : 0;
-}
-
-bool SameCoefficients(const FormModel& a, const FormModel& b) {
-  if (!IsPooled(a.form) || !IsPooled(b.form)) return false;
-  for (std::size_t k = 0; k < kPooledColumns; ++k) {
-    if (std::abs(a.theta[k] - b.theta[k]) > 1e-9 * std::max(std::abs(a.theta[k]), std::abs(b.theta[k]))) {
-      return false;
-    }
-  }
-  return a.memory_factor == b.memory_factor;
-}
-
 FormModel Average(std::vector<FormModel> members) {
   FormModel m;
   m.form = RuntimeForm::kAverage;
@@ -227,7 +201,6 @@ std::string_view ToString(RuntimeForm form) {
   switch (form) {
     case RuntimeForm::kFreerideG: return "freeride-g";
     case RuntimeForm::kSerialFloor: return "serial-floor";
-    case RuntimeForm::kMemoryFloor: return "memory-floor";
     case RuntimeForm::kLogNodes: return "log-nodes";
     case RuntimeForm::kCommunication: return "communication";
     case RuntimeForm::kMemory: return "memory";
@@ -246,9 +219,9 @@ bool Parse(std::string_view text, RuntimeForm* out) {
 
 const std::vector<RuntimeForm>& AllRuntimeForms() {
   static const std::vector<RuntimeForm> kAll = {
-      RuntimeForm::kSerialFloor, RuntimeForm::kMemoryFloor, RuntimeForm::kLogNodes,
-      RuntimeForm::kCommunication, RuntimeForm::kMemory, RuntimeForm::kFreerideG,
-      RuntimeForm::kErnest, RuntimeForm::kAverage};
+      RuntimeForm::kSerialFloor, RuntimeForm::kLogNodes, RuntimeForm::kCommunication,
+      RuntimeForm::kMemory,      RuntimeForm::kFreerideG, RuntimeForm::kErnest,
+      RuntimeForm::kAverage};
   return kAll;
 }
 
@@ -292,20 +265,16 @@ Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs
     }
     return m;
   }
-  // The scale of the parallel term: vCPUs, or memory per node for memory-floor.
-  const bool by_memory = form == RuntimeForm::kMemoryFloor;
   bool hardware = true;
-  for (const MeasuredRun* r : all) hardware &= (by_memory ? r->memory_bytes : r->vcpus) > 0;
-  if (hardware && by_memory) {
-    m.reference_memory_bytes = completed[0]->memory_bytes;
-  } else if (hardware) {
+  for (const MeasuredRun* r : all) hardware &= r->vcpus > 0;
+  if (hardware) {
     m.reference_vcpus = completed[0]->vcpus;
   } else {
     for (const MeasuredRun* r : all) {
       if (r->instance_type != completed[0]->instance_type) {
-        return Status::InvalidArgument(std::string(ToString(form)) + ": pooling instance types needs " +
-                                       (by_memory ? "memory_bytes" : "vcpus") +
-                                       " on every run; '" + r->instance_type + "' has none");
+        return Status::InvalidArgument(std::string(ToString(form)) +
+                                       ": pooling instance types needs vcpus on every run; '" +
+                                       r->instance_type + "' has none");
       }
     }
     m.single_type = completed[0]->instance_type;
@@ -318,7 +287,7 @@ Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs
       }
     }
   }
-  const double ref = by_memory ? m.reference_memory_bytes : m.reference_vcpus;
+  const double ref = m.reference_vcpus;
   // κ over the grid (the memory form) by the weighted in-sample residual, ties to the smaller.
   // The grid is MemoryOverheadGrid() (models/runtime_fit.h), the same as FitRuntime's.
   const std::vector<double> kappas =
@@ -328,7 +297,7 @@ Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs
     Result<Theta> theta = SolveWeighted(
         all, PooledColumns(form),
         [&](const MeasuredRun& x, double out[kPooledColumns]) {
-          PooledBasis(x, ref > 0 ? (by_memory ? x.memory_bytes : x.vcpus) / ref : 1.0, kappa, out);
+          PooledBasis(x, ref > 0 ? x.vcpus / ref : 1.0, kappa, out);
         },
         fit.max_censoring_iterations);
     if (!theta.ok()) return theta.status();
@@ -377,7 +346,7 @@ std::optional<double> PredictForm(const FormModel& model, const MeasuredRun& tar
       break;
     }
     default: {
-      std::optional<double> v = RelativeScale(model, target);
+      std::optional<double> v = RelativeVcpus(model, target);
       if (!v) return std::nullopt;
       if (model.form == RuntimeForm::kMemory && !(target.memory_bytes > 0)) return std::nullopt;
       double b[kPooledColumns];
@@ -446,9 +415,7 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
     std::string missing;
     for (const std::string& t : target_types) {
       const bool reaches = form == RuntimeForm::kErnest ? s.full->per_type.count(t) > 0
-                           : IsPooled(form) ? s.full->reference_vcpus > 0 ||
-                                                  s.full->reference_memory_bytes > 0 ||
-                                                  s.full->single_type == t
+                           : IsPooled(form) ? s.full->reference_vcpus > 0 || s.full->single_type == t
                                             : true;
       if (!reaches) {
         missing = "cannot reach instance type " + t + " (no training run of it)";
@@ -556,33 +523,6 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
       runner_up = &s;
     }
   }
-  // Forms the training rows cannot tell apart (the header): the same held-out prediction as the
-  // chosen form on every scored run, yet another model (other coefficients, or another hardware
-  // scaling where a target type has no training run) are averaged with it.
-  constexpr double kSameLogPrediction = 1e-9;
-  std::vector<const Scored*> tied;
-  if (best && best->score.form != RuntimeForm::kAverage) {
-    std::set<std::string> trained;
-    for (const MeasuredRun& r : train) trained.insert(r.instance_type);
-    const bool untrained_target =
-        std::any_of(target_types.begin(), target_types.end(),
-                    [&](const std::string& t) { return trained.count(t) == 0; });
-    for (const Scored& s : scored) {
-      if (&s == best || !s.score.eligible || s.score.form == RuntimeForm::kAverage) continue;
-      bool same = true;
-      for (const std::vector<std::size_t>& fold : folds.held_out) {
-        for (std::size_t i : fold) {
-          same &= std::abs(s.held_out_log_prediction[i] - best->held_out_log_prediction[i]) <=
-                  kSameLogPrediction;
-        }
-      }
-      const bool other_model =
-          !SameCoefficients(*s.full, *best->full) ||
-          (untrained_target && ScaleKind(*s.full) != ScaleKind(*best->full));
-      if (same && other_model) tied.push_back(&s);
-    }
-  }
-
   ModelChoice out;
   for (const Scored& s : scored) out.candidates.push_back(s.score);
   out.scheme = folds.scheme;
@@ -598,23 +538,6 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
   out.chosen = best->score.form;
   out.model = *best->full;
   out.fold_models = best->fold_models;
-  std::string tie_names;
-  if (!tied.empty()) {
-    tied.insert(tied.begin(), best);
-    std::vector<FormModel> full_members;
-    for (const Scored* s : tied) {
-      full_members.push_back(*s->full);
-      tie_names += (tie_names.empty() ? "" : ", ") + std::string(ToString(s->score.form));
-    }
-    out.chosen = RuntimeForm::kAverage;
-    out.model = Average(full_members);
-    out.fold_models.clear();
-    for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
-      std::vector<FormModel> fold_members;
-      for (const Scored* s : tied) fold_members.push_back(s->fold_models[k]);
-      out.fold_models.push_back(Average(fold_members));
-    }
-  }
   for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
     for (std::size_t i : folds.held_out[k]) {
       out.calibration_fold.push_back(k);
@@ -628,13 +551,7 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
                std::to_string(out.folds) + " folds), mean |log error| " +
                Num(best->score.cv_error) + ", median APE " +
                Num(100 * best->score.cv_median_ape) + "%";
-  if (!tied.empty()) {
-    out.reason = "model average of " + tie_names + ": the same held-out prediction on every one of the " +
-                 std::to_string(completed) + " completed training runs (" + folds.scheme + ", " +
-                 std::to_string(out.folds) + " folds; mean |log error| " + Num(best->score.cv_error) +
-                 ", median APE " + Num(100 * best->score.cv_median_ape) +
-                 "%), so the training rows cannot tell them apart and neither is preferred";
-  } else if (best != lowest) {
+  if (best != lowest) {
     out.reason += " (the simplest form within " + Num(100 * kParsimonyFraction) + "% of " +
                   std::string(ToString(lowest->score.form)) + "'s " +
                   Num(lowest->score.cv_error) + ")";
@@ -647,21 +564,14 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
 
 std::vector<ConformalPoint> CalibrationPoints(const ModelChoice& choice, const MeasuredRun& target,
                                               double predicted_seconds) {
-  // An average's centres are its members' fold predictions: the interval spans their disagreement.
   std::vector<ConformalPoint> out;
-  std::vector<std::vector<std::optional<double>>> centres(choice.fold_models.size());
+  std::vector<std::optional<double>> centre(choice.fold_models.size());
   for (std::size_t k = 0; k < choice.fold_models.size(); ++k) {
-    const FormModel& fold = choice.fold_models[k];
-    if (fold.form == RuntimeForm::kAverage && !fold.members.empty()) {
-      for (const FormModel& member : fold.members) centres[k].push_back(PredictForm(member, target));
-    } else {
-      centres[k].push_back(PredictForm(fold, target));
-    }
+    centre[k] = PredictForm(choice.fold_models[k], target);
   }
   for (std::size_t j = 0; j < choice.calibration_fold.size(); ++j) {
-    for (const std::optional<double>& c : centres[choice.calibration_fold[j]]) {
-      out.push_back({std::log(c ? *c : predicted_seconds), choice.calibration_radius_log[j]});
-    }
+    const std::optional<double>& c = centre[choice.calibration_fold[j]];
+    out.push_back({std::log(c ? *c : predicted_seconds), choice.calibration_radius_log[j]});
   }
   return out;
 }

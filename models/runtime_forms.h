@@ -6,11 +6,6 @@
 // the runs are of one type and carry no hardware figures):
 //
 //   serial-floor    θ0 + θ1·s/(m·v)                  Amdahl with vCPU scaling: levels off at θ0
-//   memory-floor    θ0 + θ1·s/(m·μ)                  Amdahl with memory scaling, μ = memory per
-//                                                    node relative to the first training run's
-//                                                    type: parallel work bound by how much of
-//                                                    the data a node holds in memory (spill,
-//                                                    recomputation), not by its vCPUs
 //   log-nodes       θ0 + θ1·s/(m·v) + θ2·log m       coordination growing slowly with machines
 //   communication   θ0 + θ1·s/(m·v) + θ2·m           time rising again at large m
 //   memory          θ0 + θ1·s/(m·v) + θ2·log m + θ3·max(0, κ·s/m − M)/v
@@ -19,7 +14,7 @@
 //                                                    once the cluster holds the data, the time
 //                                                    levels off. κ (in-memory size per input
 //                                                    byte over the usable share of M) is fitted
-//                                                    over a geometric grid (runtime_forms.cpp)
+//                                                    over MemoryOverheadGrid() (runtime_fit.h)
 //   freeride-g      FitRuntime(): §3.1 components, hardware-aware when the runs pool types
 //   ernest          per instance type θ0 + θ1·s/m + θ2·m + θ3·log m (Venkataraman et al., NSDI
 //                   2016), weighted like the others; predicts only types it was trained on
@@ -40,14 +35,6 @@
 // score is within 2% of the lowest (parsimony: a richer form must earn its extra terms, so noise
 // does not decide between forms that fit equally well; the rule and the 2% were fixed before any
 // workload was scored, docs/accuracy.md).
-//
-// Forms the training rows cannot tell apart are averaged, not picked by list order: when eligible
-// forms make the same held-out prediction as the chosen one on every scored run (to 1e-9 in log)
-// yet are different models (another scaling with hardware, or other coefficients), the choice is
-// the average of them, with equal weights since the data prefer none. This happens when every
-// training run is of one instance type: vCPU and memory scaling then fit identically and differ
-// only on the other types. The average's CV+ interval takes each member's fold predictions as
-// centres, so it spans the members' disagreement at the target.
 //
 // The chosen form's fold models and held-out residuals are kept: they are the calibration set of
 // the CV+ intervals (models/conformal.h).
@@ -70,7 +57,6 @@ namespace perfplan::models {
 
 enum class RuntimeForm {
   kSerialFloor,
-  kMemoryFloor,
   kLogNodes,
   kCommunication,
   kMemory,
@@ -88,7 +74,6 @@ struct FormModel {
   RuntimeForm form = RuntimeForm::kSerialFloor;
   std::optional<RuntimeFit> freeride;       // kFreerideG
   double reference_vcpus = 0;               // pooled forms; 0 = v is 1 (one type, no hardware)
-  double reference_memory_bytes = 0;        // kMemoryFloor: μ = memory_bytes / this
   std::string single_type;                  // pooled forms without hardware: the only type
   std::array<double, 5> theta = {0, 0, 0, 0, 0};  // pooled: [1, s/(m·v), log m, m, memory]
   double memory_factor = 0;                 // kMemory: the fitted κ

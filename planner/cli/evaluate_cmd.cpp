@@ -92,9 +92,9 @@ void AddEvaluateCommand(CLI::App& command, CliContext& ctx) {
                 "Skip the prediction intervals");
   cmd->add_option("--form", flags->form,
                   "Use this runtime form instead of choosing by cross-validation: freeride-g, "
-                  "serial-floor, memory-floor, log-nodes, communication, memory, ernest (docs/fit.md)")
-      ->check(CLI::IsMember({"freeride-g", "serial-floor", "memory-floor", "log-nodes",
-                             "communication", "memory", "ernest"}));
+                  "serial-floor, log-nodes, communication, memory, ernest (docs/fit.md)")
+      ->check(CLI::IsMember(
+          {"freeride-g", "serial-floor", "log-nodes", "communication", "memory", "ernest"}));
   cmd->add_option("--interval-level", flags->request.options.interval_level,
                   "Central coverage of the prediction intervals")
       ->check(CLI::Range(0.01, 0.999));

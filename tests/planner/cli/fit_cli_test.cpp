@@ -114,15 +114,13 @@ TEST_CASE("evaluate and fit report every candidate form's CV error and the chose
   CHECK(j["model_choice"]["chosen"] == "serial-floor");
   CHECK(j["model_choice"]["scheme"] == "leave-one-node-count-out");
   CHECK(j["model_choice"]["folds"] == 3);
-  REQUIRE(j["model_choice"]["candidates"].size() == 8);
-  // 3 training runs: only the 2 coefficients of serial-floor and memory-floor are over-determined;
-  // every richer form passes through the 3 points and is not eligible. On the one trained type
-  // the two floors agree, so the simpler one stands (no average).
+  REQUIRE(j["model_choice"]["candidates"].size() == 7);
+  // 3 training runs: only serial-floor's 2 coefficients are over-determined; every richer form
+  // passes through the 3 points and is not eligible (the average then has one member).
   for (const nlohmann::json& c : j["model_choice"]["candidates"]) {
     CAPTURE(c.dump());
-    const bool floor = c["form"] == "serial-floor" || c["form"] == "memory-floor";
-    CHECK(c["eligible"] == (floor || c["form"] == "average"));
-    CHECK(c["cv_error"].is_number() == (floor || c["form"] == "average"));  // null when not eligible
+    CHECK(c["eligible"] == (c["form"] == "serial-floor"));
+    CHECK(c["cv_error"].is_number() == (c["form"] == "serial-floor"));  // null when not eligible
     if (c["form"] == "log-nodes") {
       CHECK(c["note"] == "3 coefficients on 3 distinct completed configurations: the fit passes "
                          "through them, so cross-validation cannot judge how it extrapolates");
@@ -146,7 +144,7 @@ TEST_CASE("evaluate and fit report every candidate form's CV error and the chose
   REQUIRE(fit.exit_code == 0);
   const nlohmann::json f = nlohmann::json::parse(fit.out);
   CHECK(f["fit"]["model_choice"]["chosen"] == "serial-floor");
-  CHECK(f["fit"]["model_choice"]["candidates"].size() == 8);
+  CHECK(f["fit"]["model_choice"]["candidates"].size() == 7);
 }
 
 TEST_CASE("bad input exits 2 with a message that says what to fix") {
