@@ -331,6 +331,18 @@ std::vector<double> MeasuredValues(const std::vector<MeasuredRun>& runs) {
 
 Status ValidateRuns(const std::vector<MeasuredRun>& runs) { return ValidateRunsImpl(runs); }
 
+// κ is the in-memory size of an input byte over the share of a node's memory that can hold it.
+// Spark keeps (heap − 300 MiB) × spark.memory.fraction (0.6) for execution and storage, and the
+// heap is part of the node (≈ 0.4–0.6 usable), while deserialised JVM objects take 0.5–3 times
+// their input bytes: κ from about 1 to 8, and 0.5 for serialised or compressed caches. Steps of √2
+// keep the grid's resolution relative, as κ is a ratio.
+const std::vector<double>& MemoryOverheadGrid() {
+  static const std::vector<double> kGrid = {0.5,  0.7071067811865476, 1,
+                                            1.4142135623730951, 2, 2.8284271247461903,
+                                            4,    5.656854249492381,  8};
+  return kGrid;
+}
+
 RunConfig ConfigOf(const MeasuredRun& run) {
   return {run.dataset_bytes, run.storage_nodes, run.compute_nodes, run.bandwidth_bytes_per_second,
           run.vcpus,         run.memory_bytes};

@@ -80,6 +80,11 @@ RunConfig ConfigOf(const MeasuredRun& run);
 // index and field ("runs[3].compute_nodes: must be > 0, got 0").
 Status ValidateRuns(const std::vector<MeasuredRun>& runs);
 
+// Candidate κ of every memory-pressure term (FitRuntime's θ_m and the `memory` form of
+// models/runtime_forms.h): the geometric grid 0.5·√2^k, k = 0..8 (0.5 to 8), fixed from Spark's
+// memory model and not from any workload (runtime_fit.cpp says how). One grid for both fits.
+const std::vector<double>& MemoryOverheadGrid();
+
 struct FitOptions {
   // Fewest completed runs a fit accepts. Default 3: three runs fix the parallel, fixed and
   // node-dependent terms of one instance type. Lower only for tests of degenerate data.
@@ -98,8 +103,9 @@ struct FitOptions {
   // may enter. Every run then needs vcpus and memory_bytes > 0. Default false (one type).
   bool hardware_aware = false;
   // Candidate κ values of the memory term (data inflation in memory); the fit also tries no
-  // memory term. Only with hardware_aware. Empty: never a memory term.
-  std::vector<double> memory_overhead_factors = {1, 1.5, 2, 2.5, 3, 4};
+  // memory term. Only with hardware_aware. Empty: never a memory term. Default the grid above
+  // (issue 9's {1, 1.5, 2, 2.5, 3, 4} had been set while looking at the Scout data).
+  std::vector<double> memory_overhead_factors = MemoryOverheadGrid();
   // A fixed κ instead (0: no memory term); nullopt: chosen among the candidates above.
   std::optional<double> memory_overhead_factor;
   // Choose classes by leave-one-out error (true) or by the in-sample residual (false).

@@ -20,16 +20,6 @@ constexpr std::size_t kMinNodeGroups = 3;
 // Columns of the pooled basis [1, s/(m·v), log m, m, memory] and of Ernest's [1, s/m, m, log m].
 constexpr std::size_t kPooledColumns = 5;
 constexpr std::size_t kErnestColumns = 4;
-// κ of the memory form: a geometric grid with steps of √2 from 0.5 to 8, fixed a priori from
-// Spark's memory model, not from any workload: κ is the in-memory size of an input byte over the
-// share of a node's memory that can hold it. Spark keeps (heap − 300 MiB) × spark.memory.fraction
-// (0.6) for execution and storage, and the heap is part of the node (≈ 0.4–0.6 usable), while
-// deserialised JVM objects take 0.5–3 times their input bytes: κ from about 1 to 8, and 0.5 for
-// serialised or compressed caches. The form fits κ over the grid by the weighted residual.
-constexpr std::array<double, 9> kMemoryFactors = {0.5,         0.7071067811865476, 1,
-                                                  1.4142135623730951, 2, 2.8284271247461903,
-                                                  4,           5.656854249492381,  8};
-
 std::string Num(double v, int precision = 3) {
   std::ostringstream os;
   os.precision(precision);
@@ -299,9 +289,9 @@ Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs
   }
   const double ref = m.reference_vcpus;
   // κ over the grid (the memory form) by the weighted in-sample residual, ties to the smaller.
+  // The grid is MemoryOverheadGrid() (models/runtime_fit.h), the same as FitRuntime's.
   const std::vector<double> kappas =
-      form == RuntimeForm::kMemory ? std::vector<double>(kMemoryFactors.begin(), kMemoryFactors.end())
-                                   : std::vector<double>{0};
+      form == RuntimeForm::kMemory ? MemoryOverheadGrid() : std::vector<double>{0};
   double best_residual = 0;
   for (double kappa : kappas) {
     Result<Theta> theta = SolveWeighted(

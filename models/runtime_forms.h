@@ -14,7 +14,7 @@
 //                                                    once the cluster holds the data, the time
 //                                                    levels off. κ (in-memory size per input
 //                                                    byte over the usable share of M) is fitted
-//                                                    over a geometric grid (runtime_forms.cpp)
+//                                                    over MemoryOverheadGrid() (runtime_fit.h)
 //   freeride-g      FitRuntime(): §3.1 components, hardware-aware when the runs pool types
 //   ernest          per instance type θ0 + θ1·s/m + θ2·m + θ3·log m (Venkataraman et al., NSDI
 //                   2016), weighted like the others; predicts only types it was trained on

@@ -20,6 +20,7 @@
 #include "profiles/runtime/runs_csv.h"
 #include "planner/output/hindex_svg.h"
 #include "planner/output/report_plan.h"
+#include "planner/output/report_backtest.h"
 #include "planner/runtime/runtime.h"
 #include "planner/output/svg_chart.h"
 #include "planner/tuning/tune.h"
@@ -723,6 +724,14 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
                      request.train_expression + ")");
     if (Status s = AddEvaluateSection(request, b); !s.ok()) return s;
     if (Status s = AddRuntimeNodesSection(request, b); !s.ok()) return s;
+    auto backtest = BacktestReportSection(request.runs_file, request.workload);
+    if (!backtest.ok()) return backtest.status();
+    for (const std::string& w : backtest.value().warnings) b.Warn(w);
+    if (backtest.value().available) {
+      b.BeginSection(backtest.value().id, backtest.value().title, backtest.value().intro);
+      for (const ReportFigure& f : backtest.value().figures) b.AddFigure(f.svg, f.caption);
+      b.EndSection();
+    }
   }
   if (!request.profile_files.empty()) {
     auto docs = LoadProfiles(request);

@@ -35,6 +35,17 @@ std::vector<MeasuredRun> VariedRuns() {
   return runs;
 }
 
+TEST_CASE("the κ grid of the memory term is the a-priori geometric grid, the default of FitRuntime") {
+  const std::vector<double>& grid = MemoryOverheadGrid();
+  REQUIRE(grid.size() == 9);
+  CHECK(grid.front() == 0.5);
+  CHECK(grid.back() == 8);
+  for (std::size_t k = 1; k < grid.size(); ++k) {
+    CHECK(grid[k] / grid[k - 1] == doctest::Approx(std::sqrt(2.0)).epsilon(1e-12));
+  }
+  CHECK(FitOptions{}.memory_overhead_factors == grid);
+}
+
 TEST_CASE("fit recovers every component and the global-reduction class from exact runs") {
   Result<RuntimeFit> fit = FitRuntime(VariedRuns());
   REQUIRE(fit.ok());
