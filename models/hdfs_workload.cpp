@@ -23,58 +23,6 @@ OpClass Classify(const std::string& cmd) {
   return OpClass::kMetadata;
 }
 
-// Accumulates one client's or user's figures before they are frozen into HdfsClientStats.
-struct Acc {
-  std::int64_t read_ops = 0, write_ops = 0, metadata_ops = 0, denied_ops = 0;
-  std::int64_t read_bytes = 0, write_bytes = 0, block_reads = 0, block_writes = 0;
-  std::set<std::string> files_read, files_written;
-  std::map<std::string, std::int64_t> bytes_per_datanode;
-};
-
-double MeanSize(const std::set<std::string>& files,
-                const std::unordered_map<std::string, std::int64_t>& file_bytes) {
-  double sum = 0;
-  std::int64_t n = 0;
-  for (const std::string& f : files) {
-    auto it = file_bytes.find(f);
-    if (it == file_bytes.end()) continue;
-    sum += static_cast<double>(it->second);
-    ++n;
-  }
-  return n ? sum / static_cast<double>(n) : 0;
-}
-
-std::vector<HdfsClientStats> Freeze(const std::map<std::string, Acc>& accs, double window_seconds,
-                                    const std::unordered_map<std::string, std::int64_t>& sizes) {
-  std::vector<HdfsClientStats> out;
-  for (const auto& [key, a] : accs) {
-    HdfsClientStats s;
-    s.key = key;
-    s.read_ops = a.read_ops;
-    s.write_ops = a.write_ops;
-    s.metadata_ops = a.metadata_ops;
-    s.denied_ops = a.denied_ops;
-    s.read_bytes = a.read_bytes;
-    s.write_bytes = a.write_bytes;
-    s.block_reads = a.block_reads;
-    s.block_writes = a.block_writes;
-    s.iops = static_cast<double>(a.read_ops + a.write_ops + a.metadata_ops) / window_seconds;
-    s.read_write_ratio =
-        a.write_bytes ? static_cast<double>(a.read_bytes) / static_cast<double>(a.write_bytes) : 0;
-    s.files_read = static_cast<std::int64_t>(a.files_read.size());
-    s.files_written = static_cast<std::int64_t>(a.files_written.size());
-    s.mean_read_file_bytes = MeanSize(a.files_read, sizes);
-    s.mean_write_file_bytes = MeanSize(a.files_written, sizes);
-    s.datanodes_touched = static_cast<std::int64_t>(a.bytes_per_datanode.size());
-    s.bytes_per_datanode.assign(a.bytes_per_datanode.begin(), a.bytes_per_datanode.end());
-    out.push_back(std::move(s));
-  }
-  std::stable_sort(out.begin(), out.end(), [](const HdfsClientStats& x, const HdfsClientStats& y) {
-    return x.read_bytes + x.write_bytes > y.read_bytes + y.write_bytes;
-  });
-  return out;
-}
-
 std::string Fixed(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -161,35 +109,118 @@ class VectorCursor : public HdfsRecordCursor<Record> {
   std::size_t next_ = 0;
 };
 
-// Small ids for strings seen many times (users, client IPs, paths), so that per-pair state is
-// a few integers rather than copies of the strings.
+
+// Small ids for strings seen many times (IPs, users, paths, blocks), so that per-key state is a
+// slot of a vector and per-pair state a few integers rather than copies of the strings.
 class Interner {
  public:
+  static constexpr std::uint32_t kNone = UINT32_MAX;
   std::uint32_t Id(const std::string& s) {
     auto [it, inserted] = ids_.try_emplace(s, static_cast<std::uint32_t>(names_.size()));
     if (inserted) names_.push_back(&it->first);
     return it->second;
   }
+  // The id of a string seen before, else kNone.
+  std::uint32_t Find(const std::string& s) const {
+    auto it = ids_.find(s);
+    return it == ids_.end() ? kNone : it->second;
+  }
   const std::string& Name(std::uint32_t id) const { return *names_[id]; }
+  std::size_t size() const { return names_.size(); }
 
  private:
   std::unordered_map<std::string, std::uint32_t> ids_;
   std::vector<const std::string*> names_;  // keys of ids_ (node-based: stable addresses)
 };
 
-// A client's opens and creates of one path, for attributing its transfers to a user: the latest
-// access at or before a transfer, else (none yet) the client's first access. (time, user)
-// pairs compare by time, then by the user's name.
-struct Access {
-  bool seen = false;
-  std::int64_t latest_ms = 0, first_ms = 0;
-  std::uint32_t latest_user = 0, first_user = 0;
-  // Transfers that came before any access, per DataNode: they go to the first access at the end.
-  struct Pending {
-    std::int64_t read_bytes = 0, write_bytes = 0, reads = 0, writes = 0;
-  };
-  std::unique_ptr<std::map<std::string, Pending>> pending;
+// The slot of an id in a vector indexed by id, grown on first use.
+template <typename T>
+T& Slot(std::vector<T>& slots, std::uint32_t id) {
+  if (id >= slots.size()) slots.resize(id + 1);
+  return slots[id];
+}
+
+// Open addressing (linear probing) from a pair of ids to a small value: 8 bytes of key beside
+// the value and no node per entry (a std::unordered_map spends ~50 bytes more on each; the
+// (client, path) pairs are the one state that grows with history).
+template <typename V>
+class PairMap {
+ public:
+  static std::uint64_t Key(std::uint32_t a, std::uint32_t b) {
+    return static_cast<std::uint64_t>(a) << 32 | b;
+  }
+  V* Find(std::uint64_t key) {
+    if (keys_.empty()) return nullptr;
+    for (std::size_t i = Hash(key) & mask_;; i = (i + 1) & mask_) {
+      if (keys_[i] == key) return &values_[i];
+      if (keys_[i] == kEmpty) return nullptr;
+    }
+  }
+  V& operator[](std::uint64_t key) {
+    if ((size_ + 1) * 4 > keys_.size() * 3) Grow();
+    std::size_t i = Hash(key) & mask_;
+    while (keys_[i] != key && keys_[i] != kEmpty) i = (i + 1) & mask_;
+    if (keys_[i] == kEmpty) keys_[i] = key, values_[i] = V{}, ++size_;
+    return values_[i];
+  }
+  // f(first id, second id, value) for every entry, in no particular order.
+  template <typename F>
+  void ForEach(F&& f) const {
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      if (keys_[i] != kEmpty) {
+        f(static_cast<std::uint32_t>(keys_[i] >> 32), static_cast<std::uint32_t>(keys_[i]),
+          values_[i]);
+      }
+    }
+  }
+
+ private:
+  // Two ids of kNone: never a key, as kNone is never handed out.
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+  static std::size_t Hash(std::uint64_t k) {  // the murmur3 finalizer
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return static_cast<std::size_t>(k);
+  }
+  void Grow() {
+    std::vector<std::uint64_t> keys(std::max<std::size_t>(64, keys_.size() * 2), kEmpty);
+    std::vector<V> values(keys.size());
+    const std::size_t mask = keys.size() - 1;
+    for (std::size_t j = 0; j < keys_.size(); ++j) {
+      if (keys_[j] == kEmpty) continue;
+      std::size_t i = Hash(keys_[j]) & mask;
+      while (keys[i] != kEmpty) i = (i + 1) & mask;
+      keys[i] = keys_[j];
+      values[i] = values_[j];
+    }
+    keys_.swap(keys);
+    values_.swap(values);
+    mask_ = mask;
+  }
+  std::vector<std::uint64_t> keys_;
+  std::vector<V> values_;
+  std::size_t mask_ = 0, size_ = 0;
 };
+
+// kFirst: first_user is set (pass 1); kSeen: latest_* are set (pass 2, as the audits come).
+enum PairFlag : std::uint8_t { kRead = 1, kWritten = 2, kFirst = 4, kSeen = 8 };
+
+// A client's opens and creates of one path, for attributing its transfers to a user: the latest
+// access at or before a transfer, else (none yet) the client's first access, known from a first
+// pass over the audits, so that a transfer before any access needs no state of its own. (time,
+// user) pairs compare by time, then by the user's name. The pair itself says the client read
+// (kRead) or wrote (kWritten) the path: its distinct files.
+struct Access {
+  std::int64_t latest_ms = 0;  // the first access's time until kSeen
+  std::uint32_t latest_user = 0;
+  std::uint32_t first_user : 28;
+  std::uint32_t flags : 4;  // PairFlag
+  Access() : first_user(0), flags(0) {}
+};
+constexpr std::size_t kMaxUsers = std::size_t{1} << 28;
 
 // The opens of one path inside the cache window ending at the latest, and the best count seen.
 struct OpenWindow {
@@ -208,11 +239,124 @@ struct OpenWindow {
   }
 };
 
-void AddTo(Acc& a, const std::string& datanode, bool is_read, std::int64_t bytes,
-           std::int64_t ops) {
+// What is known of one path: its creates so far (the epoch of the blocks allocated now: a path
+// rewritten by delete + create starts again), its size (the blocks of the latest epoch), whether
+// it was read or written in the window, and its cache window.
+struct PathState {
+  std::size_t creates = 0, epoch = 0;
+  std::int64_t size = 0;
+  bool sized = false;
+  std::uint8_t flags = 0;  // kRead | kWritten
+  std::unique_ptr<OpenWindow> opens;
+};
+
+// A block's latest allocation (by time, then path name) and its largest write.
+struct BlockState {
+  std::int64_t allocated_ms = 0;
+  std::uint32_t path = Interner::kNone;
+  bool written = false;
+  std::int64_t write_bytes = 0;
+};
+
+// Accumulates one client's or user's figures before they are frozen into HdfsClientStats.
+struct Acc {
+  bool used = false;
+  std::int64_t read_ops = 0, write_ops = 0, metadata_ops = 0, denied_ops = 0;
+  std::int64_t read_bytes = 0, write_bytes = 0, block_reads = 0, block_writes = 0;
+  // Filled at the end from the pairs: distinct files, and the sums of their known sizes.
+  std::int64_t files_read = 0, files_written = 0;
+  std::int64_t read_sized = 0, write_sized = 0, read_size_sum = 0, write_size_sum = 0;
+  std::vector<std::pair<std::uint32_t, std::int64_t>> bytes_per_datanode;  // IP id, bytes
+};
+
+void AddTo(Acc& a, PairMap<std::int64_t>& datanode_bytes, std::uint64_t key, bool is_read,
+           std::int64_t bytes, std::int64_t ops) {
   (is_read ? a.read_bytes : a.write_bytes) += bytes;
   (is_read ? a.block_reads : a.block_writes) += ops;
-  a.bytes_per_datanode[datanode] += bytes;
+  datanode_bytes[key] += bytes;
+}
+
+// Counts owner's distinct files and sums their known sizes from (owner, path) → flags. Sizes
+// are summed as integers: the mean is the same double as summing them one by one in name order
+// while the total stays below 2^53 bytes, and exact beyond.
+template <typename V, typename FlagsOf>
+void CountFiles(const PairMap<V>& pairs, FlagsOf flags_of, const std::vector<PathState>& paths,
+                std::vector<Acc>& accs) {
+  pairs.ForEach([&](std::uint32_t owner, std::uint32_t path, const V& v) {
+    const unsigned flags = flags_of(v);
+    Acc& a = accs[owner];
+    const PathState& p = paths[path];
+    if (flags & kRead) {
+      ++a.files_read;
+      if (p.sized) ++a.read_sized, a.read_size_sum += p.size;
+    }
+    if (flags & kWritten) {
+      ++a.files_written;
+      if (p.sized) ++a.write_sized, a.write_size_sum += p.size;
+    }
+  });
+}
+
+double Mean(std::int64_t sum, std::int64_t n) {
+  return n ? static_cast<double>(sum) / static_cast<double>(n) : 0;
+}
+
+// The used accumulators as stats, most bytes first (ties in name order). `names` names the
+// owners, `ips` the DataNodes of bytes_per_datanode.
+std::vector<HdfsClientStats> Freeze(std::vector<Acc>& accs, const Interner& names,
+                                    const PairMap<std::int64_t>& datanode_bytes,
+                                    const Interner& ips, double window_seconds) {
+  datanode_bytes.ForEach([&](std::uint32_t owner, std::uint32_t datanode, std::int64_t bytes) {
+    accs[owner].bytes_per_datanode.emplace_back(datanode, bytes);
+  });
+  std::vector<std::uint32_t> order;
+  for (std::uint32_t id = 0; id < accs.size(); ++id) {
+    if (accs[id].used) order.push_back(id);
+  }
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t x, std::uint32_t y) { return names.Name(x) < names.Name(y); });
+  std::vector<HdfsClientStats> out;
+  out.reserve(order.size());
+  for (std::uint32_t id : order) {
+    Acc& a = accs[id];
+    HdfsClientStats s;
+    s.key = names.Name(id);
+    s.read_ops = a.read_ops;
+    s.write_ops = a.write_ops;
+    s.metadata_ops = a.metadata_ops;
+    s.denied_ops = a.denied_ops;
+    s.read_bytes = a.read_bytes;
+    s.write_bytes = a.write_bytes;
+    s.block_reads = a.block_reads;
+    s.block_writes = a.block_writes;
+    s.iops = static_cast<double>(a.read_ops + a.write_ops + a.metadata_ops) / window_seconds;
+    s.read_write_ratio =
+        a.write_bytes ? static_cast<double>(a.read_bytes) / static_cast<double>(a.write_bytes) : 0;
+    s.files_read = a.files_read;
+    s.files_written = a.files_written;
+    s.mean_read_file_bytes = Mean(a.read_size_sum, a.read_sized);
+    s.mean_write_file_bytes = Mean(a.write_size_sum, a.write_sized);
+    std::sort(a.bytes_per_datanode.begin(), a.bytes_per_datanode.end(),
+              [&](const auto& x, const auto& y) { return ips.Name(x.first) < ips.Name(y.first); });
+    s.datanodes_touched = static_cast<std::int64_t>(a.bytes_per_datanode.size());
+    s.bytes_per_datanode.reserve(a.bytes_per_datanode.size());
+    for (const auto& [datanode, bytes] : a.bytes_per_datanode) {
+      s.bytes_per_datanode.emplace_back(ips.Name(datanode), bytes);
+    }
+    a.bytes_per_datanode = {};
+    out.push_back(std::move(s));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const HdfsClientStats& x, const HdfsClientStats& y) {
+    return x.read_bytes + x.write_bytes > y.read_bytes + y.write_bytes;
+  });
+  return out;
+}
+
+// Reads every record of a cursor; the cursor's status at the end.
+template <typename Record, typename F>
+Status EachRecord(std::unique_ptr<HdfsRecordCursor<Record>> cursor, F&& f) {
+  while (const Record* r = cursor->Next()) f(*r);
+  return cursor->status();
 }
 
 }  // namespace
@@ -241,69 +385,85 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   const std::int64_t from = options.from_ms >= 0 ? options.from_ms : INT64_MIN;
   const std::int64_t to = options.to_ms >= 0 ? options.to_ms : INT64_MAX;
   auto in_window = [&](std::int64_t t) { return t >= from && t < to; };
-
-  // Pass 1: every block (the block → path map: a block's latest allocation, by (time, path)), and
-  // every transfer: DataNode IPs (to tell pipeline hops) and block sizes (the largest write).
-  std::vector<HdfsBlockRecord> blocks;
-  {
-    auto cursor = records.Blocks();
-    while (const HdfsBlockRecord* b = cursor->Next()) blocks.push_back(*b);
-    if (!cursor->status().ok()) return cursor->status();
-  }
-  std::sort(blocks.begin(), blocks.end(), [](const HdfsBlockRecord& x, const HdfsBlockRecord& y) {
-    return std::tie(x.time_ms, x.block, x.path) < std::tie(y.time_ms, y.block, y.path);
-  });
-  std::unordered_map<std::string, std::string> block_path;
-  for (const HdfsBlockRecord& b : blocks) block_path[b.block] = b.path;
-  std::unordered_map<std::string, std::int64_t> block_bytes;
-  std::unordered_set<std::string> datanode_ips;
-  {
-    auto cursor = records.Transfers();
-    while (const HdfsTransferRecord* t = cursor->Next()) {
-      datanode_ips.insert(t->datanode);
-      if (!t->is_read) {
-        std::int64_t& b = block_bytes[t->block];
-        b = std::max(b, t->bytes);
-      }
-    }
-    if (!cursor->status().ok()) return cursor->status();
-  }
-
-  // Pass 2: audits, blocks and transfers merged by time (at equal times audits first, then
-  // blocks, then transfers: a create or open at t precedes what it explains at t).
-  //
-  // A file's size is the sum of the blocks allocated since its latest create (a path rewritten
-  // by delete + create starts again): creates_seen counts a path's creates so far, the epoch of
-  // the blocks allocated now.
-  std::unordered_map<std::string, std::size_t> creates_seen;
-  std::unordered_map<std::string, std::pair<std::size_t, std::int64_t>> epoch_bytes;
-  HdfsClusterStats& c = w.cluster;
-  std::int64_t first = INT64_MAX, last = INT64_MIN;
-  std::map<std::string, Acc> by_client, by_user;
-  Interner users, ips, paths;
-  // (client IP id, path id) → its accesses.
-  std::unordered_map<std::uint64_t, Access> access;
-  auto access_key = [&](const std::string& ip, const std::string& path) {
-    return static_cast<std::uint64_t>(ips.Id(ip)) << 32 | paths.Id(path);
+  // Every piece of state below is per distinct key (IP, user, path, block, (client, path),
+  // (user, path), (client or user, DataNode)); no record is held (streams excepted).
+  Interner ips, users, paths, blocks;
+  std::vector<std::uint8_t> is_datanode;  // by IP id
+  std::vector<PathState> path_state;      // by path id
+  std::vector<BlockState> block_state;    // by block id
+  PairMap<Access> access;                 // (client IP id, path id)
+  PairMap<std::uint8_t> user_files;       // (user id, path id) → kRead | kWritten
+  PairMap<std::int64_t> client_datanode_bytes, user_datanode_bytes;  // (owner id, DataNode IP id)
+  auto path_id = [&](const std::string& path) {
+    const std::uint32_t id = paths.Id(path);
+    Slot(path_state, id);
+    return id;
   };
   auto before = [&users](std::int64_t t1, std::uint32_t u1, std::int64_t t2, std::uint32_t u2) {
     return t1 != t2 ? t1 < t2 : u1 != u2 && users.Name(u1) < users.Name(u2);
   };
-  std::set<std::string> all_read, all_written;
+  auto is_access = [&](const HdfsAuditRecord& a) {
+    return a.allowed && in_window(a.time_ms) && Classify(a.cmd) != OpClass::kMetadata;
+  };
+
+  // Pass 1: every block (the block → path map: a block's latest allocation, by (time, path)),
+  // every transfer (DataNode IPs, to tell pipeline hops, and block sizes: the largest write), and
+  // every access (each (client, path) pair's first access, by (time, user)).
+  std::int64_t block_records = 0;
+  Status status = EachRecord(records.Blocks(), [&](const HdfsBlockRecord& b) {
+    ++block_records;
+    BlockState& x = Slot(block_state, blocks.Id(b.block));
+    const std::uint32_t path = path_id(b.path);
+    if (x.path == Interner::kNone || b.time_ms > x.allocated_ms ||
+        (b.time_ms == x.allocated_ms && path != x.path && paths.Name(path) > paths.Name(x.path))) {
+      x.allocated_ms = b.time_ms, x.path = path;
+    }
+  });
+  if (!status.ok()) return status;
+  status = EachRecord(records.Transfers(), [&](const HdfsTransferRecord& t) {
+    Slot(is_datanode, ips.Id(t.datanode)) = 1;
+    if (!t.is_read) {
+      BlockState& x = Slot(block_state, blocks.Id(t.block));
+      x.write_bytes = x.written ? std::max(x.write_bytes, t.bytes) : t.bytes;
+      x.written = true;
+    }
+  });
+  if (!status.ok()) return status;
+  status = EachRecord(records.Audits(), [&](const HdfsAuditRecord& a) {
+    if (!is_access(a)) return;
+    const std::uint32_t user = users.Id(a.user);
+    Access& x = access[PairMap<Access>::Key(ips.Id(a.ip), path_id(a.src))];
+    if (!(x.flags & kFirst) || before(a.time_ms, user, x.latest_ms, x.first_user)) {
+      x.latest_ms = a.time_ms, x.first_user = user, x.flags = kFirst;
+    }
+  });
+  if (!status.ok()) return status;
+  if (users.size() >= kMaxUsers) {
+    return Status::Failed(std::to_string(users.size()) + " distinct users: more than the " +
+                          std::to_string(kMaxUsers) + " the analysis can tell apart");
+  }
+
+  // Pass 2: audits, blocks and transfers merged by time (at equal times audits first, then
+  // blocks, then transfers: a create or open at t precedes what it explains at t).
+  HdfsClusterStats& c = w.cluster;
+  std::int64_t first = INT64_MAX, last = INT64_MIN;
+  std::vector<Acc> by_client, by_user;  // by IP id, user id
+  std::vector<HdfsDataNodeStats> nodes;  // by IP id; used when datanode is set
+  std::vector<std::uint8_t> node_used;
   const auto window_ms = static_cast<std::int64_t>(options.cache_window_seconds * 1000);
-  std::unordered_map<std::string, OpenWindow> opens;  // path → its cache window
   std::map<std::string, HdfsClientStream> streams;
-  std::map<std::string, HdfsDataNodeStats> nodes;
   std::int64_t unknown_blocks = 0;
 
   auto on_audit = [&](const HdfsAuditRecord& a) {
-    if (a.allowed && a.cmd == "create") ++creates_seen[a.src];
+    if (a.allowed && a.cmd == "create") ++path_state[path_id(a.src)].creates;
     if (!in_window(a.time_ms)) return;
     first = std::min(first, a.time_ms);
     last = std::max(last, a.time_ms);
     ++c.audit_records;
-    Acc& ac = by_client[a.ip];
-    Acc& au = by_user[a.user];
+    const std::uint32_t client = ips.Id(a.ip), user = users.Id(a.user);
+    Acc& ac = Slot(by_client, client);
+    Acc& au = Slot(by_user, user);
+    ac.used = au.used = true;
     if (!a.allowed) {
       ++ac.denied_ops;
       ++au.denied_ops;
@@ -315,50 +475,48 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
       ++ac.metadata_ops, ++au.metadata_ops, ++c.metadata_ops;
       return;
     }
+    const std::uint32_t path = path_id(a.src);
+    PathState& p = path_state[path];
+    const PairFlag flag = op == OpClass::kRead ? kRead : kWritten;
     if (op == OpClass::kRead) {
       ++ac.read_ops, ++au.read_ops, ++c.read_ops;
-      ac.files_read.insert(a.src);
-      au.files_read.insert(a.src);
-      all_read.insert(a.src);
-      opens[a.src].Add(a.time_ms, window_ms);
+      if (!p.opens) p.opens = std::make_unique<OpenWindow>();
+      p.opens->Add(a.time_ms, window_ms);
       if (options.streams) {
-        HdfsClientStream& s = streams[a.ip];
-        s.client = a.ip;
-        s.files.push_back({a.time_ms, a.src});
+        HdfsClientStream& st = streams[a.ip];
+        st.client = a.ip;
+        st.files.push_back({a.time_ms, a.src});
       }
     } else {
       ++ac.write_ops, ++au.write_ops, ++c.write_ops;
-      ac.files_written.insert(a.src);
-      au.files_written.insert(a.src);
-      all_written.insert(a.src);
     }
-    Access& x = access[access_key(a.ip, a.src)];
-    const std::uint32_t user = users.Id(a.user);
-    if (!x.seen || before(x.latest_ms, x.latest_user, a.time_ms, user)) {
+    p.flags |= flag;
+    user_files[PairMap<std::uint8_t>::Key(user, path)] |= flag;
+    Access& x = access[PairMap<Access>::Key(client, path)];  // made by pass 1
+    if (!(x.flags & kFirst)) x.first_user = user, x.flags |= kFirst;  // the store grew since
+    if (!(x.flags & kSeen) || before(x.latest_ms, x.latest_user, a.time_ms, user)) {
       x.latest_ms = a.time_ms, x.latest_user = user;
     }
-    if (!x.seen || before(a.time_ms, user, x.first_ms, x.first_user)) {
-      x.first_ms = a.time_ms, x.first_user = user;
-    }
-    x.seen = true;
+    x.flags |= kSeen | flag;
   };
   auto on_block = [&](const HdfsBlockRecord& b) {
-    auto it = block_bytes.find(b.block);
-    if (it == block_bytes.end()) return;
-    auto cs = creates_seen.find(b.path);
-    const std::size_t epoch = cs == creates_seen.end() ? 0 : cs->second;
-    auto& [e, sum] = epoch_bytes[b.path];
-    if (epoch > e) e = epoch, sum = 0;
-    if (epoch == e) sum += it->second;
+    const std::uint32_t id = blocks.Find(b.block);
+    if (id == Interner::kNone || !block_state[id].written) return;
+    PathState& p = path_state[path_id(b.path)];
+    if (p.creates > p.epoch) p.epoch = p.creates, p.size = 0;
+    if (p.creates == p.epoch) p.size += block_state[id].write_bytes;
+    p.sized = true;
   };
   auto on_transfer = [&](const HdfsTransferRecord& t) {
     if (!in_window(t.time_ms)) return;
     first = std::min(first, t.time_ms);
     last = std::max(last, t.time_ms);
     ++c.transfer_records;
-    HdfsDataNodeStats& n = nodes[t.datanode];
-    n.datanode = t.datanode;
-    const bool pipeline_hop = !t.is_read && t.peer != t.datanode && datanode_ips.count(t.peer) != 0;
+    const std::uint32_t datanode = ips.Id(t.datanode), peer = ips.Id(t.peer);
+    HdfsDataNodeStats& n = Slot(nodes, datanode);
+    Slot(node_used, datanode) = 1;
+    const bool pipeline_hop =
+        !t.is_read && peer != datanode && peer < is_datanode.size() && is_datanode[peer] != 0;
     if (t.is_read) {
       n.read_bytes += t.bytes;
       ++n.read_ops;
@@ -373,45 +531,51 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
       }
       c.write_bytes += t.bytes;
     }
-    AddTo(by_client[t.peer], t.datanode, t.is_read, t.bytes, 1);
+    Acc& ac = Slot(by_client, peer);
+    ac.used = true;
+    AddTo(ac, client_datanode_bytes, PairMap<std::int64_t>::Key(peer, datanode), t.is_read,
+          t.bytes, 1);
     if (options.streams && t.is_read) {
-      HdfsClientStream& s = streams[t.peer];
-      s.client = t.peer;
-      s.blocks.push_back({t.time_ms, t.datanode, t.block, t.bytes});
+      HdfsClientStream& st = streams[t.peer];
+      st.client = t.peer;
+      st.blocks.push_back({t.time_ms, t.datanode, t.block, t.bytes});
     }
     // Attribute to a user: block → path → the client's latest open/create at or before t (or,
     // when it has none yet, its first one).
-    auto bp = block_path.find(t.block);
-    if (bp == block_path.end()) {
+    const std::uint32_t block = blocks.Find(t.block);
+    if (block == Interner::kNone || block_state[block].path == Interner::kNone) {
       ++unknown_blocks;
       c.unattributed_bytes += t.bytes;
       return;
     }
-    Access& x = access[access_key(t.peer, bp->second)];
-    if (x.seen) {
-      AddTo(by_user[users.Name(x.latest_user)], t.datanode, t.is_read, t.bytes, 1);
+    const Access* x = access.Find(PairMap<Access>::Key(peer, block_state[block].path));
+    if (x == nullptr) {  // the client never opened or created the file
+      c.unattributed_bytes += t.bytes;
       return;
     }
-    if (!x.pending) x.pending = std::make_unique<std::map<std::string, Access::Pending>>();
-    Access::Pending& p = (*x.pending)[t.datanode];
-    (t.is_read ? p.read_bytes : p.write_bytes) += t.bytes;
-    ++(t.is_read ? p.reads : p.writes);
+    const std::uint32_t user = (x->flags & kSeen) ? x->latest_user : x->first_user;
+    Acc& au = Slot(by_user, user);
+    au.used = true;
+    AddTo(au, user_datanode_bytes, PairMap<std::int64_t>::Key(user, datanode),
+          t.is_read, t.bytes, 1);
   };
   {
     auto audit_cursor = records.Audits();
+    auto block_cursor = records.Blocks();
     auto transfer_cursor = records.Transfers();
     const HdfsAuditRecord* a = audit_cursor->Next();
+    const HdfsBlockRecord* b = block_cursor->Next();
     const HdfsTransferRecord* t = transfer_cursor->Next();
-    std::size_t bi = 0;
     for (;;) {
       const std::int64_t ta = a ? a->time_ms : INT64_MAX;
-      const std::int64_t tb = bi < blocks.size() ? blocks[bi].time_ms : INT64_MAX;
+      const std::int64_t tb = b ? b->time_ms : INT64_MAX;
       const std::int64_t tt = t ? t->time_ms : INT64_MAX;
       if (a && ta <= tb && ta <= tt) {
         on_audit(*a);
         a = audit_cursor->Next();
-      } else if (bi < blocks.size() && tb <= tt) {
-        on_block(blocks[bi++]);
+      } else if (b && tb <= tt) {
+        on_block(*b);
+        b = block_cursor->Next();
       } else if (t) {
         on_transfer(*t);
         t = transfer_cursor->Next();
@@ -419,21 +583,9 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
         break;
       }
     }
-    if (!audit_cursor->status().ok()) return audit_cursor->status();
-    if (!transfer_cursor->status().ok()) return transfer_cursor->status();
-  }
-  // Transfers that came before any access of their client to their file: to its first access;
-  // unattributed when it never accessed the file.
-  for (auto& [key, x] : access) {
-    if (!x.pending) continue;
-    for (const auto& [datanode, p] : *x.pending) {
-      if (!x.seen) {
-        c.unattributed_bytes += p.read_bytes + p.write_bytes;
-        continue;
-      }
-      Acc& au = by_user[users.Name(x.first_user)];
-      if (p.reads) AddTo(au, datanode, true, p.read_bytes, p.reads);
-      if (p.writes) AddTo(au, datanode, false, p.write_bytes, p.writes);
+    for (const Status& cursor_status :
+         {audit_cursor->status(), block_cursor->status(), transfer_cursor->status()}) {
+      if (!cursor_status.ok()) return cursor_status;
     }
   }
   if (unknown_blocks) {
@@ -441,8 +593,6 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
                          " transfer(s) of blocks with no allocation line in the NameNode log "
                          "(ingest the NameNode's main log for block → file mapping)");
   }
-  std::unordered_map<std::string, std::int64_t> file_bytes;
-  for (const auto& [path, e] : epoch_bytes) file_bytes[path] = e.second;
 
   if (options.from_ms >= 0 && options.to_ms >= 0) {
     first = options.from_ms;
@@ -453,26 +603,50 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   c.window_end_ms = last;
   c.window_seconds = std::max(1.0, static_cast<double>(last - first) / 1000.0);
 
-  w.clients = Freeze(by_client, c.window_seconds, file_bytes);
-  w.users = Freeze(by_user, c.window_seconds, file_bytes);
+  Slot(by_client, static_cast<std::uint32_t>(ips.size()));  // every IP id has a slot
+  Slot(by_user, static_cast<std::uint32_t>(users.size()));
+  CountFiles(access, [](const Access& x) { return x.flags; }, path_state, by_client);
+  CountFiles(user_files, [](std::uint8_t f) { return f; }, path_state, by_user);
+  access = {};  // the largest state: gone before the answer is built
+  user_files = {};
+  w.clients = Freeze(by_client, ips, client_datanode_bytes, ips, c.window_seconds);
+  w.users = Freeze(by_user, users, user_datanode_bytes, ips, c.window_seconds);
+
+  std::vector<std::uint32_t> node_ids;
+  for (std::uint32_t id = 0; id < node_used.size(); ++id) {
+    if (node_used[id]) node_ids.push_back(id);
+  }
+  std::sort(node_ids.begin(), node_ids.end(),
+            [&](std::uint32_t x, std::uint32_t y) { return ips.Name(x) < ips.Name(y); });
   std::vector<double> loads;
   std::int64_t total = 0;
-  for (auto& [ip, n] : nodes) total += n.read_bytes + n.write_bytes;
-  for (auto& [ip, n] : nodes) {
+  for (std::uint32_t id : node_ids) total += nodes[id].read_bytes + nodes[id].write_bytes;
+  for (std::uint32_t id : node_ids) {
+    HdfsDataNodeStats& n = nodes[id];
+    n.datanode = ips.Name(id);
     n.share_of_bytes = total ? static_cast<double>(n.read_bytes + n.write_bytes) / total : 0;
     loads.push_back(static_cast<double>(n.read_bytes + n.write_bytes));
     w.datanodes.push_back(n);
   }
+  std::int64_t read_sized = 0, write_sized = 0, read_size_sum = 0, write_size_sum = 0;
+  for (const PathState& p : path_state) {
+    if (p.flags & kRead) {
+      ++c.files_read;
+      if (p.sized) ++read_sized, read_size_sum += p.size;
+    }
+    if (p.flags & kWritten) {
+      ++c.files_written;
+      if (p.sized) ++write_sized, write_size_sum += p.size;
+    }
+  }
   c.clients = static_cast<std::int64_t>(w.clients.size());
   c.users = static_cast<std::int64_t>(w.users.size());
   c.datanodes = static_cast<std::int64_t>(w.datanodes.size());
-  c.block_records = static_cast<std::int64_t>(blocks.size());
+  c.block_records = block_records;
   c.read_bytes_per_second = static_cast<double>(c.read_bytes) / c.window_seconds;
   c.write_bytes_per_second = static_cast<double>(c.write_bytes) / c.window_seconds;
-  c.files_read = static_cast<std::int64_t>(all_read.size());
-  c.files_written = static_cast<std::int64_t>(all_written.size());
-  c.mean_read_file_bytes = MeanSize(all_read, file_bytes);
-  c.mean_write_file_bytes = MeanSize(all_written, file_bytes);
+  c.mean_read_file_bytes = Mean(read_size_sum, read_sized);
+  c.mean_write_file_bytes = Mean(write_size_sum, write_sized);
   c.datanode_load_gini = Gini(loads);
   if (!loads.empty() && total > 0) {
     const double mean = static_cast<double>(total) / static_cast<double>(loads.size());
@@ -498,8 +672,9 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
     std::int64_t reads;
   };
   std::vector<Hot> hot;
-  for (const auto& [path, o] : opens) {
-    if (o.best >= options.cache_min_reads) hot.push_back({path, o.best, o.total});
+  for (std::uint32_t id = 0; id < path_state.size(); ++id) {
+    const OpenWindow* o = path_state[id].opens.get();
+    if (o && o->best >= options.cache_min_reads) hot.push_back({paths.Name(id), o->best, o->total});
   }
   std::sort(hot.begin(), hot.end(), [](const Hot& x, const Hot& y) { return x.path < y.path; });
   std::stable_sort(hot.begin(), hot.end(), [](const Hot& x, const Hot& y) {
@@ -515,7 +690,7 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
                                  "create the pool the cache directives below use (once)"});
   }
   for (const Hot& h : hot) {
-    auto size = file_bytes.find(h.path);
+    const PathState& p = path_state[paths.Find(h.path)];
     w.recommendations.push_back(
         {"cache",
          "hdfs cacheadmin -addDirective -path " + ShellQuote(h.path) + " -pool " +
@@ -523,7 +698,7 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
          "opened " + std::to_string(h.reads_in_window) + " times within " +
              Fixed(options.cache_window_seconds, 0) + " s (" + std::to_string(h.reads) +
              " in all)" +
-             (size != file_bytes.end() ? "; " + std::to_string(size->second) + " bytes" : "")});
+             (p.sized ? "; " + std::to_string(p.size) + " bytes" : "")});
   }
   for (auto& [client, s] : streams) {
     std::sort(s.files.begin(), s.files.end(), [](const HdfsFileRead& x, const HdfsFileRead& y) {

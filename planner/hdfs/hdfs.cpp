@@ -1,4 +1,5 @@
 #include "planner/hdfs/hdfs.h"
+#include "planner/hdfs/hdfs_stored_workload.h"
 
 #include <charconv>
 #include <filesystem>
@@ -59,17 +60,20 @@ Result<WorkloadAnswer> AnswerWorkload(const WorkloadRequest& request) {
   }
   auto store = profiles::Store::OpenReadOnly(request.store_path, {profiles::HdfsMigrations()});
   if (!store.ok()) return store.status();
-  // Streamed from the store: memory grows with the distinct clients, paths and blocks, not with
-  // the number of records.
-  auto streams =
-      profiles::HdfsStoreStreams(*store.value(), options.from_ms >= 0 ? options.from_ms : INT64_MIN,
-                                 options.to_ms >= 0 ? options.to_ms : INT64_MAX);
-  auto workload = models::AnalyzeHdfsWorkload(*streams, options);
+  auto workload = AnalyzeStoredHdfs(*store.value(), options);
   if (!workload.ok()) return workload.status();
   WorkloadAnswer answer;
   answer.store_path = request.store_path;
   answer.workload = std::move(workload).value();
   return answer;
+}
+
+Result<models::HdfsWorkload> AnalyzeStoredHdfs(profiles::Store& store,
+                                               const models::HdfsWorkloadOptions& options) {
+  auto streams =
+      profiles::HdfsStoreStreams(store, options.from_ms >= 0 ? options.from_ms : INT64_MIN,
+                                 options.to_ms >= 0 ? options.to_ms : INT64_MAX);
+  return models::AnalyzeHdfsWorkload(*streams, options);
 }
 
 Result<profiles::HdfsSimulation> AnswerSimulateHdfs(const profiles::HdfsSimulationOptions& s,

@@ -54,6 +54,15 @@ void Field(std::int64_t v, std::string* out) {
   out->append(std::to_string(v));
 }
 
+// One map output record: its kind ("A\t", "T\t", "B\t"), the zero-padded time (a text sort
+// orders by time) and each field after a tab.
+template <typename... Fields>
+void Record(std::string* out, const char* kind, std::int64_t time_ms, const Fields&... fields) {
+  out->assign(kind);
+  Time(time_ms, out);
+  (Field(fields, out), ...);
+}
+
 std::vector<std::string_view> Split(std::string_view line) {
   std::vector<std::string_view> f;
   std::size_t start = 0;
@@ -117,36 +126,18 @@ Status HdfsMap(std::istream& in, std::ostream& out, std::ostream& err,
     switch (parsed.kind) {
       case profiles::HdfsLineKind::kAudit: {
         const auto& a = parsed.audit;
-        rec = "A\t";
-        Time(a.time_ms, &rec);
-        Field(a.allowed ? 1 : 0, &rec);
-        Field(a.user, &rec);
-        Field(a.real_user, &rec);
-        Field(a.ip, &rec);
-        Field(a.cmd, &rec);
-        Field(a.src, &rec);
-        Field(a.dst, &rec);
-        Field(a.proto, &rec);
+        Record(&rec, "A\t", a.time_ms, a.allowed ? 1 : 0, a.user, a.real_user, a.ip, a.cmd, a.src,
+               a.dst, a.proto);
         break;
       }
       case profiles::HdfsLineKind::kTransfer: {
         const auto& t = parsed.transfer;
-        rec = "T\t";
-        Time(t.time_ms, &rec);
-        Field(t.is_read ? 1 : 0, &rec);
-        Field(t.datanode, &rec);
-        Field(t.peer, &rec);
-        Field(t.bytes, &rec);
-        Field(t.block, &rec);
-        Field(t.client_id, &rec);
-        Field(t.duration_ns, &rec);
+        Record(&rec, "T\t", t.time_ms, t.is_read ? 1 : 0, t.datanode, t.peer, t.bytes, t.block,
+               t.client_id, t.duration_ns);
         break;
       }
       case profiles::HdfsLineKind::kBlock:
-        rec = "B\t";
-        Time(parsed.block.time_ms, &rec);
-        Field(parsed.block.block, &rec);
-        Field(parsed.block.path, &rec);
+        Record(&rec, "B\t", parsed.block.time_ms, parsed.block.block, parsed.block.path);
         break;
       case profiles::HdfsLineKind::kGarbled:
         err << input_name << ":" << number << ": garbled: " << parsed.reason << "\n";

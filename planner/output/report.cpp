@@ -24,6 +24,7 @@
 #include "planner/runtime/runtime.h"
 #include "planner/output/svg_chart.h"
 #include "planner/tuning/tune.h"
+#include "planner/hdfs/hdfs_stored_workload.h"
 #include "profiles/hdfs/hdfs_store.h"
 #include "profiles/runtime/price_file.h"
 #include "profiles/spark/spark_store.h"
@@ -299,12 +300,12 @@ Status AddSparkSection(profiles::Store& store, const ReportRequest& request, Bui
 }
 
 Status AddHdfsSection(profiles::Store& store, Builder& b) {
-  auto records = profiles::LoadHdfsRecords(store, INT64_MIN, INT64_MAX);
-  if (!records.ok()) return records.status();
-  const auto& r = records.value();
-  if (r.audits.empty() && r.transfers.empty()) return Status::Ok();
-  const models::HdfsWorkload workload =
-      models::AnalyzeHdfsWorkload(r.audits, r.transfers, r.blocks, models::HdfsWorkloadOptions{});
+  auto analyzed = AnalyzeStoredHdfs(store, models::HdfsWorkloadOptions{});  // streamed
+  if (!analyzed.ok()) return analyzed.status();
+  const models::HdfsWorkload& workload = analyzed.value();
+  if (workload.cluster.audit_records == 0 && workload.cluster.transfer_records == 0) {
+    return Status::Ok();
+  }
   if (workload.datanodes.empty()) {
     b.Warn("HDFS: the store holds no DataNode transfers");
     return Status::Ok();

@@ -1,5 +1,6 @@
 #include "profiles/runtime/profile_reader.h"
 
+#include "profiles/detail/profile_node.h"
 #include "profiles/detail/yaml_fields.h"
 #include "profiles/runtime/topology.h"
 
@@ -81,30 +82,38 @@ Loaded<ProfileDocument> ParseProfile(const std::string& text, const std::string&
   FieldReader r(file, &out.problems);
   std::optional<YAML::Node> root = r.Parse(text);
   if (!root) return out;
-  r.ExpectMap(*root, "", kTopKeys);
+  return detail::ParseProfileNode(*root, file);
+}
 
-  r.SchemaVersion(*root, kProfileSchemaVersion);
+Loaded<ProfileDocument> detail::ParseProfileNode(const YAML::Node& root,
+                                                 const std::string& file) {
+  Loaded<ProfileDocument> out;
+  out.value.file = file;
+  FieldReader r(file, &out.problems);
+  r.ExpectMap(root, "", kTopKeys);
+
+  r.SchemaVersion(root, kProfileSchemaVersion);
   models::RuntimeProfile& p = out.value.profile;
-  if (auto v = r.String(*root, "", "application", true)) p.application = *v;
-  if (auto v = r.String(*root, "", "profiled_site", false)) out.value.profiled_site = *v;
+  if (auto v = r.String(root, "", "application", true)) p.application = *v;
+  if (auto v = r.String(root, "", "profiled_site", false)) out.value.profiled_site = *v;
   if (auto v =
-          r.Choice(*root, "", "reduction_object_class", {"constant", "linear", "auto"}, false)) {
+          r.Choice(root, "", "reduction_object_class", {"constant", "linear", "auto"}, false)) {
     models::ReductionObjectClass c;
     if (models::Parse(*v, &c)) p.reduction_object_class = c;  // "auto" leaves it open
   }
   if (auto v =
-          r.Choice(*root, "", "reduction_object_scaling", {"dataset", "compute-nodes"}, false)) {
+          r.Choice(root, "", "reduction_object_scaling", {"dataset", "compute-nodes"}, false)) {
     models::Parse(*v, &p.reduction_object_scaling);
   }
-  if (auto v = r.Choice(*root, "", "global_reduction_class",
+  if (auto v = r.Choice(root, "", "global_reduction_class",
                         {"linear-constant", "constant-linear", "auto"}, false)) {
     models::GlobalReductionClass c;
     if (models::Parse(*v, &c)) p.global_reduction_class = c;  // "auto" leaves it open
   }
-  if (auto v = r.Bool(*root, "", "retrieval_scales_with_storage_nodes")) {
+  if (auto v = r.Bool(root, "", "retrieval_scales_with_storage_nodes")) {
     p.retrieval_scales_with_storage_nodes = *v;
   }
-  if (const YAML::Node rc = (*root)["reduction_communication"]) {
+  if (const YAML::Node rc = root["reduction_communication"]) {
     if (r.ExpectMap(rc, "reduction_communication", {"seconds_per_byte", "fixed_seconds"})) {
       auto a =
           r.Number(rc, "reduction_communication", "seconds_per_byte", Range::kNonNegative, true);
@@ -112,7 +121,7 @@ Loaded<ProfileDocument> ParseProfile(const std::string& text, const std::string&
       if (a && b) p.reduction_communication = models::ReductionCommunication{*a, *b};
     }
   }
-  if (std::optional<YAML::Node> runs = r.Sequence(*root, "", "runs", true)) {
+  if (std::optional<YAML::Node> runs = r.Sequence(root, "", "runs", true)) {
     if (runs->size() == 0) r.Report(*runs, "runs", "expected at least 1 profile run, got 0");
     for (std::size_t i = 0; i < runs->size(); ++i) {
       models::ProfileRun run;
@@ -124,7 +133,7 @@ Loaded<ProfileDocument> ParseProfile(const std::string& text, const std::string&
     // Cross-field checks belong to the model (compute time includes the reductions, class
     // inference needs varied runs, …); locate its message in the document when it names a run.
     Result<models::ResolvedModel> resolved = models::ResolveModel(p);
-    if (!resolved.ok()) out.problems.push_back(LocateModelProblem(resolved.status(), *root, file));
+    if (!resolved.ok()) out.problems.push_back(LocateModelProblem(resolved.status(), root, file));
   }
   return out;
 }

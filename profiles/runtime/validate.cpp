@@ -1,5 +1,6 @@
 #include "profiles/runtime/validate.h"
 
+#include "profiles/detail/profile_node.h"
 #include "profiles/detail/yaml_fields.h"
 #include "profiles/runtime/profile_reader.h"
 #include "profiles/runtime/topology.h"
@@ -26,12 +27,14 @@ FileValidation ValidateFile(const std::string& path) {
   detail::FieldReader reader(path, &out.problems);
   std::optional<YAML::Node> root = reader.Parse(*text);
   if (!root) return out;
-  if ((*root)["sites"]) {
+  const YAML::Node& document = *root;  // const: a lookup must not add the key it misses
+  if (document["sites"]) {
     out.kind = DocumentKind::kTopology;
     out.problems = ParseTopology(*text, path).problems;
-  } else if ((*root)["runs"] || (*root)["application"]) {
+  } else if (document["runs"] || document["application"]) {
     out.kind = DocumentKind::kProfile;
-    out.problems = ParseProfile(*text, path).problems;
+    text.reset();  // the tree holds what the reader needs
+    out.problems = detail::ParseProfileNode(document, path).problems;  // parsed once
   } else {
     out.problems.push_back({path, 1, "",
                             "not a perfplan profile (expected a \"runs\" key) or topology "
