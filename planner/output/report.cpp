@@ -19,6 +19,9 @@
 #include "planner/runtime/fit_eval.h"
 #include "profiles/runtime/runs_csv.h"
 #include "planner/output/hindex_svg.h"
+#include "planner/output/report_mapreduce.h"
+#include "planner/mapreduce/mapreduce_api.h"
+#include "profiles/mapreduce/mapreduce_store.h"
 #include "planner/runtime/runtime.h"
 #include "planner/output/svg_chart.h"
 #include "planner/tuning/tune.h"
@@ -701,9 +704,23 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
       return Status::NotFound(request.store_path + ": no such store");
     inputs.push_back("store " + request.store_path);
     auto store = profiles::Store::OpenReadOnly(
-        request.store_path, {profiles::spark::StoreMigrations(), profiles::HdfsMigrations()});
+        request.store_path, {profiles::spark::StoreMigrations(), profiles::HdfsMigrations(),
+                             profiles::mapreduce::StoreMigrations()});
     if (!store.ok()) return store.status();
-    if (Status s = AddSparkSection(*store.value(), request, b); !s.ok()) return s;
+    const bool job = IsMapReduceJobId(request.app_id);  // --app may name a MapReduce job
+    if (!job) {
+      if (Status s = AddSparkSection(*store.value(), request, b); !s.ok()) return s;
+    }
+    if (request.app_id.empty() || job) {  // planner/output/report_mapreduce.h
+      auto mr = BuildMapReduceReportSection(*store.value(), request.app_id);
+      if (!mr.ok()) return mr.status();
+      if (mr.value().jobs > 0) {
+        b.BeginSection(mr.value().id, mr.value().title, mr.value().intro);
+        for (const auto& f : mr.value().figures) b.AddFigure(f.svg, f.caption);
+        b.EndSection();
+      }
+      for (const std::string& w : mr.value().warnings) b.Warn(w);
+    }
     if (Status s = AddHdfsSection(*store.value(), b); !s.ok()) return s;
   }
   if (any_runs) {
