@@ -47,9 +47,17 @@ bool IsIdentityProperty(const std::string& name, const std::string& value,
   return false;
 }
 
+// A job's conf.xml holds every property of the cluster (~400 for Hadoop 2.x): a note names the
+// first kListedNames and counts the rest.
+constexpr std::size_t kListedNames = 20;
 std::string JoinNames(const std::vector<std::string>& names) {
   std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  for (std::size_t i = 0; i < names.size() && i < kListedNames; ++i) {
+    out += (out.empty() ? "" : ", ") + names[i];
+  }
+  if (names.size() > kListedNames) {
+    out += " and " + std::to_string(names.size() - kListedNames) + " more";
+  }
   return out;
 }
 
