@@ -61,6 +61,12 @@ std::string JoinNames(const std::vector<std::string>& names) {
   return out;
 }
 
+// Adds "TEXT: NAMES" to `notes` when there are names.
+void NoteNames(std::vector<std::string>* notes, const std::string& text,
+               const std::vector<std::string>& names) {
+  if (!names.empty()) notes->push_back(text + ": " + JoinNames(names));
+}
+
 std::optional<std::int64_t> ConfInt(const JobRun& run, const std::string& name) {
   for (const auto& [k, v] : run.conf) {
     if (k != name) continue;
@@ -232,17 +238,13 @@ spark::StoreRunTable JobRunTable(const std::vector<JobRun>& runs, const std::str
                         " job(s) have no JobFinished counters; their counters are the sum over "
                         "their successful attempts");
   }
-  if (!constant.empty()) {
-    out.notes.push_back("store: properties with the same value in every job are not parameters: " +
-                        JoinNames(constant));
-  }
-  if (!partial.empty()) {
-    out.notes.push_back("store: properties missing in some jobs are not parameters (ingest each "
-                        "job's conf.xml): " + JoinNames(partial));
-  }
-  if (!identity.empty()) {
-    out.notes.push_back("store: identity properties are not parameters: " + JoinNames(identity));
-  }
+  NoteNames(&out.notes, "store: properties with the same value in every job are not parameters",
+            constant);
+  NoteNames(&out.notes,
+            "store: properties missing in some jobs are not parameters (ingest each job's "
+            "conf.xml)",
+            partial);
+  NoteNames(&out.notes, "store: identity properties are not parameters", identity);
   return out;
 }
 
@@ -294,19 +296,15 @@ JobRunsCsv ToRunsCsvRows(const std::vector<JobRun>& runs) {
     row.submit_time_seconds = static_cast<double>(*r.start_ms) / 1000.0;
     out.rows.push_back(std::move(row));
   }
-  if (!unfinished.empty()) {
-    out.notes.push_back("jobs without a start and finish time are not runs: " +
-                        JoinNames(unfinished));
-  }
-  if (!no_input.empty()) {
-    out.notes.push_back("jobs that read no input (no FileSystem *_BYTES_READ counter other than "
-                        "FILE_BYTES_READ) have dataset_bytes 1: " + JoinNames(no_input));
-  }
-  if (!no_yarn.empty()) {
-    out.notes.push_back("jobs whose configuration lacks yarn.nodemanager.resource.memory-mb or "
-                        "cpu-vcores take YARN's defaults (8192 MiB, 8 vcores): " +
-                        JoinNames(no_yarn));
-  }
+  NoteNames(&out.notes, "jobs without a start and finish time are not runs", unfinished);
+  NoteNames(&out.notes,
+            "jobs that read no input (no FileSystem *_BYTES_READ counter other than "
+            "FILE_BYTES_READ) have dataset_bytes 1",
+            no_input);
+  NoteNames(&out.notes,
+            "jobs whose configuration lacks yarn.nodemanager.resource.memory-mb or cpu-vcores "
+            "take YARN's defaults (8192 MiB, 8 vcores)",
+            no_yarn);
   return out;
 }
 

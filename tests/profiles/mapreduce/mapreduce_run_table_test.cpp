@@ -135,6 +135,20 @@ TEST_CASE("the run table: varying properties are parameters; the rest are named 
                        "yarn.app.mapreduce.am.staging-dir, mapreduce.job.name"});
 }
 
+TEST_CASE("a note names the first 20 properties of its kind and counts the rest") {
+  std::vector<JobRun> runs(2, ToJobRun(TwoPhaseJob()));
+  runs[1].job_id = "job_1_0002";
+  runs[0].conf.clear();
+  runs[1].conf.clear();
+  for (int i = 0; i < 25; ++i) runs[0].conf.emplace_back("p" + std::to_string(i), "1");
+  const spark::StoreRunTable t = JobRunTable(runs, "store:x.db");
+  REQUIRE(t.notes.size() == 2);
+  CHECK(t.notes[1] ==
+        "store: properties missing in some jobs are not parameters (ingest each job's conf.xml): "
+        "p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15, p16, p17, p18, p19 "
+        "and 5 more");
+}
+
 TEST_CASE("runs-CSV rows: nodes are the attempt hosts, hardware from YARN's node resources") {
   std::vector<JobRun> runs;
   Job with_yarn = TwoPhaseJob();
