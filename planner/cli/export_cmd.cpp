@@ -4,6 +4,8 @@
 #include "planner/cli/command.h"
 #include "planner/output/export.h"
 #include "planner/output/backtest_export.h"
+#include "planner/output/mapreduce_export.h"
+#include "planner/mapreduce/mapreduce_runs.h"
 #include "planner/output/report.h"
 #include "planner/runtime/store_backtest.h"
 
@@ -63,13 +65,16 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
       "  perfplan export --what capacity --trace examples/swim/fb2009_first50.tsv --profile "
       "examples/profiles/kmeans.yaml --nodes 4,16,64\n"
       "  perfplan export --what backtest --store spark.db --app-name \"Spark shell\" --format "
-      "json");
+      "json\n"
+      "  perfplan export --what stragglers job_1329348432655_0001 --store mr.db\n"
+      "  perfplan export --what runs --store mr.db --out jobs.csv   (MapReduce jobs as a runs "
+      "CSV for fit and backtest)");
   cmd->add_option("--what", f->what,
                   "predictions, selection, scores, sensitivity, stragglers, workload, plan, "
-                  "capacity or backtest")
+                  "capacity, backtest or runs (the store's MapReduce jobs)")
       ->required()
       ->check(CLI::IsMember({"predictions", "selection", "scores", "sensitivity", "stragglers",
-                             "workload", "plan", "capacity", "backtest"}));
+                             "workload", "plan", "capacity", "backtest", "runs"}));
   cmd->add_option("--runs", f->backtest.runs_file,
                   "backtest: runs CSV with a time column; plan: runs CSV to plan from");
   cmd->add_option("--workload", f->backtest.workload, "backtest, plan: workload of --runs");
@@ -83,11 +88,11 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--profile", f->request.profile_file,
                   "predictions, selection: profile summary (YAML or JSON)");
   cmd->add_option("app", f->request.app_id,
-                  "stragglers: Spark application id; scores: only this application; plan: the "
+                  "stragglers: Spark application or MapReduce job id; scores: only this application; plan: the "
                   "Spark application (name or id) to plan from --store");
   cmd->add_option("--store", f->request.store_path,
-                  "stragglers, scores, workload, plan APP, capacity: profile store (default "
-                  "perfplan.db)");
+                  "stragglers, scores, workload, plan APP, capacity, runs: profile store "
+                  "(default perfplan.db)");
   cmd->add_option("--model", f->request.model_file,
                   "sensitivity: model saved by `perfplan tune train`");
   cmd->add_flag("--maximize", f->request.maximize, "sensitivity: higher is better for the target");
@@ -143,6 +148,17 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
       }
     };
     if (f->what == "backtest") return emit(BacktestExport(*f));
+    if (f->what == "runs") {
+      std::vector<std::string> notes;
+      auto table = planner::JobRunsTable(f->request.store_path, &notes);
+      for (const std::string& n : notes) *ctx.err << "note: " << n << "\n";
+      return emit(table);
+    }
+    if (f->what == "stragglers" && planner::IsMapReduceJobId(f->request.app_id)) {
+      return emit(planner::AnswerMapReduceStragglersExport(f->request.store_path,
+                                                           f->request.app_id,
+                                                           f->request.stragglers.options));
+    }
     planner::ExportRequest request = f->request;
     planner::Parse(f->what, &request.what);  // --what is checked against the kinds above
     request.plan.price_file = request.capacity.price_file = f->prices;

@@ -30,7 +30,7 @@ void AddReportCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--runs", f->request.runs_file, "Runs CSV: predicted against measured");
   cmd->add_option("--workload", f->request.workload, "With --runs: workload to evaluate");
   cmd->add_option("--train", f->request.train_expression, "With --runs: training rows filter");
-  cmd->add_option("--app", f->request.app_id, "With --store: only this Spark application");
+  cmd->add_option("--app", f->request.app_id, "With --store: only this Spark application or MapReduce job");
   cmd->add_option("--tune-model", f->request.tune_model_file,
                   "Saved tuning model (perfplan tune train): sensitivity bars");
   cmd->add_option("--prices", f->request.price_file,

@@ -6,6 +6,8 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
+#include "planner/mapreduce/mapreduce_api.h"
+#include "planner/mapreduce/mapreduce_runs.h"
 #include "planner/scoring/spark_scoring.h"
 
 namespace perfplan::cli {
@@ -49,12 +51,17 @@ void PrintAnswer(std::ostream& out, const planner::ScoreAnswer& a) {
 void AddScoreCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<ScoreFlags>();
   CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan score local-1430917381534 --store spark.db");
-  cmd->add_option("app", flags->app_id, "Application id (as `perfplan apps` lists it)")->required();
+  cmd->footer("Examples:\n  perfplan score local-1430917381534 --store spark.db\n"
+              "  perfplan score job_1329348432655_0001 --store mr.db");
+  cmd->add_option("app", flags->app_id,
+                  "Application id (as `perfplan apps` lists it), or MapReduce job id (job_…)")
+      ->required();
   cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
   cmd->callback([flags, &ctx] {
-    auto answers = planner::AnswerScores(flags->store, flags->app_id);
+    auto answers = planner::IsMapReduceJobId(flags->app_id)
+                       ? planner::AnswerJobScores(flags->store, flags->app_id)
+                       : planner::AnswerScores(flags->store, flags->app_id);
     if (!answers.ok()) return ReportError(ctx, "score", answers.status(), flags->json);
     ctx.exit_code = 0;
     const planner::ScoreAnswer& a = answers.value().front();

@@ -2,6 +2,7 @@
 #include <map>
 
 #include "planner/mapreduce/mapreduce_api.h"
+#include "planner/mapreduce/mapreduce_phases.h"
 
 namespace perfplan::planner {
 namespace {
@@ -75,6 +76,15 @@ std::optional<double> SecondsBetween(std::optional<std::int64_t> a,
                                      std::optional<std::int64_t> b) {
   if (!a || !b || *b < *a) return std::nullopt;
   return static_cast<double>(*b - *a) / 1000.0;
+}
+
+std::vector<PhaseDurations> JobPhaseDurations(const Job& job) {
+  PhaseTimes t = Times(job);
+  return {{"map", std::move(t.map)},
+          {"reduce", std::move(t.reduce)},
+          {"reduce.shuffle", std::move(t.shuffle)},
+          {"reduce.merge", std::move(t.merge)},
+          {"reduce.reduce", std::move(t.reduce_only)}};
 }
 
 bool IsMapReduceJobId(const std::string& id) { return id.rfind("job_", 0) == 0; }

@@ -21,6 +21,9 @@
 #include "planner/output/hindex_svg.h"
 #include "planner/output/report_plan.h"
 #include "planner/output/report_backtest.h"
+#include "planner/output/report_mapreduce.h"
+#include "planner/mapreduce/mapreduce_api.h"
+#include "profiles/mapreduce/mapreduce_store.h"
 #include "planner/runtime/runtime.h"
 #include "planner/output/svg_chart.h"
 #include "planner/tuning/tune.h"
@@ -714,10 +717,24 @@ Result<ReportAnswer> BuildReport(const ReportRequest& request) {
       return Status::NotFound(request.store_path + ": no such store");
     inputs.push_back("store " + request.store_path);
     auto store = profiles::Store::OpenReadOnly(
-        request.store_path, {profiles::spark::StoreMigrations(), profiles::HdfsMigrations()});
+        request.store_path, {profiles::spark::StoreMigrations(), profiles::HdfsMigrations(),
+                             profiles::mapreduce::StoreMigrations()});
     if (!store.ok()) return store.status();
-    b.AddPart(SparkPlanReport(request.store_path, request.app_id));
-    if (Status s = AddSparkSection(*store.value(), request, b); !s.ok()) return s;
+    const bool job = IsMapReduceJobId(request.app_id);  // --app may name a MapReduce job
+    if (!job) {
+      b.AddPart(SparkPlanReport(request.store_path, request.app_id));
+      if (Status s = AddSparkSection(*store.value(), request, b); !s.ok()) return s;
+    }
+    if (request.app_id.empty() || job) {  // planner/output/report_mapreduce.h
+      auto mr = BuildMapReduceReportSection(*store.value(), request.app_id);
+      if (!mr.ok()) return mr.status();
+      if (mr.value().jobs > 0) {
+        b.BeginSection(mr.value().id, mr.value().title, mr.value().intro);
+        for (const auto& f : mr.value().figures) b.AddFigure(f.svg, f.caption);
+        b.EndSection();
+      }
+      for (const std::string& w : mr.value().warnings) b.Warn(w);
+    }
     if (Status s = AddHdfsSection(*store.value(), b); !s.ok()) return s;
   }
   if (any_runs) {

@@ -9,7 +9,9 @@
 
 #include "models/task_vectors.h"
 #include "models/text.h"
+#include "planner/mapreduce/mapreduce_runs.h"
 #include "planner/scoring/spark_scoring.h"
+#include "profiles/mapreduce/mapreduce_run_table.h"
 #include "profiles/problem.h"
 #include "profiles/tuning/ranges_reader.h"
 #include "profiles/tuning/run_table_reader.h"
@@ -45,13 +47,21 @@ Status CheckName(const std::string& what, const std::string& name,
 // One run per Spark application of the store; the metric columns other than the target are
 // never parameters.
 Result<tuning::Dataset> LoadStoreDataset(const TuneDataRequest& data) {
-  auto store = profiles::Store::OpenReadOnly(data.store_path, {profiles::spark::StoreMigrations()});
+  auto store = profiles::Store::OpenReadOnly(data.store_path, RunStoreMigrations());
   if (!store.ok()) return Status::InvalidArgument(store.status().message());
   profiles::spark::RunTableSelection selection;
   selection.app_ids = data.store_apps;
   selection.name_contains = data.store_app_name;
-  auto table = profiles::spark::ReadStoreRunTable(*store.value(), selection);
+  // The store's MapReduce jobs are its runs when it has no Spark application or --apps names
+  // jobs (planner/mapreduce/mapreduce_runs.h).
+  Result<bool> jobs = StoreRunsAreJobs(*store.value(), selection);
+  if (!jobs.ok()) return jobs.status();
+  auto table = jobs.value() ? profiles::mapreduce::ReadJobRunTable(*store.value(), selection)
+                            : profiles::spark::ReadStoreRunTable(*store.value(), selection);
   if (!table.ok()) return table.status();
+  const std::vector<std::string>& metrics = jobs.value()
+                                                ? profiles::mapreduce::JobMetricColumns()
+                                                : profiles::spark::MetricColumns();
   const models::RunTable& t = table.value().table;
   std::vector<std::string> columns;
   for (const auto& c : t.columns) columns.push_back(c.name);
@@ -61,20 +71,23 @@ Result<tuning::Dataset> LoadStoreDataset(const TuneDataRequest& data) {
   }
   // No spark.* property varies: say which were left out and why, and what would help, instead
   // of the data set's generic "no parameter columns left".
-  if (t.columns.size() <= profiles::spark::MetricColumns().size()) {
+  if (t.columns.size() <= metrics.size()) {
     std::string why;
     for (const auto& note : table.value().notes) why += "\n  " + note;
+    const bool j = jobs.value();
     return Status::InvalidArgument(
-        t.source + ": nothing to tune " + data.dataset.target + " on: no spark.* property is set " +
-        "in every one of the " + std::to_string(t.rows.size()) +
-        " application(s) with different values" + why +
-        "\na model needs applications of the same job run with different settings of at least "
-        "one property (e.g. spark-submit --conf spark.executor.cores=2, =4, ...): at least as "
-        "many as the cross-validation folds (--folds, 5 by default), better 10 or more; "
-        "--apps or --app-name selects them");
+        t.source + ": nothing to tune " + data.dataset.target + " on: no " +
+        (j ? "conf.xml" : "spark.*") + " property is set in every one of the " +
+        std::to_string(t.rows.size()) + (j ? " job(s)" : " application(s)") +
+        " with different values" + why + "\na model needs " + (j ? "runs" : "applications") +
+        " of the same job run with different settings of at least one property (e.g. " +
+        (j ? "hadoop jar … -D mapreduce.job.reduces=2, =4" : "spark-submit --conf "
+                                                            "spark.executor.cores=2, =4") +
+        ", ...): at least as many as the cross-validation folds (--folds, 5 by default), better "
+        "10 or more; --apps or --app-name selects them");
   }
   tuning::DatasetOptions settings = data.dataset;
-  for (const auto& m : profiles::spark::MetricColumns()) {
+  for (const auto& m : metrics) {
     if (m != settings.target) settings.ignore.push_back(m);
   }
   Result<tuning::Dataset> ds = tuning::BuildDataset(t, settings);

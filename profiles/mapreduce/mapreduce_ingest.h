@@ -1,10 +1,11 @@
 // Ingesting Hadoop MapReduce evidence into the profile store: `perfplan ingest mapreduce`.
 //
 // Each file (formats in mapreduce_history.h: .jhist, 0.20/1.x JobHistory, Rumen, SLS, conf.xml;
-// gzip'd or not) is read once and written in ONE transaction, replacing what the store held for
-// the same job ids (and, for a configuration, the same job's configuration). So ingesting the same
-// files twice adds nothing, and a crash part-way (SIGKILL included) leaves the state of the files
-// already committed: re-running the ingest then gives a store identical to a clean run. An
+// gzip'd or not) is read once and written inside one transaction (a batch of up to 256 files or
+// 32 MiB), replacing what the store held for the same job ids (and, for a configuration, the same
+// job's configuration). So ingesting the same files twice adds nothing, and a crash part-way
+// (SIGKILL included) leaves the state of the batches already committed: the open batch's files are
+// not recorded as ingested, so re-running the ingest gives a store identical to a clean run. An
 // unchanged file (same path, size, modification time and leading bytes) is not read again.
 //
 // Bad lines are reported with file:line and never stop the rest of the file. A file named on the
@@ -46,7 +47,7 @@ using IngestProgress = std::function<void(std::size_t, std::size_t, std::int64_t
 
 // Ingests every file under `paths` (files, folders searched recursively in name order) into
 // `store`, which must have been opened with StoreMigrations(). Fails (Failed "PATH: writing to
-// the store failed: …") only when the store fails; the current file's transaction is rolled back.
+// the store failed: …") only when the store fails; the open batch's transaction is rolled back.
 Result<IngestSummary> IngestMapReduce(Store& store, const std::vector<std::string>& paths,
                                       const IngestProgress& progress = {});
 

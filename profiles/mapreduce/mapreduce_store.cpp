@@ -1,6 +1,7 @@
 #include "profiles/mapreduce/mapreduce_store.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <string_view>
 #include <unordered_map>
@@ -67,11 +68,17 @@ DROP TABLE mr_counters;
 // Packed counters: one line per counter, `GROUP<TAB>NAME<TAB>VALUE<LF>`; GROUP is left empty
 // when it is the previous line's group. In GROUP and NAME `\\`, `\t`, `\n` stand for a
 // backslash, tab and newline, and a GROUP of exactly `\e` is the empty group name.
+constexpr std::array<bool, 256> kEscaped = [] {
+  std::array<bool, 256> t{};
+  t[static_cast<unsigned char>('\\')] = t[static_cast<unsigned char>('\t')] =
+      t[static_cast<unsigned char>('\n')] = true;
+  return t;
+}();
 void PackField(std::string& out, std::string_view s) {
   std::size_t run = 0;  // start of the bytes not yet copied: copied in runs, not byte by byte
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
-    if (c != '\\' && c != '\t' && c != '\n') continue;
+    if (!kEscaped[static_cast<unsigned char>(c)]) continue;  // one load, not three compares
     out.append(s.data() + run, i - run);
     out += c == '\\' ? "\\\\" : c == '\t' ? "\\t" : "\\n";
     run = i + 1;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <memory>
 
 #include <sys/stat.h>
 
@@ -146,12 +147,14 @@ class GzipDecoder : public Decoder {
         inflateReset(&z_);
         finished_member_ = false;
       }
-      std::size_t old = out->size();
-      out->resize(old + kReadChunkBytes);
-      z_.next_out = reinterpret_cast<Bytef*>(out->data() + old);
+      // Inflate into the decoder's own buffer (allocated once, never zero-filled) and append
+      // what came out: resize() by a whole chunk zero-filled 1 MiB per fill, most of it for
+      // nothing on a small gzip'd history.
+      const std::size_t old = out->size();
+      z_.next_out = reinterpret_cast<Bytef*>(out_buf_.get());
       z_.avail_out = static_cast<uInt>(kReadChunkBytes);
       int rc = inflate(&z_, Z_NO_FLUSH);
-      out->resize(old + kReadChunkBytes - z_.avail_out);
+      out->append(out_buf_.get(), kReadChunkBytes - z_.avail_out);
       if (rc == Z_STREAM_END) {
         finished_member_ = true;
       } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
@@ -165,6 +168,7 @@ class GzipDecoder : public Decoder {
  private:
   z_stream z_;
   std::string in_buf_;
+  std::unique_ptr<char[]> out_buf_{new char[kReadChunkBytes]};
   bool finished_member_ = false;
 };
 
