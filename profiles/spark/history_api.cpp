@@ -193,6 +193,16 @@ class Api {
   Json TaskJson(Statement& s, int first_metric_column);
   std::vector<Json> TasksOf(std::int64_t key, int stage, int attempt, const std::string& status);
 
+  // The rows of `sql` (?1 = key), each mapped by row(s), as a JSON array in the query's order.
+  template <typename Row>
+  Result<Json> JsonRows(const std::string& sql, std::int64_t key, Row&& row) {
+    Json out = Json::array();
+    Status st = EachRow(
+        store_, sql, [&](Statement& s) { out.push_back(row(s)); }, key);
+    if (!st.ok()) return st;
+    return out;
+  }
+
   Store& store_;
 };
 
@@ -1063,12 +1073,10 @@ Result<Json> Api::Rdds(std::int64_t key, std::optional<int> rdd_id) {
 
 // ProcessSummary of each SparkListenerMiscellaneousProcessAdded process, by process id.
 Result<Json> Api::MiscProcesses(std::int64_t key) {
-  Json out = Json::array();
-  Status st = EachRow(
-      store_,
+  return JsonRows(
       "SELECT process_id, host_port, cores, add_time_ms, logs_json FROM spark_misc_processes "
       "WHERE attempt_key = ?1 ORDER BY process_id",
-      [&](Statement& s) {
+      key, [](Statement& s) {
         Json p;
         p["id"] = s.ColumnText(0);
         p["hostPort"] = s.ColumnText(1);
@@ -1076,11 +1084,8 @@ Result<Json> Api::MiscProcesses(std::int64_t key) {
         p["totalCores"] = s.ColumnInt(2);
         p["addTime"] = FormatDate(s.ColumnInt(3));
         p["processLogs"] = ParseOr(s.ColumnText(4), Json::object());
-        out.push_back(std::move(p));
-      },
-      key);
-  if (!st.ok()) return st;
-  return out;
+        return p;
+      });
 }
 
 // ---- SQL executions (SqlResource) ----
@@ -1204,12 +1209,10 @@ Result<Json> Api::Environment(std::int64_t key) {
   j["systemProperties"] = pairs["system"];
   j["metricsProperties"] = pairs["metrics"];
   j["classpathEntries"] = pairs["classpath"];
-  Json profiles = Json::array();
-  st = EachRow(
-      store_,
+  auto profiles = JsonRows(
       "SELECT profile_id, executor_resources_json, task_resources_json FROM "
       "spark_resource_profiles WHERE attempt_key = ?1 ORDER BY profile_id",
-      [&](Statement& rp) {
+      key, [](Statement& rp) {
         Json p;
         p["id"] = rp.ColumnInt(0);
         Json ex = Json::object();
@@ -1228,11 +1231,10 @@ Result<Json> Api::Environment(std::int64_t key) {
         }
         p["executorResources"] = ex;
         p["taskResources"] = task;
-        profiles.push_back(std::move(p));
-      },
-      key);
-  if (!st.ok()) return st;
-  j["resourceProfiles"] = profiles;
+        return p;
+      });
+  if (!profiles.ok()) return profiles.status();
+  j["resourceProfiles"] = std::move(profiles.value());
   return j;
 }
 
