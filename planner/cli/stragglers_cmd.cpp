@@ -17,33 +17,47 @@ struct StragglersFlags {
   bool json = false;
 };
 
+// A stage's (or phase's) cells from "tasks" to "max/median"; "-" where it was left out.
+std::vector<std::string> MeasureCells(const planner::StageStragglers& s, bool weighted) {
+  const std::string ratio = s.max_over_median ? Fixed(*s.max_over_median, 2) : "-";
+  if (!s.included) {
+    return {std::to_string(s.tasks), Fixed(s.task_seconds, 3), "-", "-", "-", "-", "-", ratio};
+  }
+  const models::HIndexResult& r = *s.result;
+  return {std::to_string(s.tasks),
+          Fixed(s.task_seconds, 3),
+          weighted ? Fixed(s.weight, 4) : "-",
+          Fixed(r.gini, 4),
+          r.has_change_point ? std::to_string(r.change_point) : "none",
+          Fixed(r.h_index, 4),
+          Fixed(r.speedup, 3),
+          ratio};
+}
+
+void PrintHJob(std::ostream& out, const char* weighted_by, const std::optional<double>& h_job,
+               const std::string& note) {
+  if (h_job) {
+    out << "H_job (weighted by " << weighted_by << ") = " << Fixed(*h_job, 4) << "\n";
+  } else {
+    out << "H_job: not available: " << note << "\n";
+  }
+}
+
 void PrintAnswer(std::ostream& out, const planner::StragglersAnswer& a) {
   out << a.app_id << (a.attempt_id.empty() ? "" : " attempt " + a.attempt_id) << ": "
       << a.stages.size() << " stage attempts, " << a.stages_used << " used for H_job\n\n";
   Table table({"stage", "attempt", "tasks", "task s", "weight", "gini", "m_hat", "H", "speed-up",
                "max/median", ">1.5x med", ">5x med"});
   for (const planner::StageStragglers& s : a.stages) {
-    const std::string ratio = s.max_over_median ? Fixed(*s.max_over_median, 2) : "-";
-    if (!s.included) {
-      table.AddRow({std::to_string(s.stage_id), std::to_string(s.attempt_id),
-                    std::to_string(s.tasks), Fixed(s.task_seconds, 3), "-", "-", "-", "-", "-",
-                    ratio, "-", "-"});
-      continue;
-    }
-    const models::HIndexResult& r = *s.result;
-    table.AddRow({std::to_string(s.stage_id), std::to_string(s.attempt_id), std::to_string(s.tasks),
-                  Fixed(s.task_seconds, 3), Fixed(s.weight, 4), Fixed(r.gini, 4),
-                  r.has_change_point ? std::to_string(r.change_point) : "none", Fixed(r.h_index, 4),
-                  Fixed(r.speedup, 3), ratio, std::to_string(r.above_speculation_threshold),
-                  std::to_string(r.above_skew_threshold)});
+    std::vector<std::string> row = {std::to_string(s.stage_id), std::to_string(s.attempt_id)};
+    for (std::string& cell : MeasureCells(s, true)) row.push_back(std::move(cell));
+    row.push_back(s.included ? std::to_string(s.result->above_speculation_threshold) : "-");
+    row.push_back(s.included ? std::to_string(s.result->above_skew_threshold) : "-");
+    table.AddRow(std::move(row));
   }
   table.Print(out);
   out << "\n";
-  if (a.h_job) {
-    out << "H_job (weighted by stage task time) = " << Fixed(*a.h_job, 4) << "\n";
-  } else {
-    out << "H_job: not available: " << a.h_job_note << "\n";
-  }
+  PrintHJob(out, "stage task time", a.h_job, a.h_job_note);
   for (const planner::StageStragglers& s : a.stages) {
     if (!s.included) {
       out << "stage " << s.stage_id << "." << s.attempt_id << " left out: " << s.excluded_reason
@@ -57,17 +71,9 @@ void PrintPhases(Table& table, const std::string& prefix,
                  const std::vector<std::pair<std::string, planner::StageStragglers>>& phases,
                  bool weighted) {
   for (const auto& [name, s] : phases) {
-    const std::string ratio = s.max_over_median ? Fixed(*s.max_over_median, 2) : "-";
-    if (!s.included) {
-      table.AddRow({prefix + name, std::to_string(s.tasks), Fixed(s.task_seconds, 3), "-", "-",
-                    "-", "-", "-", ratio});
-      continue;
-    }
-    const models::HIndexResult& r = *s.result;
-    table.AddRow({prefix + name, std::to_string(s.tasks), Fixed(s.task_seconds, 3),
-                  weighted ? Fixed(s.weight, 4) : "-", Fixed(r.gini, 4),
-                  r.has_change_point ? std::to_string(r.change_point) : "none",
-                  Fixed(r.h_index, 4), Fixed(r.speedup, 3), ratio});
+    std::vector<std::string> row = {prefix + name};
+    for (std::string& cell : MeasureCells(s, weighted)) row.push_back(std::move(cell));
+    table.AddRow(std::move(row));
   }
 }
 
@@ -80,11 +86,7 @@ void PrintMapReduce(std::ostream& out, const planner::MapReduceStragglersAnswer&
   PrintPhases(table, "reduce.", a.reduce_sub_phases, false);
   table.Print(out);
   out << "\n";
-  if (a.h_job) {
-    out << "H_job (weighted by phase attempt time) = " << Fixed(*a.h_job, 4) << "\n";
-  } else {
-    out << "H_job: not available: " << a.h_job_note << "\n";
-  }
+  PrintHJob(out, "phase attempt time", a.h_job, a.h_job_note);
   for (const auto& [name, s] : a.phases) {
     if (!s.included) out << name << " phase left out: " << s.excluded_reason << "\n";
   }

@@ -1,10 +1,12 @@
 // One store query run to its end in one call: EachRow(store, sql, row, a, b) prepares `sql`,
 // binds a, b to ?1, ?2 (BindAll), calls row(q) on each result row and returns the statement's
 // error, so the prepare / bind / step / error-check loop is written here once instead of in
-// every typed read. Private to profiles/.
+// every typed read. A row function that returns bool stops the query when it returns false (a
+// limit reached, the one row looked for found). Private to profiles/.
 #pragma once
 
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -15,7 +17,7 @@
 namespace perfplan::profiles::detail {
 
 // Steps `sql` (params bound to ?1, ?2, …) and calls row(q) on each result row, or on the first
-// only; the statement's error, if any.
+// only, or until row(q) returns false; the statement's error, if any.
 template <typename Row, typename... P>
 Status StepRows(Store& store, const std::string& sql, bool first_only, Row&& row,
                 const P&... params) {
@@ -23,7 +25,11 @@ Status StepRows(Store& store, const std::string& sql, bool first_only, Row&& row
   if (!q.ok()) return q.status();
   BindAll(q.value(), params...);
   while (q.value().Step()) {
-    row(q.value());
+    if constexpr (std::is_same_v<decltype(row(q.value())), bool>) {
+      if (!row(q.value())) break;
+    } else {
+      row(q.value());
+    }
     if (first_only) break;
   }
   return q.value().Error();

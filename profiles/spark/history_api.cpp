@@ -4,21 +4,26 @@
 #include <cmath>
 #include <ctime>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <utility>
 
+#include "models/json_text.h"
 #include "models/text.h"
+#include "profiles/detail/rows.h"
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/spark/spark_store.h"
-#include "models/json_text.h"
 
 namespace perfplan::profiles::spark {
 namespace {
 
 using Json = nlohmann::ordered_json;
 namespace metrics = detail;
+using profiles::detail::EachRow;
+using profiles::detail::FirstRow;
 
 // Executor memory metrics in the order Spark's ExecutorMetricType lists them.
 constexpr const char* kExecutorMetricNames[] = {"JVMHeapMemory",
@@ -156,6 +161,12 @@ Json ParseOr(const std::string& text, Json fallback) {
   return j.is_discarded() ? fallback : j;
 }
 
+// j[name] = the integer in column i, for each (name, i) in order.
+void IntFields(Json& j, const Statement& s,
+               std::initializer_list<std::pair<const char*, int>> fields) {
+  for (const auto& [name, i] : fields) j[name] = s.ColumnInt(i);
+}
+
 class Api {
  public:
   explicit Api(Store& store) : store_(store) {}
@@ -163,8 +174,6 @@ class Api {
   Result<Json> Answer(const std::vector<std::string>& seg, const Query& q);
 
  private:
-  Result<Statement> Prepare(const std::string& sql) { return store_.Prepare(sql); }
-
   Result<Json> Applications(const Query& q);
   Result<Json> Application(const std::string& app_id, const std::string& only_attempt);
   Result<Json> Jobs(std::int64_t key, const Query& q, std::optional<int> job_id);
@@ -183,6 +192,16 @@ class Api {
   Result<Json> ExecutorDistributions(std::int64_t key, int stage, int attempt, const Query& q);
   Json TaskJson(Statement& s, int first_metric_column);
   std::vector<Json> TasksOf(std::int64_t key, int stage, int attempt, const std::string& status);
+
+  // The rows of `sql` (?1 = key), each mapped by row(s), as a JSON array in the query's order.
+  template <typename Row>
+  Result<Json> JsonRows(const std::string& sql, std::int64_t key, Row&& row) {
+    Json out = Json::array();
+    Status st = EachRow(
+        store_, sql, [&](Statement& s) { out.push_back(row(s)); }, key);
+    if (!st.ok()) return st;
+    return out;
+  }
 
   Store& store_;
 };
@@ -282,39 +301,38 @@ Result<Json> Api::Answer(const std::vector<std::string>& seg, const Query& q) {
 // ---- applications ----
 
 Result<Json> Api::Application(const std::string& app_id, const std::string& only_attempt) {
-  auto st = Prepare(
-      "SELECT app_name, attempt_id, start_time_ms, end_time_ms, completed, last_updated_ms, "
-      "spark_user, spark_version FROM spark_attempts WHERE app_id = ?1 "
-      "ORDER BY start_time_ms DESC, attempt_id DESC");
-  if (!st.ok()) return st.status();
-  Statement& s = st.value();
-  s.Bind(1, app_id);
   Json app = {{"id", app_id}, {"name", ""}, {"attempts", Json::array()}};
   bool any = false;
-  while (s.Step()) {
-    std::string attempt_id = s.ColumnText(1);
-    if (!only_attempt.empty() && attempt_id != only_attempt) continue;
-    any = true;
-    app["name"] = s.ColumnText(0);
-    std::int64_t start = s.ColumnIsNull(2) ? -1 : s.ColumnInt(2);
-    bool completed = s.ColumnInt(4) != 0;
-    std::int64_t end = completed && !s.ColumnIsNull(3) ? s.ColumnInt(3) : -1;
-    std::int64_t updated = s.ColumnInt(5);
-    Json a;
-    if (!attempt_id.empty()) a["attemptId"] = attempt_id;
-    a["startTime"] = FormatDate(start);
-    a["endTime"] = FormatDate(end);
-    a["lastUpdated"] = FormatDate(updated);
-    a["duration"] = completed && end >= 0 && start >= 0 ? end - start : 0;
-    a["sparkUser"] = s.ColumnText(6);
-    a["completed"] = completed;
-    a["appSparkVersion"] = s.ColumnText(7);
-    a["endTimeEpoch"] = end;
-    a["startTimeEpoch"] = start;
-    a["lastUpdatedEpoch"] = updated;
-    app["attempts"].push_back(std::move(a));
-  }
-  if (!s.Error().ok()) return s.Error();
+  Status st = EachRow(
+      store_,
+      "SELECT app_name, attempt_id, start_time_ms, end_time_ms, completed, last_updated_ms, "
+      "spark_user, spark_version FROM spark_attempts WHERE app_id = ?1 "
+      "ORDER BY start_time_ms DESC, attempt_id DESC",
+      [&](Statement& s) {
+        std::string attempt_id = s.ColumnText(1);
+        if (!only_attempt.empty() && attempt_id != only_attempt) return;
+        any = true;
+        app["name"] = s.ColumnText(0);
+        std::int64_t start = s.ColumnIsNull(2) ? -1 : s.ColumnInt(2);
+        bool completed = s.ColumnInt(4) != 0;
+        std::int64_t end = completed && !s.ColumnIsNull(3) ? s.ColumnInt(3) : -1;
+        std::int64_t updated = s.ColumnInt(5);
+        Json a;
+        if (!attempt_id.empty()) a["attemptId"] = attempt_id;
+        a["startTime"] = FormatDate(start);
+        a["endTime"] = FormatDate(end);
+        a["lastUpdated"] = FormatDate(updated);
+        a["duration"] = completed && end >= 0 && start >= 0 ? end - start : 0;
+        a["sparkUser"] = s.ColumnText(6);
+        a["completed"] = completed;
+        a["appSparkVersion"] = s.ColumnText(7);
+        a["endTimeEpoch"] = end;
+        a["startTimeEpoch"] = start;
+        a["lastUpdatedEpoch"] = updated;
+        app["attempts"].push_back(std::move(a));
+      },
+      app_id);
+  if (!st.ok()) return st;
   if (!any) return Status::NotFound("unknown app: " + app_id);
   if (!only_attempt.empty()) return app["attempts"][0];
   return app;
@@ -352,35 +370,42 @@ Result<Json> Api::Applications(const Query& q) {
   if (limit_param.value() >= 0) limit = limit_param.value();
   // One entry per application, ordered as the History Server's listing index "endTime" (the
   // latest attempt's end, -1 while it runs), reversed.
-  auto st = Prepare(
-      "SELECT a.app_id, (SELECT CASE WHEN l.completed = 1 THEN COALESCE(l.end_time_ms, -1) ELSE "
-      "-1 END FROM spark_attempts l WHERE l.app_id = a.app_id ORDER BY l.start_time_ms DESC, "
-      "l.attempt_id DESC LIMIT 1) AS e FROM spark_attempts a WHERE a.app_id NOT LIKE char(1) || "
-      "'%' GROUP BY a.app_id ORDER BY e DESC, a.app_id DESC");
-  if (!st.ok()) return st.status();
   const bool include_completed = statuses.empty() || statuses.count("completed");
   const bool include_running = statuses.empty() || statuses.count("running");
   Json out = Json::array();
-  while (st.value().Step()) {
-    if (limit && static_cast<std::int64_t>(out.size()) >= *limit) break;
-    auto app = Application(st.value().ColumnText(0), "");
-    if (!app.ok()) return app.status();
-    // ApplicationListResource: the latest attempt (listed first) decides running or completed;
-    // any attempt in the date windows keeps the application.
-    const Json& attempts = app.value()["attempts"];
-    const bool running = attempts.empty() || !attempts[0]["completed"].get<bool>();
-    bool in_range = false;
-    for (const Json& a : attempts) {
-      std::int64_t start = a["startTimeEpoch"].get<std::int64_t>();
-      std::int64_t end = a["endTimeEpoch"].get<std::int64_t>();
-      bool date_ok = (!min_date || start >= *min_date) && (!max_date || start <= *max_date);
-      bool end_ok = (!min_end || end >= *min_end) && (!max_end || end <= *max_end);
-      in_range |= date_ok && end_ok;
-    }
-    if (((running && include_running) || (!running && include_completed)) && in_range) {
-      out.push_back(std::move(app.value()));
-    }
-  }
+  Status failed;
+  Status st = EachRow(
+      store_,
+      "SELECT a.app_id, (SELECT CASE WHEN l.completed = 1 THEN COALESCE(l.end_time_ms, -1) ELSE "
+      "-1 END FROM spark_attempts l WHERE l.app_id = a.app_id ORDER BY l.start_time_ms DESC, "
+      "l.attempt_id DESC LIMIT 1) AS e FROM spark_attempts a WHERE a.app_id NOT LIKE char(1) || "
+      "'%' GROUP BY a.app_id ORDER BY e DESC, a.app_id DESC",
+      [&](Statement& s) {
+        if (limit && static_cast<std::int64_t>(out.size()) >= *limit) return false;
+        auto app = Application(s.ColumnText(0), "");
+        if (!app.ok()) {
+          failed = app.status();
+          return false;
+        }
+        // ApplicationListResource: the latest attempt (listed first) decides running or completed;
+        // any attempt in the date windows keeps the application.
+        const Json& attempts = app.value()["attempts"];
+        const bool running = attempts.empty() || !attempts[0]["completed"].get<bool>();
+        bool in_range = false;
+        for (const Json& a : attempts) {
+          std::int64_t start = a["startTimeEpoch"].get<std::int64_t>();
+          std::int64_t end = a["endTimeEpoch"].get<std::int64_t>();
+          bool date_ok = (!min_date || start >= *min_date) && (!max_date || start <= *max_date);
+          bool end_ok = (!min_end || end >= *min_end) && (!max_end || end <= *max_end);
+          in_range |= date_ok && end_ok;
+        }
+        if (((running && include_running) || (!running && include_completed)) && in_range) {
+          out.push_back(std::move(app.value()));
+        }
+        return true;
+      });
+  if (!failed.ok()) return failed;
+  if (!st.ok()) return st;
   return out;
 }
 
@@ -389,39 +414,38 @@ Result<Json> Api::Applications(const Query& q) {
 Result<Json> Api::Jobs(std::int64_t key, const Query& q, std::optional<int> job_id) {
   std::set<std::string> statuses;
   for (const auto& v : q.All("status")) statuses.insert(Upper(v));
-  auto st = Prepare(
+  Json out = Json::array();
+  Status st = EachRow(
+      store_,
       "SELECT job_id, name, description, submission_time_ms, completion_time_ms, stage_ids_json, "
       "job_group, job_tags_json, status, num_tasks, num_active_tasks, num_completed_tasks, "
       "num_skipped_tasks, num_failed_tasks, num_killed_tasks, num_completed_indices, "
       "num_active_stages, num_completed_stages, num_skipped_stages, num_failed_stages, "
-      "killed_tasks_summary_json FROM spark_jobs WHERE attempt_key = ?1 ORDER BY job_id DESC");
-  if (!st.ok()) return st.status();
-  Statement& s = st.value();
-  s.Bind(1, key);
-  Json out = Json::array();
-  while (s.Step()) {
-    int id = static_cast<int>(s.ColumnInt(0));
-    if (job_id && id != *job_id) continue;
-    if (!statuses.empty() && !statuses.count(s.ColumnText(8))) continue;
-    Json j;
-    j["jobId"] = id;
-    j["name"] = s.ColumnText(1);
-    if (!s.ColumnIsNull(2)) j["description"] = s.ColumnText(2);
-    if (!s.ColumnIsNull(3)) j["submissionTime"] = FormatDate(s.ColumnInt(3));
-    if (!s.ColumnIsNull(4)) j["completionTime"] = FormatDate(s.ColumnInt(4));
-    j["stageIds"] = ParseOr(s.ColumnText(5), Json::array());
-    if (!s.ColumnIsNull(6)) j["jobGroup"] = s.ColumnText(6);
-    j["jobTags"] = ParseOr(s.ColumnText(7), Json::array());
-    j["status"] = s.ColumnText(8);
-    const char* counts[] = {
-        "numTasks",           "numActiveTasks",   "numCompletedTasks",   "numSkippedTasks",
-        "numFailedTasks",     "numKilledTasks",   "numCompletedIndices", "numActiveStages",
-        "numCompletedStages", "numSkippedStages", "numFailedStages"};
-    for (int c = 0; c < 11; ++c) j[counts[c]] = s.ColumnInt(9 + c);
-    j["killedTasksSummary"] = ParseOr(s.ColumnText(20), Json::object());
-    out.push_back(std::move(j));
-  }
-  if (!s.Error().ok()) return s.Error();
+      "killed_tasks_summary_json FROM spark_jobs WHERE attempt_key = ?1 ORDER BY job_id DESC",
+      [&](Statement& s) {
+        int id = static_cast<int>(s.ColumnInt(0));
+        if (job_id && id != *job_id) return;
+        if (!statuses.empty() && !statuses.count(s.ColumnText(8))) return;
+        Json j;
+        j["jobId"] = id;
+        j["name"] = s.ColumnText(1);
+        if (!s.ColumnIsNull(2)) j["description"] = s.ColumnText(2);
+        if (!s.ColumnIsNull(3)) j["submissionTime"] = FormatDate(s.ColumnInt(3));
+        if (!s.ColumnIsNull(4)) j["completionTime"] = FormatDate(s.ColumnInt(4));
+        j["stageIds"] = ParseOr(s.ColumnText(5), Json::array());
+        if (!s.ColumnIsNull(6)) j["jobGroup"] = s.ColumnText(6);
+        j["jobTags"] = ParseOr(s.ColumnText(7), Json::array());
+        j["status"] = s.ColumnText(8);
+        const char* counts[] = {
+            "numTasks",           "numActiveTasks",   "numCompletedTasks",   "numSkippedTasks",
+            "numFailedTasks",     "numKilledTasks",   "numCompletedIndices", "numActiveStages",
+            "numCompletedStages", "numSkippedStages", "numFailedStages"};
+        for (int c = 0; c < 11; ++c) j[counts[c]] = s.ColumnInt(9 + c);
+        j["killedTasksSummary"] = ParseOr(s.ColumnText(20), Json::object());
+        out.push_back(std::move(j));
+      },
+      key);
+  if (!st.ok()) return st;
   if (job_id) {
     if (out.empty()) return Status::NotFound("unknown job: " + std::to_string(*job_id));
     return out[0];
@@ -470,16 +494,19 @@ Json Api::ExecutorSummary(std::int64_t key, int stage, int attempt) {
   Json out = Json::object();
   // Executors with a summary for the stage: the ones that ran its tasks and the ones (the driver
   // too) that reported SparkListenerStageExecutorMetrics for it, with their peaks.
+  // Both reads are best effort: the stage answer carries what the store has (a store before
+  // schema v2 has neither the peaks nor the per-executor summaries).
   Json peaks = nullptr, excluded = Json::array();  // peaks: null in stores before schema v2
-  if (auto p = Prepare("SELECT executor_peaks_json, excluded_executors_json FROM spark_stages "
-                       "WHERE attempt_key = ?1 AND stage_id = ?2 AND stage_attempt_id = ?3");
-      p.ok()) {
-    p.value().Bind(1, key).Bind(2, std::int64_t{stage}).Bind(3, std::int64_t{attempt});
-    if (p.value().Step()) {
-      peaks = ParseOr(p.value().ColumnText(0), nullptr);
-      excluded = ParseOr(p.value().ColumnText(1), Json::array());
-    }
-  }
+  const std::int64_t stage_id = stage, attempt_id = attempt;
+  (void)FirstRow(
+      store_,
+      "SELECT executor_peaks_json, excluded_executors_json FROM spark_stages "
+      "WHERE attempt_key = ?1 AND stage_id = ?2 AND stage_attempt_id = ?3",
+      [&](Statement& p) {
+        peaks = ParseOr(p.ColumnText(0), nullptr);
+        excluded = ParseOr(p.ColumnText(1), Json::array());
+      },
+      key, stage_id, attempt_id);
   const char* names[] = {"taskTime",           "failedTasks",     "succeededTasks",
                          "killedTasks",        "inputBytes",      "inputRecords",
                          "outputBytes",        "outputRecords",   "shuffleRead",
@@ -497,21 +524,20 @@ Json Api::ExecutorSummary(std::int64_t key, int stage, int attempt) {
     e["isExcludedForStage"] = is_excluded;
     return e;
   };
-  auto st = Prepare(
+  (void)EachRow(
+      store_,
       "SELECT x.executor_id, x.duration_ms_sum, x.failed_tasks, x.succeeded_tasks, "
       "x.killed_tasks, x.input_bytes, x.input_records, x.output_bytes, x.output_records, "
       "x.shuffle_read_bytes, x.shuffle_records_read, x.shuffle_bytes_written, "
       "x.shuffle_records_written, x.memory_bytes_spilled, x.disk_bytes_spilled "
       "FROM spark_stage_executor_summaries x WHERE x.attempt_key = ?1 AND x.stage_id = ?2 AND "
-      "x.stage_attempt_id = ?3 ORDER BY x.executor_id");
-  if (!st.ok()) return out;
-  Statement& s = st.value();
-  s.Bind(1, key).Bind(2, std::int64_t{stage}).Bind(3, std::int64_t{attempt});
-  while (s.Step()) {
-    std::int64_t counts[14];
-    for (int c = 0; c < 14; ++c) counts[c] = s.ColumnInt(1 + c);
-    out[s.ColumnText(0)] = entry(s.ColumnText(0), counts);
-  }
+      "x.stage_attempt_id = ?3 ORDER BY x.executor_id",
+      [&](Statement& s) {
+        std::int64_t counts[14];
+        for (int c = 0; c < 14; ++c) counts[c] = s.ColumnInt(1 + c);
+        out[s.ColumnText(0)] = entry(s.ColumnText(0), counts);
+      },
+      key, stage_id, attempt_id);
   if (peaks.is_object()) {
     for (auto& [id, p] : peaks.items()) {
       if (!out.contains(id)) out[id] = entry(id, nullptr);
@@ -523,14 +549,15 @@ Json Api::ExecutorSummary(std::int64_t key, int stage, int attempt) {
 Json Api::StageJson(Statement& s, std::int64_t key, const Query& q, bool single) {
   Json j;
   j["status"] = s.ColumnText(2);
-  j["stageId"] = s.ColumnInt(0);
-  j["attemptId"] = s.ColumnInt(1);
-  j["numTasks"] = s.ColumnInt(3);
-  j["numActiveTasks"] = s.ColumnInt(4);
-  j["numCompleteTasks"] = s.ColumnInt(5);
-  j["numFailedTasks"] = s.ColumnInt(6);
-  j["numKilledTasks"] = s.ColumnInt(7);
-  j["numCompletedIndices"] = s.ColumnInt(8);
+  IntFields(j, s,
+            {{"stageId", 0},
+             {"attemptId", 1},
+             {"numTasks", 3},
+             {"numActiveTasks", 4},
+             {"numCompleteTasks", 5},
+             {"numFailedTasks", 6},
+             {"numKilledTasks", 7},
+             {"numCompletedIndices", 8}});
   if (!s.ColumnIsNull(9)) j["submissionTime"] = FormatDate(s.ColumnInt(9));
   if (!s.ColumnIsNull(10)) j["firstTaskLaunchedTime"] = FormatDate(s.ColumnInt(10));
   if (!s.ColumnIsNull(11)) j["completionTime"] = FormatDate(s.ColumnInt(11));
@@ -619,27 +646,24 @@ Result<Json> Api::Stages(std::int64_t key, const Query& q, std::optional<int> st
                          std::optional<int> attempt) {
   std::set<std::string> statuses;
   for (const auto& v : q.All("status")) statuses.insert(Upper(v));
-  // One stage (or one attempt) reads its own rows only, through the primary key.
-  auto st = Prepare(std::string("SELECT ") + kStageColumns + MetricSums() +
-                    " FROM spark_stages s LEFT JOIN spark_stage_summaries m ON m.attempt_key = "
-                    "s.attempt_key AND m.stage_id = s.stage_id AND m.stage_attempt_id = "
-                    "s.stage_attempt_id WHERE s.attempt_key = ?1" +
-                    (stage_id ? " AND s.stage_id = ?2" : "") +
-                    (attempt ? " AND s.stage_attempt_id = ?3" : "") +
-                    " ORDER BY s.stage_id DESC, s.stage_attempt_id DESC");
-  if (!st.ok()) return st.status();
-  Statement& s = st.value();
-  s.Bind(1, key);
-  if (stage_id) s.Bind(2, std::int64_t{*stage_id});
-  if (attempt) s.Bind(3, std::int64_t{*attempt});
+  // One stage (or one attempt) reads its own rows only, through the primary key: ?2 and ?3 are
+  // in the query only when asked for (binding a parameter the query lacks does nothing).
   Json out = Json::array();
-  while (s.Step()) {
-    if (stage_id && s.ColumnInt(0) != *stage_id) continue;
-    if (attempt && s.ColumnInt(1) != *attempt) continue;
-    if (!statuses.empty() && !statuses.count(s.ColumnText(2))) continue;
-    out.push_back(StageJson(s, key, q, stage_id.has_value()));
-  }
-  if (!s.Error().ok()) return s.Error();
+  Status st = EachRow(
+      store_,
+      std::string("SELECT ") + kStageColumns + MetricSums() +
+          " FROM spark_stages s LEFT JOIN spark_stage_summaries m ON m.attempt_key = "
+          "s.attempt_key AND m.stage_id = s.stage_id AND m.stage_attempt_id = "
+          "s.stage_attempt_id WHERE s.attempt_key = ?1" +
+          (stage_id ? " AND s.stage_id = ?2" : "") +
+          (attempt ? " AND s.stage_attempt_id = ?3" : "") +
+          " ORDER BY s.stage_id DESC, s.stage_attempt_id DESC",
+      [&](Statement& s) {
+        if (!statuses.empty() && !statuses.count(s.ColumnText(2))) return;
+        out.push_back(StageJson(s, key, q, stage_id.has_value()));
+      },
+      key, std::optional<std::int64_t>(stage_id), std::optional<std::int64_t>(attempt));
+  if (!st.ok()) return st;
   if (stage_id && out.empty()) {
     return Status::NotFound("unknown stage: " + std::to_string(*stage_id) +
                             (attempt ? ", attempt " + std::to_string(*attempt) : ""));
@@ -726,31 +750,28 @@ Json Api::TaskJson(Statement& s, int first) {
 std::vector<Json> Api::TasksOf(std::int64_t key, int stage, int attempt,
                                const std::string& status) {
   std::vector<Json> out;
+  // Best effort, as the executor summary: the tasks the store could read.
   // Tasks show their executor's log links, as the History Server joins them.
   std::map<std::string, Json> logs;
-  if (auto ex = Prepare("SELECT executor_id, log_urls_json FROM spark_executors WHERE "
-                        "attempt_key = ?1");
-      ex.ok()) {
-    ex.value().Bind(1, key);
-    while (ex.value().Step()) {
-      logs[ex.value().ColumnText(0)] = ParseOr(ex.value().ColumnText(1), Json::object());
-    }
-  }
+  (void)EachRow(
+      store_, "SELECT executor_id, log_urls_json FROM spark_executors WHERE attempt_key = ?1",
+      [&](Statement& ex) { logs[ex.ColumnText(0)] = ParseOr(ex.ColumnText(1), Json::object()); },
+      key);
   // INDEXED BY: without it SQLite reads every task of the application in primary-key order to
   // save sorting one stage's tasks by id.
-  auto st = Prepare(std::string("SELECT ") + kTaskColumns + TaskMetricColumns() +
-                    " FROM spark_tasks INDEXED BY spark_tasks_stage WHERE attempt_key = ?1 AND "
-                    "stage_id = ?2 AND stage_attempt_id = ?3 ORDER BY task_id");
-  if (!st.ok()) return out;
-  Statement& s = st.value();
-  s.Bind(1, key).Bind(2, std::int64_t{stage}).Bind(3, std::int64_t{attempt});
-  while (s.Step()) {
-    if (!status.empty() && s.ColumnText(10) != status) continue;
-    out.push_back(TaskJson(s, kTaskMetricColumn));
-    if (auto it = logs.find(s.ColumnText(8)); it != logs.end()) {
-      out.back()["executorLogs"] = it->second;
-    }
-  }
+  (void)EachRow(
+      store_,
+      std::string("SELECT ") + kTaskColumns + TaskMetricColumns() +
+          " FROM spark_tasks INDEXED BY spark_tasks_stage WHERE attempt_key = ?1 AND "
+          "stage_id = ?2 AND stage_attempt_id = ?3 ORDER BY task_id",
+      [&](Statement& s) {
+        if (!status.empty() && s.ColumnText(10) != status) return;
+        out.push_back(TaskJson(s, kTaskMetricColumn));
+        if (auto it = logs.find(s.ColumnText(8)); it != logs.end()) {
+          out.back()["executorLogs"] = it->second;
+        }
+      },
+      key, std::int64_t{stage}, std::int64_t{attempt});
   return out;
 }
 
@@ -942,7 +963,18 @@ Result<Json> Api::TaskSummary(std::int64_t key, int stage, int attempt, const Qu
 // ---- executors ----
 
 Result<Json> Api::Executors(std::int64_t key, bool all) {
-  auto st = Prepare(
+  // The driver's uptime, when the application completed (best effort: 0 otherwise).
+  std::int64_t app_duration_ms = 0;
+  (void)FirstRow(
+      store_,
+      "SELECT start_time_ms, end_time_ms, completed FROM spark_attempts WHERE attempt_key = ?1",
+      [&](Statement& a) {
+        if (a.ColumnInt(2) != 0) app_duration_ms = a.ColumnInt(1) - a.ColumnInt(0);
+      },
+      key);
+  Json out = Json::array();
+  Status st = EachRow(
+      store_,
       "SELECT e.executor_id, e.host_port, e.total_cores, e.add_time_ms, e.remove_time_ms, "
       "e.remove_reason, e.max_memory_bytes, e.max_onheap_memory_bytes, "
       "e.max_offheap_memory_bytes, e.log_urls_json, e.attributes_json, e.resources_json, "
@@ -955,75 +987,62 @@ Result<Json> Api::Executors(std::int64_t key, bool all) {
       "e.used_offheap_storage_bytes "
       "FROM spark_executors e LEFT JOIN spark_executor_summaries x ON x.attempt_key = "
       "e.attempt_key AND x.executor_id = e.executor_id WHERE e.attempt_key = ?1 "
-      "ORDER BY e.executor_id DESC");
-  if (!st.ok()) return st.status();
-  std::int64_t app_duration_ms = 0;
-  if (auto a = Prepare("SELECT start_time_ms, end_time_ms, completed FROM spark_attempts WHERE "
-                       "attempt_key = ?1");
-      a.ok()) {
-    a.value().Bind(1, key);
-    if (a.value().Step() && a.value().ColumnInt(2) != 0) {
-      app_duration_ms = a.value().ColumnInt(1) - a.value().ColumnInt(0);
-    }
-  }
-  Statement& s = st.value();
-  s.Bind(1, key);
-  Json out = Json::array();
-  while (s.Step()) {
-    bool active = s.ColumnIsNull(4);
-    if (!all && !active) continue;
-    Json e;
-    e["id"] = s.ColumnText(0);
-    e["hostPort"] = s.ColumnText(1);
-    e["isActive"] = active;
-    e["rddBlocks"] = s.ColumnInt(25);
-    e["memoryUsed"] = s.ColumnInt(26);
-    e["diskUsed"] = s.ColumnInt(27);
-    e["totalCores"] = s.ColumnIsNull(2) ? 0 : s.ColumnInt(2);
-    e["maxTasks"] = s.ColumnIsNull(2) ? 0 : s.ColumnInt(2);
-    e["activeTasks"] = s.ColumnInt(16);
-    e["failedTasks"] = s.ColumnInt(17);
-    e["completedTasks"] = s.ColumnInt(18);
-    e["totalTasks"] = s.ColumnInt(19);
-    e["totalDuration"] = s.ColumnInt(20);
-    e["totalGCTime"] = s.ColumnInt(24);
-    if (e["id"] == "driver") {
-      // The History Server reports the driver's uptime as its total duration and its own JVM's
-      // GC time (the TotalGCTime executor metric), not the sums of tasks run in local mode.
-      e["totalDuration"] = app_duration_ms;
-      Json peaks = ParseOr(s.ColumnText(15), Json::object());
-      e["totalGCTime"] = peaks.is_object() ? peaks.value("TotalGCTime", 0) : 0;
-    }
-    e["totalInputBytes"] = s.ColumnInt(21);
-    e["totalShuffleRead"] = s.ColumnInt(22);
-    e["totalShuffleWrite"] = s.ColumnInt(23);
-    e["isBlacklisted"] = s.ColumnInt(13) != 0;
-    e["maxMemory"] = s.ColumnIsNull(6) ? 0 : s.ColumnInt(6);
-    e["addTime"] = FormatDate(s.ColumnIsNull(3) ? 0 : s.ColumnInt(3));
-    if (!active) {
-      e["removeTime"] = FormatDate(s.ColumnInt(4));
-      e["removeReason"] = s.ColumnText(5);
-    }
-    e["executorLogs"] = ParseOr(s.ColumnText(9), Json::object());
-    if (!s.ColumnIsNull(7)) {
-      e["memoryMetrics"] = {{"usedOnHeapStorageMemory", s.ColumnInt(28)},
-                            {"usedOffHeapStorageMemory", s.ColumnInt(29)},
-                            {"totalOnHeapStorageMemory", s.ColumnInt(7)},
-                            {"totalOffHeapStorageMemory", s.ColumnInt(8)}};
-    }
-    Json stages = ParseOr(s.ColumnText(14), Json::array());
-    e["blacklistedInStages"] = stages;
-    if (Json peaks = ParseOr(s.ColumnText(15), nullptr); peaks.is_object()) {
-      e["peakMemoryMetrics"] = PeakMetrics(s.ColumnText(15));
-    }
-    e["attributes"] = ParseOr(s.ColumnText(10), Json::object());
-    e["resources"] = ParseOr(s.ColumnText(11), Json::object());
-    e["resourceProfileId"] = s.ColumnInt(12);
-    e["isExcluded"] = s.ColumnInt(13) != 0;
-    e["excludedInStages"] = stages;
-    out.push_back(std::move(e));
-  }
-  if (!s.Error().ok()) return s.Error();
+      "ORDER BY e.executor_id DESC",
+      [&](Statement& s) {
+        bool active = s.ColumnIsNull(4);
+        if (!all && !active) return;
+        Json e;
+        e["id"] = s.ColumnText(0);
+        e["hostPort"] = s.ColumnText(1);
+        e["isActive"] = active;
+        IntFields(e, s, {{"rddBlocks", 25}, {"memoryUsed", 26}, {"diskUsed", 27}});
+        e["totalCores"] = s.ColumnIsNull(2) ? 0 : s.ColumnInt(2);
+        e["maxTasks"] = s.ColumnIsNull(2) ? 0 : s.ColumnInt(2);
+        IntFields(e, s,
+                  {{"activeTasks", 16},
+                   {"failedTasks", 17},
+                   {"completedTasks", 18},
+                   {"totalTasks", 19},
+                   {"totalDuration", 20},
+                   {"totalGCTime", 24}});
+        if (e["id"] == "driver") {
+          // The History Server reports the driver's uptime as its total duration and its own JVM's
+          // GC time (the TotalGCTime executor metric), not the sums of tasks run in local mode.
+          e["totalDuration"] = app_duration_ms;
+          Json peaks = ParseOr(s.ColumnText(15), Json::object());
+          e["totalGCTime"] = peaks.is_object() ? peaks.value("TotalGCTime", 0) : 0;
+        }
+        e["totalInputBytes"] = s.ColumnInt(21);
+        e["totalShuffleRead"] = s.ColumnInt(22);
+        e["totalShuffleWrite"] = s.ColumnInt(23);
+        e["isBlacklisted"] = s.ColumnInt(13) != 0;
+        e["maxMemory"] = s.ColumnIsNull(6) ? 0 : s.ColumnInt(6);
+        e["addTime"] = FormatDate(s.ColumnIsNull(3) ? 0 : s.ColumnInt(3));
+        if (!active) {
+          e["removeTime"] = FormatDate(s.ColumnInt(4));
+          e["removeReason"] = s.ColumnText(5);
+        }
+        e["executorLogs"] = ParseOr(s.ColumnText(9), Json::object());
+        if (!s.ColumnIsNull(7)) {
+          e["memoryMetrics"] = {{"usedOnHeapStorageMemory", s.ColumnInt(28)},
+                                {"usedOffHeapStorageMemory", s.ColumnInt(29)},
+                                {"totalOnHeapStorageMemory", s.ColumnInt(7)},
+                                {"totalOffHeapStorageMemory", s.ColumnInt(8)}};
+        }
+        Json stages = ParseOr(s.ColumnText(14), Json::array());
+        e["blacklistedInStages"] = stages;
+        if (Json peaks = ParseOr(s.ColumnText(15), nullptr); peaks.is_object()) {
+          e["peakMemoryMetrics"] = PeakMetrics(s.ColumnText(15));
+        }
+        e["attributes"] = ParseOr(s.ColumnText(10), Json::object());
+        e["resources"] = ParseOr(s.ColumnText(11), Json::object());
+        e["resourceProfileId"] = s.ColumnInt(12);
+        e["isExcluded"] = s.ColumnInt(13) != 0;
+        e["excludedInStages"] = stages;
+        out.push_back(std::move(e));
+      },
+      key);
+  if (!st.ok()) return st;
   return out;
 }
 
@@ -1032,47 +1051,41 @@ Result<Json> Api::Executors(std::int64_t key, bool all) {
 // storage/rdd lists the RDDs with a cached partition (AppStatusStore.rddList); storage/rdd/N
 // answers any RDD with a valid storage level that was not unpersisted.
 Result<Json> Api::Rdds(std::int64_t key, std::optional<int> rdd_id) {
-  auto st = Prepare(
-      "SELECT rdd_id, info_json FROM spark_rdds WHERE attempt_key = ?1 ORDER BY "
-      "rdd_id");
-  if (!st.ok()) return st.status();
-  Statement& s = st.value();
-  s.Bind(1, key);
   Json out = Json::array();
-  while (s.Step()) {
-    Json info = ParseOr(s.ColumnText(1), Json::object());
-    if (rdd_id) {
-      if (s.ColumnInt(0) == *rdd_id) return info;
-      continue;
-    }
-    if (info.value("numCachedPartitions", 0) > 0) out.push_back(std::move(info));
-  }
-  if (!s.Error().ok()) return s.Error();
+  std::optional<Json> found;  // rdd_id's
+  Status st = EachRow(
+      store_, "SELECT rdd_id, info_json FROM spark_rdds WHERE attempt_key = ?1 ORDER BY rdd_id",
+      [&](Statement& s) {
+        Json info = ParseOr(s.ColumnText(1), Json::object());
+        if (rdd_id) {
+          if (s.ColumnInt(0) == *rdd_id) found = std::move(info);
+          return !found;
+        }
+        if (info.value("numCachedPartitions", 0) > 0) out.push_back(std::move(info));
+        return true;
+      },
+      key);
+  if (found) return *found;
+  if (!st.ok()) return st;
   if (rdd_id) return Status::NotFound("no rdd found w/ id " + std::to_string(*rdd_id));
   return out;
 }
 
 // ProcessSummary of each SparkListenerMiscellaneousProcessAdded process, by process id.
 Result<Json> Api::MiscProcesses(std::int64_t key) {
-  auto st = Prepare(
+  return JsonRows(
       "SELECT process_id, host_port, cores, add_time_ms, logs_json FROM spark_misc_processes "
-      "WHERE attempt_key = ?1 ORDER BY process_id");
-  if (!st.ok()) return st.status();
-  Statement& s = st.value();
-  s.Bind(1, key);
-  Json out = Json::array();
-  while (s.Step()) {
-    Json p;
-    p["id"] = s.ColumnText(0);
-    p["hostPort"] = s.ColumnText(1);
-    p["isActive"] = true;
-    p["totalCores"] = s.ColumnInt(2);
-    p["addTime"] = FormatDate(s.ColumnInt(3));
-    p["processLogs"] = ParseOr(s.ColumnText(4), Json::object());
-    out.push_back(std::move(p));
-  }
-  if (!s.Error().ok()) return s.Error();
-  return out;
+      "WHERE attempt_key = ?1 ORDER BY process_id",
+      key, [](Statement& s) {
+        Json p;
+        p["id"] = s.ColumnText(0);
+        p["hostPort"] = s.ColumnText(1);
+        p["isActive"] = true;
+        p["totalCores"] = s.ColumnInt(2);
+        p["addTime"] = FormatDate(s.ColumnInt(3));
+        p["processLogs"] = ParseOr(s.ColumnText(4), Json::object());
+        return p;
+      });
 }
 
 // ---- SQL executions (SqlResource) ----
@@ -1110,54 +1123,50 @@ Result<Json> Api::Sql(std::int64_t key, const Query& q, std::optional<std::int64
   if (!execution_id && length <= 0) {
     return Status::InvalidArgument("length must be positive, not " + std::to_string(length));
   }
-  auto st = Prepare(
-      "SELECT execution_id, description, physical_plan, start_time_ms, end_time_ms, jobs_json, "
-      "nodes_json, edges_json FROM spark_sql_executions WHERE attempt_key = ?1 AND (?2 IS NULL OR "
-      "execution_id = ?2) ORDER BY execution_id LIMIT ?3 OFFSET ?4");
-  if (!st.ok()) return st.status();
-  Statement& s = st.value();
-  s.Bind(1, key);
-  if (execution_id) {
-    s.Bind(2, *execution_id).Bind(3, std::int64_t{1}).Bind(4, std::int64_t{0});
-  } else {
-    s.BindNull(2).Bind(3, length).Bind(4, offset);
-  }
   const std::int64_t now_ms = static_cast<std::int64_t>(std::time(nullptr)) * 1000;
   Json out = Json::array();
-  while (s.Step()) {
-    Json e;
-    e["id"] = s.ColumnInt(0);
-    Json running = Json::array(), succeeded = Json::array(), failed = Json::array();
-    const Json jobs = ParseOr(s.ColumnText(5), Json::array());
-    for (const Json& j : jobs) {
-      if (!j.is_array() || j.size() != 2 || !j[1].is_string()) continue;
-      const std::string status = j[1].get<std::string>();
-      if (status == "RUNNING") running.push_back(j[0]);
-      if (status == "SUCCEEDED") succeeded.push_back(j[0]);
-      if (status == "FAILED") failed.push_back(j[0]);
-    }
-    e["status"] = jobs.size() == succeeded.size() ? "COMPLETED"
-                  : !failed.empty()               ? "FAILED"
-                                                  : "RUNNING";
-    // Absent (null) texts are left out, as the History Server's JSON writer leaves out nulls.
-    if (!s.ColumnIsNull(1)) e["description"] = s.ColumnText(1);
-    if (!plan) {
-      e["planDescription"] = "";
-    } else if (!s.ColumnIsNull(2)) {
-      e["planDescription"] = s.ColumnText(2);
-    }
-    const std::int64_t submitted = s.ColumnIsNull(3) ? -1 : s.ColumnInt(3);
-    e["submissionTime"] = FormatDate(submitted);
-    e["duration"] = (s.ColumnIsNull(4) ? now_ms : s.ColumnInt(4)) - submitted;
-    e["runningJobIds"] = running;
-    e["successJobIds"] = succeeded;
-    e["failedJobIds"] = failed;
-    e["nodes"] = details ? ParseOr(s.ColumnText(6), Json::array()) : Json::array();
-    e["edges"] = details ? ParseOr(s.ColumnText(7), Json::array()) : Json::array();
-    if (execution_id) return e;
-    out.push_back(std::move(e));
-  }
-  if (!s.Error().ok()) return s.Error();
+  // One execution: at most one row (LIMIT 1 OFFSET 0).
+  Status st = EachRow(
+      store_,
+      "SELECT execution_id, description, physical_plan, start_time_ms, end_time_ms, jobs_json, "
+      "nodes_json, edges_json FROM spark_sql_executions WHERE attempt_key = ?1 AND (?2 IS NULL OR "
+      "execution_id = ?2) ORDER BY execution_id LIMIT ?3 OFFSET ?4",
+      [&](Statement& s) {
+        Json e;
+        e["id"] = s.ColumnInt(0);
+        Json running = Json::array(), succeeded = Json::array(), failed = Json::array();
+        const Json jobs = ParseOr(s.ColumnText(5), Json::array());
+        for (const Json& j : jobs) {
+          if (!j.is_array() || j.size() != 2 || !j[1].is_string()) continue;
+          const std::string status = j[1].get<std::string>();
+          if (status == "RUNNING") running.push_back(j[0]);
+          if (status == "SUCCEEDED") succeeded.push_back(j[0]);
+          if (status == "FAILED") failed.push_back(j[0]);
+        }
+        e["status"] = jobs.size() == succeeded.size() ? "COMPLETED"
+                      : !failed.empty()               ? "FAILED"
+                                                      : "RUNNING";
+        // Absent (null) texts are left out, as the History Server's JSON writer leaves out nulls.
+        if (!s.ColumnIsNull(1)) e["description"] = s.ColumnText(1);
+        if (!plan) {
+          e["planDescription"] = "";
+        } else if (!s.ColumnIsNull(2)) {
+          e["planDescription"] = s.ColumnText(2);
+        }
+        const std::int64_t submitted = s.ColumnIsNull(3) ? -1 : s.ColumnInt(3);
+        e["submissionTime"] = FormatDate(submitted);
+        e["duration"] = (s.ColumnIsNull(4) ? now_ms : s.ColumnInt(4)) - submitted;
+        e["runningJobIds"] = running;
+        e["successJobIds"] = succeeded;
+        e["failedJobIds"] = failed;
+        e["nodes"] = details ? ParseOr(s.ColumnText(6), Json::array()) : Json::array();
+        e["edges"] = details ? ParseOr(s.ColumnText(7), Json::array()) : Json::array();
+        out.push_back(std::move(e));
+      },
+      key, std::optional<std::int64_t>(execution_id), execution_id ? std::int64_t{1} : length,
+      execution_id ? std::int64_t{0} : offset);
+  if (execution_id && !out.empty()) return out[0];
+  if (!st.ok()) return st;
   if (execution_id) {
     return Status::NotFound("unknown query execution id: " + std::to_string(*execution_id));
   }
@@ -1167,29 +1176,28 @@ Result<Json> Api::Sql(std::int64_t key, const Query& q, std::optional<std::int64
 // ---- environment ----
 
 Result<Json> Api::Environment(std::int64_t key) {
-  auto st = Prepare(
-      "SELECT section, name, value FROM spark_properties WHERE attempt_key = ?1 "
-      "ORDER BY section, name");
-  if (!st.ok()) return st.status();
-  Statement& s = st.value();
-  s.Bind(1, key);
   Json runtime = Json::object();
   std::map<std::string, Json> pairs;
   for (const char* sec : {"spark", "hadoop", "system", "metrics", "classpath"}) {
     pairs[sec] = Json::array();
   }
-  while (s.Step()) {
-    std::string section = s.ColumnText(0);
-    if (section == "jvm") {
-      std::string name = s.ColumnText(1);
-      if (name == "Java Version") runtime["javaVersion"] = s.ColumnText(2);
-      if (name == "Java Home") runtime["javaHome"] = s.ColumnText(2);
-      if (name == "Scala Version") runtime["scalaVersion"] = s.ColumnText(2);
-      continue;
-    }
-    pairs[section].push_back(Json::array({s.ColumnText(1), s.ColumnText(2)}));
-  }
-  if (!s.Error().ok()) return s.Error();
+  Status st = EachRow(
+      store_,
+      "SELECT section, name, value FROM spark_properties WHERE attempt_key = ?1 "
+      "ORDER BY section, name",
+      [&](Statement& s) {
+        std::string section = s.ColumnText(0);
+        if (section == "jvm") {
+          std::string name = s.ColumnText(1);
+          if (name == "Java Version") runtime["javaVersion"] = s.ColumnText(2);
+          if (name == "Java Home") runtime["javaHome"] = s.ColumnText(2);
+          if (name == "Scala Version") runtime["scalaVersion"] = s.ColumnText(2);
+          return;
+        }
+        pairs[section].push_back(Json::array({s.ColumnText(1), s.ColumnText(2)}));
+      },
+      key);
+  if (!st.ok()) return st;
   Json r;
   r["javaVersion"] = runtime.value("javaVersion", "");
   r["javaHome"] = runtime.value("javaHome", "");
@@ -1201,34 +1209,32 @@ Result<Json> Api::Environment(std::int64_t key) {
   j["systemProperties"] = pairs["system"];
   j["metricsProperties"] = pairs["metrics"];
   j["classpathEntries"] = pairs["classpath"];
-  Json profiles = Json::array();
-  auto rp = Prepare(
+  auto profiles = JsonRows(
       "SELECT profile_id, executor_resources_json, task_resources_json FROM "
-      "spark_resource_profiles WHERE attempt_key = ?1 ORDER BY profile_id");
-  if (!rp.ok()) return rp.status();
-  rp.value().Bind(1, key);
-  while (rp.value().Step()) {
-    Json p;
-    p["id"] = rp.value().ColumnInt(0);
-    Json ex = Json::object();
-    const Json ex_requests = ParseOr(rp.value().ColumnText(1), Json::object());
-    const Json task_requests = ParseOr(rp.value().ColumnText(2), Json::object());
-    for (auto& [name, req] : ex_requests.items()) {
-      ex[name] = {{"resourceName", req.value("Resource Name", name)},
-                  {"amount", req.value("Amount", 0)},
-                  {"discoveryScript", req.value("Discovery Script", "")},
-                  {"vendor", req.value("Vendor", "")}};
-    }
-    Json task = Json::object();
-    for (auto& [name, req] : task_requests.items()) {
-      task[name] = {{"resourceName", req.value("Resource Name", name)},
-                    {"amount", req.value("Amount", 0.0)}};
-    }
-    p["executorResources"] = ex;
-    p["taskResources"] = task;
-    profiles.push_back(std::move(p));
-  }
-  j["resourceProfiles"] = profiles;
+      "spark_resource_profiles WHERE attempt_key = ?1 ORDER BY profile_id",
+      key, [](Statement& rp) {
+        Json p;
+        p["id"] = rp.ColumnInt(0);
+        Json ex = Json::object();
+        const Json ex_requests = ParseOr(rp.ColumnText(1), Json::object());
+        const Json task_requests = ParseOr(rp.ColumnText(2), Json::object());
+        for (auto& [name, req] : ex_requests.items()) {
+          ex[name] = {{"resourceName", req.value("Resource Name", name)},
+                      {"amount", req.value("Amount", 0)},
+                      {"discoveryScript", req.value("Discovery Script", "")},
+                      {"vendor", req.value("Vendor", "")}};
+        }
+        Json task = Json::object();
+        for (auto& [name, req] : task_requests.items()) {
+          task[name] = {{"resourceName", req.value("Resource Name", name)},
+                        {"amount", req.value("Amount", 0.0)}};
+        }
+        p["executorResources"] = ex;
+        p["taskResources"] = task;
+        return p;
+      });
+  if (!profiles.ok()) return profiles.status();
+  j["resourceProfiles"] = std::move(profiles.value());
   return j;
 }
 

@@ -93,22 +93,31 @@ class FileInput {
 };
 
 // Turns a file into decoded bytes. Fill appends at least one byte and returns true, or returns
-// false at the end of the stream or on error (error() non-empty).
+// false at the end of the stream or on error (error() non-empty); `stream` names the framing in
+// the error texts ("corrupt <stream>: what").
 class Decoder {
  public:
-  explicit Decoder(FileInput* in) : in_(in) {}
+  Decoder(FileInput* in, const char* stream) : in_(in), stream_(stream) {}
   virtual ~Decoder() = default;
   virtual bool Fill(std::string* out) = 0;
   const std::string& error() const { return error_; }
 
  protected:
+  bool Fail(const std::string& what) {
+    error_ = "corrupt " + std::string(stream_) + ": " + what;
+    return false;
+  }
   FileInput* in_;
   std::string error_;
+  std::string buf_;  // a compressed block or chunk, for the block framings
+
+ private:
+  const char* stream_;
 };
 
 class PlainDecoder : public Decoder {
  public:
-  using Decoder::Decoder;
+  explicit PlainDecoder(FileInput* in) : Decoder(in, "plain stream") {}
   // A chunk is what is left of the file (at most kReadChunkBytes): resize() zero-fills what it
   // adds, and a full 1 MiB chunk for each of many small files (a folder of MapReduce .jhist
   // histories, ~100 KB each) was most of their ingest time, in memset and page faults.
@@ -124,7 +133,8 @@ class PlainDecoder : public Decoder {
 
 class GzipDecoder : public Decoder {
  public:
-  explicit GzipDecoder(FileInput* in) : Decoder(in), in_buf_(kReadChunkBytes / 4, '\0') {
+  explicit GzipDecoder(FileInput* in)
+      : Decoder(in, "gzip stream"), in_buf_(kReadChunkBytes / 4, '\0') {
     std::memset(&z_, 0, sizeof(z_));
     inflateInit2(&z_, 16 + MAX_WBITS);
   }
@@ -136,7 +146,7 @@ class GzipDecoder : public Decoder {
       if (z_.avail_in == 0) {
         std::size_t got = in_->Read(in_buf_.data(), in_buf_.size());
         if (got == 0) {
-          if (!finished_member_) error_ = "corrupt gzip stream: unexpected end of file";
+          if (!finished_member_) Fail("unexpected end of file");
           return false;
         }
         z_.next_in = reinterpret_cast<Bytef*>(in_buf_.data());
@@ -158,7 +168,7 @@ class GzipDecoder : public Decoder {
       if (rc == Z_STREAM_END) {
         finished_member_ = true;
       } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        error_ = std::string("corrupt gzip stream: ") + (z_.msg ? z_.msg : "inflate failed");
+        Fail(z_.msg ? z_.msg : "inflate failed");
         return out->size() > old;
       }
       if (out->size() > old) return true;
@@ -175,7 +185,7 @@ class GzipDecoder : public Decoder {
 class ZstdDecoder : public Decoder {
  public:
   explicit ZstdDecoder(FileInput* in)
-      : Decoder(in), ds_(ZSTD_createDStream()), in_buf_(ZSTD_DStreamInSize(), '\0') {
+      : Decoder(in, "zstd stream"), ds_(ZSTD_createDStream()), in_buf_(ZSTD_DStreamInSize(), '\0') {
     ZSTD_initDStream(ds_);
   }
   ~ZstdDecoder() override { ZSTD_freeDStream(ds_); }
@@ -186,8 +196,8 @@ class ZstdDecoder : public Decoder {
         std::size_t got = in_->Read(in_buf_.data(), in_buf_.size());
         if (got == 0) {
           if (!frame_done_) {
-            error_ = "corrupt zstd stream: truncated zstd frame at byte " +
-                     WithThousands(in_->bytes()) + " (the end of the file)";
+            Fail("truncated zstd frame at byte " + WithThousands(in_->bytes()) +
+                 " (the end of the file)");
           }
           return false;
         }
@@ -199,7 +209,7 @@ class ZstdDecoder : public Decoder {
       std::size_t rc = ZSTD_decompressStream(ds_, &output, &input_);
       out->resize(old + output.pos);
       if (ZSTD_isError(rc)) {
-        error_ = std::string("corrupt zstd stream: ") + ZSTD_getErrorName(rc);
+        Fail(ZSTD_getErrorName(rc));
         return output.pos > 0;
       }
       frame_done_ = rc == 0;  // 0: a frame ended; more frames may follow (concatenated)
@@ -219,7 +229,7 @@ class ZstdDecoder : public Decoder {
 // concatenated streams.
 class Lz4BlockDecoder : public Decoder {
  public:
-  using Decoder::Decoder;
+  explicit Lz4BlockDecoder(FileInput* in) : Decoder(in, "lz4 stream") {}
   bool Fill(std::string* out) override {
     while (true) {
       unsigned char h[kLz4HeaderBytes];
@@ -261,20 +271,14 @@ class Lz4BlockDecoder : public Decoder {
       if (raw > 0) return true;
     }
   }
-
- private:
-  bool Fail(const std::string& what) {
-    error_ = std::string("corrupt lz4 stream: ") + what;
-    return false;
-  }
-  std::string buf_;
 };
 
 // The LZ4 frame format (what the `lz4` command-line tool writes, lz4frame.h); concatenated frames
 // decode as one stream, like lz4-java's concatenated block streams.
 class Lz4FrameDecoder : public Decoder {
  public:
-  explicit Lz4FrameDecoder(FileInput* in) : Decoder(in), in_buf_(kReadChunkBytes, '\0') {
+  explicit Lz4FrameDecoder(FileInput* in)
+      : Decoder(in, "lz4 stream (lz4 frame format)"), in_buf_(kReadChunkBytes, '\0') {
     if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx_, LZ4F_VERSION))) ctx_ = nullptr;
   }
   ~Lz4FrameDecoder() override {
@@ -313,10 +317,6 @@ class Lz4FrameDecoder : public Decoder {
   }
 
  private:
-  bool Fail(const std::string& what) {
-    error_ = "corrupt lz4 stream (lz4 frame format): " + what;
-    return false;
-  }
   LZ4F_dctx* ctx_ = nullptr;
   std::string in_buf_;
   std::size_t pos_ = 0, size_ = 0;
@@ -327,7 +327,7 @@ class Lz4FrameDecoder : public Decoder {
 // chunks of [length BE][raw snappy block]. A header may appear again (concatenated streams).
 class SnappyStreamDecoder : public Decoder {
  public:
-  using Decoder::Decoder;
+  explicit SnappyStreamDecoder(FileInput* in) : Decoder(in, "snappy stream") {}
   bool Fill(std::string* out) override {
     while (true) {
       unsigned char len_be[4];
@@ -366,20 +366,13 @@ class SnappyStreamDecoder : public Decoder {
       if (raw > 0) return true;
     }
   }
-
- private:
-  bool Fail(const std::string& what) {
-    error_ = std::string("corrupt snappy stream: ") + what;
-    return false;
-  }
-  std::string buf_;
 };
 
 // compress-lzf chunks: "ZV", type 0 (stored: length BE16, bytes) or 1 (compressed: compressed
 // length BE16, raw length BE16, bytes).
 class LzfDecoder : public Decoder {
  public:
-  using Decoder::Decoder;
+  explicit LzfDecoder(FileInput* in) : Decoder(in, "lzf stream") {}
   bool Fill(std::string* out) override {
     while (true) {
       unsigned char h[5];
@@ -409,13 +402,6 @@ class LzfDecoder : public Decoder {
       if (n > 0) return true;
     }
   }
-
- private:
-  bool Fail(const std::string& what) {
-    error_ = std::string("corrupt lzf stream: ") + what;
-    return false;
-  }
-  std::string buf_;
 };
 
 std::string Basename(const std::string& path) { return fs::path(path).filename().string(); }

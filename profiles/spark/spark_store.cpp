@@ -1,11 +1,7 @@
 #include "profiles/spark/spark_store.h"
 
 #include <algorithm>
-#include <map>
-#include <nlohmann/json.hpp>
-#include <set>
 
-#include "models/executor_timeline.h"
 #include "profiles/detail/rows.h"
 #include "profiles/detail/spark_metrics.h"
 
@@ -352,133 +348,13 @@ Result<std::pair<ApplicationSummary, std::vector<StageSummary>>> DescribeApplica
   return out;
 }
 
-Result<models::WhatIfApplication> LoadWhatIfApplication(Store& store, const std::string& app_id,
-                                                        const std::string& attempt_id) {
-  auto key_or = FindAttemptKey(store, app_id, attempt_id);
-  if (!key_or.ok()) return key_or.status();
-  const std::int64_t key = key_or.value();
-  models::WhatIfApplication app;
-  std::int64_t start_ms = 0, end_ms = 0;
-  bool completed = false;
-  Status s = FirstRow(
-      store,
-      "SELECT start_time_ms, end_time_ms, completed FROM spark_attempts WHERE attempt_key = ?1",
-      [&](const Statement& q) {
-        start_ms = q.ColumnInt(0);
-        end_ms = q.ColumnIsNull(1) ? 0 : q.ColumnInt(1);
-        completed = q.ColumnInt(2) != 0;
-      },
-      key);
-  if (!s.ok()) return s;
-  // Stage attempts: first job, parents.
-  struct StageInfo {
-    int job = -1;
-    std::vector<int> parents;
-  };
-  std::map<int, StageInfo> stages;
-  s = EachRow(
-      store,
-      "SELECT stage_id, job_ids_json, parent_ids_json FROM spark_stages WHERE attempt_key = ?1",
-      [&](const Statement& q) {
-        StageInfo& info = stages[static_cast<int>(q.ColumnInt(0))];
-        auto jobs = nlohmann::json::parse(q.ColumnText(1), nullptr, false);
-        if (jobs.is_array()) {
-          for (const auto& j : jobs) {
-            if (j.is_number() && (info.job < 0 || j.get<int>() < info.job)) info.job = j.get<int>();
-          }
-        }
-        auto parents = nlohmann::json::parse(q.ColumnText(2), nullptr, false);
-        if (parents.is_array()) {
-          info.parents.clear();
-          for (const auto& p : parents) {
-            if (p.is_number()) info.parents.push_back(p.get<int>());
-          }
-        }
-      },
-      key);
-  if (!s.ok()) return s;
-  // Tasks: durations per stage, job spans, per-executor concurrency.
-  std::map<int, std::vector<double>> durations;
-  std::map<int, std::pair<std::int64_t, std::int64_t>> job_span;
-  std::map<std::string, std::vector<std::pair<std::int64_t, int>>> executor_events;
-  s = EachRow(
-      store,
-      "SELECT stage_id, launch_time_ms, finish_time_ms, executor_id FROM spark_tasks WHERE "
-      "attempt_key = ?1 AND finish_time_ms IS NOT NULL ORDER BY stage_id, launch_time_ms, task_id",
-      [&](const Statement& q) {
-        const int stage = static_cast<int>(q.ColumnInt(0));
-        const std::int64_t launch = q.ColumnInt(1), finish = q.ColumnInt(2);
-        durations[stage].push_back(static_cast<double>(finish - launch) / 1000.0);
-        auto it = stages.find(stage);
-        if (it != stages.end() && it->second.job >= 0) {
-          auto [span, fresh] = job_span.try_emplace(it->second.job, launch, finish);
-          if (!fresh) {
-            span->second.first = std::min(span->second.first, launch);
-            span->second.second = std::max(span->second.second, finish);
-          }
-        }
-        auto& events = executor_events[q.ColumnText(3)];
-        events.emplace_back(launch, +1);
-        events.emplace_back(finish, -1);
-        if (!completed) end_ms = std::max(end_ms, finish);
-      },
-      key);
-  if (!s.ok()) return s;
-  // Recorded job submission/completion times, when the log has them, bound the job spans.
-  s = EachRow(
-      store,
-      "SELECT job_id, submission_time_ms, completion_time_ms FROM spark_jobs WHERE "
-      "attempt_key = ?1 AND submission_time_ms IS NOT NULL AND completion_time_ms IS NOT NULL",
-      [&](const Statement& q) {
-        job_span[static_cast<int>(q.ColumnInt(0))] = {q.ColumnInt(1), q.ColumnInt(2)};
-      },
-      key);
-  if (!s.ok()) return s;
-  std::map<int, models::WhatIfJob> jobs;
-  for (const auto& [stage, info] : stages) {
-    if (info.job < 0) continue;
-    auto d = durations.find(stage);
-    if (d == durations.end()) continue;  // skipped stage: nothing ran
-    jobs[info.job].stages.push_back({stage, info.parents, d->second});
-  }
-  for (auto& [id, job] : jobs) app.jobs.push_back(std::move(job));
-  // Driver time: application duration minus the union of job spans.
-  std::vector<std::pair<std::int64_t, std::int64_t>> spans;
-  for (const auto& [id, span] : job_span) spans.push_back(span);
-  const std::int64_t covered = models::UnionLength(std::move(spans));
-  app.measured_seconds = static_cast<double>(std::max<std::int64_t>(0, end_ms - start_ms)) / 1000.0;
-  app.driver_seconds = std::max(0.0, app.measured_seconds - static_cast<double>(covered) / 1000.0);
-  int executors = 0, cores = 1;
-  for (auto& [id, events] : executor_events) {
-    if (id != "driver") ++executors;
-    std::sort(events.begin(), events.end());  // a finish (-1) sorts before a launch at the same ms
-    int running = 0;
-    for (const auto& [t, delta] : events) {
-      running += delta;
-      cores = std::max(cores, running);
-    }
-  }
-  app.observed_executors = std::max(1, executors);
-  app.cores_per_executor = cores;
-  // Recorded cores (ExecutorAdded "Total Cores") beat the concurrency seen in the log, which
-  // overcounts when launch and finish events of neighbouring tasks share a millisecond.
-  s = FirstRow(
-      store,
-      "SELECT MAX(total_cores) FROM spark_executors WHERE attempt_key = ?1 AND executor_id != "
-      "'driver' AND total_cores > 0",
-      [&](const Statement& q) {
-        if (!q.ColumnIsNull(0)) app.cores_per_executor = static_cast<int>(q.ColumnInt(0));
-      },
-      key);
-  if (!s.ok()) return s;
-  return app;
-}
-
 Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string& app_id,
                                                  const std::string& attempt_id) {
   auto key = FindAttemptKey(store, app_id, attempt_id);
   if (!key.ok()) return key.status();
-  auto q = store.Prepare(
+  EfficiencyVector b;
+  Status s = FirstRow(
+      store,
       "SELECT COALESCE(SUM(t.duration_ms), 0) / 1e3, "
       "COALESCE(SUM(t.executor_cpu_time_ns), 0) / 1e9, "
       "COALESCE(SUM(t.shuffle_fetch_wait_time_ms), 0) / 1e3 + "
@@ -492,26 +368,23 @@ Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string
       "spark_attempts a WHERE a.attempt_key = ?1) / 1e3, "
       "COUNT(*), COUNT(CASE WHEN t.executor_cpu_time_ns > 0 THEN 1 END), "
       "COALESCE(SUM(t.input_bytes), 0) "
-      "FROM spark_tasks t WHERE t.attempt_key = ?1 AND t.finish_time_ms IS NOT NULL");
-  if (!q.ok()) return q.status();
-  q.value().Bind(1, key.value());
-  EfficiencyVector b;
-  if (q.value().Step()) {
-    Statement& r = q.value();
-    b.task_seconds = r.ColumnDouble(0);
-    b.shuffle_bytes = r.ColumnDouble(3);
-    b.total_seconds = r.ColumnDouble(6);
-    b.finished_tasks = r.ColumnInt(7);
-    b.tasks_with_cpu_time = r.ColumnInt(8);
-    b.input_bytes = r.ColumnDouble(9);
-    if (b.task_seconds > 0) {
-      b.compute_share = r.ColumnDouble(1) / b.task_seconds;
-      b.shuffle_share = r.ColumnDouble(2) / b.task_seconds;
-      b.gc_share = r.ColumnDouble(4) / b.task_seconds;
-      b.result_serialization_share = r.ColumnDouble(5) / b.task_seconds;
-    }
-  }
-  if (!q.value().Error().ok()) return q.value().Error();
+      "FROM spark_tasks t WHERE t.attempt_key = ?1 AND t.finish_time_ms IS NOT NULL",
+      [&](const Statement& r) {
+        b.task_seconds = r.ColumnDouble(0);
+        b.shuffle_bytes = r.ColumnDouble(3);
+        b.total_seconds = r.ColumnDouble(6);
+        b.finished_tasks = r.ColumnInt(7);
+        b.tasks_with_cpu_time = r.ColumnInt(8);
+        b.input_bytes = r.ColumnDouble(9);
+        if (b.task_seconds > 0) {
+          b.compute_share = r.ColumnDouble(1) / b.task_seconds;
+          b.shuffle_share = r.ColumnDouble(2) / b.task_seconds;
+          b.gc_share = r.ColumnDouble(4) / b.task_seconds;
+          b.result_serialization_share = r.ColumnDouble(5) / b.task_seconds;
+        }
+      },
+      key.value());
+  if (!s.ok()) return s;
   return b;
 }
 
@@ -522,7 +395,14 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
   if (!shape.ok()) return shape.status();
   auto key = FindAttemptKey(store, app_id, attempt_id);
   if (!key.ok()) return key.status();
-  auto q = store.Prepare(
+  // Σ input bytes, the input-reading tasks' disk time, Σ fetch wait, remote bytes, Σ CPU time,
+  // the largest result, the result-sending time, distinct executor hosts.
+  double input_bytes = 0, disk_seconds = 0, fetch_wait_seconds = 0, remote_bytes = 0;
+  double cpu_seconds = 0, result_bytes = 0, result_seconds = 0;
+  std::int64_t hosts = 0;
+  bool read = false;
+  Status s = FirstRow(
+      store,
       "SELECT COALESCE(SUM(input_bytes), 0), "
       "COALESCE(SUM(CASE WHEN input_bytes > 0 THEN MAX(0, executor_run_time_ms - "
       "executor_cpu_time_ns / 1000000 - shuffle_fetch_wait_time_ms) ELSE 0 END), 0) / 1e3, "
@@ -534,12 +414,15 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
       "finish_time_ms - getting_result_time_ms ELSE 0 END), 0) / 1e3, "
       "(SELECT COUNT(DISTINCT host) FROM spark_tasks h WHERE h.attempt_key = ?1 AND "
       "h.executor_id != 'driver') "
-      "FROM spark_tasks WHERE attempt_key = ?1 AND finish_time_ms IS NOT NULL");
-  if (!q.ok()) return q.status();
-  q.value().Bind(1, key.value());
-  if (!q.value().Step()) return Status::Failed("no task rows for " + app_id);
-  Statement& r = q.value();
-  const double input_bytes = r.ColumnDouble(0);
+      "FROM spark_tasks WHERE attempt_key = ?1 AND finish_time_ms IS NOT NULL",
+      [&](const Statement& r) {
+        read = true;
+        ReadColumns(r, 0, input_bytes, disk_seconds, fetch_wait_seconds, remote_bytes, cpu_seconds,
+                    result_bytes, result_seconds, hosts);
+      },
+      key.value());
+  if (!s.ok()) return s;
+  if (!read) return Status::Failed("no task rows for " + app_id);
   if (input_bytes <= 0) {
     return Status::InvalidArgument(app_id +
                                    " read no input bytes: there is no dataset size to scale");
@@ -550,10 +433,8 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
   DerivedProfile out;
   models::ProfileRun run;
   run.dataset_bytes = input_bytes;
-  run.compute_nodes = static_cast<double>(std::max<std::int64_t>(1, r.ColumnInt(7)));
+  run.compute_nodes = static_cast<double>(std::max<std::int64_t>(1, hosts));
   run.storage_nodes = run.compute_nodes;
-  const double fetch_wait_seconds = r.ColumnDouble(2);
-  const double remote_bytes = r.ColumnDouble(3);
   if (fetch_wait_seconds > 0 && remote_bytes > 0) {
     run.bandwidth_bytes_per_second = remote_bytes / fetch_wait_seconds;
   } else {
@@ -561,13 +442,13 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
     out.notes.push_back("no remote shuffle fetch measured: bandwidth set to " +
                         std::to_string(fallback_bandwidth_bytes_per_second) + " bytes/s");
   }
-  run.disk_seconds = r.ColumnDouble(1) / slots;
+  run.disk_seconds = disk_seconds / slots;
   run.network_seconds = fetch_wait_seconds / slots;
-  run.reduction_object_bytes = r.ColumnDouble(5);
+  run.reduction_object_bytes = result_bytes;
   // The driver's time outside jobs is serial: it is the fixed part B_ro of the reduction term,
   // which grows with neither compute nodes nor data (issue 15; as global reduction with the
   // linear-constant class it grew with every added node).
-  const double task_reduction_seconds = r.ColumnDouble(6) / slots;
+  const double task_reduction_seconds = result_seconds / slots;
   models::ReductionCommunication rc;
   rc.fixed_seconds = app.driver_seconds;
   if (run.reduction_object_bytes > 0) {
@@ -577,7 +458,7 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
   }
   run.reduction_seconds = task_reduction_seconds + app.driver_seconds;
   run.global_reduction_seconds = 0;
-  run.compute_seconds = r.ColumnDouble(4) / slots + run.reduction_seconds;
+  run.compute_seconds = cpu_seconds / slots + run.reduction_seconds;
   out.notes.push_back("task time divided by " + std::to_string(static_cast<long>(slots)) +
                       " task slots (" + std::to_string(app.observed_executors) + " executors x " +
                       std::to_string(app.cores_per_executor) + " cores)");
