@@ -90,6 +90,7 @@ Status InFlagTerms(const Status& status) {
       {"app_name", "--app-name"},
       {"sources", "--node"},
       {"hadoop_version", "--hadoop-version"},
+      {"timezone", "--timezone"},
   };
   std::string message = status.message();
   auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };

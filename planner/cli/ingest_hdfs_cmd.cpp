@@ -3,6 +3,7 @@
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
 #include "planner/hdfs/hdfs.h"
+#include "planner/output/skip_report.h"
 
 namespace perfplan::cli {
 namespace {
@@ -33,6 +34,10 @@ void AddIngestHdfsCommand(CLI::App& parent, CliContext& ctx) {
                   "Skip (and report) lines longer than this many uncompressed bytes")
       ->check(CLI::Range(std::int64_t{1024}, std::int64_t{1} << 40))
       ->capture_default_str();
+  cmd->add_option("--timezone", flags->request.options.timezone,
+                  "Zone the daemons' log4j timestamps are in: UTC, an offset such as -08:00, or "
+                  "a tz database name such as America/Los_Angeles (records are stored in UTC)")
+      ->capture_default_str();
   cmd->add_flag("--complete", flags->request.options.complete_files,
                 "Also read a last line without a line break (files no longer written)");
   cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
@@ -48,11 +53,12 @@ void AddIngestHdfsCommand(CLI::App& parent, CliContext& ctx) {
     const bool nothing_read = r.files_read == 0 && r.files_unchanged == 0 && !r.skipped.empty();
     ctx.exit_code = nothing_read ? 2 : 0;
     if (nothing_read) {
-      *ctx.err << "perfplan ingest hdfs: error: no log file could be read (" << r.skipped.size()
+      *ctx.err << "perfplan ingest hdfs: error: no log file could be read (" << r.skipped_total
                << " skipped)\n";
     }
     for (const auto& p : r.skipped)
       *ctx.err << "perfplan ingest hdfs: skipped " << profiles::FormatProblem(p) << "\n";
+    planner::WriteSkipReasons(*ctx.err, r.skipped_reasons, r.skipped_total, r.skipped.size());
     if (flags->json) {
       *ctx.out << planner::ToJson(r);
       return;
@@ -60,7 +66,8 @@ void AddIngestHdfsCommand(CLI::App& parent, CliContext& ctx) {
     *ctx.out << "records stored: " << r.records << " (audit " << r.counts.audit << ", transfer "
              << r.counts.transfer << ", block " << r.counts.block << ") from " << r.counts.lines
              << " new lines; files read " << r.files_read << ", unchanged " << r.files_unchanged
-             << "; skipped " << r.skipped.size() << "\n";
+             << "; skipped " << r.skipped_total
+             << (r.timezone == "UTC" ? "" : "; log4j times read in " + r.timezone) << "\n";
     Table table({"node", "path", "lines", "offset_bytes", "last_time"});
     for (const auto& c : r.checkpoints) {
       table.AddRow({c.node, c.path, std::to_string(c.lines), std::to_string(c.offset_bytes),

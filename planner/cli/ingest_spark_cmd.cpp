@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/output/skip_report.h"
 #include "planner/spark/spark_api.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
@@ -58,7 +59,7 @@ void AddIngestSparkCommand(CLI::App& parent, CliContext& ctx) {
     // as the README's exit-code table says; the report below still lists why.
     ctx.exit_code = s.applications.empty() && !s.skipped.empty() ? 2 : 0;
     if (ctx.exit_code != 0) {
-      *ctx.err << "perfplan ingest spark: error: no event log could be read (" << s.skipped.size()
+      *ctx.err << "perfplan ingest spark: error: no event log could be read (" << s.skipped_total
                << " skipped)\n";
     }
     if (flags->json) {
@@ -73,8 +74,9 @@ void AddIngestSparkCommand(CLI::App& parent, CliContext& ctx) {
     for (const auto& k : s.skipped) {
       *ctx.out << "skipped " << k.file << ":" << k.line << ": " << k.reason << "\n";
     }
+    planner::WriteSkipReasons(*ctx.out, s.skipped_reasons, s.skipped_total, s.skipped.size());
     *ctx.out << s.applications.size() << " application(s), " << s.events << " events, "
-             << s.skipped.size() << " skipped\n";
+             << s.skipped_total << " skipped\n";
   });
 }
 

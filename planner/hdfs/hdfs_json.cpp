@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planner/hdfs/hdfs.h"
+#include "planner/output/skip_report.h"
 #include "models/json_text.h"
 
 namespace perfplan::planner {
@@ -59,6 +60,7 @@ std::string ToJson(const profiles::HdfsIngestReport& r) {
   json doc = {{"records", r.records},
               {"files_read", r.files_read},
               {"files_unchanged", r.files_unchanged},
+              {"timezone", r.timezone},
               {"lines",
                {{"total", n.lines},
                 {"audit", n.audit},
@@ -74,6 +76,7 @@ std::string ToJson(const profiles::HdfsIngestReport& r) {
                 {"time_backwards", n.time_backwards}}},
               {"skipped", ProblemsJson(r.skipped)},
               {"skipped_total", r.skipped_total},
+              {"skipped_reasons", SkipReasonsJson(r.skipped_reasons)},
               {"warnings", ProblemsJson(r.warnings)},
               {"checkpoints", checkpoints}};
   return JsonLine(doc);

@@ -541,12 +541,21 @@ struct Service::Impl {
     char stamp[40];
     std::snprintf(stamp, sizeof stamp, "%04d-%02d-%02dT%02d:%02d:%02d.%03lldZ", utc.tm_year + 1900,
                   utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, millis);
+    // One write per line: the log is usually standard error, which is unbuffered, so streaming
+    // the pieces one by one cost 15 write(2) calls a request (a third of the server's CPU at
+    // 2,000 requests/s, docs/performance.md).
+    std::string line = stamp;
+    line += ' ';
+    line += req.remote_addr;
+    line += " \"";
+    line += req.method.empty() ? "-" : req.method;
+    line += ' ';
+    line += req.target.empty() ? "-" : req.target;
+    line += "\" " + std::to_string(res.status) + " " + std::to_string(res.body.size()) + " " +
+            std::to_string(micros) + "us\n";
     std::lock_guard<std::mutex> lock(log_mu);
-    *access_log << stamp << " " << req.remote_addr << " \""
-                << (req.method.empty() ? "-" : req.method) << " "
-                << (req.target.empty() ? "-" : req.target) << "\" " << res.status << " "
-                << res.body.size() << " " << micros << "us\n"
-                << std::flush;
+    access_log->write(line.data(), static_cast<std::streamsize>(line.size()));
+    access_log->flush();
   }
 
   // GET /metrics: the Prometheus text exposition format (version 0.0.4).

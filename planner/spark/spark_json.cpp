@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 
+#include "planner/output/skip_report.h"
 #include "planner/spark/spark_api.h"
 #include "planner/spark/executor_timeline_answer.h"
 #include "models/executor_timeline.h"
@@ -27,7 +28,9 @@ std::string ToJson(const profiles::spark::IngestSummary& summary) {
                         {"lines", summary.lines},
                         {"bytes_read", summary.bytes_read},
                         {"applications_ingested", apps},
-                        {"skipped", skipped}};
+                        {"skipped", skipped},
+                        {"skipped_total", summary.skipped_total},
+                        {"skipped_reasons", SkipReasonsJson(summary.skipped_reasons)}};
   return JsonLine(doc);
 }
 

@@ -390,6 +390,27 @@ bool LooksLikeContinuation(string_view line) {
   return false;
 }
 
+// The second half of an audit record whose line was broken in two (a newline written into the
+// middle of it, or two writers interleaved): no timestamp, and at least two of the audit
+// fields FSNamesystem.audit writes, tab-separated. A stack-trace line also starts with a tab,
+// but never carries these fields.
+bool LooksLikeAuditTail(string_view line) {
+  static constexpr string_view kKeys[] = {"allowed=", "ugi=",  "ip=",    "cmd=",
+                                          "src=",     "dst=",  "perm=",  "proto="};
+  std::size_t start = 0;
+  while (start < line.size() && (line[start] == ' ' || line[start] == '\t')) ++start;
+  int fields = 0;  // keys seen at the start or right after a tab, each counted once
+  for (string_view key : kKeys) {
+    for (std::size_t at = line.find(key); at != string_view::npos; at = line.find(key, at + 1)) {
+      if (at == start || (at > 0 && line[at - 1] == '\t')) {
+        ++fields;
+        break;
+      }
+    }
+  }
+  return fields >= 2;
+}
+
 }  // namespace
 
 models::HdfsAuditRecord HdfsAuditView::ToRecord() const {
@@ -509,7 +530,11 @@ void ParseHdfsLine(string_view line, HdfsLine* out) {
   std::size_t pos = 0;
   const std::int64_t t = ParseLog4jTime(line, &pos);
   if (t < 0) {
-    if (LooksLikeContinuation(line)) {
+    if (LooksLikeAuditTail(line)) {
+      Garbled(out,
+              "the second half of a broken audit record (audit fields with no log4j timestamp "
+              "before them)");
+    } else if (LooksLikeContinuation(line)) {
       out->kind = HdfsLineKind::kContinuation;
     } else {
       Garbled(out, "no log4j timestamp at the start of the line");

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "profiles/hdfs/hdfs_chunk.h"
+#include "profiles/hdfs/log4j_time_zone.h"
 
 namespace perfplan::profiles {
 namespace {
@@ -195,21 +196,24 @@ Status Check(Statement& s) {
 class FileIngester {
  public:
   FileIngester(Store& store, Writer& writer, const HdfsIngestOptions& options,
-               HdfsIngestReport& report)
-      : store_(store), w_(writer), options_(options), report_(report) {}
+               const Log4jTimeZone& zone, HdfsIngestReport& report, SkipTally<Problem>& skips)
+      : store_(store),
+        w_(writer),
+        options_(options),
+        zone_(zone),
+        report_(report),
+        skips_(skips) {}
 
   Status Run(const std::string& node, const std::string& path, bool live,
              std::vector<StoredCheckpoint>& checkpoints) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
-      ++report_.skipped_total;
-      report_.skipped.push_back({path, 0, "file", "disappeared before it could be read"});
+      Skip({path, 0, "file", "disappeared before it could be read"});
       return Status::Ok();
     }
     auto opened = HdfsLogReader::Open(path, static_cast<std::size_t>(options_.max_line_bytes));
     if (!opened.ok()) {
-      ++report_.skipped_total;
-      report_.skipped.push_back({path, 0, "file", opened.status().message()});
+      Skip({path, 0, "file", opened.status().message()});
       return Status::Ok();
     }
     HdfsLogReader& reader = *opened.value();
@@ -217,8 +221,7 @@ class FileIngester {
     // Raw bytes, so the prefix of an append-only file never changes as it grows.
     auto peeked = reader.Peek(options_.fingerprint_bytes);
     if (!peeked.ok()) {
-      ++report_.skipped_total;
-      report_.skipped.push_back({path, 0, "file", peeked.status().message()});
+      Skip({path, 0, "file", peeked.status().message()});
       return Status::Ok();
     }
     const std::string prefix = std::move(peeked).value();
@@ -252,8 +255,7 @@ class FileIngester {
     StoredCheckpoint& cp = *match;
     Status seek = reader.Seek(cp.cp.offset_bytes);
     if (!seek.ok()) {
-      ++report_.skipped_total;
-      report_.skipped.push_back(
+      Skip(
           {path, 0, "file",
            "shorter than its checkpoint (" + std::to_string(cp.cp.offset_bytes) +
                " bytes already read); it was truncated in place — lines written after the "
@@ -290,12 +292,7 @@ class FileIngester {
       }
       report_.records += batch_records;
       report_.counts.Merge(batch_counts);
-      for (auto& p : batch_skipped) {
-        ++report_.skipped_total;
-        if (report_.skipped.size() < HdfsParseCounts::kMaxProblems) {
-          report_.skipped.push_back(std::move(p));
-        }
-      }
+      for (auto& p : batch_skipped) Skip(std::move(p));
       for (auto& p : batch_warnings) {
         if (report_.warnings.size() < HdfsParseCounts::kMaxProblems) {
           report_.warnings.push_back(std::move(p));
@@ -328,6 +325,11 @@ class FileIngester {
       ++line_number;
       consumed_offset = reader.offset();
       ParseHdfsReaderLine(reader, line, &parsed);
+      if (!zone_.is_utc() && parsed.time_ms >= 0) {
+        const std::int64_t utc = zone_.ToUtc(parsed.time_ms);
+        parsed.audit.time_ms = parsed.transfer.time_ms = parsed.block.time_ms = utc;
+        parsed.time_ms = utc;
+      }
       batch_counts.Add(parsed);
       if (parsed.time_ms >= 0) {
         if (parsed.time_ms < last_time_ms) {
@@ -435,10 +437,17 @@ class FileIngester {
     return Flush(blocks_, w_.block, node);
   }
 
+  void Skip(Problem p) {
+    const std::string message = p.message;
+    skips_.Add(message, std::move(p));
+  }
+
   Store& store_;
   Writer& w_;
   const HdfsIngestOptions& options_;
+  const Log4jTimeZone& zone_;
   HdfsIngestReport& report_;
+  SkipTally<Problem>& skips_;
   HdfsChunkBuilder audits_, transfers_, blocks_;
 };
 
@@ -471,7 +480,7 @@ Status HdfsIngestOptions::Validate() const {
     return Status::InvalidArgument("max_line_bytes = " + std::to_string(max_line_bytes) +
                                    ": must be at least 1024");
   }
-  return Status::Ok();
+  return Log4jTimeZone::Parse(timezone).status();
 }
 
 std::vector<std::string> RotatedFamily(const std::string& path) {
@@ -505,6 +514,7 @@ std::vector<std::string> RotatedFamily(const std::string& path) {
 Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>& sources,
                                     const HdfsIngestOptions& options) {
   if (Status s = options.Validate(); !s.ok()) return s;
+  const Log4jTimeZone zone = Log4jTimeZone::Parse(options.timezone).value();
   // The same file under two node names would get two checkpoints and be counted twice.
   {
     std::vector<std::pair<std::string, std::string>> seen;  // (canonical path, node)
@@ -549,18 +559,20 @@ Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>&
   auto writer = PrepareWriter(store);
   if (!writer.ok()) return writer.status();
   HdfsIngestReport report;
+  SkipTally<Problem> skips;
   std::vector<std::string> nodes;
   for (const HdfsSource& source : sources) {
     auto checkpoints = LoadCheckpoints(store, source.node);
     if (!checkpoints.ok()) return checkpoints.status();
     const std::vector<std::string> family = RotatedFamily(source.path);
     if (family.empty()) {
-      ++report.skipped_total;
-      report.skipped.push_back(
-          {source.path, 0, "file", "no such file (nor rotated copies " + source.path + ".N[.gz])"});
+      Problem missing{source.path, 0, "file",
+                      "no such file (nor rotated copies " + source.path + ".N[.gz])"};
+      const std::string message = missing.message;
+      skips.Add(message, std::move(missing));
       continue;
     }
-    FileIngester ingester(store, writer.value(), options, report);
+    FileIngester ingester(store, writer.value(), options, zone, report, skips);
     for (const std::string& file : family) {
       Status s = ingester.Run(source.node, file, file == source.path, checkpoints.value());
       if (!s.ok()) return s;
@@ -574,6 +586,10 @@ Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>&
     if (!checkpoints.ok()) return checkpoints.status();
     for (auto& c : checkpoints.value()) report.checkpoints.push_back(std::move(c.cp));
   }
+  report.timezone = zone.name();
+  report.skipped = std::move(skips.mutable_examples());
+  report.skipped_total = skips.total();
+  report.skipped_reasons = skips.Reasons();
   return report;
 }
 

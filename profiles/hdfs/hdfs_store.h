@@ -24,6 +24,7 @@
 #include "models/status.h"
 #include "profiles/hdfs/hdfs_log.h"
 #include "profiles/problem.h"
+#include "profiles/skip_tally.h"
 #include "profiles/store.h"
 
 namespace perfplan::profiles {
@@ -51,9 +52,13 @@ struct HdfsIngestOptions {
   // Longest line kept (uncompressed, without '\n'); a longer one is read past and reported as
   // skipped: "line longer than N bytes (the maximum line length); skipped". Default 64 MiB.
   std::int64_t max_line_bytes = static_cast<std::int64_t>(BoundedLineReader::kDefaultMaxLineBytes);
+  // The zone the daemons wrote their log4j timestamps in (profiles/hdfs/log4j_time_zone.h):
+  // "UTC" (the default), an offset such as "-08:00", or a tz database name. Records are stored
+  // in UTC either way.
+  std::string timezone = "UTC";
 
-  // InvalidArgument naming the field when batch_lines < 1, fingerprint_bytes < 16 or
-  // max_line_bytes < 1024.
+  // InvalidArgument naming the field when batch_lines < 1, fingerprint_bytes < 16,
+  // max_line_bytes < 1024 or timezone is not a time zone.
   Status Validate() const;
 };
 
@@ -75,8 +80,13 @@ struct HdfsIngestReport {
   std::int64_t files_read = 0;       // files with new lines
   std::int64_t files_unchanged = 0;  // files already read to their end
   HdfsParseCounts counts;            // lines of this run by kind
-  std::vector<Problem> skipped;      // garbled lines and unreadable/missing files (first 1,000)
-  std::int64_t skipped_total = 0;    // all of them (garbled lines are also kept in hdfs_skipped)
+  std::string timezone = "UTC";      // the zone log4j times were read in (the options')
+  // Garbled lines and unreadable/missing files: the first 10 of each reason (SkipTally);
+  // skipped_total counts all of them (garbled lines are also kept in hdfs_skipped), and
+  // skipped_reasons by reason, most frequent first.
+  std::vector<Problem> skipped;
+  std::int64_t skipped_total = 0;
+  std::vector<SkipReason> skipped_reasons;
   std::vector<Problem> warnings;     // timestamps going backwards, held-back partial lines
   std::vector<HdfsCheckpoint> checkpoints;  // every checkpoint of the nodes ingested
 };

@@ -15,6 +15,7 @@
 
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/json_depth.h"
+#include "profiles/skip_tally.h"
 #include "profiles/spark/spark_sql_listener.h"
 #include "profiles/spark/spark_store.h"
 #include "models/json_text.h"
@@ -1518,9 +1519,15 @@ bool SourceUnchanged(Store& store, const EventLogSource& src, const SourceStamp&
 }
 
 // Reads one log into the store inside the caller's transaction. A non-ok Status is a store
-// failure; input problems go to `summary`.
+// failure; input problems go to `skips` (this log's alone, so that a file found not to be an
+// event log can take back what its first lines reported) and the counts to `summary`.
 Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& limits,
-                 IngestSummary* summary, IngestedApplication* app_out, bool* wrote) {
+                 IngestSummary* summary, SkipTally<SkippedLine>* skips,
+                 IngestedApplication* app_out, bool* wrote) {
+  auto skip = [skips](SkippedLine s) {
+    const std::string reason = s.reason;
+    skips->Add(reason, std::move(s));
+  };
   *wrote = false;
   SourceStamp stamp = Stamp(src);
   if (SourceUnchanged(store, src, stamp)) {
@@ -1560,14 +1567,13 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
   std::string_view line;
   std::int64_t events = 0, skipped = 0, lines = 0;
   std::size_t reader_skips_seen = 0;
-  const std::size_t skipped_before = summary->skipped.size();
   // A file whose first lines hold no Spark event is not an event log: report it once, not once
   // per line.
   constexpr std::int64_t kProbeLines = 5;
   while (reader.Next(&line)) {
     if (events == 0 && skipped >= kProbeLines) {
-      summary->skipped.resize(skipped_before);
-      summary->skipped.push_back(
+      *skips = {};
+      skip(
           {src.name, 0, "not a Spark event log: no Spark event in the first lines"});
       summary->lines += lines;
       summary->bytes_read += reader.file_bytes_read();
@@ -1576,7 +1582,7 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
     ++lines;
     // Drain reader-level problems (corrupt streams) in order.
     while (reader_skips_seen < reader.skipped().size()) {
-      summary->skipped.push_back(reader.skipped()[reader_skips_seen++]);
+      skip(reader.skipped()[reader_skips_seen++]);
       ++skipped;
     }
     if (line.empty()) continue;
@@ -1592,7 +1598,7 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
           problem = "JSON nested deeper than " + std::to_string(limits.max_json_depth) + " levels";
         }
         if (!problem.empty()) {
-          summary->skipped.push_back({reader.current_file(), reader.current_line(), problem});
+          skip({reader.current_file(), reader.current_line(), problem});
           ++skipped;
         }
         continue;
@@ -1601,7 +1607,7 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
     }
     // Parsing a deep line works, but copying or dumping the tree recurses once per level.
     if (profiles::JsonDeeperThan(line, limits.max_json_depth)) {
-      summary->skipped.push_back(
+      skip(
           {reader.current_file(), reader.current_line(),
            "JSON nested deeper than " + std::to_string(limits.max_json_depth) + " levels"});
       ++skipped;
@@ -1617,13 +1623,13 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
       } else {
         reason = "not a JSON object";
       }
-      summary->skipped.push_back({reader.current_file(), reader.current_line(), reason});
+      skip({reader.current_file(), reader.current_line(), reason});
       ++skipped;
       continue;
     }
     const json* type = Find(e, "Event");
     if (!type || !type->is_string()) {
-      summary->skipped.push_back(
+      skip(
           {reader.current_file(), reader.current_line(), "no \"Event\" field"});
       ++skipped;
       continue;
@@ -1636,12 +1642,12 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
       problem = std::string("unexpected field type: ") + ex.what();
     }
     if (!problem.empty()) {
-      summary->skipped.push_back({reader.current_file(), reader.current_line(), problem});
+      skip({reader.current_file(), reader.current_line(), problem});
       ++skipped;
     }
   }
   while (reader_skips_seen < reader.skipped().size()) {
-    summary->skipped.push_back(reader.skipped()[reader_skips_seen++]);
+    skip(reader.skipped()[reader_skips_seen++]);
     ++skipped;
   }
   summary->events += events;
@@ -1655,14 +1661,14 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
           std::any_of(reader.skipped().begin(), reader.skipped().end(),
                       [](const SkippedLine& s) { return s.reason.rfind("corrupt ", 0) == 0; });
       if (!stream_failed) {
-        summary->skipped.resize(skipped_before);
-        summary->skipped.push_back(
+        *skips = {};
+        skip(
             {src.name, 0, "not a Spark event log: no Spark event in the first lines"});
       }
       return Status::Ok();  // the caller rolls back the placeholder
     }
     app.set_app_id(AppIdFromName(src));
-    summary->skipped.push_back(
+    skip(
         {src.name, 0,
          "no SparkListenerApplicationStart event; application id taken from the name: " +
              app.app_id()});
@@ -1686,7 +1692,7 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
               std::to_string(stored_events);
       }
       if (!why.empty()) {
-        summary->skipped.push_back(
+        skip(
             {src.name, 0,
              "not replacing application " + app.app_id() +
                  (app.attempt_id().empty() ? "" : " attempt " + app.attempt_id()) +
@@ -1726,12 +1732,21 @@ Result<IngestSummary> IngestEventLogs(Store& store, const std::vector<std::strin
                                       const IngestProgress& progress, const IngestLimits& limits) {
   if (Status st = limits.Validate(); !st.ok()) return st;
   IngestSummary summary;
-  std::vector<EventLogSource> sources = FindEventLogs(paths, &summary.skipped);
+  SkipTally<SkippedLine> skips;
+  auto reason_of = [](const SkippedLine& s) -> const std::string& { return s.reason; };
+  std::vector<SkippedLine> missing;
+  std::vector<EventLogSource> sources = FindEventLogs(paths, &missing);
+  for (SkippedLine& m : missing) {
+    const std::string reason = m.reason;
+    skips.Add(reason, std::move(m));
+  }
   for (std::size_t i = 0; i < sources.size(); ++i) {
     if (Status st = store.Begin(); !st.ok()) return st;
     IngestedApplication app;
     bool wrote = false;
-    Status st = IngestOne(store, sources[i], limits, &summary, &app, &wrote);
+    SkipTally<SkippedLine> log_skips;
+    Status st = IngestOne(store, sources[i], limits, &summary, &log_skips, &app, &wrote);
+    skips.Merge(std::move(log_skips), reason_of);
     if (!st.ok()) {
       store.Rollback();
       return Status::Failed(sources[i].name + ": writing to the store failed: " + st.message());
@@ -1744,6 +1759,9 @@ Result<IngestSummary> IngestEventLogs(Store& store, const std::vector<std::strin
     if (!app.app_id.empty()) summary.applications.push_back(std::move(app));
     if (progress) progress(i + 1, sources.size(), summary.bytes_read);
   }
+  summary.skipped = std::move(skips.mutable_examples());
+  summary.skipped_total = skips.total();
+  summary.skipped_reasons = skips.Reasons();
   return summary;
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "models/status.h"
+#include "profiles/skip_tally.h"
 #include "profiles/spark/spark_log_reader.h"
 #include "profiles/store.h"
 
@@ -41,7 +42,11 @@ struct IngestSummary {
   std::int64_t events = 0;           // events read (all kinds, including ones perfplan ignores)
   std::int64_t lines = 0;            // lines read
   std::int64_t bytes_read = 0;       // file bytes read (compressed size)
-  std::vector<SkippedLine> skipped;  // bad lines, bad streams, logs without an application
+  // Bad lines, bad streams, logs without an application: the first 10 of each reason
+  // (SkipTally), in the order met; skipped_total counts all of them, skipped_reasons by reason.
+  std::vector<SkippedLine> skipped;
+  std::int64_t skipped_total = 0;
+  std::vector<SkipReason> skipped_reasons;  // most frequent first
 };
 
 // Limits that keep hostile or broken logs from exhausting memory or stack.

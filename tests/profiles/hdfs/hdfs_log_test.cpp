@@ -181,6 +181,19 @@ TEST_CASE("other lines, HDP layout, continuations, blanks and non-log lines") {
   CHECK(Parse("java.io.IOException: boom").kind == HdfsLineKind::kContinuation);
   CHECK(Parse("\r").kind == HdfsLineKind::kBlank);
   CHECK(Parse("hello world").reason == "no log4j timestamp at the start of the line");
+}
+
+TEST_CASE("the second half of a broken audit record is garbled, not a stack-trace line") {
+  const std::string why =
+      "the second half of a broken audit record (audit fields with no log4j timestamp before "
+      "them)";
+  // Broken at a tab: it starts like a stack-trace line but carries the audit fields.
+  CHECK(Parse("\tcmd=open\tsrc=/user/a/part-0\tdst=null\tperm=null\tproto=rpc").reason == why);
+  // Broken inside the ugi field.
+  CHECK(Parse(" (auth:SIMPLE)\tip=/10.0.0.7\tcmd=open\tsrc=/a\tdst=null").reason == why);
+  // One field is not enough to tell it from a stack-trace line that mentions one.
+  CHECK(Parse("\tat Foo.bar(src=Foo.java:1)").kind == HdfsLineKind::kContinuation);
+  CHECK(Parse("\tperm=null").kind == HdfsLineKind::kContinuation);
   CHECK(Parse("2015-10-18 18:01:47,978 NOISE x: y").reason ==
         "expected a log level (INFO, WARN, …) after the timestamp, saw \"NOISE\"");
 }

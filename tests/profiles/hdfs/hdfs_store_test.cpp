@@ -255,6 +255,65 @@ TEST_CASE("a missing file and garbled lines are reported with file and line") {
   CHECK(Count(*store, "hdfs_skipped") == 1);
 }
 
+TEST_CASE("skipped lines are counted by reason; the first 10 of each reason are kept") {
+  const std::string dir = testing::MakeTempDir();
+  std::string text = TraceLine(1);
+  for (int i = 0; i < 25; ++i) text += "oops " + std::to_string(i) + "\n";
+  text += "\tcmd=open\tsrc=/a\tdst=null\n" + TraceLine(2);
+  testing::WriteFile(dir + "/dn.log", text);
+  auto store = OpenStore(dir + "/s.db");
+  auto report = IngestHdfs(*store, {{"dn1", dir + "/dn.log"}}, {});
+  REQUIRE(report.ok());
+  const HdfsIngestReport& r = report.value();
+  CHECK(r.records == 2);
+  CHECK(r.skipped_total == 26);
+  REQUIRE(r.skipped.size() == 11);  // 10 of the 25, and the broken audit record
+  CHECK(r.skipped[9].line == 11);
+  CHECK(FormatProblem(r.skipped[10]) ==
+        dir + "/dn.log:27: garbled: the second half of a broken audit record (audit fields with "
+              "no log4j timestamp before them)");
+  REQUIRE(r.skipped_reasons.size() == 2);
+  CHECK(r.skipped_reasons[0].reason == "no log4j timestamp at the start of the line");
+  CHECK(r.skipped_reasons[0].count == 25);
+  CHECK(r.skipped_reasons[1].count == 1);
+  CHECK(Count(*store, "hdfs_skipped") == 26);  // the store keeps every one of them
+}
+
+TEST_CASE("log4j times are read in the stated zone and stored in UTC") {
+  const std::string dir = testing::MakeTempDir();
+  // 2024-07-01 10:00:00,000 local.
+  const std::string july =
+      "2024-07-01 10:00:00,000 INFO FSNamesystem.audit: allowed=true\tugi=a (auth:SIMPLE)\t"
+      "ip=/10.0.0.1\tcmd=open\tsrc=/f\tdst=null\tperm=null\tproto=rpc\n";
+  testing::WriteFile(dir + "/nn.log", july);
+  auto stored_time = [](Store& store) {
+    auto st = store.Prepare("SELECT time_ms FROM hdfs_audit");
+    REQUIRE(st.ok());
+    REQUIRE(st.value().Step());
+    return st.value().ColumnInt(0);
+  };
+  const std::int64_t wall_as_utc = 1719828000000;  // 2024-07-01T10:00:00Z
+  for (const auto& [zone, utc] : std::vector<std::pair<std::string, std::int64_t>>{
+           {"UTC", wall_as_utc},
+           {"-08:00", wall_as_utc + 8 * 3600000},
+           {"+05:30", wall_as_utc - 330 * 60000},
+           {"America/Los_Angeles", wall_as_utc + 7 * 3600000}}) {  // PDT in July
+    CAPTURE(zone);
+    auto store = OpenStore(dir + "/" + std::to_string(std::hash<std::string>{}(zone)) + ".db");
+    HdfsIngestOptions options;
+    options.timezone = zone;
+    auto report = IngestHdfs(*store, {{"nn1", dir + "/nn.log"}}, options);
+    REQUIRE(report.ok());
+    CHECK(report.value().timezone == zone);
+    CHECK(stored_time(*store) == utc);
+  }
+  HdfsIngestOptions bad;
+  bad.timezone = "Mars/Olympus";
+  CHECK(bad.Validate().message() ==
+        "timezone: \"Mars/Olympus\" is not a time zone: expected UTC, an offset such as +05:30 "
+        "or -08:00, or a tz database name such as America/Los_Angeles");
+}
+
 // Runs IngestHdfs in a child process; returns true when it finished, false when killed.
 bool IngestInChild(const std::string& db, const std::vector<HdfsSource>& sources,
                    const HdfsIngestOptions& options, int kill_after_us) {
