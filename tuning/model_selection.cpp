@@ -427,6 +427,12 @@ Result<Selection> SelectModel(const Dataset& data, const SearchOptions& settings
     for (std::size_t k : pooled) {
       for (auto& p : CPaths(candidates[k])) paths.push_back({k, std::move(p)});
     }
+    // The next larger C on each candidate's path (SIZE_MAX at a path's end).
+    std::vector<std::vector<std::size_t>> larger_c(sel.kinds.size());
+    for (std::size_t k : pooled) larger_c[k].assign(candidates[k].size(), SIZE_MAX);
+    for (const Path& p : paths) {
+      for (std::size_t i = 0; i + 1 < p.order.size(); ++i) larger_c[p.kind][p.order[i]] = p.order[i + 1];
+    }
     std::vector<bool> open(paths.size(), true);
     std::vector<double> path_best(paths.size(), INFINITY);
     std::vector<std::pair<std::size_t, std::size_t>> tried;  // (kind, candidate)
@@ -463,6 +469,20 @@ Result<Selection> SelectModel(const Dataset& data, const SearchOptions& settings
         return ma != mb ? ma < mb : a < b;
       });
       alive.resize(Survivors(alive.size(), sizes.size() - r, settings.halving_final_candidates));
+      // On all runs each survivor is joined by its path's next larger C: the best C grows with
+      // the runs (less regularisation needed), and the first rung's C paths stopped on a third
+      // or less of them.
+      if (r + 1 == sizes.size()) {
+        const std::size_t survivors = alive.size();
+        for (std::size_t i = 0; i < survivors; ++i) {
+          const auto [k, c] = alive[i];
+          const std::size_t next = larger_c[k][c];
+          if (next != SIZE_MAX && std::find(alive.begin(), alive.end(), std::make_pair(k, next)) ==
+                                      alive.end()) {
+            alive.push_back({k, next});
+          }
+        }
+      }
       std::sort(alive.begin(), alive.end());
       std::vector<Task> tasks;
       for (const auto& [k, c] : alive) tasks.push_back({k, c, rung_data(sizes[r])});

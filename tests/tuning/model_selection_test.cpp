@@ -128,13 +128,17 @@ TEST_CASE("Successive halving spends fewer fits than the grid, near its answer, 
   CHECK_FALSE(halving.budget_exhausted);
   // 120 runs: one rung of 120 / 3 = 40 runs (>= 40), then all runs. On the first rung the 8 C
   // paths (4 γ × 2 ε) each try C upwards until the MRE stops falling by 1%, so at least 2 and
-  // at most 5 candidates of each path; the best (kHalvingFinalCandidates = 1) goes on to all runs.
+  // at most 5 candidates of each path; the best (kHalvingFinalCandidates = 1) goes on to all runs
+  // with its path's next larger C, if any.
   CHECK(halving.kinds[0].rung_runs == std::vector<std::size_t>{40, 120});
   CHECK(halving.kinds[0].mre_runs == 120);
   CHECK(halving.kinds[0].candidates == 40);
   CHECK(halving.kinds[0].evaluated >= 16);
   CHECK(halving.kinds[0].evaluated <= 40);
-  CHECK(halving.kinds[0].fits == (halving.kinds[0].evaluated + 1) * 5);
+  const int on_all = halving.kinds[0].fits / 5 - halving.kinds[0].evaluated;
+  CHECK(halving.kinds[0].fits % 5 == 0);
+  CHECK(on_all >= 1);
+  CHECK(on_all <= 2);
   // Ridge is cheap: its full grid on all runs.
   CHECK(halving.kinds[1].rung_runs == std::vector<std::size_t>{120});
   CHECK(halving.kinds[1].fits == halving.kinds[1].candidates * 5);
@@ -174,7 +178,8 @@ TEST_CASE("Halving pools the SVR kinds: only kinds that reach all runs can be ch
     if (k.kind != ModelKind::kMean && k.mre_runs == 120) ++on_all_runs;
     if (k.kind == sel.chosen) CHECK(k.mre_runs == 120);
   }
-  // One candidate reaches all runs; the other SVR kinds keep the MRE of a subsample.
+  // One candidate (and its next larger C) reaches all runs; the other SVR kinds keep the MRE of
+  // a subsample.
   CHECK(on_all_runs == 1);
   int fits_on_all = 0;
   for (const KindResult& k : sel.kinds) {
@@ -182,7 +187,7 @@ TEST_CASE("Halving pools the SVR kinds: only kinds that reach all runs can be ch
       fits_on_all += k.fits - k.evaluated * 5;  // fits beyond the first rung
     }
   }
-  CHECK(fits_on_all == 1 * 5);
+  CHECK((fits_on_all == 1 * 5 || fits_on_all == 2 * 5));
 
   // Two final candidates: the last rung's fits double, the answer is no worse.
   s.halving_final_candidates = 2;
@@ -191,7 +196,8 @@ TEST_CASE("Halving pools the SVR kinds: only kinds that reach all runs can be ch
   for (const KindResult& k : two.kinds) {
     if (k.kind != ModelKind::kMean && k.mre_runs == 120) fits_two += k.fits - k.evaluated * 5;
   }
-  CHECK(fits_two == 2 * 5);
+  CHECK(fits_two >= 2 * 5);
+  CHECK(fits_two <= 4 * 5);
   CHECK(two.chosen_mre <= sel.chosen_mre);
   s.halving_final_candidates = 0;
   CHECK(SelectModel(d, s).status().message() ==
