@@ -5,7 +5,8 @@
 // The search of the SVR kinds is successive halving by default, pooled over the SVR kinds: all
 // their candidates are cross-validated on a seeded subsample of the runs (n / 3^k, at least
 // kHalvingMinRuns), the pool's best go on to a subsample three times larger, and so on until the
-// survivors (kHalvingFinalCandidates) are cross-validated on all runs. On the first rung
+// survivors (kHalvingFinalCandidates), each joined by its C path's next larger C (the best C
+// grows with the runs), are cross-validated on all runs. On the first rung
 // each C path (a kind's candidates equal but for C) is walked in increasing C and stops at the
 // first C that does not lower the MRE by kCPathImprovement: large C is where libsvm is slowest
 // (it reaches its iteration limit for the linear kernel). A kind's MRE is its best candidate's
