@@ -4,9 +4,11 @@
 //    bench/tune_sklearn_bench.py on the CSV written to CSV_OUT);
 // 2. sensitivity of all parameters (mean of 100 calls);
 // 3. a recommendation over 10^5 sampled configurations plus refinement;
-// 4. the full `tune cv` search (successive halving over every kind, THREADS threads), and with
-//    --grid the full ε-SVR (RBF) grid on all runs (compare with bench/tune_gridsearch_bench.py,
-//    scikit-learn's GridSearchCV over the same 40 candidates and 5 folds).
+// 4. the full `tune cv` search (successive halving over every kind, THREADS threads, --final N
+//    candidates on all runs), the share of its cheap kinds, and with --grid the full ε-SVR (RBF)
+//    grid on all runs (compare with bench/tune_gridsearch_bench.py, scikit-learn's GridSearchCV
+//    over the same 40 candidates and 5 folds). --search-only skips 1-3.
+// --per-candidate instead times one fit of every search candidate (where the search's time goes).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -63,60 +65,13 @@ perfplan::tuning::Dataset Synthetic(int runs, int params) {
   return d;
 }
 
-}  // namespace
-
-// Usage: tune_bench [RUNS=2000] [PARAMETERS=30] [C=1] [--csv-out FILE] [--threads N]
-// --csv-out writes the synthetic runs (parameters, then time_seconds) for peers such as
-// scikit-learn to train on; without it nothing is written.
-int main(int argc, char** argv) {
+// 1-3: ε-SVR (RBF) training, sensitivity, batch prediction and a recommendation.
+bool TrainSensitivityRecommend(const perfplan::tuning::Dataset& d, double c, int threads,
+                               double* sink_out) {
   using namespace perfplan::tuning;
   using perfplan::Result;
-  // Line-buffered, so each figure shows as soon as it is measured (the searches take minutes).
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  std::vector<std::string> positional;
-  std::string csv_out;
-  int threads = 1;
-  bool grid = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--grid") {
-      grid = true;
-    } else if (arg == "--csv-out" && i + 1 < argc) {
-      csv_out = argv[++i];
-    } else if (arg == "--threads" && i + 1 < argc) {
-      threads = std::atoi(argv[++i]);
-    } else if (arg.rfind("--", 0) == 0) {
-      std::fprintf(stderr,
-                   "tune_bench: unknown flag %s\nusage: tune_bench [RUNS] [PARAMETERS] [C] "
-                   "[--csv-out FILE] [--threads N] [--grid]\n",
-                   arg.c_str());
-      return 2;
-    } else {
-      positional.push_back(arg);
-    }
-  }
-  const int runs = positional.size() > 0 ? std::atoi(positional[0].c_str()) : 2000;
-  const int params = positional.size() > 1 ? std::atoi(positional[1].c_str()) : 30;
-  const double c = positional.size() > 2 ? std::atof(positional[2].c_str()) : 1.0;
-  const Dataset d = Synthetic(runs, params);
-  if (!csv_out.empty()) {
-    std::ofstream out(csv_out);
-    for (int j = 0; j < params; ++j) out << "p" << j << ",";
-    out << "time_seconds\n";
-    char buf[32];
-    for (std::size_t i = 0; i < d.runs(); ++i) {
-      for (double v : d.x[i]) {
-        std::snprintf(buf, sizeof buf, "%.17g,", v);
-        out << buf;
-      }
-      std::snprintf(buf, sizeof buf, "%.17g\n", d.y[i]);
-      out << buf;
-    }
-    if (!out) {
-      std::fprintf(stderr, "tune_bench: cannot write %s\n", csv_out.c_str());
-      return 1;
-    }
-  }
+  const int runs = static_cast<int>(d.runs());
+  const int params = static_cast<int>(d.features.size());
   HyperParams hp;
   hp.c = c;
   auto t0 = std::chrono::steady_clock::now();
@@ -125,7 +80,7 @@ int main(int argc, char** argv) {
   const double train_s = Seconds(t0);
   if (!m.ok()) {
     std::fprintf(stderr, "%s\n", m.status().message().c_str());
-    return 1;
+    return false;
   }
   Model model = std::move(m).value();
   model.set_baseline(d.x[0]);
@@ -137,7 +92,7 @@ int main(int argc, char** argv) {
   t0 = std::chrono::steady_clock::now();
   c0 = CpuSeconds();
   constexpr int kReps = 100;
-  double sink = 0;
+  double& sink = *sink_out;
   for (int r = 0; r < kReps; ++r) sink += ComputeSensitivity(model, {}).value().predicted;
   std::printf("sensitivity of %d parameters: %.3f ms wall, %.3f ms CPU per call\n", params,
               1e3 * Seconds(t0) / kReps, 1e3 * (CpuSeconds() - c0) / kReps);
@@ -169,12 +124,115 @@ int main(int argc, char** argv) {
       "wall, %.3f s CPU\n",
       rs.samples, rec.evaluated, threads, Seconds(t0), CpuSeconds() - c0);
 
+  return true;
+}
+
+// --per-candidate: the CPU time of one fit of every search candidate of every kind on one
+// fold's training rows (every fifth run held out), with its MRE on the held-out runs: where
+// the search's time goes.
+bool PerCandidate(const perfplan::tuning::Dataset& d) {
+  using namespace perfplan::tuning;
+  std::vector<std::size_t> train, test;
+  for (std::size_t i = 0; i < d.runs(); ++i) (i % 5 == 4 ? test : train).push_back(i);
+  for (ModelKind kind : AllModelKinds()) {
+    double total = 0;
+    const std::vector<HyperParams> candidates = SearchCandidates(kind, d.features.size());
+    for (const HyperParams& p : candidates) {
+      const double c0 = CpuSeconds();
+      perfplan::Result<Model> m = Model::Fit(d, kind, p, {}, train);
+      const double cpu = CpuSeconds() - c0;
+      total += cpu;
+      if (!m.ok()) {
+        std::fprintf(stderr, "%s\n", m.status().message().c_str());
+        return false;
+      }
+      double err = 0;
+      for (std::size_t i : test) err += std::fabs(m.value().Predict(d.x[i]) - d.y[i]) / d.y[i];
+      std::printf("%-15s C=%-6g gamma=%-8.4g epsilon=%-5g lambda=%-7g %8.3f s CPU  %5zu SV  "
+                  "held-out MRE %.4f\n",
+                  std::string(ToString(kind)).c_str(), p.c, p.gamma, p.epsilon, p.lambda, cpu,
+                  m.value().support_vectors(), err / static_cast<double>(test.size()));
+    }
+    std::printf("%-15s %zu candidates, one fit each: %.3f s CPU\n",
+                std::string(ToString(kind)).c_str(), candidates.size(), total);
+  }
+  return true;
+}
+
+}  // namespace
+
+// Usage: tune_bench [RUNS=2000] [PARAMETERS=30] [C=1] [--csv-out FILE] [--threads N]
+// --csv-out writes the synthetic runs (parameters, then time_seconds) for peers such as
+// scikit-learn to train on; without it nothing is written.
+int main(int argc, char** argv) {
+  using namespace perfplan::tuning;
+  using perfplan::Result;
+  // Line-buffered, so each figure shows as soon as it is measured (the searches take minutes).
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  std::vector<std::string> positional;
+  std::string csv_out;
+  int threads = 1;
+  bool grid = false;
+  bool per_candidate = false;
+  bool search_only = false;
+  std::size_t final_candidates = perfplan::tuning::kHalvingFinalCandidates;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--grid") {
+      grid = true;
+    } else if (arg == "--search-only") {
+      search_only = true;
+    } else if (arg == "--per-candidate") {
+      per_candidate = true;
+    } else if (arg == "--final" && i + 1 < argc) {
+      final_candidates = static_cast<std::size_t>(std::atoi(argv[++i]));
+    } else if (arg == "--csv-out" && i + 1 < argc) {
+      csv_out = argv[++i];
+    } else if (arg == "--threads" && i + 1 < argc) {
+      threads = std::atoi(argv[++i]);
+    } else if (arg.rfind("--", 0) == 0) {
+      std::fprintf(stderr,
+                   "tune_bench: unknown flag %s\nusage: tune_bench [RUNS] [PARAMETERS] [C] "
+                   "[--csv-out FILE] [--threads N] [--grid] [--per-candidate] [--final N] [--search-only]\n",
+                   arg.c_str());
+      return 2;
+    } else {
+      positional.push_back(arg);
+    }
+  }
+  const int runs = positional.size() > 0 ? std::atoi(positional[0].c_str()) : 2000;
+  const int params = positional.size() > 1 ? std::atoi(positional[1].c_str()) : 30;
+  const double c = positional.size() > 2 ? std::atof(positional[2].c_str()) : 1.0;
+  const Dataset d = Synthetic(runs, params);
+  if (!csv_out.empty()) {
+    std::ofstream out(csv_out);
+    for (int j = 0; j < params; ++j) out << "p" << j << ",";
+    out << "time_seconds\n";
+    char buf[32];
+    for (std::size_t i = 0; i < d.runs(); ++i) {
+      for (double v : d.x[i]) {
+        std::snprintf(buf, sizeof buf, "%.17g,", v);
+        out << buf;
+      }
+      std::snprintf(buf, sizeof buf, "%.17g\n", d.y[i]);
+      out << buf;
+    }
+    if (!out) {
+      std::fprintf(stderr, "tune_bench: cannot write %s\n", csv_out.c_str());
+      return 1;
+    }
+  }
+  if (per_candidate) return PerCandidate(d) ? 0 : 1;
+  double sink = 0;
+  if (!search_only && !TrainSensitivityRecommend(d, c, threads, &sink)) return 1;
+
   // The search of `tune cv`: every kind, successive halving (the default).
   auto search = [&](SearchStrategy strategy, std::vector<ModelKind> kinds, const char* what) {
     SearchOptions ss;
     ss.kinds = std::move(kinds);
     ss.strategy = strategy;
     ss.threads = threads;
+    ss.halving_final_candidates = final_candidates;
     ss.budget_seconds = 1e7;  // no budget: the whole search, as it ends on any machine
     const auto start = std::chrono::steady_clock::now();
     const double cpu = CpuSeconds();
@@ -189,16 +247,24 @@ int main(int argc, char** argv) {
                 what, threads, Seconds(start), CpuSeconds() - cpu, fits,
                 std::string(ToString(sel.value().chosen)).c_str(), sel.value().chosen_mre);
     if (sel.value().mean_mre >= 0) std::printf(" (mean predictor %.4f)", sel.value().mean_mre);
-    for (const KindResult& k : sel.value().kinds) {
-      if (k.kind == ModelKind::kEpsSvrRbf) {
-        std::printf("; eps-svr-rbf C=%g gamma=%g epsilon=%g MRE %.4f", k.params.c, k.params.gamma,
-                    k.params.epsilon, k.mre);
-      }
-    }
     std::printf("\n");
+    for (const KindResult& k : sel.value().kinds) {
+      std::string rungs;
+      for (std::size_t r : k.rung_runs) rungs += (rungs.empty() ? "" : "/") + std::to_string(r);
+      std::printf("  %-15s MRE %.4f on %zu runs, C=%g gamma=%g epsilon=%g lambda=%g; %d/%d "
+                  "candidates, %d fits, rungs %s\n",
+                  std::string(ToString(k.kind)).c_str(), k.mre, k.mre_runs, k.params.c,
+                  k.params.gamma, k.params.epsilon, k.params.lambda, k.evaluated, k.candidates,
+                  k.fits, rungs.c_str());
+    }
     return true;
   };
   if (!search(SearchStrategy::kSuccessiveHalving, AllModelKinds(), "tune cv search, halving"))
+    return 1;
+  // The share of the cheap kinds (always their full grid on all runs).
+  if (!search(SearchStrategy::kSuccessiveHalving,
+              {ModelKind::kRidge, ModelKind::kPolyRidge, ModelKind::kMean},
+              "of which ridge, poly-ridge and mean"))
     return 1;
   if (grid && !search(SearchStrategy::kFullGrid, {ModelKind::kEpsSvrRbf},
                       "eps-svr-rbf full grid, 40 candidates x 5 folds"))

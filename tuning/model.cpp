@@ -216,29 +216,46 @@ struct Model::State {
 
 namespace {
 
-// Ridge on rows of `a` (n x p) against centered target t: primal when p <= n, dual otherwise.
-std::vector<double> SolveRidge(const Eigen::MatrixXd& a, const Eigen::VectorXd& t, double lambda) {
+// Ridge on rows of `a` (n x p) against centered target t for each of `lambdas`: primal when
+// p <= n, dual otherwise. The Gram matrix (the cost: n·p² or n²·p) is formed once for all λ.
+std::vector<std::vector<double>> SolveRidgePath(const Eigen::MatrixXd& a, const Eigen::VectorXd& t,
+                                                const std::vector<double>& lambdas) {
   const Eigen::Index n = a.rows(), p = a.cols();
-  // A tiny floor keeps the system solvable when lambda = 0 and columns are collinear.
-  const double reg = std::max(lambda, 1e-10);
-  Eigen::VectorXd w;
-  if (p <= n) {
-    Eigen::MatrixXd m = a.transpose() * a;
+  const bool primal = p <= n;
+  const Eigen::MatrixXd gram = primal ? Eigen::MatrixXd(a.transpose() * a)
+                                      : Eigen::MatrixXd(a * a.transpose());
+  const Eigen::VectorXd rhs = primal ? Eigen::VectorXd(a.transpose() * t) : t;
+  std::vector<std::vector<double>> out;
+  for (double lambda : lambdas) {
+    // A tiny floor keeps the system solvable when lambda = 0 and columns are collinear.
+    const double reg = std::max(lambda, 1e-10);
+    Eigen::MatrixXd m = gram;
     m.diagonal().array() += reg;
-    w = m.ldlt().solve(a.transpose() * t);
-  } else {
-    Eigen::MatrixXd k = a * a.transpose();
-    k.diagonal().array() += reg;
-    w = a.transpose() * k.ldlt().solve(t);
+    const Eigen::VectorXd w =
+        primal ? Eigen::VectorXd(m.ldlt().solve(rhs)) : Eigen::VectorXd(a.transpose() * m.ldlt().solve(rhs));
+    out.emplace_back(w.data(), w.data() + w.size());
   }
-  return std::vector<double>(w.data(), w.data() + w.size());
+  return out;
 }
 
 }  // namespace
 
-Result<Model> Model::Fit(const Dataset& data, ModelKind kind, const HyperParams& params_in,
-                         const SolverOptions& solver, const std::vector<std::size_t>& rows_in) {
-  if (Status s = params_in.Validate(); !s.ok()) return s;
+Result<Model> Model::Fit(const Dataset& data, ModelKind kind, const HyperParams& params,
+                         const SolverOptions& solver, const std::vector<std::size_t>& rows) {
+  Result<std::vector<Model>> models = FitPath(data, kind, {params}, solver, rows);
+  if (!models.ok()) return models.status();
+  return std::move(models.value().front());
+}
+
+Result<std::vector<Model>> Model::FitPath(const Dataset& data, ModelKind kind,
+                                          const std::vector<HyperParams>& path,
+                                          const SolverOptions& solver,
+                                          const std::vector<std::size_t>& rows_in) {
+  if (path.empty()) return Status::InvalidArgument("no hyper-parameters to fit");
+  for (const HyperParams& p : path) {
+    if (Status s = p.Validate(); !s.ok()) return s;
+  }
+  const HyperParams& params_in = path.front();
   std::vector<std::size_t> rows = rows_in;
   if (rows.empty()) {
     for (std::size_t i = 0; i < data.runs(); ++i) rows.push_back(i);
@@ -297,6 +314,16 @@ Result<Model> Model::Fit(const Dataset& data, ModelKind kind, const HyperParams&
     t[i] = (data.y[rows[i]] - state->y_mean) / state->y_sd;
   }
 
+  if (IsSvr(kind) && path.size() > 1) {
+    // No shared work between SVR fits: one Fit each (the statistics above are recomputed).
+    std::vector<Model> out;
+    for (const HyperParams& p : path) {
+      Result<Model> m = Fit(data, kind, p, solver, rows);
+      if (!m.ok()) return m.status();
+      out.push_back(std::move(m).value());
+    }
+    return out;
+  }
   if (IsSvr(kind)) {
     SilenceLibsvm();
     std::vector<svm_node> nodes(n * (d + 1));
@@ -328,7 +355,11 @@ Result<Model> Model::Fit(const Dataset& data, ModelKind kind, const HyperParams&
     }
     svm_free_and_destroy_model(&trained);  // free_sv = 0: our nodes are not touched
     state->BuildView();
-  } else if (kind == ModelKind::kRidge || kind == ModelKind::kPolyRidge) {
+    std::vector<Model> out;
+    out.push_back(Model(std::move(state)));
+    return out;
+  }
+  if (kind == ModelKind::kRidge || kind == ModelKind::kPolyRidge) {
     std::vector<std::vector<double>> phi(n);
     if (kind == ModelKind::kPolyRidge) {
       for (std::size_t i = 0; i < n; ++i) State::Expand(z[i], &phi[i]);
@@ -349,9 +380,27 @@ Result<Model> Model::Fit(const Dataset& data, ModelKind kind, const HyperParams&
       }
       tv(i) = t[i];
     }
-    state->weights = SolveRidge(a, tv, state->params.lambda);
+    std::vector<double> lambdas;
+    for (const HyperParams& p : path) lambdas.push_back(p.lambda);
+    std::vector<std::vector<double>> weights = SolveRidgePath(a, tv, lambdas);
+    std::vector<Model> out;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      auto fitted = std::make_shared<State>(*state);
+      fitted->params = path[i];
+      if (fitted->params.gamma == 0) fitted->params.gamma = 1.0 / static_cast<double>(d);
+      fitted->weights = std::move(weights[i]);
+      out.push_back(Model(std::move(fitted)));
+    }
+    return out;
   }
-  return Model(std::move(state));
+  std::vector<Model> out;
+  for (const HyperParams& p : path) {  // the mean: nothing depends on the parameters
+    auto fitted = std::make_shared<State>(*state);
+    fitted->params = p;
+    if (fitted->params.gamma == 0) fitted->params.gamma = 1.0 / static_cast<double>(d);
+    out.push_back(Model(std::move(fitted)));
+  }
+  return out;
 }
 
 double Model::Predict(const std::vector<double>& x) const {

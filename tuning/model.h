@@ -71,6 +71,15 @@ class Model {
                            const SolverOptions& solver = {},
                            const std::vector<std::size_t>& rows = {});
 
+  // Fits `kind` once for each of `path` (same rows), sharing the work that does not depend on
+  // the hyper-parameters: for ridge and poly-ridge the Gram matrix, so a grid of λ costs about
+  // one fit. Each model equals Fit's with the same parameters (bit-identical). InvalidArgument
+  // for an empty path; otherwise Fit's errors.
+  static Result<std::vector<Model>> FitPath(const Dataset& data, ModelKind kind,
+                                            const std::vector<HyperParams>& path,
+                                            const SolverOptions& solver = {},
+                                            const std::vector<std::size_t>& rows = {});
+
   // Prediction of the target (original units) for one configuration in original units, one
   // value per feature in features() order. Size mismatch is a programming error (asserted).
   double Predict(const std::vector<double>& x) const;

@@ -44,6 +44,9 @@ Status SearchOptions::Validate() const {
   if (threads < 1) {
     return Status::InvalidArgument("threads: " + std::to_string(threads) + "; expected at least 1");
   }
+  if (halving_final_candidates < 1) {
+    return Status::InvalidArgument("halving_final_candidates: 0; expected at least 1");
+  }
   if (!(budget_seconds > 0)) {
     return Status::InvalidField("budget_seconds", "" + std::to_string(budget_seconds) +
                                                       "; expected a positive number of seconds");
@@ -53,6 +56,14 @@ Status SearchOptions::Validate() const {
 
 Result<CvResult> CrossValidate(const Dataset& data, ModelKind kind, const HyperParams& params,
                                const CvOptions& cv, const SolverOptions& solver) {
+  Result<std::vector<CvResult>> path = CrossValidatePath(data, kind, {params}, cv, solver);
+  if (!path.ok()) return path.status();
+  return std::move(path.value().front());
+}
+
+Result<std::vector<CvResult>> CrossValidatePath(const Dataset& data, ModelKind kind,
+                                                const std::vector<HyperParams>& path,
+                                                const CvOptions& cv, const SolverOptions& solver) {
   if (Status s = cv.Validate(); !s.ok()) return s;
   const std::size_t n = data.runs();
   if (n < static_cast<std::size_t>(cv.folds)) {
@@ -68,22 +79,26 @@ Result<CvResult> CrossValidate(const Dataset& data, ModelKind kind, const HyperP
     }
   }
   const std::vector<int> fold = AssignFolds(n, cv.folds, cv.seed);
-  CvResult out;
-  out.predictions.assign(n, 0.0);
+  std::vector<CvResult> out(path.size());
+  for (CvResult& r : out) r.predictions.assign(n, 0.0);
   for (int f = 0; f < cv.folds; ++f) {
     std::vector<std::size_t> train;
     for (std::size_t i = 0; i < n; ++i) {
       if (fold[i] != f) train.push_back(i);
     }
-    Result<Model> model = Model::Fit(data, kind, params, solver, train);
-    if (!model.ok()) return model.status();
-    for (std::size_t i = 0; i < n; ++i) {
-      if (fold[i] == f) out.predictions[i] = model.value().Predict(data.x[i]);
+    Result<std::vector<Model>> models = Model::FitPath(data, kind, path, solver, train);
+    if (!models.ok()) return models.status();
+    for (std::size_t c = 0; c < path.size(); ++c) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (fold[i] == f) out[c].predictions[i] = models.value()[c].Predict(data.x[i]);
+      }
     }
   }
-  Result<double> mre = MeanRelativeError(data.y, out.predictions);
-  if (!mre.ok()) return mre.status();
-  out.mre = mre.value();
+  for (CvResult& r : out) {
+    Result<double> mre = MeanRelativeError(data.y, r.predictions);
+    if (!mre.ok()) return mre.status();
+    r.mre = mre.value();
+  }
   return out;
 }
 
@@ -196,17 +211,59 @@ std::vector<std::size_t> RungSizes(std::size_t n, std::size_t candidates, int fo
   return sizes;
 }
 
-// One cross-validation to run: kind index, candidate index, rung.
+// One cross-validation to run: kind index, candidate index, rung data; with `whole_kind`, every
+// candidate of the kind at once (CrossValidatePath: ridge's λ grid shares its Gram matrices).
 struct Task {
   std::size_t kind = 0, candidate = 0;
   const Dataset* data = nullptr;
+  bool whole_kind = false;
   bool always = false;  // run even when the budget is spent (a kind's default at its first rung)
 };
 struct TaskResult {
   bool ran = false;
-  double mre = INFINITY;
+  std::vector<double> mre;  // per candidate of the task
   Status status = Status::Ok();
 };
+
+// Two candidates of one kind on the same C path: every hyper-parameter but C equal.
+bool SamePath(const HyperParams& a, const HyperParams& b) {
+  return a.gamma == b.gamma && a.epsilon == b.epsilon && a.nu == b.nu && a.degree == b.degree &&
+         a.coef0 == b.coef0 && a.lambda == b.lambda;
+}
+
+// The C paths of one kind's candidates: groups of candidate indices, each in increasing C, in
+// the order of their first candidate in search order.
+std::vector<std::vector<std::size_t>> CPaths(const std::vector<HyperParams>& candidates) {
+  std::vector<std::vector<std::size_t>> paths;
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    auto it = std::find_if(paths.begin(), paths.end(), [&](const std::vector<std::size_t>& p) {
+      return SamePath(candidates[p.front()], candidates[c]);
+    });
+    if (it == paths.end()) {
+      paths.push_back({c});
+    } else {
+      it->push_back(c);
+    }
+  }
+  for (auto& p : paths) {
+    std::stable_sort(p.begin(), p.end(), [&](std::size_t a, std::size_t b) {
+      return candidates[a].c < candidates[b].c;
+    });
+  }
+  return paths;
+}
+
+// How many of `alive` candidates go on to the next rung when `transitions` rung changes remain:
+// the best 1/η, η = max(kHalvingFactor, (alive / final_candidates)^(1/transitions)), so the last
+// rung (all runs) holds final_candidates (fewer only when fewer are left).
+std::size_t Survivors(std::size_t alive, std::size_t transitions, std::size_t final_candidates) {
+  const double final_count = static_cast<double>(final_candidates);
+  const double eta =
+      std::max<double>(kHalvingFactor, std::pow(static_cast<double>(alive) / final_count,
+                                                1.0 / static_cast<double>(transitions)));
+  const auto keep = static_cast<std::size_t>(std::ceil(static_cast<double>(alive) / eta - 1e-9));
+  return std::min(alive, std::max(keep, final_candidates));
+}
 
 }  // namespace
 
@@ -219,6 +276,7 @@ Result<Selection> SelectModel(const Dataset& data, const SearchOptions& settings
   sel.folds = settings.cv.folds;
   sel.seed = settings.cv.seed;
   sel.strategy = settings.strategy;
+  const std::size_t n = data.runs();
   std::vector<std::vector<HyperParams>> candidates;
   for (ModelKind k : settings.kinds) {
     candidates.push_back(SearchCandidates(k, data.features.size()));
@@ -234,66 +292,24 @@ Result<Selection> SelectModel(const Dataset& data, const SearchOptions& settings
     kr.mre = INFINITY;
     sel.kinds.push_back(kr);
   }
-
-  // Rungs per kind and the subsample of each rung size: the first `size` runs of one seeded
-  // permutation, so a larger rung holds every run of a smaller one.
-  const std::size_t n = data.runs();
-  std::vector<std::vector<std::size_t>> rungs(sel.kinds.size());
-  std::size_t max_rungs = 0;
-  for (std::size_t k = 0; k < sel.kinds.size(); ++k) {
-    if (candidates[k].empty()) continue;
-    rungs[k] = settings.strategy == SearchStrategy::kSuccessiveHalving && IsSvr(sel.kinds[k].kind)
-                   ? RungSizes(n, candidates[k].size(), settings.cv.folds, settings.halving_min_runs)
-                   : std::vector<std::size_t>{n};
-    sel.kinds[k].rung_runs = rungs[k];
-    max_rungs = std::max(max_rungs, rungs[k].size());
-  }
-  std::vector<std::size_t> perm(n);
-  for (std::size_t i = 0; i < n; ++i) perm[i] = i;
-  models::Rng subsample_rng(settings.cv.seed ^ 0xA5A5A5A5A5A5A5A5ULL);
-  subsample_rng.Shuffle(perm);
-  std::map<std::size_t, Dataset> subsets;
-  for (const auto& sizes : rungs) {
-    for (std::size_t size : sizes) {
-      if (size == n || subsets.count(size)) continue;
-      std::vector<std::size_t> rows(perm.begin(), perm.begin() + static_cast<std::ptrdiff_t>(size));
-      std::sort(rows.begin(), rows.end());
-      subsets.emplace(size, Subset(data, rows));
-    }
-  }
-  auto rung_data = [&](std::size_t size) -> const Dataset* {
-    return size == n ? &data : &subsets.at(size);
-  };
-
-  // Survivors per kind, in search order. Rungs are aligned at the end (every kind's last rung is
-  // all runs), so kinds with fewer rungs start later and all finish together.
-  std::vector<std::vector<std::size_t>> alive(sel.kinds.size());
-  for (std::size_t k = 0; k < sel.kinds.size(); ++k) {
-    for (std::size_t c = 0; c < candidates[k].size(); ++c) alive[k].push_back(c);
-  }
   std::vector<bool> started(sel.kinds.size(), false);
-  for (std::size_t step = 0; step < max_rungs; ++step) {
-    std::vector<Task> tasks;
-    std::vector<std::size_t> rung_of(sel.kinds.size(), SIZE_MAX);
-    for (std::size_t k = 0; k < sel.kinds.size(); ++k) {
-      if (rungs[k].empty()) continue;
-      const std::size_t offset = max_rungs - rungs[k].size();
-      if (step < offset) continue;
-      rung_of[k] = step - offset;
-      const Dataset* d = rung_data(rungs[k][rung_of[k]]);
-      for (std::size_t c : alive[k]) {
-        tasks.push_back({k, c, d, !started[k] && c == 0});
-      }
-      started[k] = true;
+  // Per candidate: its latest MRE and the runs of the rung that gave it (0 = not run).
+  std::vector<std::vector<double>> mre(sel.kinds.size());
+  std::vector<std::vector<std::size_t>> mre_runs(sel.kinds.size());
+  for (std::size_t k = 0; k < sel.kinds.size(); ++k) {
+    mre[k].assign(candidates[k].size(), INFINITY);
+    mre_runs[k].assign(candidates[k].size(), 0);
+  }
+
+  // Cross-validates `tasks` (threads share them out) and books each result on its kind: fits,
+  // evaluated (at `first_rung`), the rung's runs, and the kind's best so far at that rung.
+  auto run = [&](std::vector<Task> tasks, bool first_rung) -> Status {
+    for (Task& t : tasks) {
+      t.always = !started[t.kind] && t.candidate == 0;
     }
-    // Interleave kinds (every kind's default first), as the budget skips from the end.
-    std::stable_sort(tasks.begin(), tasks.end(), [&](const Task& a, const Task& b) {
-      const auto pa = std::find(alive[a.kind].begin(), alive[a.kind].end(), a.candidate) -
-                      alive[a.kind].begin();
-      const auto pb = std::find(alive[b.kind].begin(), alive[b.kind].end(), b.candidate) -
-                      alive[b.kind].begin();
-      return pa < pb;
-    });
+    // Every kind's default first, as the budget skips from the end.
+    std::stable_sort(tasks.begin(), tasks.end(),
+                     [](const Task& a, const Task& b) { return a.always && !b.always; });
     std::vector<TaskResult> results(tasks.size());
     std::atomic<std::size_t> next{0};
     std::atomic<bool> over_budget{false};
@@ -304,14 +320,16 @@ Result<Selection> SelectModel(const Dataset& data, const SearchOptions& settings
           over_budget = true;
           continue;
         }
-        Result<CvResult> cv = CrossValidate(*task.data, sel.kinds[task.kind].kind,
-                                            candidates[task.kind][task.candidate], settings.cv,
-                                            settings.solver);
+        const std::vector<HyperParams> path =
+            task.whole_kind ? candidates[task.kind]
+                            : std::vector<HyperParams>{candidates[task.kind][task.candidate]};
+        Result<std::vector<CvResult>> cv = CrossValidatePath(
+            *task.data, sel.kinds[task.kind].kind, path, settings.cv, settings.solver);
         results[t].ran = true;
         if (!cv.ok()) {
           results[t].status = cv.status();
         } else {
-          results[t].mre = cv.value().mre;
+          for (const CvResult& r : cv.value()) results[t].mre.push_back(r.mre);
         }
       }
     };
@@ -324,38 +342,159 @@ Result<Selection> SelectModel(const Dataset& data, const SearchOptions& settings
       for (std::thread& th : pool) th.join();
     }
     if (over_budget) sel.budget_exhausted = true;
-    for (const TaskResult& r : results) {
-      if (!r.status.ok()) return r.status;
-    }
-    // Rank each kind's survivors by (MRE, search order); keep the best third except at the last
-    // rung, where the best of all runs is the kind's answer.
-    for (std::size_t k = 0; k < sel.kinds.size(); ++k) {
-      if (rung_of[k] == SIZE_MAX) continue;
-      std::vector<std::pair<double, std::size_t>> ranked;
-      for (std::size_t t = 0; t < tasks.size(); ++t) {
-        if (tasks[t].kind != k || !results[t].ran) continue;
-        ranked.push_back({results[t].mre, tasks[t].candidate});
-        if (rung_of[k] == 0) ++sel.kinds[k].evaluated;
-        sel.kinds[k].fits += settings.cv.folds;
+    for (std::size_t t = 0; t < tasks.size(); ++t) {
+      if (!results[t].status.ok()) return results[t].status;
+      if (!results[t].ran) continue;
+      const Task& task = tasks[t];
+      KindResult& kr = sel.kinds[task.kind];
+      started[task.kind] = true;
+      const std::size_t runs = task.data->runs();
+      if (kr.rung_runs.empty() || kr.rung_runs.back() != runs) {
+        kr.rung_runs.push_back(runs);
+        kr.mre = INFINITY;  // a larger rung: its MRE replaces the smaller rung's
       }
-      std::sort(ranked.begin(), ranked.end());
-      const bool last = rung_of[k] + 1 == rungs[k].size();
-      if (last) {
-        if (!ranked.empty()) {
-          sel.kinds[k].mre = ranked.front().first;
-          sel.kinds[k].params = candidates[k][ranked.front().second];
+      kr.mre_runs = runs;
+      for (std::size_t i = 0; i < results[t].mre.size(); ++i) {
+        const std::size_t c = task.whole_kind ? i : task.candidate;
+        const double m = results[t].mre[i];
+        kr.fits += settings.cv.folds;
+        if (first_rung) ++kr.evaluated;
+        mre[task.kind][c] = m;
+        mre_runs[task.kind][c] = runs;
+        if (m < kr.mre || (m == kr.mre && c < kr.best_candidate)) {
+          kr.mre = m;
+          kr.params = candidates[task.kind][c];
+          kr.best_candidate = c;
         }
+      }
+    }
+    return Status::Ok();
+  };
+
+  // Kinds searched on all runs with their full grid: every kind for the grid strategy; the
+  // cheap kinds (ridge, poly-ridge, mean) for halving.
+  const bool halving = settings.strategy == SearchStrategy::kSuccessiveHalving;
+  std::vector<std::size_t> pooled;  // the SVR kinds of successive halving
+  {
+    std::vector<Task> tasks;
+    for (std::size_t k = 0; k < sel.kinds.size(); ++k) {
+      if (halving && IsSvr(sel.kinds[k].kind)) {
+        if (!candidates[k].empty()) pooled.push_back(k);
         continue;
       }
-      const std::size_t keep = std::max<std::size_t>(
-          1, (ranked.size() + kHalvingFactor - 1) / kHalvingFactor);
-      alive[k].clear();
-      for (std::size_t i = 0; i < std::min(keep, ranked.size()); ++i) {
-        alive[k].push_back(ranked[i].second);
+      if (candidates[k].empty()) continue;
+      if (IsSvr(sel.kinds[k].kind)) {  // the grid: one task per candidate, shared by threads
+        for (std::size_t c = 0; c < candidates[k].size(); ++c) tasks.push_back({k, c, &data});
+      } else {
+        tasks.push_back({k, 0, &data, true});
       }
-      std::sort(alive[k].begin(), alive[k].end());
+    }
+    if (Status s = run(std::move(tasks), true); !s.ok()) return s;
+  }
+
+  if (!pooled.empty()) {
+    std::size_t pool_size = 0;
+    for (std::size_t k : pooled) pool_size += candidates[k].size();
+    const std::vector<std::size_t> sizes =
+        RungSizes(n, pool_size, settings.cv.folds, settings.halving_min_runs);
+    // The subsample of each rung: the first `size` runs of one seeded permutation, so a larger
+    // rung holds every run of a smaller one.
+    std::vector<std::size_t> perm(n);
+    for (std::size_t i = 0; i < n; ++i) perm[i] = i;
+    models::Rng subsample_rng(settings.cv.seed ^ 0xA5A5A5A5A5A5A5A5ULL);
+    subsample_rng.Shuffle(perm);
+    std::map<std::size_t, Dataset> subsets;
+    for (std::size_t size : sizes) {
+      if (size == n) continue;
+      std::vector<std::size_t> rows(perm.begin(), perm.begin() + static_cast<std::ptrdiff_t>(size));
+      std::sort(rows.begin(), rows.end());
+      subsets.emplace(size, Subset(data, rows));
+    }
+    auto rung_data = [&](std::size_t size) -> const Dataset* {
+      return size == n ? &data : &subsets.at(size);
+    };
+
+    // First rung: each C path in waves of increasing C; when there are later rungs, a path
+    // stops at the first C that does not lower its MRE by kCPathImprovement (the default
+    // candidate is always tried). A single rung (small data) tries every candidate, as the grid.
+    const Dataset* first = rung_data(sizes.front());
+    const bool prune_paths = sizes.size() > 1;
+    struct Path {
+      std::size_t kind;
+      std::vector<std::size_t> order;
+    };
+    std::vector<Path> paths;
+    for (std::size_t k : pooled) {
+      for (auto& p : CPaths(candidates[k])) paths.push_back({k, std::move(p)});
+    }
+    // The next larger C on each candidate's path (SIZE_MAX at a path's end).
+    std::vector<std::vector<std::size_t>> larger_c(sel.kinds.size());
+    for (std::size_t k : pooled) larger_c[k].assign(candidates[k].size(), SIZE_MAX);
+    for (const Path& p : paths) {
+      for (std::size_t i = 0; i + 1 < p.order.size(); ++i) larger_c[p.kind][p.order[i]] = p.order[i + 1];
+    }
+    std::vector<bool> open(paths.size(), true);
+    std::vector<double> path_best(paths.size(), INFINITY);
+    std::vector<std::pair<std::size_t, std::size_t>> tried;  // (kind, candidate)
+    for (std::size_t wave = 0;; ++wave) {
+      std::vector<Task> tasks;
+      for (std::size_t p = 0; p < paths.size(); ++p) {
+        if (wave >= paths[p].order.size()) continue;
+        const std::size_t c = paths[p].order[wave];
+        if (open[p] || c == 0) tasks.push_back({paths[p].kind, c, first});
+      }
+      if (tasks.empty()) break;
+      if (Status s = run(tasks, true); !s.ok()) return s;
+      for (std::size_t p = 0; p < paths.size(); ++p) {
+        if (wave >= paths[p].order.size()) continue;
+        const std::size_t c = paths[p].order[wave];
+        const double m = mre[paths[p].kind][c];
+        if (!std::isfinite(m)) {
+          if (open[p] && c != 0) open[p] = false;  // skipped by the budget
+          continue;
+        }
+        tried.push_back({paths[p].kind, c});
+        if (prune_paths && wave > 0 && !(m < (1 - kCPathImprovement) * path_best[p])) {
+          open[p] = false;
+        }
+        path_best[p] = std::min(path_best[p], m);
+      }
+    }
+
+    // Later rungs: the pool's best (MRE, kind order, search order) go on.
+    std::vector<std::pair<std::size_t, std::size_t>> alive = tried;
+    for (std::size_t r = 1; r < sizes.size(); ++r) {
+      std::sort(alive.begin(), alive.end(), [&](const auto& a, const auto& b) {
+        const double ma = mre[a.first][a.second], mb = mre[b.first][b.second];
+        return ma != mb ? ma < mb : a < b;
+      });
+      alive.resize(Survivors(alive.size(), sizes.size() - r, settings.halving_final_candidates));
+      // On all runs each survivor is joined by its path's next larger C: the best C grows with
+      // the runs (less regularisation needed), and the first rung's C paths stopped on a third
+      // or less of them.
+      if (r + 1 == sizes.size()) {
+        const std::size_t survivors = alive.size();
+        for (std::size_t i = 0; i < survivors; ++i) {
+          const auto [k, c] = alive[i];
+          const std::size_t next = larger_c[k][c];
+          if (next != SIZE_MAX && std::find(alive.begin(), alive.end(), std::make_pair(k, next)) ==
+                                      alive.end()) {
+            alive.push_back({k, next});
+          }
+        }
+      }
+      std::sort(alive.begin(), alive.end());
+      std::vector<Task> tasks;
+      for (const auto& [k, c] : alive) tasks.push_back({k, c, rung_data(sizes[r])});
+      if (Status s = run(std::move(tasks), false); !s.ok()) return s;
+      alive.erase(std::remove_if(alive.begin(), alive.end(),
+                                 [&](const auto& kc) {  // skipped by the budget
+                                   return mre_runs[kc.first][kc.second] != sizes[r];
+                                 }),
+                  alive.end());
     }
   }
+
   if (sel.budget_exhausted) {
     char budget[32];
     std::snprintf(budget, sizeof budget, "%g", settings.budget_seconds);
@@ -368,14 +507,19 @@ Result<Selection> SelectModel(const Dataset& data, const SearchOptions& settings
                   [](const KindResult& k) { return k.evaluated == 0; })) {
     return Status::InvalidArgument("no model kind could be evaluated: " + sel.warnings.front());
   }
-  sel.chosen = sel.kinds.front().kind;
-  sel.chosen_mre = sel.kinds.front().mre;
+  // The choice: the lowest MRE among the kinds cross-validated on all runs (with the budget, on
+  // the largest rung any kind reached).
+  std::size_t top_runs = 0;
+  for (const KindResult& kr : sel.kinds) top_runs = std::max(top_runs, kr.mre_runs);
+  bool first_kind = true;
   for (const KindResult& kr : sel.kinds) {
-    if (kr.mre < sel.chosen_mre) {
+    if (kr.kind == ModelKind::kMean) sel.mean_mre = kr.mre;
+    if (kr.mre_runs != top_runs) continue;
+    if (first_kind || kr.mre < sel.chosen_mre) {
       sel.chosen = kr.kind;
       sel.chosen_mre = kr.mre;
+      first_kind = false;
     }
-    if (kr.kind == ModelKind::kMean) sel.mean_mre = kr.mre;
   }
   if (sel.chosen == ModelKind::kMean) {
     sel.warnings.push_back("no model beats the mean predictor on " + data.target +

@@ -2,15 +2,23 @@
 // model kind, a hyper-parameter search (C, γ, ε for SVR; λ for ridge), and the kind with the
 // lowest MRE trained on all runs.
 //
-// The search of the SVR kinds is successive halving by default: every candidate is
-// cross-validated on a seeded subsample of the runs (at least kHalvingMinRuns), the best third
-// go on to a subsample three times larger, and so on until the survivors are cross-validated on
-// all runs; the kind's MRE is its best candidate's on all runs, as in the full grid. Ridge and
-// the mean are cheap: always their full grid. SearchStrategy::kFullGrid cross-validates every
-// candidate on all runs (what scikit-learn's GridSearchCV does).
+// The search of the SVR kinds is successive halving by default, pooled over the SVR kinds: all
+// their candidates are cross-validated on a seeded subsample of the runs (n / 3^k, at least
+// kHalvingMinRuns), the pool's best go on to a subsample three times larger, and so on until the
+// survivors (kHalvingFinalCandidates), each joined by its C path's next larger C (the best C
+// grows with the runs), are cross-validated on all runs. On the first rung
+// each C path (a kind's candidates equal but for C) is walked in increasing C and stops at the
+// first C that does not lower the MRE by kCPathImprovement: large C is where libsvm is slowest
+// (it reaches its iteration limit for the linear kernel). A kind's MRE is its best candidate's
+// on the largest rung it reached (KindResult::mre_runs); only kinds cross-validated on all runs
+// can be chosen. With a single rung (under 3 × kHalvingMinRuns runs) every candidate is tried on
+// all runs, as in the grid. Ridge and the mean are cheap: always their full grid on all runs, in
+// one task per kind (CrossValidatePath), which a time budget does not interrupt.
+// SearchStrategy::kFullGrid cross-validates every candidate on all runs (what scikit-learn's
+// GridSearchCV does).
 //
 // Determinism: folds and subsamples come from seeded shuffles (models::Rng + Fisher-Yates,
-// identical on every platform), candidates are ranked by (MRE, search order), and threads only
+// identical on every platform), candidates are ranked by (MRE, kind order, search order), and threads only
 // share out the fits, so the same data, settings and seed give the same answer on any machine
 // and for any thread count. There is no time budget by default, so the search always runs to
 // its end; only a budget the caller sets, when it stops the search early, makes the answer depend
@@ -47,6 +55,14 @@ struct CvResult {
 Result<CvResult> CrossValidate(const Dataset& data, ModelKind kind, const HyperParams& params,
                                const CvOptions& cv, const SolverOptions& solver = {});
 
+// CrossValidate of each of `path` on the same folds, sharing each fold's work that does not
+// depend on the hyper-parameters (Model::FitPath): ridge's λ grid costs about one CV. Each
+// result equals CrossValidate's with the same parameters.
+Result<std::vector<CvResult>> CrossValidatePath(const Dataset& data, ModelKind kind,
+                                                const std::vector<HyperParams>& path,
+                                                const CvOptions& cv,
+                                                const SolverOptions& solver = {});
+
 // The hyper-parameter candidates tried for `kind`, first = the default, in search order.
 // `features` sets the default γ = 1/features.
 std::vector<HyperParams> SearchCandidates(ModelKind kind, std::size_t features);
@@ -59,9 +75,13 @@ std::string_view ToString(SearchStrategy strategy);
 // Parses "halving" and "grid"; false (and *strategy untouched) for anything else.
 bool Parse(std::string_view text, SearchStrategy* strategy);
 
-// Successive halving: the smallest subsample (runs) and the factor between rungs.
+// Successive halving: the smallest subsample (runs), the factor between rungs' runs (and the
+// least factor between their candidates), the candidates the last rung (all runs) holds, and the
+// relative MRE gain a larger C must bring on the first rung for its C path to go on.
 inline constexpr std::size_t kHalvingMinRuns = 150;
 inline constexpr int kHalvingFactor = 3;
+inline constexpr std::size_t kHalvingFinalCandidates = 1;
+inline constexpr double kCPathImprovement = 0.01;
 
 struct SearchOptions {
   std::vector<ModelKind> kinds = AllModelKinds();  // kinds to compare; default all
@@ -71,6 +91,9 @@ struct SearchOptions {
   // The smallest subsample of successive halving (>= 2 × folds are used in any case). Default
   // kHalvingMinRuns; tests lower it to keep their data small.
   std::size_t halving_min_runs = kHalvingMinRuns;
+  // Candidates successive halving takes to the last rung (all runs), >= 1. Default
+  // kHalvingFinalCandidates.
+  std::size_t halving_final_candidates = kHalvingFinalCandidates;
   // Threads sharing the candidates' cross-validations (>= 1; the answer does not depend on it).
   // Default 1.
   int threads = 1;
@@ -81,18 +104,22 @@ struct SearchOptions {
   // Seconds on a monotonic clock; default std::chrono::steady_clock. Tests inject a fake.
   std::function<double()> clock;
 
-  // InvalidArgument for empty kinds, a non-positive budget or threads < 1.
+  // InvalidArgument for empty kinds, a non-positive budget, threads < 1 or no final candidate.
   Status Validate() const;
 };
 
 struct KindResult {
   ModelKind kind = ModelKind::kMean;
   HyperParams params;  // the best candidate found
-  double mre = 0;      // its CV MRE
+  double mre = 0;      // its CV MRE, on mre_runs runs
+  // Runs of the rung `mre` comes from: all runs, except for an SVR kind of successive halving
+  // whose candidates all dropped out before the last rung (it then cannot be chosen).
+  std::size_t mre_runs = 0;
+  std::size_t best_candidate = 0;  // index of `params` in SearchCandidates' order
   int evaluated = 0;   // candidates tried (on any subsample)
   int candidates = 0;  // candidates available
   int fits = 0;        // model fits spent on this kind (folds × candidates × rungs)
-  std::vector<std::size_t> rung_runs;  // runs of each rung (one rung of all runs for the grid)
+  std::vector<std::size_t> rung_runs;  // runs of each rung it reached (the grid: all runs)
 };
 
 struct Selection {

@@ -182,9 +182,9 @@ void PrintCv(std::ostream& out, const planner::TuneCvAnswer& a) {
   out << s.target << " from " << a.parameters << " parameters, " << a.runs << " runs of "
       << a.source << "; " << s.folds << "-fold CV, seed " << s.seed << ", "
       << tuning::ToString(s.strategy) << " search\n\n";
-  Table t({"kind", "CV MRE", "candidates tried", "fits"});
+  Table t({"kind", "CV MRE", "on runs", "candidates tried", "fits"});
   for (const auto& k : s.kinds) {
-    t.AddRow({std::string(tuning::ToString(k.kind)), Mre(k.mre),
+    t.AddRow({std::string(tuning::ToString(k.kind)), Mre(k.mre), std::to_string(k.mre_runs),
               std::to_string(k.evaluated) + "/" + std::to_string(k.candidates),
               std::to_string(k.fits)});
   }

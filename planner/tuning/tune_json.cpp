@@ -44,6 +44,7 @@ json CvJson(const TuneCvAnswer& a) {
   for (const auto& k : s.kinds) {
     models.push_back({{"kind", std::string(tuning::ToString(k.kind))},
                       {"mre", Number(k.mre)},
+                      {"mre_runs", k.mre_runs},
                       {"params", Params(k.kind, k.params)},
                       {"evaluated", k.evaluated},
                       {"candidates", k.candidates},
