@@ -6,6 +6,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/mapreduce/mapreduce_api.h"
+#include "planner/output/skip_report.h"
 #include "profiles/mapreduce/mapreduce_ingest.h"
 #include "profiles/mapreduce/mapreduce_store.h"
 
@@ -65,8 +66,9 @@ void AddIngestMapReduceCommand(CLI::App& parent, CliContext& ctx) {
     }
     for (const auto& i : s.ignored) *ctx.out << "ignored " << i << "\n";
     for (const auto& p : s.skipped) *ctx.out << "skipped " << profiles::FormatProblem(p) << "\n";
+    planner::WriteSkipReasons(*ctx.out, s.skipped_reasons, s.skipped_total, s.skipped.size());
     *ctx.out << s.files.size() << " file(s), " << s.jobs << " job(s), " << s.events
-             << " events, " << s.skipped.size() << " skipped\n";
+             << " events, " << s.skipped_total << " skipped\n";
   });
 }
 

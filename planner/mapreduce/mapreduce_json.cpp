@@ -5,6 +5,7 @@
 
 #include "planner/hindex/hindex_json_object.h"
 #include "planner/mapreduce/mapreduce_api.h"
+#include "planner/output/skip_report.h"
 #include "profiles/problem.h"
 
 namespace perfplan::planner {
@@ -82,7 +83,9 @@ std::string ToJson(const profiles::mapreduce::IngestSummary& s) {
   }
   json j = {{"files", s.files.size()}, {"jobs", s.jobs},         {"events", s.events},
             {"lines", s.lines},        {"bytes_read", s.bytes_read}, {"files_ingested", files},
-            {"ignored", s.ignored},    {"skipped", skipped}};
+            {"ignored", s.ignored},    {"skipped", skipped},
+            {"skipped_total", s.skipped_total},
+            {"skipped_reasons", SkipReasonsJson(s.skipped_reasons)}};
   return JsonLine(j);
 }
 

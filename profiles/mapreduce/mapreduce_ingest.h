@@ -22,6 +22,7 @@
 #include "models/status.h"
 #include "profiles/mapreduce/mapreduce_history.h"
 #include "profiles/problem.h"
+#include "profiles/skip_tally.h"
 #include "profiles/store.h"
 
 namespace perfplan::profiles::mapreduce {
@@ -37,7 +38,11 @@ struct IngestedFile {
 
 struct IngestSummary {
   std::vector<IngestedFile> files;
-  std::vector<Problem> skipped;  // bad lines and unreadable or unrecognised files
+  // Bad lines and unreadable or unrecognised files: the first 10 of each reason (SkipTally);
+  // skipped_total counts all of them, skipped_reasons by reason, most frequent first.
+  std::vector<Problem> skipped;
+  std::int64_t skipped_total = 0;
+  std::vector<SkipReason> skipped_reasons;
   std::vector<std::string> ignored;  // "PATH: reason" for folder entries that hold no job
   std::int64_t jobs = 0, events = 0, lines = 0, bytes_read = 0;
 };
