@@ -15,6 +15,7 @@ PERFPLAN_PACKAGES=(
   # npm is not listed: the machine's Node.js (nodesource nodejs 20) provides it and conflicts with
   # Debian's npm package; tests/planner/service/openapi_lint.sh skips (77) when npm is absent.
   chromium  # headless browser test of the HTML report (tests/planner/report_browser_test)
+  tzdata  # tz database zones of `ingest hdfs --timezone` (profiles/hdfs/log4j_time_zone)
 )
 
 perfplan_ensure_packages() {
