@@ -1,7 +1,5 @@
 #include "models/hdfs_workload.h"
 
-#include "models/hdfs_record_streams.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +9,9 @@
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "models/hdfs_record_streams.h"
+#include "models/text.h"
 
 namespace perfplan::models {
 namespace {
@@ -23,18 +24,12 @@ OpClass Classify(const std::string& cmd) {
   return OpClass::kMetadata;
 }
 
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 }  // namespace
 
 Status HdfsWorkloadOptions::Validate() const {
   if (!(balancer_gini_threshold >= 0 && balancer_gini_threshold <= 1)) {
     return Status::InvalidArgument(
-        "balancer_gini_threshold = " + Fixed(balancer_gini_threshold, 3) +
+        "balancer_gini_threshold = " + FormatFixed(balancer_gini_threshold, 3) +
         ": expected a value in [0, 1]");
   }
   if (cache_min_reads < 2) {
@@ -42,8 +37,9 @@ Status HdfsWorkloadOptions::Validate() const {
                                    ": a file must be read at least 2 times to be re-read");
   }
   if (!(cache_window_seconds > 0)) {
-    return Status::InvalidArgument("cache_window_seconds = " + Fixed(cache_window_seconds, 3) +
-                                   ": expected a positive number of seconds");
+    return Status::InvalidArgument(
+        "cache_window_seconds = " + FormatFixed(cache_window_seconds, 3) +
+        ": expected a positive number of seconds");
   }
   if (max_cache_directives < 0) {
     return Status::InvalidArgument(
@@ -659,12 +655,12 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
         std::max_element(w.datanodes.begin(), w.datanodes.end(), [](const auto& x, const auto& y) {
           return x.read_bytes + x.write_bytes < y.read_bytes + y.write_bytes;
         });
-    w.recommendations.push_back({"balancer", "hdfs balancer -threshold 10",
-                                 "DataNode load Gini " + Fixed(c.datanode_load_gini, 3) +
-                                     " exceeds " + Fixed(options.balancer_gini_threshold, 3) +
-                                     "; " + busiest->datanode + " carries " +
-                                     Fixed(100 * busiest->share_of_bytes, 1) + "% of the bytes (" +
-                                     Fixed(c.datanode_max_over_mean, 2) + "x the mean)"});
+    w.recommendations.push_back(
+        {"balancer", "hdfs balancer -threshold 10",
+         "DataNode load Gini " + FormatFixed(c.datanode_load_gini, 3) + " exceeds " +
+             FormatFixed(options.balancer_gini_threshold, 3) + "; " + busiest->datanode +
+             " carries " + FormatFixed(100 * busiest->share_of_bytes, 1) + "% of the bytes (" +
+             FormatFixed(c.datanode_max_over_mean, 2) + "x the mean)"});
   }
   struct Hot {
     std::string path;
@@ -691,14 +687,13 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   }
   for (const Hot& h : hot) {
     const PathState& p = path_state[paths.Find(h.path)];
-    w.recommendations.push_back(
-        {"cache",
-         "hdfs cacheadmin -addDirective -path " + ShellQuote(h.path) + " -pool " +
-             ShellQuote(options.cache_pool),
-         "opened " + std::to_string(h.reads_in_window) + " times within " +
-             Fixed(options.cache_window_seconds, 0) + " s (" + std::to_string(h.reads) +
-             " in all)" +
-             (p.sized ? "; " + std::to_string(p.size) + " bytes" : "")});
+    w.recommendations.push_back({"cache",
+                                 "hdfs cacheadmin -addDirective -path " + ShellQuote(h.path) +
+                                     " -pool " + ShellQuote(options.cache_pool),
+                                 "opened " + std::to_string(h.reads_in_window) + " times within " +
+                                     FormatFixed(options.cache_window_seconds, 0) + " s (" +
+                                     std::to_string(h.reads) + " in all)" +
+                                     (p.sized ? "; " + std::to_string(p.size) + " bytes" : "")});
   }
   for (auto& [client, s] : streams) {
     std::sort(s.files.begin(), s.files.end(), [](const HdfsFileRead& x, const HdfsFileRead& y) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace perfplan::models {
 namespace {
@@ -30,6 +31,12 @@ std::string Upper(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(), UpperChar);
   return out;
+}
+
+std::string FormatFixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
 }
 
 std::string FormatNumber(double v) {

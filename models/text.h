@@ -23,4 +23,8 @@ std::string Upper(std::string_view s);
 // "nan", "inf" and "-inf" for the non-finite values.
 std::string FormatNumber(double v);
 
+// Fixed-point with `digits` decimals, as printf's "%.*f": FormatFixed(12.345, 1) == "12.3". For
+// human text (reports, tables), not for numbers read back.
+std::string FormatFixed(double v, int digits);
+
 }  // namespace perfplan::models

@@ -9,42 +9,37 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "models/hdfs_workload.h"
 #include "models/hindex.h"
-#include "planner/plan/plan.h"
-#include "planner/runtime/fit_eval.h"
-#include "profiles/runtime/runs_csv.h"
+#include "models/json_text.h"
+#include "models/text.h"
+#include "planner/hdfs/hdfs_stored_workload.h"
+#include "planner/mapreduce/mapreduce_api.h"
 #include "planner/output/hindex_svg.h"
-#include "planner/output/report_plan.h"
 #include "planner/output/report_backtest.h"
 #include "planner/output/report_mapreduce.h"
-#include "planner/mapreduce/mapreduce_api.h"
-#include "profiles/mapreduce/mapreduce_store.h"
-#include "planner/runtime/runtime.h"
+#include "planner/output/report_plan.h"
 #include "planner/output/svg_chart.h"
+#include "planner/plan/plan.h"
+#include "planner/runtime/fit_eval.h"
+#include "planner/runtime/runtime.h"
 #include "planner/tuning/tune.h"
-#include "planner/hdfs/hdfs_stored_workload.h"
 #include "profiles/hdfs/hdfs_store.h"
+#include "profiles/mapreduce/mapreduce_store.h"
 #include "profiles/runtime/price_file.h"
+#include "profiles/runtime/runs_csv.h"
 #include "profiles/spark/spark_store.h"
 #include "profiles/store.h"
-#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
 
 constexpr double kMebibyte = 1024.0 * 1024.0;
 constexpr std::size_t kMaxParetoDots = 1000;  // off-front points drawn per cost/time chart
-
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
 
 class Builder {
  public:
@@ -193,7 +188,7 @@ std::string CostCell(const PlanAnswer& plan, const PlanAlternative& alt) {
   if (plan.price_source.empty()) return "n/a (no --prices)";
   if (!alt.priced) return "no price for " + (alt.instance_type.empty() ? alt.select.compute_site
                                                                        : alt.instance_type);
-  return Fixed(alt.cost.cost, 4) + " " + plan.currency;
+  return models::FormatFixed(alt.cost.cost, 4) + " " + plan.currency;
 }
 
 // Adds the time/cost chart of a priced plan: every priced alternative, the Pareto front as a
@@ -289,12 +284,13 @@ Status AddSparkSection(profiles::Store& store, const ReportRequest& request, Bui
       std::vector<double> sorted = stage.task_duration_seconds;
       std::sort(sorted.begin(), sorted.end());
       const auto& r = result.value();
-      b.AddFigure(LorenzFigureSvg(sorted, r, "Lorenz curve, " + name),
-                  name + ": " + std::to_string(r.n) + " tasks, " + Fixed(r.total, 3) +
-                      " s of task time, H = " + Fixed(r.h_index, 3) +
-                      (r.has_change_point
-                           ? ", change point at " + Fixed(100 * r.change_point_fraction, 1) + "%"
-                           : ", no change point"));
+      b.AddFigure(
+          LorenzFigureSvg(sorted, r, "Lorenz curve, " + name),
+          name + ": " + std::to_string(r.n) + " tasks, " + models::FormatFixed(r.total, 3) +
+              " s of task time, H = " + models::FormatFixed(r.h_index, 3) +
+              (r.has_change_point ? ", change point at " +
+                                        models::FormatFixed(100 * r.change_point_fraction, 1) + "%"
+                                  : ", no change point"));
       ++drawn;
     }
   }
@@ -328,8 +324,9 @@ Status AddHdfsSection(profiles::Store& store, Builder& b) {
                  "replication pipelines), from the HDFS records in the store.");
   b.AddFigure(BarChartSvg(chart),
               std::to_string(workload.datanodes.size()) + " DataNodes; Gini of read+write bytes " +
-                  Fixed(workload.cluster.datanode_load_gini, 3) + ", busiest over mean " +
-                  Fixed(workload.cluster.datanode_max_over_mean, 2));
+                  models::FormatFixed(workload.cluster.datanode_load_gini, 3) +
+                  ", busiest over mean " +
+                  models::FormatFixed(workload.cluster.datanode_max_over_mean, 2));
   b.EndSection();
   return Status::Ok();
 }
@@ -369,11 +366,11 @@ Status AddEvaluateSection(const ReportRequest& request, Builder& b) {
                      " not selected by --train '" + request.train_expression +
                      "', predicted by perfplan and the Ernest and Amdahl baselines; points on "
                      "y = x are exact.");
-  b.AddFigure(ScatterChartSvg(chart), std::to_string(e.perfplan.predicted) +
-                                          " runs predicted; perfplan median APE " +
-                                          Fixed(100 * e.perfplan.median_ape, 1) + "%, Ernest " +
-                                          Fixed(100 * e.ernest.median_ape, 1) + "%, Amdahl " +
-                                          Fixed(100 * e.amdahl.median_ape, 1) + "%");
+  b.AddFigure(ScatterChartSvg(chart),
+              std::to_string(e.perfplan.predicted) + " runs predicted; perfplan median APE " +
+                  models::FormatFixed(100 * e.perfplan.median_ape, 1) + "%, Ernest " +
+                  models::FormatFixed(100 * e.ernest.median_ape, 1) + "%, Amdahl " +
+                  models::FormatFixed(100 * e.amdahl.median_ape, 1) + "%");
   b.EndSection();
   return Status::Ok();
 }
@@ -437,7 +434,7 @@ Status AddRuntimeNodesSection(const ReportRequest& request, Builder& b) {
                      "Per instance type of workload " + request.workload +
                          ": the runtime perfplan plan predicts (the fitted model of perfplan "
                          "fit) at each node count, its " +
-                         Fixed(100 * a.interval_level, 0) +
+                         models::FormatFixed(100 * a.interval_level, 0) +
                          "% calibrated interval (CV+ on the fit's held-out errors) and the "
                          "measured runs of the planned input size.");
       begun = true;
@@ -450,16 +447,17 @@ Status AddRuntimeNodesSection(const ReportRequest& request, Builder& b) {
                                          " node counts, " + std::to_string(measured.points.size()) +
                                          " measured runs");
     if (best) {
-      b.AddDecision({request.workload, request.workload + " (" +
-                                           Fixed(a.dataset_bytes / 1e9, 2) + " GB)",
-                     "instance type " + type, std::to_string(best->select.compute_nodes),
-                     Fixed(best->select.runtime_seconds, 1),
-                     best->interval ? Fixed(best->interval->low_seconds, 1) + " to " +
-                                          Fixed(best->interval->high_seconds, 1)
-                                    : "none",
-                     CostCell(a, *best),
-                     "fastest of " + std::to_string(points.size()) +
-                         " node counts of this type (perfplan plan --runs)"});
+      b.AddDecision(
+          {request.workload,
+           request.workload + " (" + models::FormatFixed(a.dataset_bytes / 1e9, 2) + " GB)",
+           "instance type " + type, std::to_string(best->select.compute_nodes),
+           models::FormatFixed(best->select.runtime_seconds, 1),
+           best->interval ? models::FormatFixed(best->interval->low_seconds, 1) + " to " +
+                                models::FormatFixed(best->interval->high_seconds, 1)
+                          : "none",
+           CostCell(a, *best),
+           "fastest of " + std::to_string(points.size()) +
+               " node counts of this type (perfplan plan --runs)"});
     }
   }
   if (begun) b.EndSection();
@@ -617,14 +615,15 @@ Status AddSelectionSection(const std::vector<profiles::ProfileDocument>& docs,
             AddParetoChart(plan.value(), same, app + " on " + dataset, b);
           }
         }
-        b.AddDecision({app, dataset,
-                       "read the replica at " + best.replica_site + ", compute on " +
-                           best.compute_site,
-                       std::to_string(best.compute_nodes), Fixed(best.runtime_seconds, 1),
-                       "none (a profile has no held-out errors)", cost,
-                       "largest component " + std::string(top->first) + " (" +
-                           Fixed(100 * top->second / total, 0) + "%); next best " +
-                           (alts.size() > 1 ? Fixed(alts[1].runtime_seconds, 1) + " s" : "none")});
+        b.AddDecision(
+            {app, dataset,
+             "read the replica at " + best.replica_site + ", compute on " + best.compute_site,
+             std::to_string(best.compute_nodes), models::FormatFixed(best.runtime_seconds, 1),
+             "none (a profile has no held-out errors)", cost,
+             "largest component " + std::string(top->first) + " (" +
+                 models::FormatFixed(100 * top->second / total, 0) + "%); next best " +
+                 (alts.size() > 1 ? models::FormatFixed(alts[1].runtime_seconds, 1) + " s"
+                                  : "none")});
       }
       if (!begun) {
         b.BeginSection("selection", "Selection breakdown",
@@ -633,11 +632,13 @@ Status AddSelectionSection(const std::vector<profiles::ProfileDocument>& docs,
                            " of " + topology_file + ", as stacked bars of their predicted time.");
         begun = true;
       }
-      b.AddFigure(
-          BarChartSvg(chart),
-          app + " on " + dataset + ": " + std::to_string(answer.value().selection.evaluated) +
-              " alternatives evaluated, best " +
-              Fixed(answer.value().selection.alternatives.front().runtime_seconds, 1) + " s");
+      b.AddFigure(BarChartSvg(chart),
+                  app + " on " + dataset + ": " +
+                      std::to_string(answer.value().selection.evaluated) +
+                      " alternatives evaluated, best " +
+                      models::FormatFixed(
+                          answer.value().selection.alternatives.front().runtime_seconds, 1) +
+                      " s");
     }
   }
   if (begun) b.EndSection();
@@ -674,7 +675,8 @@ Status AddSensitivitySection(const std::string& model_file, Builder& b) {
           "model's baseline configuration (perfplan tune sensitivity), with the direction "
           "that improves it.");
   b.AddFigure(BarChartSvg(chart), std::to_string(s.parameters.size()) + " parameters; predicted " +
-                                      s.target + " at the baseline " + Fixed(s.predicted, 3));
+                                      s.target + " at the baseline " +
+                                      models::FormatFixed(s.predicted, 3));
   b.EndSection();
   return Status::Ok();
 }

@@ -4,21 +4,12 @@
 #include <cstdio>
 
 #include "models/hindex.h"
+#include "models/text.h"
 #include "planner/mapreduce/mapreduce_phases.h"
 #include "planner/output/hindex_svg.h"
 #include "profiles/mapreduce/mapreduce_store.h"
 
 namespace perfplan::planner {
-namespace {
-
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-}  // namespace
-
 Result<MapReduceReportSection> BuildMapReduceReportSection(profiles::Store& store,
                                                           const std::string& job_id) {
   MapReduceReportSection out;
@@ -62,11 +53,11 @@ Result<MapReduceReportSection> BuildMapReduceReportSection(profiles::Store& stor
       const models::HIndexResult& r = result.value();
       out.figures.push_back(
           {LorenzFigureSvg(p.seconds, r, "Lorenz curve, " + name),
-           name + ": " + std::to_string(r.n) + " attempts, " + Fixed(r.total, 3) +
-               " s of attempt time, H = " + Fixed(r.h_index, 3) +
-               (r.has_change_point
-                    ? ", change point at " + Fixed(100 * r.change_point_fraction, 1) + "%"
-                    : ", no change point")});
+           name + ": " + std::to_string(r.n) + " attempts, " + models::FormatFixed(r.total, 3) +
+               " s of attempt time, H = " + models::FormatFixed(r.h_index, 3) +
+               (r.has_change_point ? ", change point at " +
+                                         models::FormatFixed(100 * r.change_point_fraction, 1) + "%"
+                                   : ", no change point")});
     }
   }
   return out;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "models/text.h"
 #include "planner/output/svg_chart.h"
 #include "planner/plan/plan.h"
 #include "planner/plan/spark_plan.h"
@@ -11,12 +12,6 @@
 
 namespace perfplan::planner {
 namespace {
-
-std::string Num(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
 
 std::string Row(const std::vector<std::string>& cells, const char* tag = "td") {
   std::string html = "<tr>";
@@ -27,7 +22,7 @@ std::string Row(const std::vector<std::string>& cells, const char* tag = "td") {
 }
 
 std::string Interval(const models::ConformalInterval& i) {
-  return Num(i.low_seconds, 1) + " to " + Num(i.high_seconds, 1);
+  return models::FormatFixed(i.low_seconds, 1) + " to " + models::FormatFixed(i.high_seconds, 1);
 }
 
 // Runtime against executor count: the replay, the fitted history and its interval (dashed).
@@ -61,18 +56,18 @@ std::string ExecutorChart(const SparkPlanAnswer& a) {
 }
 
 std::string OptionsTable(const SparkPlanAnswer& a) {
-  std::string html = "<table class=\"decision\">\n" +
-                     Row({"executors", "replayed runtime (s)", "executor-seconds",
-                          "fitted history (s)",
-                          Num(100 * a.history.interval_level, 0) + "% interval (s)", "mark"},
-                         "th");
+  std::string html =
+      "<table class=\"decision\">\n" +
+      Row({"executors", "replayed runtime (s)", "executor-seconds", "fitted history (s)",
+           models::FormatFixed(100 * a.history.interval_level, 0) + "% interval (s)", "mark"},
+          "th");
   for (std::size_t i = 0; i < a.options.size(); ++i) {
     const SparkExecutorOption& o = a.options[i];
     std::string mark = a.chosen && *a.chosen == i ? "chosen" : "";
     if (!o.feasible) mark += mark.empty() ? "over the deadline" : ", over the deadline";
-    html += Row({std::to_string(o.executors), Num(o.whatif_seconds, 1),
-                 Num(o.executor_seconds, 0),
-                 o.history_seconds ? Num(*o.history_seconds, 1) : "n/a",
+    html += Row({std::to_string(o.executors), models::FormatFixed(o.whatif_seconds, 1),
+                 models::FormatFixed(o.executor_seconds, 0),
+                 o.history_seconds ? models::FormatFixed(*o.history_seconds, 1) : "n/a",
                  o.history_interval ? Interval(*o.history_interval) : "n/a", mark});
   }
   return html + "</table>\n";
@@ -85,7 +80,7 @@ std::string EvidenceList(const SparkPlanAnswer& a) {
   if (a.history.fitted) {
     history += a.history.form + " fitted to " + std::to_string(a.history.completed_runs) +
                " run(s) at " + std::to_string(a.history.distinct_counts) + " executor counts, " +
-               a.history.scheme + " mean |log error| " + Num(a.history.cv_error, 3);
+               a.history.scheme + " mean |log error| " + models::FormatFixed(a.history.cv_error, 3);
   } else {
     history += a.history.note;
   }
@@ -93,10 +88,10 @@ std::string EvidenceList(const SparkPlanAnswer& a) {
   std::string parameters = "parameters (perfplan tune recommend): ";
   if (a.tuning.recommendation) {
     const tuning::Recommendation& r = *a.tuning.recommendation;
-    parameters += std::string(tuning::ToString(r.kind)) + " on " +
-                  std::to_string(a.tuning.runs) + " run(s), CV error " +
-                  Num(100 * r.cv_mre, 1) + "%, predicted " + Num(r.predicted, 1) +
-                  " s against " + Num(r.baseline_predicted, 1) +
+    parameters += std::string(tuning::ToString(r.kind)) + " on " + std::to_string(a.tuning.runs) +
+                  " run(s), CV error " + models::FormatFixed(100 * r.cv_mre, 1) + "%, predicted " +
+                  models::FormatFixed(r.predicted, 1) + " s against " +
+                  models::FormatFixed(r.baseline_predicted, 1) +
                   " s at the first run's configuration";
     if (!a.tuning.top_parameters.empty()) {
       parameters += "; most sensitive:";
@@ -110,12 +105,14 @@ std::string EvidenceList(const SparkPlanAnswer& a) {
   items.push_back(parameters);
   std::string score = "score (perfplan score " + a.latest_app_id + "): ";
   if (a.score.scored) {
-    score += Num(a.score.score, 1) + " of " + Num(a.score.max_score, 0) + " against " +
+    score += models::FormatFixed(a.score.score, 1) + " of " +
+             models::FormatFixed(a.score.max_score, 0) + " against " +
              std::to_string(a.score.comparable_runs) + " comparable run(s)" +
              (a.score.provisional ? ", provisional" : "");
     if (!a.score.worst.empty()) {
       score += "; worst:";
-      for (const auto& [name, value] : a.score.worst) score += " " + name + " " + Num(value, 1);
+      for (const auto& [name, value] : a.score.worst)
+        score += " " + name + " " + models::FormatFixed(value, 1);
     }
   } else {
     score += a.score.note;
@@ -123,10 +120,12 @@ std::string EvidenceList(const SparkPlanAnswer& a) {
   items.push_back(score);
   std::string stragglers = "stragglers (perfplan stragglers " + a.latest_app_id + "): ";
   if (a.stragglers.h_job) {
-    stragglers += "H_job " + Num(*a.stragglers.h_job, 3) + " over " +
+    stragglers += "H_job " + models::FormatFixed(*a.stragglers.h_job, 3) + " over " +
                   std::to_string(a.stragglers.stages_used) + " stage(s)";
     if (a.stragglers.speedup) {
-      stragglers += ", attainable speed-up 1/(1 - H) = " + Num(*a.stragglers.speedup, 2) + "x";
+      stragglers +=
+          ", attainable speed-up 1/(1 - H) = " + models::FormatFixed(*a.stragglers.speedup, 2) +
+          "x";
     }
   } else {
     stragglers += a.stragglers.note;
@@ -146,15 +145,17 @@ std::string StagesTable(const SparkPlanAnswer& a) {
            "AQE skew (5 x median, 256 MB)"},
           "th");
   for (const SparkStageStragglers& s : a.stragglers.slowest) {
-    html += Row({std::to_string(s.stage_id) + "." + std::to_string(s.attempt_id),
-                 Num(s.task_seconds, 1), s.h_index ? Num(*s.h_index, 3) : "n/a (" + s.note + ")",
-                 s.speedup ? Num(*s.speedup, 2) : "n/a",
-                 s.max_over_median ? Num(*s.max_over_median, 2) : "n/a",
-                 s.speculation_would_act ? "would act" : "no",
-                 s.max_shuffle_read_bytes ? Num(*s.max_shuffle_read_bytes, 0) + " / " +
-                                                Num(*s.median_shuffle_read_bytes, 0)
-                                          : "n/a",
-                 s.aqe_skew_would_act ? "would act" : "no"});
+    html +=
+        Row({std::to_string(s.stage_id) + "." + std::to_string(s.attempt_id),
+             models::FormatFixed(s.task_seconds, 1),
+             s.h_index ? models::FormatFixed(*s.h_index, 3) : "n/a (" + s.note + ")",
+             s.speedup ? models::FormatFixed(*s.speedup, 2) : "n/a",
+             s.max_over_median ? models::FormatFixed(*s.max_over_median, 2) : "n/a",
+             s.speculation_would_act ? "would act" : "no",
+             s.max_shuffle_read_bytes ? models::FormatFixed(*s.max_shuffle_read_bytes, 0) + " / " +
+                                            models::FormatFixed(*s.median_shuffle_read_bytes, 0)
+                                      : "n/a",
+             s.aqe_skew_would_act ? "would act" : "no"});
   }
   return html + "</table>\n";
 }
@@ -205,23 +206,26 @@ ReportPart SparkPlanReport(const std::string& store_path, const std::string& app
     body += "<h3>" + XmlEscape(a.app_name) + "</h3>\n<p>" +
             XmlEscape(std::to_string(a.history.runs.size()) + " run(s) in the store, latest " +
                       a.latest_app_id + " (perfplan plan --store " + store_path + " --app " +
-                      a.app_name + "). Replay of the latest run (perfplan whatif executors): "
-                      "measured " + Num(a.whatif.measured_seconds, 1) + " s on " +
+                      a.app_name +
+                      "). Replay of the latest run (perfplan whatif executors): "
+                      "measured " +
+                      models::FormatFixed(a.whatif.measured_seconds, 1) + " s on " +
                       std::to_string(a.whatif.observed_executors) + " executor(s) x " +
                       std::to_string(a.whatif.cores_per_executor) + " core(s), replayed there " +
-                      Num(a.whatif.predicted_at_observed_seconds, 1) + " s (" +
-                      Num(100 * a.whatif.relative_error_at_observed, 1) +
-                      "%), critical path " + Num(a.whatif.critical_path_seconds, 1) + " s.") +
+                      models::FormatFixed(a.whatif.predicted_at_observed_seconds, 1) + " s (" +
+                      models::FormatFixed(100 * a.whatif.relative_error_at_observed, 1) +
+                      "%), critical path " +
+                      models::FormatFixed(a.whatif.critical_path_seconds, 1) + " s.") +
             "</p>\n";
     if (a.chosen) {
       const SparkExecutorOption& c = a.options[*a.chosen];
       body += "<p><b>" +
               XmlEscape("Run on " + std::to_string(c.executors) + " executor(s): replayed " +
-                        Num(c.whatif_seconds, 1) + " s" +
-                        (c.history_interval ? ", fitted history " +
-                                                  Num(*c.history_seconds, 1) + " s (" +
-                                                  Interval(*c.history_interval) + " s)"
-                                            : "") +
+                        models::FormatFixed(c.whatif_seconds, 1) + " s" +
+                        (c.history_interval
+                             ? ", fitted history " + models::FormatFixed(*c.history_seconds, 1) +
+                                   " s (" + Interval(*c.history_interval) + " s)"
+                             : "") +
                         ".") +
               "</b> " + XmlEscape("Because: " + a.chosen_because) + "</p>\n";
     }
@@ -250,12 +254,11 @@ ReportPart SparkPlanReport(const std::string& store_path, const std::string& app
          a.chosen ? "executors x " + std::to_string(a.whatif.cores_per_executor) + " core(s)"
                   : "no executor count meets the deadline",
          a.chosen ? std::to_string(a.options[*a.chosen].executors) : "n/a",
-         a.chosen ? Num(a.options[*a.chosen].whatif_seconds, 1) : "n/a", interval,
+         a.chosen ? models::FormatFixed(a.options[*a.chosen].whatif_seconds, 1) : "n/a", interval,
          "n/a (the store records no prices)",
-         (a.tuning.recommendation
-              ? std::to_string(a.tuning.recommendation->spark_defaults.size()) +
-                    " spark-defaults.conf line(s)"
-              : "no parameters: " + a.tuning.note) +
+         (a.tuning.recommendation ? std::to_string(a.tuning.recommendation->spark_defaults.size()) +
+                                        " spark-defaults.conf line(s)"
+                                  : "no parameters: " + a.tuning.note) +
              " (perfplan plan --store --app)"});
   }
   if (body.empty()) return part;
