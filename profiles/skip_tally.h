@@ -10,8 +10,9 @@
 //   SkipReasonOf("corrupt zstd stream: Unknown frame descriptor") == "corrupt zstd stream"
 //   SkipReasonOf("task 17 has no Finish Time")                    == "task N has no Finish Time"
 //
-// `Example` is the ingester's own record of one skip (profiles::Problem, spark::SkippedLine).
-// Not thread-safe; one tally per ingest.
+// `Example` is the ingester's own record of one skip (profiles::Problem, spark::SkippedLine); the
+// tally reads its message through SkipMessageOf(example), an overload beside the type (found by
+// argument-dependent lookup). Not thread-safe; one tally per ingest.
 #pragma once
 
 #include <algorithm>
@@ -23,10 +24,16 @@
 #include <utility>
 #include <vector>
 
+#include "profiles/problem.h"
+
 namespace perfplan::profiles {
 
 // See the file comment.
 std::string SkipReasonOf(std::string_view message);
+
+inline constexpr std::int64_t kSkipExamplesPerReason = 10;
+
+inline const std::string& SkipMessageOf(const Problem& p) { return p.message; }
 
 struct SkipReason {
   std::string reason;
@@ -36,23 +43,22 @@ struct SkipReason {
 template <typename Example>
 class SkipTally {
  public:
-  static constexpr std::int64_t kExamplesPerReason = 10;
-
-  // Counts one skip; keeps `example` when fewer than kExamplesPerReason of its reason are kept.
-  void Add(std::string_view message, Example example) {
-    std::int64_t& n = counts_[SkipReasonOf(message)];
-    if (n++ < kExamplesPerReason) examples_.push_back(std::move(example));
+  // Counts one skip; keeps it when fewer than kSkipExamplesPerReason of its reason are kept.
+  void Add(Example example) {
+    std::int64_t& n = counts_[SkipReasonOf(SkipMessageOf(example))];
+    if (n++ < kSkipExamplesPerReason) examples_.push_back(std::move(example));
     ++total_;
   }
 
   // Adds everything `other` counted, keeping its examples while their reason has room.
-  template <typename MessageOf>
-  void Merge(SkipTally&& other, MessageOf message_of) {
+  void Merge(SkipTally&& other) {
     std::map<std::string, std::int64_t, std::less<>> kept;  // other's examples taken per reason
     for (Example& e : other.examples_) {
-      const std::string reason = SkipReasonOf(message_of(e));
-      const std::int64_t already = counts_.count(reason) ? counts_.find(reason)->second : 0;
-      if (already + kept[reason]++ < kExamplesPerReason) examples_.push_back(std::move(e));
+      const std::string reason = SkipReasonOf(SkipMessageOf(e));
+      const auto already = counts_.find(reason);
+      const std::int64_t room =
+          kSkipExamplesPerReason - (already == counts_.end() ? 0 : already->second);
+      if (kept[reason]++ < room) examples_.push_back(std::move(e));
     }
     for (const auto& [reason, n] : other.counts_) counts_[reason] += n;
     total_ += other.total_;

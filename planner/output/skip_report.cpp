@@ -9,7 +9,7 @@ void WriteSkipReasons(std::ostream& out, const std::vector<profiles::SkipReason>
                       std::int64_t total, std::size_t shown) {
   if (total <= static_cast<std::int64_t>(shown)) return;
   out << "skipped " << total << " line(s) or file(s) by reason (the first "
-      << profiles::SkipTally<int>::kExamplesPerReason << " of each are listed above):\n";
+      << profiles::kSkipExamplesPerReason << " of each are listed above):\n";
   std::size_t width = 1;
   for (const auto& r : reasons) width = std::max(width, std::to_string(r.count).size());
   for (const auto& r : reasons) {

@@ -208,12 +208,12 @@ class FileIngester {
              std::vector<StoredCheckpoint>& checkpoints) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
-      Skip({path, 0, "file", "disappeared before it could be read"});
+      skips_.Add({path, 0, "file", "disappeared before it could be read"});
       return Status::Ok();
     }
     auto opened = HdfsLogReader::Open(path, static_cast<std::size_t>(options_.max_line_bytes));
     if (!opened.ok()) {
-      Skip({path, 0, "file", opened.status().message()});
+      skips_.Add({path, 0, "file", opened.status().message()});
       return Status::Ok();
     }
     HdfsLogReader& reader = *opened.value();
@@ -221,7 +221,7 @@ class FileIngester {
     // Raw bytes, so the prefix of an append-only file never changes as it grows.
     auto peeked = reader.Peek(options_.fingerprint_bytes);
     if (!peeked.ok()) {
-      Skip({path, 0, "file", peeked.status().message()});
+      skips_.Add({path, 0, "file", peeked.status().message()});
       return Status::Ok();
     }
     const std::string prefix = std::move(peeked).value();
@@ -255,11 +255,10 @@ class FileIngester {
     StoredCheckpoint& cp = *match;
     Status seek = reader.Seek(cp.cp.offset_bytes);
     if (!seek.ok()) {
-      Skip(
-          {path, 0, "file",
-           "shorter than its checkpoint (" + std::to_string(cp.cp.offset_bytes) +
-               " bytes already read); it was truncated in place — lines written after the "
-               "truncation up to that offset cannot be told apart and are not read"});
+      skips_.Add({path, 0, "file",
+                  "shorter than its checkpoint (" + std::to_string(cp.cp.offset_bytes) +
+                      " bytes already read); it was truncated in place — lines written after the "
+                      "truncation up to that offset cannot be told apart and are not read"});
       return Status::Ok();
     }
     const bool was_fresh = cp.id == 0;
@@ -292,7 +291,7 @@ class FileIngester {
       }
       report_.records += batch_records;
       report_.counts.Merge(batch_counts);
-      for (auto& p : batch_skipped) Skip(std::move(p));
+      for (auto& p : batch_skipped) skips_.Add(std::move(p));
       for (auto& p : batch_warnings) {
         if (report_.warnings.size() < HdfsParseCounts::kMaxProblems) {
           report_.warnings.push_back(std::move(p));
@@ -437,11 +436,6 @@ class FileIngester {
     return Flush(blocks_, w_.block, node);
   }
 
-  void Skip(Problem p) {
-    const std::string message = p.message;
-    skips_.Add(message, std::move(p));
-  }
-
   Store& store_;
   Writer& w_;
   const HdfsIngestOptions& options_;
@@ -566,10 +560,8 @@ Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>&
     if (!checkpoints.ok()) return checkpoints.status();
     const std::vector<std::string> family = RotatedFamily(source.path);
     if (family.empty()) {
-      Problem missing{source.path, 0, "file",
-                      "no such file (nor rotated copies " + source.path + ".N[.gz])"};
-      const std::string message = missing.message;
-      skips.Add(message, std::move(missing));
+      skips.Add(
+          {source.path, 0, "file", "no such file (nor rotated copies " + source.path + ".N[.gz])"});
       continue;
     }
     FileIngester ingester(store, writer.value(), options, zone, report, skips);

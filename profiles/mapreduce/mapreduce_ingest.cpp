@@ -98,13 +98,9 @@ Result<IngestSummary> IngestMapReduce(Store& store, const std::vector<std::strin
   HistoryWriter writer(store);
   Batch batch;
   SkipTally<Problem> skips;  // the first 10 of each reason kept, all counted
-  auto skip = [&skips](Problem p) {
-    const std::string message = p.message;
-    skips.Add(message, std::move(p));
-  };
   std::vector<Problem> missing;
   const std::vector<Candidate> files = FindFiles(paths, &missing);
-  for (Problem& p : missing) skip(std::move(p));
+  for (Problem& p : missing) skips.Add(std::move(p));
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::string& path = files[i].path;
     const SourceStamp stamp = Stamp(path);
@@ -124,7 +120,7 @@ Result<IngestSummary> IngestMapReduce(Store& store, const std::vector<std::strin
     auto read = ReadHistoryFile(path);
     if (!read.ok()) {
       if (files[i].named) {
-        skip({path, 0, "", read.status().message().substr(path.size() + 2)});
+        skips.Add({path, 0, "", read.status().message().substr(path.size() + 2)});
       } else {
         summary.ignored.push_back(read.status().message());
       }
@@ -162,15 +158,15 @@ Result<IngestSummary> IngestMapReduce(Store& store, const std::vector<std::strin
     for (const Job& j : h.jobs) f.job_ids.push_back(j.job_id);
     if (h.format == Format::kConfXml && !h.conf_job_id.empty()) f.job_ids = {h.conf_job_id};
     if (h.format == Format::kConfXml && h.conf_job_id.empty()) {
-      skip({path, 0, "",
-            "a job configuration whose name holds no job id (expected job_<id>_conf.xml); not "
-            "attached to any job"});
+      skips.Add({path, 0, "",
+                 "a job configuration whose name holds no job id (expected job_<id>_conf.xml); not "
+                 "attached to any job"});
     }
     f.events = h.events;
     f.problems = static_cast<std::int64_t>(h.problems.size());
     summary.events += h.events;
     summary.jobs += static_cast<std::int64_t>(h.jobs.size());
-    for (const Problem& p : h.problems) skip(p);
+    for (const Problem& p : h.problems) skips.Add(p);
     summary.files.push_back(std::move(f));
     if (progress) progress(i + 1, files.size(), summary.bytes_read);
   }

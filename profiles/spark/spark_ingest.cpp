@@ -1524,10 +1524,6 @@ bool SourceUnchanged(Store& store, const EventLogSource& src, const SourceStamp&
 Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& limits,
                  IngestSummary* summary, SkipTally<SkippedLine>* skips,
                  IngestedApplication* app_out, bool* wrote) {
-  auto skip = [skips](SkippedLine s) {
-    const std::string reason = s.reason;
-    skips->Add(reason, std::move(s));
-  };
   *wrote = false;
   SourceStamp stamp = Stamp(src);
   if (SourceUnchanged(store, src, stamp)) {
@@ -1573,8 +1569,7 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
   while (reader.Next(&line)) {
     if (events == 0 && skipped >= kProbeLines) {
       *skips = {};
-      skip(
-          {src.name, 0, "not a Spark event log: no Spark event in the first lines"});
+      skips->Add({src.name, 0, "not a Spark event log: no Spark event in the first lines"});
       summary->lines += lines;
       summary->bytes_read += reader.file_bytes_read();
       return Status::Ok();
@@ -1582,7 +1577,7 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
     ++lines;
     // Drain reader-level problems (corrupt streams) in order.
     while (reader_skips_seen < reader.skipped().size()) {
-      skip(reader.skipped()[reader_skips_seen++]);
+      skips->Add(reader.skipped()[reader_skips_seen++]);
       ++skipped;
     }
     if (line.empty()) continue;
@@ -1598,7 +1593,7 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
           problem = "JSON nested deeper than " + std::to_string(limits.max_json_depth) + " levels";
         }
         if (!problem.empty()) {
-          skip({reader.current_file(), reader.current_line(), problem});
+          skips->Add({reader.current_file(), reader.current_line(), problem});
           ++skipped;
         }
         continue;
@@ -1607,9 +1602,8 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
     }
     // Parsing a deep line works, but copying or dumping the tree recurses once per level.
     if (profiles::JsonDeeperThan(line, limits.max_json_depth)) {
-      skip(
-          {reader.current_file(), reader.current_line(),
-           "JSON nested deeper than " + std::to_string(limits.max_json_depth) + " levels"});
+      skips->Add({reader.current_file(), reader.current_line(),
+                  "JSON nested deeper than " + std::to_string(limits.max_json_depth) + " levels"});
       ++skipped;
       continue;
     }
@@ -1623,14 +1617,13 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
       } else {
         reason = "not a JSON object";
       }
-      skip({reader.current_file(), reader.current_line(), reason});
+      skips->Add({reader.current_file(), reader.current_line(), reason});
       ++skipped;
       continue;
     }
     const json* type = Find(e, "Event");
     if (!type || !type->is_string()) {
-      skip(
-          {reader.current_file(), reader.current_line(), "no \"Event\" field"});
+      skips->Add({reader.current_file(), reader.current_line(), "no \"Event\" field"});
       ++skipped;
       continue;
     }
@@ -1642,12 +1635,12 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
       problem = std::string("unexpected field type: ") + ex.what();
     }
     if (!problem.empty()) {
-      skip({reader.current_file(), reader.current_line(), problem});
+      skips->Add({reader.current_file(), reader.current_line(), problem});
       ++skipped;
     }
   }
   while (reader_skips_seen < reader.skipped().size()) {
-    skip(reader.skipped()[reader_skips_seen++]);
+    skips->Add(reader.skipped()[reader_skips_seen++]);
     ++skipped;
   }
   summary->events += events;
@@ -1662,16 +1655,14 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
                       [](const SkippedLine& s) { return s.reason.rfind("corrupt ", 0) == 0; });
       if (!stream_failed) {
         *skips = {};
-        skip(
-            {src.name, 0, "not a Spark event log: no Spark event in the first lines"});
+        skips->Add({src.name, 0, "not a Spark event log: no Spark event in the first lines"});
       }
       return Status::Ok();  // the caller rolls back the placeholder
     }
     app.set_app_id(AppIdFromName(src));
-    skip(
-        {src.name, 0,
-         "no SparkListenerApplicationStart event; application id taken from the name: " +
-             app.app_id()});
+    skips->Add({src.name, 0,
+                "no SparkListenerApplicationStart event; application id taken from the name: " +
+                    app.app_id()});
   }
   if (!limits.replace) {
     // A shorter or stale copy of an attempt already stored from elsewhere does not replace it.
@@ -1692,11 +1683,10 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
               std::to_string(stored_events);
       }
       if (!why.empty()) {
-        skip(
-            {src.name, 0,
-             "not replacing application " + app.app_id() +
-                 (app.attempt_id().empty() ? "" : " attempt " + app.attempt_id()) +
-                 " stored from " + stored + ": " + why + " (the replace option forces it)"});
+        skips->Add({src.name, 0,
+                    "not replacing application " + app.app_id() +
+                        (app.attempt_id().empty() ? "" : " attempt " + app.attempt_id()) +
+                        " stored from " + stored + ": " + why + " (the replace option forces it)"});
         return Status::Ok();  // the caller rolls back the placeholder
       }
     }
@@ -1733,20 +1723,16 @@ Result<IngestSummary> IngestEventLogs(Store& store, const std::vector<std::strin
   if (Status st = limits.Validate(); !st.ok()) return st;
   IngestSummary summary;
   SkipTally<SkippedLine> skips;
-  auto reason_of = [](const SkippedLine& s) -> const std::string& { return s.reason; };
   std::vector<SkippedLine> missing;
   std::vector<EventLogSource> sources = FindEventLogs(paths, &missing);
-  for (SkippedLine& m : missing) {
-    const std::string reason = m.reason;
-    skips.Add(reason, std::move(m));
-  }
+  for (SkippedLine& m : missing) skips.Add(std::move(m));
   for (std::size_t i = 0; i < sources.size(); ++i) {
     if (Status st = store.Begin(); !st.ok()) return st;
     IngestedApplication app;
     bool wrote = false;
     SkipTally<SkippedLine> log_skips;
     Status st = IngestOne(store, sources[i], limits, &summary, &log_skips, &app, &wrote);
-    skips.Merge(std::move(log_skips), reason_of);
+    skips.Merge(std::move(log_skips));
     if (!st.ok()) {
       store.Rollback();
       return Status::Failed(sources[i].name + ": writing to the store failed: " + st.message());

@@ -50,6 +50,8 @@ struct SkippedLine {
   std::int64_t line = 0;  // 1-based line number within that file; 0 for the whole file
   std::string reason;     // what was wrong, e.g. "invalid JSON: ..." or "corrupt zstd stream: ..."
 };
+// The message a SkipTally counts it by (profiles/skip_tally.h).
+inline const std::string& SkipMessageOf(const SkippedLine& s) { return s.reason; }
 
 // Expands `paths` into event logs: a regular file is one log; an `eventlog_v2_*` folder is one
 // rolling log (parts in numeric order); any other folder is searched recursively, in name order.

@@ -19,18 +19,25 @@ TEST_CASE("SkipReasonOf keeps the text before the first \": \" and writes number
   CHECK(SkipReasonOf("") == "");
 }
 
+// An ingester's record of one skip, as the tally sees it: where, and the message.
+struct Skip {
+  std::string where, message;
+};
+const std::string& SkipMessageOf(const Skip& s) { return s.message; }
+
 TEST_CASE("SkipTally counts every skip and keeps the first 10 of each reason") {
-  SkipTally<std::string> tally;
-  for (int i = 1; i <= 25; ++i) tally.Add("invalid JSON", "a.log:" + std::to_string(i));
-  tally.Add("truncated last line (no line end, not valid JSON)", "a.log:26");
-  for (int i = 27; i <= 29; ++i) tally.Add("task " + std::to_string(i) + " has no Finish Time",
-                                           "a.log:" + std::to_string(i));
+  SkipTally<Skip> tally;
+  for (int i = 1; i <= 25; ++i) tally.Add({"a.log:" + std::to_string(i), "invalid JSON"});
+  tally.Add({"a.log:26", "truncated last line (no line end, not valid JSON)"});
+  for (int i = 27; i <= 29; ++i) {
+    tally.Add({"a.log:" + std::to_string(i), "task " + std::to_string(i) + " has no Finish Time"});
+  }
   CHECK(tally.total() == 29);
   REQUIRE(tally.examples().size() == 14);
-  CHECK(tally.examples()[0] == "a.log:1");
-  CHECK(tally.examples()[9] == "a.log:10");
-  CHECK(tally.examples()[10] == "a.log:26");  // the 11th invalid line was counted, not kept
-  CHECK(tally.examples()[13] == "a.log:29");
+  CHECK(tally.examples()[0].where == "a.log:1");
+  CHECK(tally.examples()[9].where == "a.log:10");
+  CHECK(tally.examples()[10].where == "a.log:26");  // the 11th invalid line was counted, not kept
+  CHECK(tally.examples()[13].where == "a.log:29");
   const auto reasons = tally.Reasons();
   REQUIRE(reasons.size() == 3);
   CHECK(reasons[0].reason == "invalid JSON");
@@ -42,15 +49,11 @@ TEST_CASE("SkipTally counts every skip and keeps the first 10 of each reason") {
 }
 
 TEST_CASE("SkipTally::Merge caps each reason at 10 kept examples across both tallies") {
-  struct Skip {
-    std::string where, message;
-  };
-  auto message = [](const Skip& s) { return s.message; };
   SkipTally<Skip> all, file;
-  for (int i = 0; i < 8; ++i) all.Add("invalid JSON", {"a:" + std::to_string(i), "invalid JSON"});
-  for (int i = 0; i < 5; ++i) file.Add("invalid JSON", {"b:" + std::to_string(i), "invalid JSON"});
-  file.Add("no \"Event\" field", {"b:9", "no \"Event\" field"});
-  all.Merge(std::move(file), message);
+  for (int i = 0; i < 8; ++i) all.Add({"a:" + std::to_string(i), "invalid JSON"});
+  for (int i = 0; i < 5; ++i) file.Add({"b:" + std::to_string(i), "invalid JSON"});
+  file.Add({"b:9", "no \"Event\" field"});
+  all.Merge(std::move(file));
   CHECK(all.total() == 14);
   REQUIRE(all.examples().size() == 11);  // 8 + 2 invalid JSON, and the one "no Event"
   CHECK(all.examples()[8].where == "b:0");
