@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/mapreduce/mapreduce_api.h"
 #include "planner/mapreduce/mapreduce_runs.h"
@@ -56,20 +57,16 @@ void AddScoreCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("app", flags->app_id,
                   "Application id (as `perfplan apps` lists it), or MapReduce job id (job_…)")
       ->required();
-  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddStoreOption(*cmd, flags->store);
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
     auto answers = planner::IsMapReduceJobId(flags->app_id)
                        ? planner::AnswerJobScores(flags->store, flags->app_id)
                        : planner::AnswerScores(flags->store, flags->app_id);
-    if (!answers.ok()) return ReportError(ctx, "score", answers.status(), flags->json);
-    ctx.exit_code = 0;
-    const planner::ScoreAnswer& a = answers.value().front();
-    if (flags->json) {
-      *ctx.out << planner::ToJson(a);
-    } else {
-      PrintAnswer(*ctx.out, a);
-    }
+    WriteAnswer(
+        ctx, "score", flags->json, answers,
+        [](std::ostream& out, const auto& list) { PrintAnswer(out, list.front()); },
+        [](const auto& list) { return planner::ToJson(list.front()); });
   });
 }
 
@@ -77,10 +74,10 @@ void AddScoresCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<ScoreFlags>();
   CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan scores --store spark.db --sort score");
-  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
+  AddStoreOption(*cmd, flags->store);
   cmd->add_option("--sort", flags->sort, "score (highest first), app or type")
       ->check(CLI::IsMember({"score", "app", "type"}));
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
     auto answers = planner::AnswerScores(flags->store, "");
     if (!answers.ok()) return ReportError(ctx, "scores", answers.status(), flags->json);

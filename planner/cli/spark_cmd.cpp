@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/spark/spark_api.h"
 #include "profiles/spark/history_api.h"
 #include "profiles/runtime/profile_writer.h"
@@ -42,7 +43,7 @@ void AddSparkCommand(CLI::App& command, CliContext& ctx) {
       "--store spark.db");
   api->add_option("path", flags->path, "REST path under /api/v1/, with an optional ?query")
       ->required();
-  api->add_option("--store", flags->store, "Profile store (SQLite file)");
+  AddStoreOption(*api, flags->store);
   // The answer is JSON either way; --json is accepted for uniformity with other commands.
   api->add_flag("--json", flags->json_ignored,
                 "Accepted for uniformity; the answer is always JSON");
@@ -62,7 +63,7 @@ void AddSparkCommand(CLI::App& command, CliContext& ctx) {
                    pflags->fallback_bandwidth_bytes_per_second,
                    "Bandwidth to record when the log measured no remote shuffle fetch")
       ->check(CLI::Range(1.0, 1e15));
-  profile->add_option("--store", pflags->store, "Profile store (SQLite file)");
+  AddStoreOption(*profile, pflags->store);
   profile->callback([pflags, &ctx] {
     auto store = profiles::Store::OpenReadOnly(pflags->store, {profiles::spark::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "spark profile", store.status(), false);

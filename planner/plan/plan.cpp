@@ -298,10 +298,7 @@ Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
   profiles::Loaded<profiles::RunsTable> table = profiles::LoadRunsCsv(request.runs_file);
   profiles::Loaded<profiles::PriceFile> prices =
       plan_detail::LoadOptionalPrices(request.price_file);
-  plan_detail::InputProblems problems;
-  problems.Add(table);
-  problems.Add(prices);
-  if (!problems.ok()) return problems.ToStatus();
+  if (Status s = plan_detail::InputProblems(table, prices); !s.ok()) return s;
   return AnswerPlanFromTable(table.value, request.price_file.empty() ? nullptr : &prices.value,
                              request);
 }
@@ -393,11 +390,7 @@ Result<PlanAnswer> AnswerPlan(const PlanRequest& request) {
   profiles::Loaded<profiles::Topology> topology = profiles::LoadTopology(request.topology_file);
   profiles::Loaded<profiles::PriceFile> prices =
       plan_detail::LoadOptionalPrices(request.price_file);
-  plan_detail::InputProblems problems;
-  problems.Add(doc);
-  problems.Add(topology);
-  problems.Add(prices);
-  if (!problems.ok()) return problems.ToStatus();
+  if (Status s = plan_detail::InputProblems(doc, topology, prices); !s.ok()) return s;
   return AnswerPlan(doc.value, topology.value, request.price_file.empty() ? nullptr : &prices.value,
                     request);
 }
