@@ -32,17 +32,16 @@ void PrintApplications(std::ostream& out,
                "executors", "state"});
   for (const auto& a : apps) {
     table.AddRow({a.app_id, a.attempt_id.empty() ? "-" : a.attempt_id, a.name,
-                  FixedOrDash(DurationSeconds(a), 1), std::to_string(a.jobs), std::to_string(a.stages),
-                  std::to_string(a.tasks), std::to_string(a.failed_tasks),
+                  FixedOrDash(DurationSeconds(a), 1), std::to_string(a.jobs),
+                  std::to_string(a.stages), std::to_string(a.tasks), std::to_string(a.failed_tasks),
                   std::to_string(a.executors), a.completed ? "completed" : "incomplete"});
   }
   table.Print(out);
 }
 
-void PrintApplication(
-    std::ostream& out,
-    const std::pair<profiles::spark::ApplicationSummary, std::vector<profiles::spark::StageSummary>>&
-        app) {
+void PrintApplication(std::ostream& out,
+                      const std::pair<profiles::spark::ApplicationSummary,
+                                      std::vector<profiles::spark::StageSummary>>& app) {
   const auto& [a, stages] = app;
   out << a.app_id << (a.attempt_id.empty() ? "" : " attempt " + a.attempt_id) << " \"" << a.name
       << "\" by " << a.user << ", Spark "

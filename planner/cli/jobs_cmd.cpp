@@ -21,8 +21,9 @@ struct JobsFlags {
 void PrintJob(std::ostream& out, const planner::JobAnswer& a) {
   const auto& s = a.summary;
   out << s.job_id << "  " << s.name << "  user " << s.user << "  queue " << s.queue << "\n"
-      << "status " << s.status << ", " << FixedOrDash(a.duration_seconds, 1) << " s, format " << s.format
-      << ", " << s.events << " events, " << a.conf_properties << " configuration properties\n"
+      << "status " << s.status << ", " << FixedOrDash(a.duration_seconds, 1) << " s, format "
+      << s.format << ", " << s.events << " events, " << a.conf_properties
+      << " configuration properties\n"
       << "source " << s.source << "\n";
   if (!a.diagnostics.empty()) out << "diagnostics: " << a.diagnostics << "\n";
   out << "\n";

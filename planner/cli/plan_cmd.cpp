@@ -347,8 +347,9 @@ void AddPlanCommand(CLI::App& command, CliContext& ctx) {
       return WriteAnswer(ctx, "plan", flags->json, planner::AnswerCombinedPlan(flags->request),
                          [&](std::ostream& out, const planner::CombinedPlanAnswer& a) {
                            PrintCombinedPlan(out, a,
-                                             flags->top == 0 ? static_cast<std::size_t>(-1)
-                                                             : static_cast<std::size_t>(flags->top));
+                                             flags->top == 0
+                                                 ? static_cast<std::size_t>(-1)
+                                                 : static_cast<std::size_t>(flags->top));
                          });
     }
     if (flags->request.evidence() == planner::PlanEvidence::kSparkApp) {
