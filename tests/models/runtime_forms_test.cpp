@@ -105,6 +105,17 @@ std::vector<MeasuredRun> Synthetic(const std::function<double(const MeasuredRun&
   return runs;
 }
 
+// The choice over every form (freeride-g hardware-aware) with every type of `runs` a target.
+Result<ModelChoice> ChooseOverTypes(const std::vector<MeasuredRun>& runs) {
+  std::vector<std::string> types;
+  for (const MeasuredRun& r : runs) {
+    if (types.empty() || types.back() != r.instance_type) types.push_back(r.instance_type);
+  }
+  ChoiceOptions options;
+  options.fit.hardware_aware = true;
+  return ChooseRuntimeForm(runs, types, options);
+}
+
 TEST_CASE("cross-validation picks each form on data of its own shape") {
   const double s = kBytes;
   struct Case {
@@ -135,14 +146,7 @@ TEST_CASE("cross-validation picks each form on data of its own shape") {
   };
   for (const Case& c : cases) {
     CAPTURE(ToString(c.form));
-    const std::vector<MeasuredRun> runs = Synthetic(c.truth, 11);
-    std::vector<std::string> types;
-    for (const MeasuredRun& r : runs) {
-      if (types.empty() || types.back() != r.instance_type) types.push_back(r.instance_type);
-    }
-    ChoiceOptions options;
-    options.fit.hardware_aware = true;
-    Result<ModelChoice> choice = ChooseRuntimeForm(runs, types, options);
+    Result<ModelChoice> choice = ChooseOverTypes(Synthetic(c.truth, 11));
     REQUIRE(choice.ok());
     CAPTURE(choice.value().reason);
     CHECK(choice.value().chosen == c.form);
@@ -200,14 +204,7 @@ TEST_CASE("the memory form recovers its coefficients and its grid kappa from exa
 }
 
 TEST_CASE("cross-validation picks the memory form on data that spills below a memory size") {
-  const std::vector<MeasuredRun> runs = MemoryRuns(0.01, 5);
-  std::vector<std::string> types;
-  for (const MeasuredRun& r : runs) {
-    if (types.empty() || types.back() != r.instance_type) types.push_back(r.instance_type);
-  }
-  ChoiceOptions options;
-  options.fit.hardware_aware = true;
-  Result<ModelChoice> choice = ChooseRuntimeForm(runs, types, options);
+  Result<ModelChoice> choice = ChooseOverTypes(MemoryRuns(0.01, 5));
   REQUIRE(choice.ok());
   CAPTURE(choice.value().reason);
   CHECK(choice.value().chosen == RuntimeForm::kMemory);
