@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <utility>
 
 #include "models/random.h"
 #include "models/runtime_evaluate.h"
@@ -105,15 +106,21 @@ std::vector<MeasuredRun> Synthetic(const std::function<double(const MeasuredRun&
   return runs;
 }
 
+// Choice options over `candidates` with the freeride-g fit hardware-aware (pooling types).
+ChoiceOptions HardwareAware(std::vector<RuntimeForm> candidates) {
+  ChoiceOptions options;
+  options.fit.hardware_aware = true;
+  options.candidates = std::move(candidates);
+  return options;
+}
+
 // The choice over every form (freeride-g hardware-aware) with every type of `runs` a target.
 Result<ModelChoice> ChooseOverTypes(const std::vector<MeasuredRun>& runs) {
   std::vector<std::string> types;
   for (const MeasuredRun& r : runs) {
     if (types.empty() || types.back() != r.instance_type) types.push_back(r.instance_type);
   }
-  ChoiceOptions options;
-  options.fit.hardware_aware = true;
-  return ChooseRuntimeForm(runs, types, options);
+  return ChooseRuntimeForm(runs, types, HardwareAware(AllRuntimeForms()));
 }
 
 TEST_CASE("cross-validation picks each form on data of its own shape") {
@@ -218,9 +225,7 @@ TEST_CASE("a form with as many coefficients as configurations is not eligible be
     runs.push_back(Run("a", 2, m, 10 + 40 / m));
     runs.push_back(Run("b", 4, m, 10 + 20 / m));
   }
-  ChoiceOptions options;
-  options.fit.hardware_aware = true;
-  options.candidates = {RuntimeForm::kSerialFloor, RuntimeForm::kErnest};
+  ChoiceOptions options = HardwareAware({RuntimeForm::kSerialFloor, RuntimeForm::kErnest});
   Result<ModelChoice> choice = ChooseRuntimeForm(runs, {"a", "b"}, options);
   REQUIRE(choice.ok());
   CHECK(choice.value().chosen == RuntimeForm::kSerialFloor);
@@ -247,9 +252,7 @@ TEST_CASE("a form with as many coefficients as configurations is not eligible be
 TEST_CASE("a form that cannot reach a target type is not eligible, and says why") {
   std::vector<MeasuredRun> runs;
   for (double m : {2.0, 4.0, 8.0}) runs.push_back(Run("a", 2, m, 10 + 40 / m));
-  ChoiceOptions options;
-  options.fit.hardware_aware = true;
-  options.candidates = {RuntimeForm::kErnest, RuntimeForm::kSerialFloor};
+  ChoiceOptions options = HardwareAware({RuntimeForm::kErnest, RuntimeForm::kSerialFloor});
   Result<ModelChoice> choice = ChooseRuntimeForm(runs, {"a", "b"}, options);
   REQUIRE(choice.ok());
   CHECK(choice.value().chosen == RuntimeForm::kSerialFloor);
