@@ -414,7 +414,9 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
       ev.notes.push_back("intervals widened on " + std::to_string(ev.widened_rows) + " of " +
                          std::to_string(ev.rows.size()) +
                          " rows beyond the trained node range or on a type reached by transfer (" +
-                         std::to_string(transfers) + "): own-residual radii multiplied by up to " +
+                         std::to_string(transfers) + "): own-residual radii" +
+                         (hardware ? ", each over its own fold's widening," : "") +
+                         " multiplied by up to " +
                          FormatShort(std::round(100 * ev.max_interval_widening) / 100));
     }
     if (ev.intervals_short_of_points) {
