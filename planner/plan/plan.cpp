@@ -10,6 +10,7 @@
 #include "planner/plan/plan_inputs.h"
 #include "planner/plan/plan_runs.h"
 #include "planner/runtime/fit_table.h"
+#include "models/runtime_calibration.h"
 #include "models/runtime_evaluate.h"
 #include "models/runtime_forms.h"
 #include "planner/runtime/fit_eval.h"
@@ -254,11 +255,11 @@ Result<PlanAnswer> AnswerPlanFromTable(const profiles::RunsTable& runs,
         target.compute_nodes = config.compute_nodes;
         target.storage_nodes = config.storage_nodes;
         target.bandwidth_bytes_per_second = config.bandwidth_bytes_per_second;
-        std::vector<models::ConformalPoint> points =
-            models::CalibrationPoints(cv.value(), target, alt.select.runtime_seconds);
         bool transfer = false;  // never: `used` are runs of the target's own type
         alt.interval_widening = models::WideningFactor(used, target, &transfer);
-        for (models::ConformalPoint& p : points) p.radius_log *= alt.interval_widening;
+        std::vector<models::ConformalPoint> points = models::NormalisedCalibrationPoints(
+            cv.value(), models::CalibrationDifficulty(cv.value(), used), target,
+            alt.select.runtime_seconds, alt.interval_widening);
         if (!points.empty()) {
           alt.interval = models::CvPlusInterval(points, alt.select.runtime_seconds,
                                                 answer.interval_level);
