@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdlib>
 #include <string_view>
 #include <unordered_map>
@@ -88,20 +89,30 @@ void PackField(std::string& out, std::string_view s) {
 std::string PackCounters(const std::vector<Counter>& counters) {
   std::string out;
   out.reserve(counters.size() * 32);
-  const std::string* previous = nullptr;
+  const CounterName* previous = nullptr;
+  // Interned names know whether they hold anything to escape: most are copied whole.
+  auto field = [&out](const CounterName& n) {
+    if (n.has_escapes()) {
+      PackField(out, n);
+    } else {
+      out += n.view();
+    }
+  };
   for (const Counter& c : counters) {
     if (previous == nullptr || *previous != c.group) {
       if (c.group.empty()) {
         out += "\\e";
       } else {
-        PackField(out, c.group);
+        field(c.group);
       }
     }
     previous = &c.group;
     out += '\t';
-    PackField(out, c.name);
+    field(c.name);
     out += '\t';
-    out += std::to_string(c.value);
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, c.value).ptr;
+    out.append(digits, end);
     out += '\n';
   }
   return out;
