@@ -148,6 +148,12 @@ std::vector<Counter> JhCounters(sj::object o, std::string_view key) {
       c["groups"].get_array().get(groups) != simdjson::SUCCESS) {
     return out;
   }
+  std::size_t total = 0;  // one allocation for all the groups' counters
+  for (sj::element g : groups) {
+    sj::array counts;
+    if (g["counts"].get_array().get(counts) == simdjson::SUCCESS) total += counts.size();
+  }
+  out.reserve(total);
   for (sj::element g : groups) {
     sj::object go;
     sj::array counts;
@@ -156,7 +162,6 @@ std::vector<Counter> JhCounters(sj::object o, std::string_view key) {
       continue;
     }
     const CounterName group(StrView(go, "name"));
-    out.reserve(out.size() + counts.size());
     for (sj::element k : counts) {
       sj::object ko;
       if (k.get_object().get(ko) != simdjson::SUCCESS) continue;
@@ -289,11 +294,11 @@ std::string ApplyJhistEvent(JobBuilder& jb, std::string_view type, sj::object b)
     }
     if (EndsWith(type, "_STARTED")) {
       a.start_ms = TimeField(b, "startTime");
-      if (a.host.empty()) a.host = Str(b, "trackerName");
+      if (a.host.empty()) a.host.assign(StrView(b, "trackerName"));
     } else {
       a.finish_ms = TimeField(b, "finishTime");
-      if (std::string h = Str(b, "hostname"); !h.empty()) a.host = h;
-      a.rack = Str(b, "rackname");
+      if (std::string_view h = StrView(b, "hostname"); !h.empty()) a.host.assign(h);
+      a.rack.assign(StrView(b, "rackname"));
       a.counters = JhCounters(b, "counters");
       if (EndsWith(type, "_FINISHED")) {
         a.status = Str(b, "taskStatus");

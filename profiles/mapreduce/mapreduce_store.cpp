@@ -86,9 +86,9 @@ void PackField(std::string& out, std::string_view s) {
   }
   out.append(s.data() + run, s.size() - run);
 }
-std::string PackCounters(const std::vector<Counter>& counters) {
-  std::string out;
-  out.reserve(counters.size() * 32);
+// Into `out` (cleared; its capacity is kept from one row to the next).
+void PackCounters(const std::vector<Counter>& counters, std::string& out) {
+  out.clear();
   const CounterName* previous = nullptr;
   // Interned names know whether they hold anything to escape: most are copied whole.
   auto field = [&out](const CounterName& n) {
@@ -115,7 +115,6 @@ std::string PackCounters(const std::vector<Counter>& counters) {
     out.append(digits, end);
     out += '\n';
   }
-  return out;
 }
 std::string UnpackField(std::string_view s) {
   std::string out;
@@ -232,7 +231,9 @@ Status SaveConf(Store& store, Cache& cache, const std::string& job_id,
 Status SaveCounters(Statement& ins, std::int64_t key, const std::string& scope,
                     const std::string& owner, const std::vector<Counter>& counters) {
   if (counters.empty()) return Status::Ok();
-  detail::BindAll(ins, key, scope, owner, PackCounters(counters));
+  thread_local std::string packed;
+  PackCounters(counters, packed);
+  detail::BindAll(ins, key, scope, owner, packed);
   return Run(ins);
 }
 
