@@ -209,7 +209,8 @@ Result<std::vector<ScoreAnswer>> AnswerStoreScores(const std::string& store_path
   std::vector<profiles::Migrations> components = ScoringMigrations();
   components.push_back(mr::StoreMigrations());
   auto store = profiles::Store::OpenReadOnly(store_path, components);
-  if (!store.ok()) return store.status();
+  // A read-only Spark store without the mapreduce schema (it cannot be added here) has no jobs.
+  if (!store.ok()) return AnswerScores(store_path, "");
   auto jobs = mr::ListJobs(*store.value());
   if (!jobs.ok()) return jobs.status();
   if (jobs.value().empty()) return ScoreStoredApplications(*store.value(), "");

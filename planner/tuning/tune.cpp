@@ -277,15 +277,22 @@ Result<WorstDimensionTarget> WorstScoredTarget(const TuneDataRequest& data) {
   std::vector<profiles::Migrations> components = ScoringMigrations();
   components.push_back(profiles::mapreduce::StoreMigrations());
   auto store = profiles::Store::OpenReadOnly(data.store_path, components);
+  // A read-only Spark store without the mapreduce schema (it cannot be added here) has no jobs.
+  const bool may_hold_jobs = store.ok();
+  if (!may_hold_jobs) store = profiles::Store::OpenReadOnly(data.store_path, ScoringMigrations());
   if (!store.ok()) return store.status();
   // A MapReduce store's (or --apps job_…) target comes from the latest job's score.
   profiles::spark::RunTableSelection selection;
   selection.app_ids = data.store_apps;
   selection.name_contains = data.store_app_name;
-  Result<bool> jobs = StoreRunsAreJobs(*store.value(), selection);
-  if (!jobs.ok()) return jobs.status();
+  bool jobs = false;
+  if (may_hold_jobs) {
+    Result<bool> are_jobs = StoreRunsAreJobs(*store.value(), selection);
+    if (!are_jobs.ok()) return are_jobs.status();
+    jobs = are_jobs.value();
+  }
   std::optional<ScoreAnswer> scored;
-  if (jobs.value()) {
+  if (jobs) {
     auto latest = ScoreLatestJob(*store.value(), selection);
     if (!latest.ok()) return latest.status();
     if (!latest.value()) {
@@ -330,7 +337,7 @@ Result<WorstDimensionTarget> WorstScoredTarget(const TuneDataRequest& data) {
       {"result_serialization_share", "beta_result_serialization_share"},
   };
   auto metric_of = [&](std::string_view dimension) -> std::string_view {
-    if (jobs.value()) return JobMetricOfDimension(dimension);
+    if (jobs) return JobMetricOfDimension(dimension);
     for (const auto& [d, metric] : kMetric) {
       if (d == dimension) return metric;
     }
@@ -358,7 +365,7 @@ Result<WorstDimensionTarget> WorstScoredTarget(const TuneDataRequest& data) {
   return Status::InvalidArgument(
       "--target: not given, and no scored dimension of " + scored->app_id +
       (passed.empty() ? std::string(" (none has a score)") : " (" + passed + ")") +
-      " has a per-" + (jobs.value() ? "job" : "application") +
+      " has a per-" + (jobs ? "job" : "application") +
       " metric in the store; give --target NAME");
 }
 
