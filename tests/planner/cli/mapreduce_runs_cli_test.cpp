@@ -10,6 +10,7 @@
 
 #include "profiles/runtime/runs_csv.h"
 #include "tests/support/mapreduce_jobs.h"
+#include "tests/support/score_json.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan {
@@ -158,17 +159,7 @@ TEST_CASE("tune sensitivity --store without --target: the latest job's worst dim
                                                      {"shuffle_bytes", "shuffle_bytes"},
                                                      {"gc_time_share", "gc_time_seconds"},
                                                      {"total_time_seconds", "total_time_seconds"}};
-  std::string expected;
-  for (const auto& name : sj["explanation"]) {
-    bool scored = false;
-    for (const auto& d : sj["dimensions"]) {
-      if (d["name"] == name) scored = !d["score"].is_null();
-    }
-    if (scored && metric.count(name)) {
-      expected = name;
-      break;
-    }
-  }
+  const std::string expected = testing::FirstScoredDimension(sj, metric);
   REQUIRE(!expected.empty());
   CHECK(dimension == expected);
   CHECK(j["target"] == metric.at(expected));

@@ -50,6 +50,11 @@ std::string TaskTypes(const Job& job) {
   for (const auto& [s, k] : n) out += (out.empty() ? "" : " ") + s + ":" + std::to_string(k);
   return out;
 }
+// "STATUS | task types | task statuses | attempt statuses" of a job.
+std::string Shape(const Job& job) {
+  return job.status + " | " + TaskTypes(job) + " | " + Statuses(job.tasks) + " | " +
+         Statuses(job.attempts);
+}
 const Task& TaskOf(const Job& job, const std::string& id) {
   auto it = std::find_if(job.tasks.begin(), job.tasks.end(),
                          [&](const Task& t) { return t.task_id == id; });
@@ -70,7 +75,7 @@ TEST_CASE("Hadoop 2.7: a job that succeeded through failed and speculative attem
       "batch.high-1458000101000.jhist",
       34);
   CHECK(j.job_id == "job_1458000000000_0113");
-  CHECK(j.status == "SUCCEEDED");
+  CHECK(Shape(j) == "SUCCEEDED | MAP:3 REDUCE:2 | SUCCEEDED:5 | FAILED:2 KILLED:2 SUCCEEDED:5");
   CHECK(j.queue == "root.batch.high");  // JOB_QUEUE_CHANGED after JOB_SUBMITTED
   CHECK(j.submit_ms == 1458000100000);
   CHECK(j.launch_ms == 1458000101000);  // JOB_INFO_CHANGED after JOB_INITED
@@ -79,10 +84,7 @@ TEST_CASE("Hadoop 2.7: a job that succeeded through failed and speculative attem
   CHECK(j.total_reduces == 2);
   CHECK(j.failed_maps == 0);
   CHECK(j.killed_reduces == 0);
-  CHECK(TaskTypes(j) == "MAP:3 REDUCE:2");
-  CHECK(Statuses(j.tasks) == "SUCCEEDED:5");
   CHECK(j.attempts.size() == 9);
-  CHECK(Statuses(j.attempts) == "FAILED:2 KILLED:2 SUCCEEDED:5");
   CHECK(j.event_counts.at("AM_STARTED") == 1);
   CHECK(j.event_counts.at("MAP_ATTEMPT_STARTED") == 5);
   CHECK(j.event_counts.at("REDUCE_ATTEMPT_STARTED") == 4);
@@ -111,7 +113,7 @@ TEST_CASE("Hadoop 3.3: a job killed by its user; killed tasks are TASK_FAILED wi
       "job_1712345678901_0042-1712345700000-bo-adhoc+scan-1712345708100-1-0-KILLED-default-"
       "1712345700800.jhist",
       18);
-  CHECK(j.status == "KILLED");
+  CHECK(Shape(j) == "KILLED | MAP:2 REDUCE:1 | KILLED:2 SUCCEEDED:1 | KILLED:2 SUCCEEDED:1");
   CHECK(j.finish_ms == 1712345708100);
   CHECK(j.finished_maps == 1);
   CHECK(j.killed_maps == 1);
@@ -119,9 +121,6 @@ TEST_CASE("Hadoop 3.3: a job killed by its user; killed tasks are TASK_FAILED wi
   CHECK(j.diagnostics ==
         "Kill job job_1712345678901_0042 received from bo (auth:SIMPLE) at 10.1.2.3\nJob received "
         "Kill while in RUNNING state.\n");
-  CHECK(TaskTypes(j) == "MAP:2 REDUCE:1");
-  CHECK(Statuses(j.tasks) == "KILLED:2 SUCCEEDED:1");
-  CHECK(Statuses(j.attempts) == "KILLED:2 SUCCEEDED:1");
   CHECK(TaskOf(j, "task_1712345678901_0042_r_000000").finish_ms == 1712345708003);
   CHECK(TaskOf(j, "task_1712345678901_0042_m_000001").counters.size() == 3);
   CHECK(j.event_counts.at("JOB_STATUS_CHANGED") == 1);
@@ -133,10 +132,8 @@ TEST_CASE("Hadoop 3.3: a job failed by a reduce that failed on every attempt") {
       "job_1712345678901_0057-1712349000000-cy-agg-1712349016500-1-0-FAILED-root.users.cy-"
       "1712349000500.jhist",
       18);
-  CHECK(j.status == "FAILED");
+  CHECK(Shape(j) == "FAILED | MAP:1 REDUCE:1 | FAILED:1 SUCCEEDED:1 | FAILED:4 SUCCEEDED:1");
   CHECK(j.failed_reduces == 1);
-  CHECK(Statuses(j.tasks) == "FAILED:1 SUCCEEDED:1");
-  CHECK(Statuses(j.attempts) == "FAILED:4 SUCCEEDED:1");
   const Task& r = TaskOf(j, "task_1712345678901_0057_r_000000");
   CHECK(r.status == "FAILED");
   CHECK(r.error == "Error: java.lang.ArithmeticException: / by zero");
@@ -149,15 +146,13 @@ TEST_CASE("Hadoop 1.x: a job FAILED by a map that failed four times; the reduce 
   // 31 records on 34 lines: one record's ERROR runs over four.
   const Job j = ReadJob("job_201204121419_0003_1334240712345_hdfs_grep-search", 31);
   CHECK(j.job_id == "job_201204121419_0003");
-  CHECK(j.status == "FAILED");
+  // The reduce's Task record never ends: the file gives it no status.
+  CHECK(Shape(j) == "FAILED | CLEANUP:1 MAP:2 REDUCE:1 SETUP:1 | (none):1 FAILED:1 SUCCESS:3 | "
+                    "FAILED:4 KILLED:1 SUCCESS:3");
   CHECK(j.finished_maps == 1);
   CHECK(j.finished_reduces == 0);
   CHECK(j.finish_ms == 1334240730200);
-  CHECK(TaskTypes(j) == "CLEANUP:1 MAP:2 REDUCE:1 SETUP:1");
-  // The reduce's Task record never ends: the file gives it no status.
-  CHECK(Statuses(j.tasks) == "(none):1 FAILED:1 SUCCESS:3");
   CHECK(j.attempts.size() == 8);
-  CHECK(Statuses(j.attempts) == "FAILED:4 KILLED:1 SUCCESS:3");
   const Task& m0 = TaskOf(j, "task_201204121419_0003_m_000000");
   CHECK(m0.status == "FAILED");
   // A failed Task record's TASK_ATTEMPT_ID is the attempt it failed by, not a successful one.
@@ -187,10 +182,8 @@ TEST_CASE("Rumen: a failed job's failed and killed attempts, then a job with a k
   REQUIRE(h.jobs.size() == 2);
   const Job& a = h.jobs[0];
   CHECK(a.job_id == "job_1400000000000_0009");
-  CHECK(a.status == "FAILED");
-  CHECK(TaskTypes(a) == "MAP:2 REDUCE:1 SETUP:1");
-  CHECK(Statuses(a.tasks) == "FAILED:1 KILLED:1 SUCCESS:2");
-  CHECK(Statuses(a.attempts) == "FAILED:3 KILLED:2 SUCCESS:2");
+  CHECK(Shape(a) == "FAILED | MAP:2 REDUCE:1 SETUP:1 | FAILED:1 KILLED:1 SUCCESS:2 | "
+                    "FAILED:3 KILLED:2 SUCCESS:2");
   const Attempt& never = AttemptOf(a, "attempt_1400000000000_0009_m_000001_2");
   CHECK(never.host.empty());  // "hostName" : null
   CHECK(!never.start_ms);     // -1: never started
@@ -200,9 +193,7 @@ TEST_CASE("Rumen: a failed job's failed and killed attempts, then a job with a k
   CHECK(TaskOf(a, "task_1400000000000_0009_m_000001").successful_attempt.empty());
   CHECK(a.conf.size() == 2);
   const Job& b = h.jobs[1];
-  CHECK(b.status == "SUCCESS");
-  CHECK(b.tasks.size() == 1);
-  CHECK(Statuses(b.attempts) == "KILLED:1 SUCCESS:1");
+  CHECK(Shape(b) == "SUCCESS | MAP:1 | SUCCESS:1 | KILLED:1 SUCCESS:1");
 }
 
 TEST_CASE("The held-out folder ingests with no problem; the store's summaries count the same") {
