@@ -139,6 +139,16 @@ std::optional<std::int64_t> TimeField(sj::object o, std::string_view key) {
   return v ? Time(*v) : std::nullopt;
 }
 
+// The counter names met at each position of `group` by this thread (at most 64 groups kept).
+std::vector<CounterName>& NamesSeenIn(const CounterName& group) {
+  thread_local std::vector<std::pair<CounterName, std::vector<CounterName>>> by_group;
+  for (auto& [g, names] : by_group) {
+    if (g == group) return names;
+  }
+  if (by_group.size() >= 64) by_group.erase(by_group.begin());
+  return by_group.emplace_back(group, std::vector<CounterName>()).second;
+}
+
 std::vector<Counter> JhCounters(sj::object o, std::string_view key) {
   std::vector<Counter> out;
   sj::element e;
@@ -148,12 +158,6 @@ std::vector<Counter> JhCounters(sj::object o, std::string_view key) {
       c["groups"].get_array().get(groups) != simdjson::SUCCESS) {
     return out;
   }
-  std::size_t total = 0;  // one allocation for all the groups' counters
-  for (sj::element g : groups) {
-    sj::array counts;
-    if (g["counts"].get_array().get(counts) == simdjson::SUCCESS) total += counts.size();
-  }
-  out.reserve(total);
   for (sj::element g : groups) {
     sj::object go;
     sj::array counts;
@@ -162,6 +166,13 @@ std::vector<Counter> JhCounters(sj::object o, std::string_view key) {
       continue;
     }
     const CounterName group(StrView(go, "name"));
+    if (out.capacity() < out.size() + counts.size()) {
+      out.reserve(std::max(2 * out.capacity(), out.size() + counts.size()));
+    }
+    // Hadoop writes a group's counters in the same order for every task: the name at each
+    // position is checked against the one seen there last (a compare instead of a hash lookup).
+    std::vector<CounterName>& seen = NamesSeenIn(group);
+    std::size_t position = 0;
     for (sj::element k : counts) {
       sj::object ko;
       if (k.get_object().get(ko) != simdjson::SUCCESS) continue;
@@ -177,7 +188,9 @@ std::vector<Counter> JhCounters(sj::object o, std::string_view key) {
           if (v.get_int64().get(value) != simdjson::SUCCESS) value = 0;
         }
       }
-      out.push_back({group, CounterName(name), value});
+      if (position == seen.size()) seen.emplace_back(name);
+      if (seen[position] != name) seen[position] = CounterName(name);
+      out.push_back({group, seen[position++], value});
     }
   }
   return out;

@@ -37,7 +37,7 @@ std::string IngestedJobs(const std::string& dir) {
         {"org.apache.hadoop.mapreduce.TaskCounter", {"CPU_MILLISECONDS", 20000 + 1000 * i}},
         {"org.apache.hadoop.mapreduce.TaskCounter", {"GC_TIME_MILLIS", 500}},
         {"org.apache.hadoop.mapreduce.TaskCounter", {"SPILLED_RECORDS", 1000 * sort_mb[i]}},
-        {"org.apache.hadoop.mapreduce.TaskCounter", {"REDUCE_SHUFFLE_BYTES", 4096}}};
+        {"org.apache.hadoop.mapreduce.TaskCounter", {"REDUCE_SHUFFLE_BYTES", 4096 * reduces[i]}}};
     if (i == 7) {
       job.maps = 30;
       for (int m = 0; m < 30; ++m) job.map_durations_ms.push_back(m == 29 ? 60000 : 4000 + 50 * m);
