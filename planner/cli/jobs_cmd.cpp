@@ -58,7 +58,7 @@ void PrintJob(std::ostream& out, const planner::JobAnswer& a) {
   if (!a.counters.empty()) {
     out << "\ncounters:\n";
     Table counters({"group", "counter", "value"});
-    for (const auto& c : a.counters) counters.AddRow({c.group, c.name, std::to_string(c.value)});
+    for (const auto& c : a.counters) counters.AddRow({c.group.str(), c.name.str(), std::to_string(c.value)});
     counters.Print(out);
   }
 }

@@ -73,13 +73,14 @@ void AddScoreCommand(CLI::App& command, CliContext& ctx) {
 void AddScoresCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<ScoreFlags>();
   CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan scores --store spark.db --sort score");
+  cmd->footer("Examples:\n  perfplan scores --store spark.db --sort score\n"
+              "  perfplan scores --store mr.db");
   AddStoreOption(*cmd, flags->store);
   cmd->add_option("--sort", flags->sort, "score (highest first), app or type")
       ->check(CLI::IsMember({"score", "app", "type"}));
   AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
-    auto answers = planner::AnswerScores(flags->store, "");
+    auto answers = planner::AnswerStoreScores(flags->store);
     if (!answers.ok()) return ReportError(ctx, "scores", answers.status(), flags->json);
     auto list = std::move(answers).value();
     const std::string sort = flags->sort;
@@ -96,10 +97,12 @@ void AddScoresCommand(CLI::App& command, CliContext& ctx) {
       *ctx.out << planner::ToJson(list);
       return;
     }
-    Table table({"application", "score", "type", "provisional", "runs compared", "worst dimension"});
+    Table table({"application", "kind", "score", "type", "provisional", "runs compared",
+                 "worst dimension"});
     for (const planner::ScoreAnswer& a : list) {
       const auto& r = a.result;
-      table.AddRow({a.app_id, Number(r.score, "%.1f"), std::string(models::ToString(r.type)),
+      table.AddRow({a.app_id, planner::IsMapReduceJobId(a.app_id) ? "mapreduce" : "spark",
+                    Number(r.score, "%.1f"), std::string(models::ToString(r.type)),
                     r.provisional ? "yes" : "no",
                     std::to_string(r.comparable_runs),
                     r.worst_first.empty() ? "-" : r.dimensions[r.worst_first.front()].name});
