@@ -3,6 +3,9 @@
 the held-out check of `tune recommend` on Hadoop runs (docs/accuracy.md, "Held-out Hadoop set").
 
 Usage: /usr/bin/python3 bench/tune_hadoop_gen.py OUT.arff [RUNS=120] [SEED=19]
+       /usr/bin/python3 bench/tune_hadoop_gen.py --judge RECOMMEND.json
+The second form reads `perfplan tune recommend --json` output for this set and prints whether its
+configuration fails by the rule below and, if not, its noise-free run time.
 
 BestConf's own Hadoop set (testResults/hive/hadoopPageRank.arff in github.com/zhuyuqing/bestconf)
 is not in ../shared/data. This writes one in its published layout: ARFF `@relation
@@ -80,7 +83,7 @@ def failed(row):
     return map_mb > max_alloc or reduce_mb > max_alloc or sort_mb > 0.7 * 0.8 * map_mb
 
 
-def runtime(row, rng):
+def runtime(row, rng=None):
     nodes, cores = 8, 16
     nm_mb = value(row, "yarn.nodemanager.resource.memory-mb")
     nm_vcores = math.floor(value(row, "yarn.nodemanager.resource.cpu-vcores"))
@@ -110,10 +113,24 @@ def runtime(row, rng):
     reduce_stage = math.ceil(reducers / (nodes * reduce_per_node)) * reduce_task
     overlap = min(fetch, map_stage) * (1 - slowstart) * 0.5
     total = 15 + map_stage + reduce_stage - overlap
-    return total * math.exp(rng.normal(0, 0.04))
+    return total * (math.exp(rng.normal(0, 0.04)) if rng is not None else 1.0)
+
+
+def judge(path):
+    import json
+    with open(path) as f:
+        config = json.load(f)["config"]
+    row = [float(config[name]) for name in NAMES]
+    if failed(row):
+        print("fails by the rule")
+    else:
+        print(f"succeeds; noise-free run time {runtime(row):.1f} s")
 
 
 def main():
+    if sys.argv[1] == "--judge":
+        judge(sys.argv[2])
+        return
     out = sys.argv[1]
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 120
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 19
