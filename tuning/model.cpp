@@ -716,6 +716,9 @@ Result<Model> Model::Load(const std::string& path) {
       if (state->gp_min.size() != d || state->gp_max.size() != d) {
         return corrupt("gaussian-process feature range size mismatch");
       }
+      // A process is fitted on at most kGpMaxRuns runs; more would only come from an edited
+      // file and would cost runs³ to rebuild.
+      if (state->gp_x.size() > kGpMaxRuns) return corrupt("gaussian-process holds too many runs");
       for (const auto& row : state->gp_x) {
         if (row.size() != d) return corrupt("gaussian-process run size mismatch");
       }
