@@ -171,7 +171,7 @@ void AddDataFlags(CLI::App* cmd, TuneFlags* f) {
       ->check(CLI::Range(1e-3, 1e7));
   cmd->add_option("--kinds", f->kinds,
                   "Model kinds to compare (default all): eps-svr-rbf, eps-svr-linear, "
-                  "eps-svr-poly, nu-svr-rbf, ridge, poly-ridge, mean")
+                  "eps-svr-poly, nu-svr-rbf, ridge, poly-ridge, gaussian-process, mean")
       ->delimiter(',');
   AddJsonFlag(*cmd, f->json, "a table");
 }
