@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <system_error>
@@ -122,25 +123,44 @@ Status WriteStageDurations(Store& store, std::int64_t key) {
   return Status::Ok();
 }
 
-// Turns the fully ingested attempt `key` of a scratch store into summary records.
-Status EmitAttempt(Store& store, std::int64_t key,
-                   const std::function<void(const std::string&)>& emit) {
+// An attempt's identity and the fields the copy rule compares.
+struct AttemptRow {
+  std::int64_t key = 0;
   std::string app_id, attempt_id, source;
   std::int64_t events = 0;
   bool completed = false;
+};
+
+// The attempt row matching `where` (params bound to ?1, ?2, …), if any.
+template <typename... P>
+Result<std::optional<AttemptRow>> ReadAttemptRow(Store& store, const std::string& where,
+                                                 const P&... params) {
+  std::optional<AttemptRow> out;
   Status s = FirstRow(
       store,
-      "SELECT app_id, attempt_id, COALESCE(source, ''), events, completed FROM spark_attempts "
-      "WHERE attempt_key = ?1",
+      "SELECT attempt_key, app_id, attempt_id, COALESCE(source, ''), events, completed FROM "
+      "spark_attempts WHERE " + where,
       [&](const Statement& q) {
-        app_id = q.ColumnText(0);
-        attempt_id = q.ColumnText(1);
-        source = q.ColumnText(2);
-        events = q.ColumnInt(3);
-        completed = q.ColumnInt(4) != 0;
+        AttemptRow r;
+        detail::ReadColumns(q, 0, r.key, r.app_id, r.attempt_id, r.source, r.events);
+        r.completed = q.ColumnInt(5) != 0;
+        out = std::move(r);
       },
-      key);
+      params...);
   if (!s.ok()) return s;
+  return out;
+}
+
+// Turns the fully ingested attempt `key` of a scratch store into summary records.
+Status EmitAttempt(Store& store, std::int64_t key,
+                   const std::function<void(const std::string&)>& emit) {
+  auto row = ReadAttemptRow(store, "attempt_key = ?1", key);
+  if (!row.ok()) return row.status();
+  if (!row.value()) return Status::Failed("attempt row vanished from the scratch store");
+  const std::string app_id = row.value()->app_id, attempt_id = row.value()->attempt_id;
+  const std::string source = row.value()->source;
+  const std::int64_t events = row.value()->events;
+  const bool completed = row.value()->completed;
   auto shape = LoadApplicationShape(store, app_id, attempt_id);
   if (Status w = WriteSummaryOnlyTotals(store, key, shape.ok() ? shape.value() : ApplicationShape{},
                                         shape.ok() ? "" : shape.status().message());
@@ -329,8 +349,11 @@ Result<std::int64_t> LoadRecord(RowWriter& writer, const std::string& line,
                                        std::to_string(list.size()));
       }
       const nlohmann::json& a = list.at(0);
-      if (a.value("app_id", std::string()) != record.at("app_id").get<std::string>() ||
-          a.value("attempt_id", std::string()) != record.at("attempt_id").get<std::string>()) {
+      auto same = [&](const char* field) {
+        const auto f = a.find(field);
+        return f != a.end() && f->is_string() && *f == record.at(field);
+      };
+      if (!same("app_id") || !same("attempt_id")) {
         return Status::InvalidArgument(where +
                                        ": the spark_attempts row names another application");
       }
@@ -652,36 +675,22 @@ Result<std::vector<LoadedAttempt>> SummaryRecordReducer::Load(Store& store) cons
       store.Rollback();
       return s;
     };
-    std::optional<std::int64_t> stored_key;
-    std::string stored_source;
-    std::int64_t stored_events = 0;
-    bool stored_completed = false;
-    Status s = FirstRow(
-        store,
-        "SELECT attempt_key, COALESCE(source, ''), events, completed FROM spark_attempts WHERE "
-        "app_id = ?1 AND attempt_id = ?2",
-        [&](const Statement& q) {
-          stored_key = q.ColumnInt(0);
-          stored_source = q.ColumnText(1);
-          stored_events = q.ColumnInt(2);
-          stored_completed = q.ColumnInt(3) != 0;
-        },
-        loaded.app_id, loaded.attempt_id);
-    if (!s.ok()) return fail(s);
-    if (stored_key) {
+    auto stored = ReadAttemptRow(store, "app_id = ?1 AND attempt_id = ?2", loaded.app_id,
+                                 loaded.attempt_id);
+    if (!stored.ok()) return fail(stored.status());
+    if (const std::optional<AttemptRow>& old = stored.value()) {
       std::string why;
-      if (stored_source == c.source && stored_events == c.events &&
-          stored_completed == c.completed) {
+      if (old->source == c.source && old->events == c.events && old->completed == c.completed) {
         loaded.outcome = "unchanged";
-      } else if (stored_completed && !c.completed) {
+      } else if (old->completed && !c.completed) {
         why = "it is incomplete and the stored copy is complete";
-      } else if (stored_events > c.events) {
+      } else if (old->events > c.events) {
         why = "it has " + std::to_string(c.events) + " events, the stored copy " +
-              std::to_string(stored_events);
+              std::to_string(old->events);
       }
       if (!why.empty()) {
         loaded.outcome = "kept";
-        loaded.note = "not replacing the copy stored from " + stored_source + ": " + why +
+        loaded.note = "not replacing the copy stored from " + old->source + ": " + why +
                       (loaded.note.empty() ? "" : "; " + loaded.note);
       }
       if (!loaded.outcome.empty()) {
@@ -692,7 +701,7 @@ Result<std::vector<LoadedAttempt>> SummaryRecordReducer::Load(Store& store) cons
       for (const char* table : kAttemptTables) {
         auto del = store.Prepare(std::string("DELETE FROM ") + table + " WHERE attempt_key = ?1");
         if (!del.ok()) return fail(del.status());
-        del.value().Bind(1, *stored_key);
+        del.value().Bind(1, old->key);
         if (Status d = del.value().Run(); !d.ok()) return fail(d);
       }
     }
