@@ -20,7 +20,7 @@ std::string Bin() { return "'" + testing::BinaryDir() + "/perfplan'"; }
 
 // 6 applications of one name with different executor memory, cores and work.
 std::string Logs() {
-  const std::string logs = testing::MakeTempDir() + "/logs";
+  const std::string logs = testing::MakeTempDir();
   const char* memory[] = {"1g", "2g", "512m", "4g", "3g", "2g"};
   const int cores[] = {1, 2, 1, 4, 2, 3};
   const int tasks[] = {12, 8, 14, 3, 6, 7};
@@ -109,8 +109,9 @@ TEST_CASE("spark reduce refuses what is not a record, and task answers say summa
   CHECK(r.err.rfind("perfplan spark reduce: error: stdin:1: invalid JSON: ", 0) == 0);
   const testing::CliResult j = RunCli("spark reduce --json --store " + dir + "/x.db < " + bad);
   CHECK(j.exit_code == 2);
-  CHECK(nlohmann::json::parse(j.out)["error"].get<std::string>().rfind("stdin:1: invalid JSON", 0) ==
-        0);
+  const auto error = nlohmann::json::parse(j.out);
+  CHECK(error["error"] == "invalid_argument");
+  CHECK(error["message"].get<std::string>().rfind("stdin:1: invalid JSON: ", 0) == 0);
 
   const std::string logs = Logs();
   REQUIRE(RunShell(Bin() + " spark map " + logs + "/app-1 2>/dev/null | " + Bin() +

@@ -21,6 +21,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import warnings
 import zlib
 
 SKIP = 77
@@ -208,6 +209,8 @@ def main():
     if not os.path.isdir(shared):
         print(f"SKIP: {shared} is absent (the real Spark logs of ../shared/data)")
         return SKIP
+    # The reducers' inputs travel with their tasks (a megabyte or two here): say nothing about it.
+    warnings.filterwarnings("ignore", message="Large object of size")
     work = tempfile.mkdtemp(prefix="perfplan-fleet-")
     failures = []
     try:

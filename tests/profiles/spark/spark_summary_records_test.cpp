@@ -312,6 +312,8 @@ TEST_CASE("Lines that are not records are refused with their place and the reaso
   std::string bad = lines[0];
   bad.replace(bad.find("\"app_name\""), 10, "\"app_nick\"");
   REQUIRE(column.Add(bad, "stdin:1").ok());
+  REQUIRE(column.Add(lines[1], "stdin:2").ok());
+  REQUIRE(column.Add(lines[2], "stdin:3").ok());
   auto store = testing::OpenSparkStore(":memory:");
   auto loaded = column.Load(*store);
   REQUIRE(!loaded.ok());
