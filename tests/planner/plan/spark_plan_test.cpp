@@ -53,11 +53,17 @@ PlanRequest Request(const Fixture& f) {
   return r;
 }
 
+// The plan for the application "synthetic" in the fixture's store, which must succeed.
+SparkPlanAnswer Planned(const Fixture& f) {
+  Result<SparkPlanAnswer> plan = AnswerSparkPlan(Request(f));
+  INFO(plan.status().message());
+  REQUIRE(plan.ok());
+  return plan.value();
+}
+
 TEST_CASE("the executor options are the what-if's, and the choice is the fastest replay") {
   const Fixture f = MakeStore(2, {2});
-  Result<SparkPlanAnswer> plan = AnswerSparkPlan(Request(f));
-  REQUIRE(plan.ok());
-  const SparkPlanAnswer& a = plan.value();
+  const SparkPlanAnswer a = Planned(f);
   CHECK(a.app_name == "synthetic");
   CHECK(a.history.runs.size() == 2);
   auto store = profiles::Store::OpenReadOnly(f.store, {profiles::spark::StoreMigrations()});
@@ -95,9 +101,7 @@ TEST_CASE("the executor options are the what-if's, and the choice is the fastest
 
 TEST_CASE("two runs: history and tuning say how many runs they have and need") {
   const Fixture f = MakeStore(2, {2});
-  Result<SparkPlanAnswer> plan = AnswerSparkPlan(Request(f));
-  REQUIRE(plan.ok());
-  const SparkPlanAnswer& a = plan.value();
+  const SparkPlanAnswer a = Planned(f);
   CHECK_FALSE(a.history.fitted);
   CHECK(a.history.note ==
         "the history has 2 completed run(s) at 1 executor count(s); a fit needs 3 runs at 2 or "
@@ -113,9 +117,7 @@ TEST_CASE("two runs: history and tuning say how many runs they have and need") {
 
 TEST_CASE("score and stragglers are the separate commands' answers for the latest run") {
   const Fixture f = MakeStore(3, {1, 2});
-  Result<SparkPlanAnswer> plan = AnswerSparkPlan(Request(f));
-  REQUIRE(plan.ok());
-  const SparkPlanAnswer& a = plan.value();
+  const SparkPlanAnswer a = Planned(f);
   CHECK(a.latest_app_id == "app-2");
 
   Result<std::vector<ScoreAnswer>> score = AnswerScores(f.store, "app-2");
@@ -158,9 +160,7 @@ TEST_CASE("score and stragglers are the separate commands' answers for the lates
 
 TEST_CASE("three runs at two executor counts: the history is fitted, with an interval") {
   const Fixture f = MakeStore(3, {1, 2});
-  Result<SparkPlanAnswer> plan = AnswerSparkPlan(Request(f));
-  REQUIRE(plan.ok());
-  const SparkPlanAnswer& a = plan.value();
+  const SparkPlanAnswer a = Planned(f);
   CHECK(a.history.completed_runs == 3);
   CHECK(a.history.distinct_counts == 2);
   REQUIRE(a.history.fitted);
@@ -186,9 +186,7 @@ TEST_CASE("three runs at two executor counts: the history is fitted, with an int
 
 TEST_CASE("enough runs: the parameters are tune recommend's, as spark-defaults.conf lines") {
   const Fixture f = MakeStore(6, {2});
-  Result<SparkPlanAnswer> plan = AnswerSparkPlan(Request(f));
-  REQUIRE(plan.ok());
-  const SparkPlanAnswer& a = plan.value();
+  const SparkPlanAnswer a = Planned(f);
   REQUIRE(a.tuning.recommended);
   TuneModelSource source;
   source.data.store_path = f.store;
