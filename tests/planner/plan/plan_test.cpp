@@ -10,6 +10,7 @@
 
 #include "models/runtime_fit.h"
 #include "planner/runtime/fit_eval.h"
+#include "tests/support/result_checks.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::planner {
@@ -34,18 +35,12 @@ SelectAnswer Select(Objective objective, int max_nodes = 0, double deadline_seco
   s.options.max_compute_nodes = max_nodes;
   s.options.deadline_seconds = deadline_seconds;
   s.options.top = 0;
-  Result<SelectAnswer> a = AnswerSelect(s);
-  REQUIRE(a.ok());
-  return a.value();
+  const SelectAnswer a = testing::ValueOf(AnswerSelect(s));
+  return a;
 }
 
 // The plan `r` asks for, which must succeed.
-PlanAnswer Planned(const PlanRequest& r) {
-  Result<PlanAnswer> plan = AnswerPlan(r);
-  INFO(plan.status().message());
-  REQUIRE(plan.ok());
-  return plan.value();
-}
+PlanAnswer Planned(const PlanRequest& r) { return testing::ValueOf(AnswerPlan(r)); }
 
 bool Same(const Alternative& a, const Alternative& b) {
   return a.replica_site == b.replica_site && a.compute_site == b.compute_site &&
@@ -135,10 +130,9 @@ TEST_CASE("a deadline and a budget leave only alternatives meeting both") {
   PlanRequest r = KmeansRequest();
   r.price_file = Example("prices/grid.yaml");
   r.objective = PlanObjective::kCost;
-  Result<PlanAnswer> loose = AnswerPlan(r);
-  REQUIRE(loose.ok());
+  const PlanAnswer loose = testing::ValueOf(AnswerPlan(r));
   // A budget just above the cheapest cost keeps the cheapest and drops the dearer ones.
-  const double cheapest = loose.value().alternatives[*loose.value().chosen].cost.cost;
+  const double cheapest = loose.alternatives[*loose.chosen].cost.cost;
   r.budget = cheapest * 1.5;
   r.deadline_seconds = 10000;
   const PlanAnswer plan = Planned(r);
@@ -252,10 +246,8 @@ TEST_CASE("runs path: every alternative is what `perfplan fit` then `perfplan pr
     f.runs_file = r.runs_file;
     f.workload = "w";
     f.instance_type = type;
-    Result<FitAnswer> fit = AnswerFit(f);
-    REQUIRE(fit.ok());
-    Result<models::ResolvedModel> model = models::ResolveModel(fit.value().profile);
-    REQUIRE(model.ok());
+    const FitAnswer fit = testing::ValueOf(AnswerFit(f));
+    const models::ResolvedModel model = testing::ValueOf(models::ResolveModel(fit.profile));
     for (const PlanAlternative& alt : a.alternatives) {
       if (alt.instance_type != type) continue;
       models::Target t;
@@ -265,7 +257,7 @@ TEST_CASE("runs path: every alternative is what `perfplan fit` then `perfplan pr
       t.bandwidth_bytes_per_second = 1e8;
       CAPTURE(alt.select.compute_nodes);
       CHECK(alt.select.runtime_seconds ==
-            doctest::Approx(models::Predict(model.value(), t).runtime_seconds).epsilon(1e-9));
+            doctest::Approx(models::Predict(model, t).runtime_seconds).epsilon(1e-9));
     }
   }
   // The exact data are fitted exactly: t1 on 8 nodes takes 50 + 250 s.
