@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "models/enum_names.h"
 #include "models/radix_sort.h"
 
 namespace perfplan::models {
@@ -50,21 +51,12 @@ double Median(std::span<const double> sorted) {
 
 }  // namespace
 
-std::string_view ToString(HillRule rule) {
-  switch (rule) {
-    case HillRule::kAfterChangePoint:
-      return "after-change-point";
-    case HillRule::kSqrtN:
-      return "sqrt-n";
-  }
-  return "after-change-point";
-}
+constexpr EnumName<HillRule> kHillRuleNames[] = {
+    {HillRule::kAfterChangePoint, "after-change-point"}, {HillRule::kSqrtN, "sqrt-n"}};
 
-bool Parse(std::string_view text, HillRule* out) {
-  if (text == "after-change-point") return *out = HillRule::kAfterChangePoint, true;
-  if (text == "sqrt-n") return *out = HillRule::kSqrtN, true;
-  return false;
-}
+std::string_view ToString(HillRule rule) { return NameOf(kHillRuleNames, rule); }
+
+bool Parse(std::string_view text, HillRule* out) { return ParseName(kHillRuleNames, text, out); }
 
 Status HIndexOptions::Validate() const {
   if (!choose_degree && (degree < 1 || degree > kMaxChangePointDegree)) {

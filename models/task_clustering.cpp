@@ -3,27 +3,19 @@
 #include <cmath>
 #include <limits>
 
+#include "models/enum_names.h"
 #include "models/random.h"
 
 namespace perfplan::models {
 
-std::string_view ToString(TaskType type) {
-  switch (type) {
-    case TaskType::kIoIntensive:
-      return "io";
-    case TaskType::kComputeIntensive:
-      return "compute";
-    case TaskType::kUnknown:
-      return "unknown";
-  }
-  return "unknown";
-}
+constexpr EnumName<TaskType> kTaskTypeNames[] = {{TaskType::kIoIntensive, "io"},
+                                                 {TaskType::kComputeIntensive, "compute"},
+                                                 {TaskType::kUnknown, "unknown"}};
+
+std::string_view ToString(TaskType type) { return NameOf(kTaskTypeNames, type); }
 
 std::optional<TaskType> TaskTypeFromString(std::string_view text) {
-  for (TaskType t : {TaskType::kIoIntensive, TaskType::kComputeIntensive, TaskType::kUnknown}) {
-    if (ToString(t) == text) return t;
-  }
-  return std::nullopt;
+  return ValueNamed(kTaskTypeNames, text);
 }
 
 Result<MinMaxScaling> FitMinMax(const std::vector<std::vector<double>>& rows) {

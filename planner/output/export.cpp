@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "models/enum_names.h"
 #include "models/task_vectors.h"
 #include "models/text.h"
 #include "planner/hindex/hindex_fields.h"
@@ -525,7 +526,7 @@ ExportTable CapacityTable(const CapacityAnswer& answer) {
 
 namespace {
 
-constexpr std::pair<ExportKind, std::string_view> kExportKinds[] = {
+constexpr models::EnumName<ExportKind> kExportKinds[] = {
     {ExportKind::kPredictions, "predictions"}, {ExportKind::kSelection, "selection"},
     {ExportKind::kScores, "scores"},           {ExportKind::kSensitivity, "sensitivity"},
     {ExportKind::kStragglers, "stragglers"},   {ExportKind::kWorkload, "workload"},
@@ -564,21 +565,10 @@ Result<ExportTable> ExportPredictions(const ExportRequest& r) {
 
 }  // namespace
 
-std::string_view ToString(ExportKind kind) {
-  for (const auto& [k, name] : kExportKinds) {
-    if (k == kind) return name;
-  }
-  return "?";
-}
+std::string_view ToString(ExportKind kind) { return models::NameOf(kExportKinds, kind); }
 
 bool Parse(std::string_view text, ExportKind* out) {
-  for (const auto& [k, name] : kExportKinds) {
-    if (name == text) {
-      *out = k;
-      return true;
-    }
-  }
-  return false;
+  return models::ParseName(kExportKinds, text, out);
 }
 
 namespace {

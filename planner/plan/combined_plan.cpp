@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/enum_names.h"
 #include "models/json_text.h"
 #include "models/plan_cost.h"
 #include "planner/plan/plan_runs.h"
@@ -46,17 +47,11 @@ Status Keep(Result<Answer> result, PlanPart part, std::optional<Answer>* out,
 
 }  // namespace
 
-std::string_view ToString(PlanPart part) {
-  switch (part) {
-    case PlanPart::kProfile:
-      return "profile";
-    case PlanPart::kRuns:
-      return "runs";
-    case PlanPart::kSpark:
-      return "spark-application";
-  }
-  return "?";
-}
+constexpr models::EnumName<PlanPart> kPartNames[] = {{PlanPart::kProfile, "profile"},
+                                                     {PlanPart::kRuns, "runs"},
+                                                     {PlanPart::kSpark, "spark-application"}};
+
+std::string_view ToString(PlanPart part) { return models::NameOf(kPartNames, part); }
 
 const PlanAnswer* CombinedPlanAnswer::PartAnswer(PlanPart part) const {
   if (part == PlanPart::kProfile) return profile ? &*profile : nullptr;

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "models/enum_names.h"
 #include "planner/plan/plan_inputs.h"
 #include "planner/plan/plan_runs.h"
 #include "planner/runtime/fit_table.h"
@@ -306,27 +307,15 @@ Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
 
 }  // namespace
 
-std::string_view ToString(PlanObjective value) {
-  switch (value) {
-    case PlanObjective::kTime:
-      return "time";
-    case PlanObjective::kCost:
-      return "cost";
-    case PlanObjective::kNodeSeconds:
-      return "node-seconds";
-  }
-  return "time";
-}
+constexpr models::EnumName<PlanObjective> kObjectiveNames[] = {
+    {PlanObjective::kTime, "time"},
+    {PlanObjective::kCost, "cost"},
+    {PlanObjective::kNodeSeconds, "node-seconds"}};
+
+std::string_view ToString(PlanObjective value) { return models::NameOf(kObjectiveNames, value); }
 
 bool Parse(std::string_view text, PlanObjective* out) {
-  for (PlanObjective v :
-       {PlanObjective::kTime, PlanObjective::kCost, PlanObjective::kNodeSeconds}) {
-    if (text == ToString(v)) {
-      *out = v;
-      return true;
-    }
-  }
-  return false;
+  return models::ParseName(kObjectiveNames, text, out);
 }
 
 Status PlanRequest::Validate() const {

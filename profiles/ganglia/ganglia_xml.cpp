@@ -11,66 +11,33 @@
 #include <utility>
 #include <pugixml.hpp>
 
+#include "models/enum_names.h"
 #include "profiles/ganglia/ganglia.h"
 
 namespace perfplan::profiles {
 
-std::string_view ToString(GangliaType type) {
-  switch (type) {
-    case GangliaType::kString:
-      return "string";
-    case GangliaType::kInt8:
-      return "int8";
-    case GangliaType::kUint8:
-      return "uint8";
-    case GangliaType::kInt16:
-      return "int16";
-    case GangliaType::kUint16:
-      return "uint16";
-    case GangliaType::kInt32:
-      return "int32";
-    case GangliaType::kUint32:
-      return "uint32";
-    case GangliaType::kFloat:
-      return "float";
-    case GangliaType::kDouble:
-      return "double";
-    case GangliaType::kTimestamp:
-      return "timestamp";
-  }
-  return "string";
-}
+// The TYPE attribute's values.
+constexpr models::EnumName<GangliaType> kTypeNames[] = {
+    {GangliaType::kString, "string"}, {GangliaType::kInt8, "int8"},
+    {GangliaType::kUint8, "uint8"},   {GangliaType::kInt16, "int16"},
+    {GangliaType::kUint16, "uint16"}, {GangliaType::kInt32, "int32"},
+    {GangliaType::kUint32, "uint32"}, {GangliaType::kFloat, "float"},
+    {GangliaType::kDouble, "double"}, {GangliaType::kTimestamp, "timestamp"}};
+
+std::string_view ToString(GangliaType type) { return models::NameOf(kTypeNames, type); }
 
 std::optional<GangliaType> GangliaTypeFromString(std::string_view text) {
-  static constexpr GangliaType kAll[] = {
-      GangliaType::kString, GangliaType::kInt8,     GangliaType::kUint8,  GangliaType::kInt16,
-      GangliaType::kUint16, GangliaType::kInt32,    GangliaType::kUint32, GangliaType::kFloat,
-      GangliaType::kDouble, GangliaType::kTimestamp};
-  for (GangliaType t : kAll) {
-    if (ToString(t) == text) return t;
-  }
-  return std::nullopt;
+  return models::ValueNamed(kTypeNames, text);
 }
 
 bool IsNumeric(GangliaType type) { return type != GangliaType::kString; }
 
-std::string_view ToString(GangliaSlope slope) {
-  switch (slope) {
-    case GangliaSlope::kUnspecified:
-      return "unspecified";
-    case GangliaSlope::kZero:
-      return "zero";
-    case GangliaSlope::kPositive:
-      return "positive";
-    case GangliaSlope::kNegative:
-      return "negative";
-    case GangliaSlope::kBoth:
-      return "both";
-    case GangliaSlope::kDerivative:
-      return "derivative";
-  }
-  return "unspecified";
-}
+constexpr models::EnumName<GangliaSlope> kSlopeNames[] = {
+    {GangliaSlope::kUnspecified, "unspecified"}, {GangliaSlope::kZero, "zero"},
+    {GangliaSlope::kPositive, "positive"},       {GangliaSlope::kNegative, "negative"},
+    {GangliaSlope::kBoth, "both"},               {GangliaSlope::kDerivative, "derivative"}};
+
+std::string_view ToString(GangliaSlope slope) { return models::NameOf(kSlopeNames, slope); }
 
 std::string GangliaMetric::Group() const {
   for (const auto& [k, v] : extra) {
@@ -330,12 +297,7 @@ class Walker {
 
   template <typename What>
   GangliaSlope Slope(const pugi::xml_node& node, const char* text, const What& what) {
-    static constexpr GangliaSlope kAll[] = {GangliaSlope::kUnspecified, GangliaSlope::kZero,
-                                            GangliaSlope::kPositive,    GangliaSlope::kNegative,
-                                            GangliaSlope::kBoth,        GangliaSlope::kDerivative};
-    for (GangliaSlope s : kAll) {
-      if (ToString(s) == text) return s;
-    }
+    if (std::optional<GangliaSlope> s = models::ValueNamed(kSlopeNames, text)) return *s;
     Fail(node, Text(what) + ": unknown SLOPE '" + std::string(text) +
                    "' (expected zero, positive, negative, both, unspecified or derivative)");
     return GangliaSlope::kUnspecified;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "profiles/detail/lzf.h"
+#include "models/enum_names.h"
 #include "models/input_file.h"
 #include "profiles/line_reader.h"
 
@@ -472,23 +473,11 @@ void AddPath(const fs::path& path, std::vector<EventLogSource>* out,
 
 }  // namespace
 
-std::string_view ToString(Codec codec) {
-  switch (codec) {
-    case Codec::kPlain:
-      return "plain";
-    case Codec::kGzip:
-      return "gzip";
-    case Codec::kZstd:
-      return "zstd";
-    case Codec::kLz4:
-      return "lz4";
-    case Codec::kSnappy:
-      return "snappy";
-    case Codec::kLzf:
-      return "lzf";
-  }
-  return "plain";
-}
+constexpr models::EnumName<Codec> kCodecNames[] = {
+    {Codec::kPlain, "plain"}, {Codec::kGzip, "gzip"},     {Codec::kZstd, "zstd"},
+    {Codec::kLz4, "lz4"},     {Codec::kSnappy, "snappy"}, {Codec::kLzf, "lzf"}};
+
+std::string_view ToString(Codec codec) { return models::NameOf(kCodecNames, codec); }
 
 Codec CodecFromFileName(std::string_view name) {
   if (EndsWith(name, kInProgress)) name.remove_suffix(kInProgress.size());

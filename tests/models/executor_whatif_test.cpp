@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/result_checks.h"
+
 namespace perfplan::models {
 namespace {
 
@@ -49,12 +51,10 @@ TEST_CASE("Jobs run one after another and parents outside the job are ignored") 
 
 TEST_CASE("Bad inputs are refused with the reason") {
   WhatIfApplication app = OneJob({{0, {1}, {1}}, {1, {0}, {1}}});
-  auto cycle = PredictWithExecutors(app, 1);
-  REQUIRE_FALSE(cycle.ok());
-  CHECK(cycle.status().message() == "stage 0 depends on itself through its parent stages");
-  auto none = PredictWithExecutors(OneJob({{0, {}, {1}}}), 0);
-  REQUIRE_FALSE(none.ok());
-  CHECK(none.status().message() == "executors must be at least 1, not 0");
+  const Status cycle = testing::ErrorOf(PredictWithExecutors(app, 1));
+  CHECK(cycle.message() == "stage 0 depends on itself through its parent stages");
+  const Status none = testing::ErrorOf(PredictWithExecutors(OneJob({{0, {}, {1}}}), 0));
+  CHECK(none.message() == "executors must be at least 1, not 0");
 }
 
 }  // namespace

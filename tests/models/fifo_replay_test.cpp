@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "tests/support/result_checks.h"
+
 namespace perfplan::models {
 namespace {
 
@@ -13,9 +15,7 @@ TEST_CASE("FIFO replay of four jobs on four slots matches the schedule worked by
   // C: t=2, 1 s on 1 slot    → a slot is free at t=2, but FIFO keeps it behind B → 10–11, waits 8
   // D: t=20, 4 s on 8 slots  → wider than the cluster: clamped to 4, runs 20–24
   std::vector<ReplayJob> jobs = {{0, 10, 2}, {1, 5, 3}, {2, 1, 1}, {20, 4, 8}};
-  Result<ReplaySummary> r = ReplayFifo(jobs, 4);
-  REQUIRE(r.ok());
-  const ReplaySummary& s = r.value();
+  const ReplaySummary s = testing::ValueOf(ReplayFifo(jobs, 4));
   REQUIRE(s.jobs.size() == 4);
   CHECK(s.jobs[0].start_seconds == 0);
   CHECK(s.jobs[1].start_seconds == 10);
@@ -34,15 +34,14 @@ TEST_CASE("FIFO replay of four jobs on four slots matches the schedule worked by
 
 TEST_CASE("jobs are replayed in submit order whatever the input order; ties keep input order") {
   std::vector<ReplayJob> jobs = {{5, 1, 1}, {0, 3, 1}, {0, 2, 1}};
-  Result<ReplaySummary> r = ReplayFifo(jobs, 1);
-  REQUIRE(r.ok());
-  REQUIRE(r.value().jobs.size() == 3);
-  CHECK(r.value().jobs[0].job == 1);  // 0–3
-  CHECK(r.value().jobs[1].job == 2);  // 3–5
-  CHECK(r.value().jobs[1].start_seconds == 3);
-  CHECK(r.value().jobs[2].job == 0);  // 5–6, no wait
-  CHECK(r.value().jobs[2].queue_seconds == 0);
-  CHECK(r.value().makespan_seconds == 6);
+  const ReplaySummary r = testing::ValueOf(ReplayFifo(jobs, 1));
+  REQUIRE(r.jobs.size() == 3);
+  CHECK(r.jobs[0].job == 1);  // 0–3
+  CHECK(r.jobs[1].job == 2);  // 3–5
+  CHECK(r.jobs[1].start_seconds == 3);
+  CHECK(r.jobs[2].job == 0);  // 5–6, no wait
+  CHECK(r.jobs[2].queue_seconds == 0);
+  CHECK(r.makespan_seconds == 6);
 }
 
 TEST_CASE("a bigger cluster never finishes later on the same jobs") {
@@ -50,10 +49,9 @@ TEST_CASE("a bigger cluster never finishes later on the same jobs") {
   for (int i = 0; i < 50; ++i) jobs.push_back({i * 2.0, 7.0 + i % 5, 1 + i % 6});
   double previous = 1e300;
   for (long long slots : {4, 6, 8, 16, 64}) {
-    Result<ReplaySummary> r = ReplayFifo(jobs, slots);
-    REQUIRE(r.ok());
-    CHECK(r.value().makespan_seconds <= previous);
-    previous = r.value().makespan_seconds;
+    const ReplaySummary r = testing::ValueOf(ReplayFifo(jobs, slots));
+    CHECK(r.makespan_seconds <= previous);
+    previous = r.makespan_seconds;
   }
 }
 

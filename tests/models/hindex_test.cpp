@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/random.h"
+#include "tests/support/result_checks.h"
 
 namespace perfplan::models {
 namespace {
@@ -19,12 +20,11 @@ constexpr double kExact = 1e-12;
 constexpr double kPaperRounding = 1e-3;
 
 TEST_CASE("the worked example of the paper: A(L)=.2176, A(L*)=.4289 gives H=.493") {
-  Result<HFromAreasResult> h = HFromAreas(0.2176, 0.4289);
-  REQUIRE(h.ok());
-  CHECK(h.value().h_index == doctest::Approx(0.493).epsilon(kPaperRounding));
-  CHECK(h.value().efficiency == doctest::Approx(0.5074).epsilon(kPaperRounding));
-  CHECK(h.value().speedup == doctest::Approx(1.971).epsilon(kPaperRounding));
-  CHECK(std::abs(h.value().speedup - 1 / (1 - h.value().h_index)) < kExact);
+  const HFromAreasResult h = testing::ValueOf(HFromAreas(0.2176, 0.4289));
+  CHECK(h.h_index == doctest::Approx(0.493).epsilon(kPaperRounding));
+  CHECK(h.efficiency == doctest::Approx(0.5074).epsilon(kPaperRounding));
+  CHECK(h.speedup == doctest::Approx(1.971).epsilon(kPaperRounding));
+  CHECK(std::abs(h.speedup - 1 / (1 - h.h_index)) < kExact);
 }
 
 TEST_CASE("H from areas rejects a non-positive area") {
@@ -48,23 +48,20 @@ TEST_CASE("the trapezoid Gini equals the usual sample Gini") {
   Rng rng(3);
   std::vector<double> v(500);
   for (double& x : v) x = -std::log(rng.Uniform());
-  Result<HIndexResult> r = ComputeHIndex(v, {});
-  REQUIRE(r.ok());
+  const HIndexResult r = testing::ValueOf(ComputeHIndex(v, {}));
   std::sort(v.begin(), v.end());
   const double n = 500, s = std::accumulate(v.begin(), v.end(), 0.0);
   double g = 0;
   for (std::size_t i = 0; i < v.size(); ++i) g += (2.0 * (i + 1) - n - 1) * v[i];
   g /= n * s;
-  CHECK(std::abs(r.value().gini_trapezoid - g) < kExact);
-  CHECK(std::abs(r.value().gini - (g - 1 / n)) < kExact);
+  CHECK(std::abs(r.gini_trapezoid - g) < kExact);
+  CHECK(std::abs(r.gini - (g - 1 / n)) < kExact);
 }
 
 TEST_CASE("a step from 90 equal values to 10 slow ones: change point 90 and H in closed form") {
   std::vector<double> v(90, 1.0);
   v.insert(v.end(), 10, 20.0);
-  Result<HIndexResult> r = ComputeHIndex(v, {});
-  REQUIRE(r.ok());
-  const HIndexResult& h = r.value();
+  const HIndexResult h = testing::ValueOf(ComputeHIndex(v, {}));
   CHECK(h.has_change_point);
   CHECK(h.change_point == 90);
   CHECK(h.change_point_fraction == doctest::Approx(0.9));
@@ -82,9 +79,7 @@ TEST_CASE("a step from 90 equal values to 10 slow ones: change point 90 and H in
 
 TEST_CASE("all values equal: H = 0, no change point, a warning, nothing NaN") {
   const std::vector<double> v(50, 2.5);
-  Result<HIndexResult> r = ComputeHIndex(v, {});
-  REQUIRE(r.ok());
-  const HIndexResult& h = r.value();
+  const HIndexResult h = testing::ValueOf(ComputeHIndex(v, {}));
   CHECK(h.h_index == 0);
   CHECK(h.efficiency == 1);
   CHECK(h.speedup == 1);
@@ -106,11 +101,10 @@ TEST_CASE("values growing linearly have a quadratic Lorenz curve: no change poin
   std::iota(v.begin(), v.end(), 1.0);
   HIndexOptions options;
   options.degree = 2;
-  Result<HIndexResult> r = ComputeHIndex(v, options);
-  REQUIRE(r.ok());
-  CHECK_FALSE(r.value().has_change_point);
-  CHECK(r.value().h_index == 0);
-  CHECK(r.value().warnings.at(0) ==
+  const HIndexResult r = testing::ValueOf(ComputeHIndex(v, options));
+  CHECK_FALSE(r.has_change_point);
+  CHECK(r.h_index == 0);
+  CHECK(r.warnings.at(0) ==
         "one degree-2 polynomial fits the whole Lorenz curve: no change point; H = 0");
 }
 
@@ -118,10 +112,9 @@ TEST_CASE("zeros among the values are accepted while the ideal curve is defined"
   std::vector<double> v(10, 0.0);
   v.insert(v.end(), 90, 1.0);
   v.insert(v.end(), 3, 30.0);
-  Result<HIndexResult> r = ComputeHIndex(v, {});
-  REQUIRE(r.ok());
-  CHECK(r.value().change_point == 93);
-  CHECK(r.value().h_index == doctest::Approx(0.4571775312066575));  // numpy, same formulas
+  const HIndexResult r = testing::ValueOf(ComputeHIndex(v, {}));
+  CHECK(r.change_point == 93);
+  CHECK(r.h_index == doctest::Approx(0.4571775312066575));  // numpy, same formulas
 }
 
 TEST_CASE("a change point inside a run of zeros is an error, not a NaN") {
@@ -170,9 +163,8 @@ TEST_CASE("negative values are allowed when the options say so (normal mixtures)
   HIndexOptions options;
   options.allow_negative = true;
   options.degree = 2;
-  Result<HIndexResult> r = ComputeHIndex(v, options);
-  REQUIRE(r.ok());
-  CHECK(std::isfinite(r.value().h_index));
+  const HIndexResult r = testing::ValueOf(ComputeHIndex(v, options));
+  CHECK(std::isfinite(r.h_index));
 }
 
 TEST_CASE("the default minimum segment is 10, or 1% of n when larger") {
@@ -192,11 +184,10 @@ TEST_CASE("BIC chooses a degree in 1..3 and reports all three") {
   }
   HIndexOptions options;
   options.choose_degree = true;
-  Result<HIndexResult> r = ComputeHIndex(v, options);
-  REQUIRE(r.ok());
-  REQUIRE(r.value().bic.size() == 3);
-  const auto best = std::min_element(r.value().bic.begin(), r.value().bic.end());
-  CHECK(r.value().degree == 1 + (best - r.value().bic.begin()));
+  const HIndexResult r = testing::ValueOf(ComputeHIndex(v, options));
+  REQUIRE(r.bic.size() == 3);
+  const auto best = std::min_element(r.bic.begin(), r.bic.end());
+  CHECK(r.degree == 1 + (best - r.bic.begin()));
 }
 
 TEST_CASE("Hill's estimator follows its formula") {

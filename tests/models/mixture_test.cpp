@@ -6,6 +6,8 @@
 #include <numbers>
 #include <string>
 
+#include "tests/support/result_checks.h"
+
 namespace perfplan::models {
 namespace {
 
@@ -14,25 +16,23 @@ namespace {
 constexpr double kQuadrature = 1e-8;
 
 TEST_CASE("a two-term Pareto mixture parses into weights, kinds and parameters") {
-  Result<Mixture> m = ParseMixture(" 0.9 * pareto(4, 0.1) + 0.1*pareto(1.7,1) ");
-  REQUIRE(m.ok());
-  REQUIRE(m.value().components.size() == 2);
-  const MixtureComponent& a = m.value().components[0];
+  const Mixture m = testing::ValueOf(ParseMixture(" 0.9 * pareto(4, 0.1) + 0.1*pareto(1.7,1) "));
+  REQUIRE(m.components.size() == 2);
+  const MixtureComponent& a = m.components[0];
   CHECK(a.weight == 0.9);
   CHECK(a.kind == DistributionKind::kPareto);
   CHECK(a.first == 4);
   CHECK(a.second == 0.1);
   CHECK(a.column == 2);
-  CHECK(m.value().components[1].column == 25);
-  CHECK(ToString(m.value()) == "0.9*pareto(4,0.1)+0.1*pareto(1.7,1)");
-  CHECK(Mean(m.value()) == doctest::Approx(0.9 * 0.4 / 3 + 0.1 * 1.7 / 0.7));
+  CHECK(m.components[1].column == 25);
+  CHECK(ToString(m) == "0.9*pareto(4,0.1)+0.1*pareto(1.7,1)");
+  CHECK(Mean(m) == doctest::Approx(0.9 * 0.4 / 3 + 0.1 * 1.7 / 0.7));
 }
 
 TEST_CASE("a single term needs no weight") {
-  Result<Mixture> m = ParseMixture("normal(0.5,0.4)");
-  REQUIRE(m.ok());
-  CHECK(m.value().components[0].weight == 1);
-  CHECK(CanBeNegative(m.value()));
+  const Mixture m = testing::ValueOf(ParseMixture("normal(0.5,0.4)"));
+  CHECK(m.components[0].weight == 1);
+  CHECK(CanBeNegative(m));
 }
 
 TEST_CASE("bad mixture expressions name the column of the bad token") {
@@ -102,10 +102,9 @@ TEST_CASE("the true H of the DESIGN's normal-Pareto mixture is 0.1434") {
 }
 
 TEST_CASE("a single-term mixture has no stragglers: true H = 0") {
-  Result<TrueHIndex> t = ComputeTrueHIndex(ParseMixture("pareto(3,2)").value());
-  REQUIRE(t.ok());
-  CHECK(t.value().h_index == 0);
-  CHECK(t.value().area_l == doctest::Approx(1 - 1 / (2 - 1 / 3.0)).epsilon(kQuadrature));
+  const TrueHIndex t = testing::ValueOf(ComputeTrueHIndex(ParseMixture("pareto(3,2)").value()));
+  CHECK(t.h_index == 0);
+  CHECK(t.area_l == doctest::Approx(1 - 1 / (2 - 1 / 3.0)).epsilon(kQuadrature));
 }
 
 TEST_CASE("a baseline with a non-positive mean is rejected") {

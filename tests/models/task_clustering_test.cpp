@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "tests/support/result_checks.h"
+
 namespace perfplan::models {
 namespace {
 
@@ -11,13 +13,12 @@ constexpr double kTolerance = 1e-12;  // sums of a handful of small fractions
 
 TEST_CASE("Min-max scaling maps each column to [0, 1] and puts missing values at the mean") {
   const double nan = std::nan("");
-  auto s = FitMinMax({{0, 10}, {5, 10}, {10, nan}});
-  REQUIRE(s.ok());
-  CHECK(s.value().min == std::vector<double>{0, 10});
-  CHECK(s.value().max == std::vector<double>{10, 10});
-  CHECK(s.value().mean == std::vector<double>{5, 10});
-  CHECK(ApplyMinMax(s.value(), {5, nan}) == std::vector<double>{0.5, 0});
-  CHECK(ApplyMinMax(s.value(), {nan, 10}) == std::vector<double>{0.5, 0});
+  const auto s = testing::ValueOf(FitMinMax({{0, 10}, {5, 10}, {10, nan}}));
+  CHECK(s.min == std::vector<double>{0, 10});
+  CHECK(s.max == std::vector<double>{10, 10});
+  CHECK(s.mean == std::vector<double>{5, 10});
+  CHECK(ApplyMinMax(s, {5, nan}) == std::vector<double>{0.5, 0});
+  CHECK(ApplyMinMax(s, {nan, 10}) == std::vector<double>{0.5, 0});
   CHECK(FitMinMax({{1}, {1, 2}}).status().message() ==
         "min-max scaling: row 1 has 2 values, row 0 has 1");
 }
@@ -27,22 +28,20 @@ TEST_CASE("K-means with k-means++ separates two blobs, reproducibly from its see
                                                    {10, 10}, {10, 11}, {11, 10}};
   KMeansOptions settings;
   settings.seed = 7;
-  auto r = KMeans(points, settings);
-  REQUIRE(r.ok());
-  const auto& a = r.value().assignment;
+  const auto r = testing::ValueOf(KMeans(points, settings));
+  const auto& a = r.assignment;
   CHECK(a[0] == a[1]);
   CHECK(a[1] == a[2]);
   CHECK(a[3] == a[4]);
   CHECK(a[4] == a[5]);
   CHECK(a[0] != a[3]);
   // Each blob: centroid (1/3, 1/3) off its corner; squared distances 2/9 + 5/9 + 5/9.
-  CHECK(r.value().sse == doctest::Approx(8.0 / 3.0).epsilon(kTolerance));
-  CHECK(r.value().seed == 7);
-  auto again = KMeans(points, settings);
-  REQUIRE(again.ok());
-  CHECK(again.value().assignment == a);
-  CHECK(again.value().centroids == r.value().centroids);
-  CHECK(NearestCentroid(r.value().centroids, {9, 9}) == a[3]);
+  CHECK(r.sse == doctest::Approx(8.0 / 3.0).epsilon(kTolerance));
+  CHECK(r.seed == 7);
+  const auto again = testing::ValueOf(KMeans(points, settings));
+  CHECK(again.assignment == a);
+  CHECK(again.centroids == r.centroids);
+  CHECK(NearestCentroid(r.centroids, {9, 9}) == a[3]);
 }
 
 TEST_CASE("K-means refuses fewer points than clusters and bad settings") {

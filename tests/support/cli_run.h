@@ -1,12 +1,8 @@
 // One run of the perfplan binary with its stderr kept apart from stdout, for the CLI tests that
-// assert exact error texts, and the shell runner under it. Header only (the tests link doctest).
+// assert exact error texts, and the shell runner under it (defined in test_support.cpp, where
+// RunPerfplan uses it too).
 #pragma once
 
-#include <doctest/doctest.h>
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -20,18 +16,9 @@ struct CliResult {
   std::string err;
 };
 
-// Runs `command` through the shell, capturing its stdout (REQUIRE fails when it cannot start).
-inline CliRun RunShell(const std::string& command) {
-  CliRun r;
-  std::FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+// Runs `command` through the shell, capturing its stdout; throws std::runtime_error (the test
+// fails) when the shell cannot be started. The runner under RunPerfplan (test_support.cpp).
+CliRun RunShell(const std::string& command);
 
 // Runs BinaryDir()/perfplan with `args` (already shell-quoted) through the shell, capturing stdout
 // and stderr; in the folder `dir` when it is not empty, so relative paths resolve there.

@@ -1,5 +1,7 @@
 #include "tests/support/test_support.h"
 
+#include "tests/support/cli_run.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -81,8 +83,7 @@ void WriteFile(const std::string& path, const std::string& contents) {
   out << contents;
 }
 
-CliRun RunPerfplan(const std::string& args, const std::string& redirect) {
-  const std::string command = BinaryDir() + "/perfplan " + args + " " + redirect;
+CliRun RunShell(const std::string& command) {
   std::FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run " + command);
   CliRun run;
@@ -92,6 +93,10 @@ CliRun RunPerfplan(const std::string& args, const std::string& redirect) {
   const int status = pclose(pipe);
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
+}
+
+CliRun RunPerfplan(const std::string& args, const std::string& redirect) {
+  return RunShell(BinaryDir() + "/perfplan " + args + " " + redirect);
 }
 
 int StartPerfplan(const std::vector<std::string>& args) {

@@ -33,9 +33,15 @@ std::string RunsCsv(const std::string& type = "t1") {
   return csv;
 }
 
-TEST_CASE("fit writes a profile that predict reproduces") {
+// A fresh folder holding one file, `name`, with `contents`.
+std::string FolderWith(const std::string& name, const std::string& contents) {
   const std::string dir = testing::MakeTempDir();
-  testing::WriteFile(dir + "/runs.csv", RunsCsv());
+  testing::WriteFile(dir + "/" + name, contents);
+  return dir;
+}
+
+TEST_CASE("fit writes a profile that predict reproduces") {
+  const std::string dir = FolderWith("runs.csv", RunsCsv());
   const Run fit = Perfplan("fit --runs " + dir +
                                "/runs.csv --workload w --train "
                                "\"compute_nodes<=16\" --out " +
@@ -63,12 +69,10 @@ TEST_CASE("fit writes a profile that predict reproduces") {
 }
 
 TEST_CASE("evaluate prints the contract keys") {
-  const std::string dir = testing::MakeTempDir();
-  testing::WriteFile(dir + "/runs.csv", RunsCsv());
-  const Run ev = Perfplan("evaluate --runs " + dir +
-                              "/runs.csv --workload w --train "
-                              "\"compute_nodes<=16\" --json",
-                          dir + "/err");
+  const std::string dir = FolderWith("runs.csv", RunsCsv());
+  const Run ev = Perfplan(
+      "evaluate --runs " + dir + "/runs.csv --workload w --train \"compute_nodes<=16\" --json",
+      dir + "/err");
   REQUIRE(ev.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(ev.out);
   for (const char* key : {"predictions", "median_ape", "p90_ape", "baselines", "interval",
@@ -102,8 +106,8 @@ TEST_CASE("evaluate prints the contract keys") {
 }
 
 TEST_CASE("evaluate and fit report every candidate form's CV error and the chosen one") {
-  const std::string dir = testing::MakeTempDir();
-  testing::WriteFile(dir + "/runs.csv", RunsCsv("m4.large"));  // known type: hardware figures
+  // A known instance type: hardware figures.
+  const std::string dir = FolderWith("runs.csv", RunsCsv("m4.large"));
   const Run ev = Perfplan("evaluate --runs " + dir +
                               "/runs.csv --workload w --train \"compute_nodes<=16\" --json",
                           dir + "/err");
@@ -148,24 +152,20 @@ TEST_CASE("evaluate and fit report every candidate form's CV error and the chose
 }
 
 TEST_CASE("bad input exits 2 with a message that says what to fix") {
-  const std::string dir = testing::MakeTempDir();
-  testing::WriteFile(dir + "/runs.csv", RunsCsv());
-  const Run bad_filter = Perfplan("evaluate --runs " + dir +
-                                      "/runs.csv --workload w --train "
-                                      "\"nodes<=8\"",
-                                  dir + "/err");
+  const std::string dir = FolderWith("runs.csv", RunsCsv());
+  const std::string runs = " --runs " + dir + "/runs.csv";
+  const Run bad_filter =
+      Perfplan("evaluate" + runs + " --workload w --train \"nodes<=8\"", dir + "/err");
   CHECK(bad_filter.exit_code == 2);
   CHECK(testing::ReadFile(dir + "/err") ==
         "perfplan evaluate: error: --train: column 1: unknown column 'nodes'\n");
-  const Run too_few = Perfplan("fit --runs " + dir +
-                                   "/runs.csv --workload w --train "
-                                   "\"compute_nodes<=4\"",
-                               dir + "/err");
+  const Run too_few =
+      Perfplan("fit" + runs + " --workload w --train \"compute_nodes<=4\"", dir + "/err");
   CHECK(too_few.exit_code == 2);
   CHECK(testing::ReadFile(dir + "/err") ==
         "perfplan fit: error: " + dir +
             "/runs.csv: fit of w on t1 needs at least 3 completed runs, got 1 (1 censored)\n");
-  const Run unknown = Perfplan("fit --runs " + dir + "/runs.csv --workload v", dir + "/err");
+  const Run unknown = Perfplan("fit" + runs + " --workload v", dir + "/err");
   CHECK(unknown.exit_code == 2);
   CHECK(testing::ReadFile(dir + "/err") ==
         "perfplan fit: error: " + dir +
@@ -221,8 +221,7 @@ std::string HistoryCsv() {
 }
 
 TEST_CASE("backtest replays the runs in time order and predicts each from the earlier ones") {
-  const std::string dir = testing::MakeTempDir();
-  testing::WriteFile(dir + "/history.csv", HistoryCsv());
+  const std::string dir = FolderWith("history.csv", HistoryCsv());
   const Run bt =
       Perfplan("backtest --runs " + dir + "/history.csv --workload w --json", dir + "/err");
   REQUIRE(bt.exit_code == 0);
@@ -264,8 +263,7 @@ TEST_CASE("backtest replays the runs in time order and predicts each from the ea
 }
 
 TEST_CASE("export --what backtest writes the replayed runs as CSV and JSON") {
-  const std::string dir = testing::MakeTempDir();
-  testing::WriteFile(dir + "/history.csv", HistoryCsv());
+  const std::string dir = FolderWith("history.csv", HistoryCsv());
   const Run csv = Perfplan("export --what backtest --runs " + dir + "/history.csv --workload w",
                            dir + "/err");
   REQUIRE(csv.exit_code == 0);

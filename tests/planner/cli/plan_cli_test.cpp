@@ -24,13 +24,17 @@ std::string KmeansArgs() {
          Example("topology.yaml") + " --dataset sky-survey";
 }
 
+// The standard output of a perfplan run that must succeed (exit code 0), as JSON.
+nlohmann::json JsonOf(const std::string& args) {
+  const testing::CliRun run = RunPerfplan(args);
+  INFO("perfplan " << args);
+  REQUIRE(run.exit_code == 0);
+  return nlohmann::json::parse(run.out);
+}
+
 TEST_CASE("plan --objective time recommends what select ranks first, with the same runtime") {
-  testing::CliRun plan = RunPerfplan("plan " + KmeansArgs() + " --json");
-  testing::CliRun select = RunPerfplan("select " + KmeansArgs() + " --json");
-  REQUIRE(plan.exit_code == 0);
-  REQUIRE(select.exit_code == 0);
-  const auto p = nlohmann::json::parse(plan.out);
-  const auto s = nlohmann::json::parse(select.out);
+  const nlohmann::json p = JsonOf("plan " + KmeansArgs() + " --json");
+  const nlohmann::json s = JsonOf("select " + KmeansArgs() + " --json");
   const auto& chosen = p["recommendation"]["plan"];
   const auto& first = s["alternatives"][0];
   for (const char* key : {"replica_site", "compute_site", "compute_nodes", "runtime_seconds"}) {
@@ -43,14 +47,10 @@ TEST_CASE("plan --objective time recommends what select ranks first, with the sa
 }
 
 TEST_CASE("plan --objective node-seconds agrees with select --objective node-seconds") {
-  testing::CliRun plan =
-      RunPerfplan("plan " + KmeansArgs() + " --objective node-seconds --max-nodes 8 --json");
-  testing::CliRun select = RunPerfplan("select " + KmeansArgs() +
-                                       " --objective node-seconds --max-compute-nodes 8 --json");
-  REQUIRE(plan.exit_code == 0);
-  REQUIRE(select.exit_code == 0);
-  const auto p = nlohmann::json::parse(plan.out);
-  const auto s = nlohmann::json::parse(select.out);
+  const nlohmann::json p =
+      JsonOf("plan " + KmeansArgs() + " --objective node-seconds --max-nodes 8 --json");
+  const nlohmann::json s =
+      JsonOf("select " + KmeansArgs() + " --objective node-seconds --max-compute-nodes 8 --json");
   CHECK(p["recommendation"]["plan"]["compute_site"] == s["alternatives"][0]["compute_site"]);
   CHECK(p["recommendation"]["plan"]["compute_nodes"] == s["alternatives"][0]["compute_nodes"]);
   CHECK(p["recommendation"]["plan"]["node_seconds"] == s["alternatives"][0]["node_seconds"]);
@@ -86,10 +86,8 @@ TEST_CASE("plan --runs: one fit per instance type; a plan needs one evidence pat
            std::to_string(20 + 400.0 / c) + ",true\n";
   }
   testing::WriteFile(dir + "/runs.csv", csv);
-  testing::CliRun r =
-      RunPerfplan("plan --runs '" + dir + "/runs.csv' --workload w --nodes 2,16 --json");
-  REQUIRE(r.exit_code == 0);
-  const auto j = nlohmann::json::parse(r.out);
+  const nlohmann::json j =
+      JsonOf("plan --runs '" + dir + "/runs.csv' --workload w --nodes 2,16 --json");
   CHECK(j["evidence"] == "runs");
   CHECK(j["sources"]["runtime"]["command"] == "perfplan fit");
   CHECK(j["recommendation"]["plan"]["instance_type"] == "small");
@@ -110,15 +108,11 @@ TEST_CASE("plan --store --app: the what-if's counts, the separate commands named
   REQUIRE(RunPerfplan("ingest spark '" + dir + "/app-a' '" + dir + "/app-b' --store '" + store +
                       "'")
               .exit_code == 0);
-  testing::CliRun plan = RunPerfplan("plan --store '" + store + "' --app synthetic --json");
-  REQUIRE(plan.exit_code == 0);
-  const auto p = nlohmann::json::parse(plan.out);
+  const nlohmann::json p = JsonOf("plan --store '" + store + "' --app synthetic --json");
   CHECK(p["evidence"] == "spark-application");
   CHECK(p["latest_app_id"] == "app-b");
-  testing::CliRun whatif =
-      RunPerfplan("whatif executors app-b --counts 1,2,4,8 --store '" + store + "' --json");
-  REQUIRE(whatif.exit_code == 0);
-  const auto w = nlohmann::json::parse(whatif.out);
+  const nlohmann::json w =
+      JsonOf("whatif executors app-b --counts 1,2,4,8 --store '" + store + "' --json");
   REQUIRE(p["executors"]["options"].size() == w["points"].size());
   for (std::size_t i = 0; i < w["points"].size(); ++i) {
     CHECK(p["executors"]["options"][i]["executors"] == w["points"][i]["executors"]);
@@ -127,9 +121,8 @@ TEST_CASE("plan --store --app: the what-if's counts, the separate commands named
   CHECK(p["tuning"]["recommended"] == false);
   CHECK(p["tuning"]["runs"] == 2);
   CHECK(p["tuning"]["needed"] == 5);
-  testing::CliRun stragglers = RunPerfplan("stragglers app-b --store '" + store + "' --json");
-  REQUIRE(stragglers.exit_code == 0);
-  CHECK(p["stragglers"]["h_job"] == nlohmann::json::parse(stragglers.out)["h_job"]);
+  const nlohmann::json stragglers = JsonOf("stragglers app-b --store '" + store + "' --json");
+  CHECK(p["stragglers"]["h_job"] == stragglers["h_job"]);
 
   testing::CliRun text = RunPerfplan("plan --store '" + store + "' --app synthetic");
   REQUIRE(text.exit_code == 0);
@@ -151,15 +144,10 @@ TEST_CASE("plan --store --app: the what-if's counts, the separate commands named
 
 TEST_CASE("export --what plan: the plan's alternatives, or the Spark plan's parts, as rows") {
   // Profile path: one row per alternative, every row with every column, the plan's numbers.
-  testing::CliRun plan = RunPerfplan("plan " + KmeansArgs() + " --prices " +
-                                     Example("prices/grid.yaml") + " --objective cost --json");
-  testing::CliRun table = RunPerfplan("export --what plan " + KmeansArgs() + " --prices " +
-                                      Example("prices/grid.yaml") +
-                                      " --objective cost --format json");
-  REQUIRE(plan.exit_code == 0);
-  REQUIRE(table.exit_code == 0);
-  const auto p = nlohmann::json::parse(plan.out);
-  const auto t = nlohmann::json::parse(table.out);
+  const std::string with_prices = KmeansArgs() + " --prices " + Example("prices/grid.yaml");
+  const nlohmann::json p = JsonOf("plan " + with_prices + " --objective cost --json");
+  const nlohmann::json t =
+      JsonOf("export --what plan " + with_prices + " --objective cost --format json");
   CHECK(t["what"] == "plan");
   CHECK(t["columns"].back() == "instance_type");
   REQUIRE(t["rows"].size() == p["alternatives"].size());
@@ -184,14 +172,10 @@ TEST_CASE("export --what plan: the plan's alternatives, or the Spark plan's part
   const std::string store = "'" + dir + "/s.db'";
   REQUIRE(RunPerfplan("ingest spark '" + dir + "/app-a' '" + dir + "/app-b' --store " + store)
               .exit_code == 0);
-  testing::CliRun spark =
-      RunPerfplan("plan --store " + store + " --app synthetic --nodes 1,3,6 --json");
-  testing::CliRun rows = RunPerfplan("export --what plan synthetic --store " + store +
-                                     " --nodes 1,3,6 --format json");
-  REQUIRE(spark.exit_code == 0);
-  REQUIRE(rows.exit_code == 0);
-  const auto sp = nlohmann::json::parse(spark.out);
-  const auto r = nlohmann::json::parse(rows.out);
+  const nlohmann::json sp =
+      JsonOf("plan --store " + store + " --app synthetic --nodes 1,3,6 --json");
+  const nlohmann::json r =
+      JsonOf("export --what plan synthetic --store " + store + " --nodes 1,3,6 --format json");
   CHECK(r["columns"][0] == "kind");
   std::size_t executors = 0, stages = 0;
   for (const auto& row : r["rows"]) {
@@ -222,29 +206,39 @@ TEST_CASE("export --what plan: the plan's alternatives, or the Spark plan's part
   CHECK(priced.out.find("the Spark application path prices nothing") != std::string::npos);
 }
 
-TEST_CASE("plan over a profile, a runs CSV and a store at once: each part is its own plan") {
-  const std::string dir = testing::MakeTempDir();
-  testing::WriteFile(dir + "/runs.csv",
+// Inputs of the runs and Spark-application paths in a fresh folder `dir`: runs.csv of kmeans on m5
+// (`runs` names it and the workload) and the store `store` (quoted) with one ingested synthetic
+// application whose event log is `log`.
+struct PathInputs {
+  std::string dir;
+  std::string store;
+  std::string runs;
+};
+PathInputs RunsAndStore(const std::string& log) {
+  PathInputs in;
+  in.dir = testing::MakeTempDir();
+  testing::WriteFile(in.dir + "/runs.csv",
                      testing::LinearRunsCsv("kmeans", {{"m5", 40, 1500}}, {4, 8, 16, 32}));
-  testing::WriteFile(dir + "/app-c", testing::SyntheticEventLog("app-c", 2, 16));
-  const std::string store = "'" + dir + "/s.db'";
-  REQUIRE(RunPerfplan("ingest spark '" + dir + "/app-c' --store " + store).exit_code == 0);
-  const std::string runs = " --runs '" + dir + "/runs.csv' --workload kmeans";
+  testing::WriteFile(in.dir + "/" + log, testing::SyntheticEventLog(log, 2, 16));
+  in.store = "'" + in.dir + "/s.db'";
+  REQUIRE(RunPerfplan("ingest spark '" + in.dir + "/" + log + "' --store " + in.store).exit_code ==
+          0);
+  in.runs = " --runs '" + in.dir + "/runs.csv' --workload kmeans";
+  return in;
+}
+
+TEST_CASE("plan over a profile, a runs CSV and a store at once: each part is its own plan") {
+  const auto [dir, store, runs] = RunsAndStore("app-c");
   const std::string app = " --store " + store + " --app synthetic";
 
-  testing::CliRun combined = RunPerfplan("plan " + KmeansArgs() + runs + app + " --json");
-  testing::CliRun profile = RunPerfplan("plan " + KmeansArgs() + " --json");
-  testing::CliRun by_runs = RunPerfplan("plan" + runs + " --json");
-  testing::CliRun spark = RunPerfplan("plan" + app + " --json");
-  REQUIRE(combined.exit_code == 0);
-  REQUIRE(profile.exit_code == 0);
-  REQUIRE(by_runs.exit_code == 0);
-  REQUIRE(spark.exit_code == 0);
-  const auto c = nlohmann::json::parse(combined.out);
+  const nlohmann::json c = JsonOf("plan " + KmeansArgs() + runs + app + " --json");
+  const nlohmann::json profile = JsonOf("plan " + KmeansArgs() + " --json");
+  const nlohmann::json by_runs = JsonOf("plan" + runs + " --json");
+  const nlohmann::json spark = JsonOf("plan" + app + " --json");
   CHECK(c["evidence"] == "combined");
-  CHECK(c["parts"]["profile"] == nlohmann::json::parse(profile.out));
-  CHECK(c["parts"]["runs"] == nlohmann::json::parse(by_runs.out));
-  CHECK(c["parts"]["spark_application"] == nlohmann::json::parse(spark.out));
+  CHECK(c["parts"]["profile"] == profile);
+  CHECK(c["parts"]["runs"] == by_runs);
+  CHECK(c["parts"]["spark_application"] == spark);
   const auto& rec = c["recommendation"];
   const auto& chosen = c["parts"][rec["part"].get<std::string>()]["recommendation"]["plan"];
   CHECK(rec["plan"] == chosen);
@@ -252,7 +246,7 @@ TEST_CASE("plan over a profile, a runs CSV and a store at once: each part is its
       c["parts"][rec["part"] == "profile" ? "runs" : "profile"]["recommendation"]["plan"]
        ["runtime_seconds"];
   CHECK(chosen["runtime_seconds"].get<double>() <= other);
-  CHECK(rec["spark"]["executors"] == nlohmann::json::parse(spark.out)["recommendation"]["executors"]);
+  CHECK(rec["spark"]["executors"] == spark["recommendation"]["executors"]);
 
   testing::CliRun text = RunPerfplan("plan " + KmeansArgs() + runs + app);
   REQUIRE(text.exit_code == 0);
@@ -268,26 +262,15 @@ TEST_CASE("plan over a profile, a runs CSV and a store at once: each part is its
 }
 
 TEST_CASE("export --what plan over several paths: each part's rows are its own export's") {
-  const std::string dir = testing::MakeTempDir();
-  testing::WriteFile(dir + "/runs.csv",
-                     testing::LinearRunsCsv("kmeans", {{"m5", 40, 1500}}, {4, 8, 16, 32}));
-  testing::WriteFile(dir + "/app-e", testing::SyntheticEventLog("app-e", 2, 16));
-  const std::string store = "'" + dir + "/s.db'";
-  REQUIRE(RunPerfplan("ingest spark '" + dir + "/app-e' --store " + store).exit_code == 0);
-  const std::string runs = " --runs '" + dir + "/runs.csv' --workload kmeans";
+  const auto [dir, store, runs] = RunsAndStore("app-e");
   const std::string app = " synthetic --store " + store;
   const std::string prices = " --prices " + Example("prices/grid.yaml");
 
-  testing::CliRun combined =
-      RunPerfplan("export --what plan " + KmeansArgs() + runs + app + " --format json");
-  testing::CliRun profile = RunPerfplan("export --what plan " + KmeansArgs() + " --format json");
-  testing::CliRun by_runs = RunPerfplan("export --what plan" + runs + " --format json");
-  testing::CliRun spark = RunPerfplan("export --what plan" + app + " --format json");
-  REQUIRE(combined.exit_code == 0);
-  REQUIRE(profile.exit_code == 0);
-  REQUIRE(by_runs.exit_code == 0);
-  REQUIRE(spark.exit_code == 0);
-  const auto c = nlohmann::json::parse(combined.out);
+  const nlohmann::json c =
+      JsonOf("export --what plan " + KmeansArgs() + runs + app + " --format json");
+  const nlohmann::json profile = JsonOf("export --what plan " + KmeansArgs() + " --format json");
+  const nlohmann::json by_runs = JsonOf("export --what plan" + runs + " --format json");
+  const nlohmann::json spark = JsonOf("export --what plan" + app + " --format json");
   CHECK(c["what"] == "plan");
   const std::vector<std::string> first = {"part", "alternative", "combined_chosen",
                                           "combined_on_front"};
@@ -297,7 +280,7 @@ TEST_CASE("export --what plan over several paths: each part's rows are its own e
   for (const auto& [part, alone] : {std::pair{"profile", &profile}, std::pair{"runs", &by_runs},
                                     std::pair{"spark-application", &spark}}) {
     CAPTURE(part);
-    const auto a = nlohmann::json::parse(alone->out);
+    const nlohmann::json& a = *alone;
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& row : c["rows"]) {
       if (row["part"] != part) continue;
@@ -323,10 +306,7 @@ TEST_CASE("export --what plan over several paths: each part's rows are its own e
        at = as_csv.out.find("\r\n", at + 2)) {
     ++lines;
   }
-  testing::CliRun priced =
-      RunPerfplan("plan " + KmeansArgs() + runs + prices + " --json");
-  REQUIRE(priced.exit_code == 0);
-  const auto p = nlohmann::json::parse(priced.out);
+  const nlohmann::json p = JsonOf("plan " + KmeansArgs() + runs + prices + " --json");
   on_front = p["front"].size();
   CHECK(on_front > 0);
   CHECK(lines == 1 + p["parts"]["profile"]["alternatives"].size() +
@@ -337,11 +317,9 @@ TEST_CASE("capacity --runs: the fitted history predicts the jobs; --from/--to bo
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/runs.csv",
                      testing::LinearRunsCsv("sort", {{"m5", 20, 600}}, {4, 8, 16, 32}, "2e9"));
-  testing::CliRun r = RunPerfplan("capacity --trace " + Example("swim/fb2009_first50.tsv") +
-                                  " --runs '" + dir + "/runs.csv' --workload sort --nodes 4,16 "
-                                  "--json");
-  REQUIRE(r.exit_code == 0);
-  const auto j = nlohmann::json::parse(r.out);
+  const nlohmann::json j =
+      JsonOf("capacity --trace " + Example("swim/fb2009_first50.tsv") + " --runs '" + dir +
+             "/runs.csv' --workload sort --nodes 4,16 --json");
   CHECK(j["inputs"]["profile"].is_null());
   CHECK(j["inputs"]["workload"] == "sort");
   CHECK(j["sources"]["runtime"].get<std::string>().rfind(
@@ -372,11 +350,9 @@ TEST_CASE("capacity --runs: the fitted history predicts the jobs; --from/--to bo
 }
 
 TEST_CASE("capacity: more nodes never finish the trace later, and the JSON has every size") {
-  testing::CliRun r =
-      RunPerfplan("capacity --trace " + Example("swim/fb2009_first50.tsv") + " --profile " +
-                  Example("profiles/kmeans.yaml") + " --nodes 1,4,16 --json");
-  REQUIRE(r.exit_code == 0);
-  const auto j = nlohmann::json::parse(r.out);
+  const nlohmann::json j =
+      JsonOf("capacity --trace " + Example("swim/fb2009_first50.tsv") + " --profile " +
+             Example("profiles/kmeans.yaml") + " --nodes 1,4,16 --json");
   CHECK(j["jobs"] == 50);
   REQUIRE(j["sizes"].size() == 3);
   CHECK(j["sizes"][0]["nodes"] == 1);

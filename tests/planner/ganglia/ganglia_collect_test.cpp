@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "profiles/ganglia/ganglia_store.h"
+#include "tests/support/result_checks.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::planner {
@@ -88,16 +89,14 @@ TEST_CASE("Polling every interval for the duration stores each poll's samples") 
   s.source = "127.0.0.1:" + std::to_string(gmond.port());
   s.interval_seconds = 5;
   s.duration_seconds = 20;
-  auto answer = CollectGanglia(*store, s, clock.Hooks());
-  REQUIRE_MESSAGE(answer.ok(), answer.status().message());
-  CHECK(answer.value().polls == 4);  // at 0, 5, 10, 15 s
-  CHECK(answer.value().samples == 4);
-  CHECK(answer.value().hosts == std::vector<std::string>{"fake/h"});
-  CHECK(answer.value().metrics == std::vector<std::string>{"load_one"});
-  CHECK_FALSE(answer.value().interrupted);
-  auto samples = profiles::LoadGangliaSamples(*store, 0, 5000, {});
-  REQUIRE(samples.ok());
-  CHECK(samples.value().size() == 4);
+  const auto answer = testing::ValueOf(CollectGanglia(*store, s, clock.Hooks()));
+  CHECK(answer.polls == 4);  // at 0, 5, 10, 15 s
+  CHECK(answer.samples == 4);
+  CHECK(answer.hosts == std::vector<std::string>{"fake/h"});
+  CHECK(answer.metrics == std::vector<std::string>{"load_one"});
+  CHECK_FALSE(answer.interrupted);
+  const auto samples = testing::ValueOf(profiles::LoadGangliaSamples(*store, 0, 5000, {}));
+  CHECK(samples.size() == 4);
 }
 
 TEST_CASE("A stop request ends the collection and keeps every committed poll") {
@@ -112,23 +111,20 @@ TEST_CASE("A stop request ends the collection and keeps every committed poll") {
   s.source = "127.0.0.1:" + std::to_string(gmond.port());
   s.interval_seconds = 1;
   s.duration_seconds = 3600;
-  auto answer = CollectGanglia(*store, s, hooks);
-  REQUIRE(answer.ok());
-  CHECK(answer.value().interrupted);
-  CHECK(answer.value().polls == 2);
-  auto samples = profiles::LoadGangliaSamples(*store, 0, 5000, {});
-  REQUIRE(samples.ok());
-  CHECK(samples.value().size() == 2);
+  const auto answer = testing::ValueOf(CollectGanglia(*store, s, hooks));
+  CHECK(answer.interrupted);
+  CHECK(answer.polls == 2);
+  const auto samples = testing::ValueOf(profiles::LoadGangliaSamples(*store, 0, 5000, {}));
+  CHECK(samples.size() == 2);
 }
 
 TEST_CASE("An unreachable gmond fails the collection with the connection error") {
   auto store = OpenMemory();
   CollectOptions s;
   s.source = "127.0.0.1:1";
-  auto answer = CollectGanglia(*store, s);
-  REQUIRE_FALSE(answer.ok());
-  CHECK(answer.status().code() == StatusCode::kFailed);
-  CHECK(answer.status().message() == "127.0.0.1:1: cannot connect: Connection refused");
+  const Status answer = testing::ErrorOf(CollectGanglia(*store, s));
+  CHECK(answer.code() == StatusCode::kFailed);
+  CHECK(answer.message() == "127.0.0.1:1: cannot connect: Connection refused");
 }
 
 TEST_CASE("Settings out of range are refused naming the flag") {
@@ -153,10 +149,9 @@ TEST_CASE("A malformed saved file is bad input, located") {
                      "</GANGLIA_XML>\n");
   CollectOptions s;
   s.source = path;
-  auto answer = CollectGanglia(*store, s);
-  REQUIRE_FALSE(answer.ok());
-  CHECK(answer.status().code() == StatusCode::kInvalidArgument);
-  CHECK(answer.status().message() ==
+  const Status answer = testing::ErrorOf(CollectGanglia(*store, s));
+  CHECK(answer.code() == StatusCode::kInvalidArgument);
+  CHECK(answer.message() ==
         path + ":4:2 (byte 50): HOST 'h' METRIC 'm': VAL 'abc' is not a double");
 }
 

@@ -195,15 +195,22 @@ Gmond& SharedGmond() {
 
 std::string Perfplan() { return testing::BinaryDir() + "/perfplan"; }
 
+// Starts `perfplan collect ganglia --json` polling the shared gmond every second for `duration`
+// seconds into dir/store.db, with stdout in dir/out.json and stderr in dir/err.txt.
+pid_t StartCollect(const std::string& dir, const std::string& duration) {
+  const std::string source = "127.0.0.1:" + std::to_string(SharedGmond().port());
+  const pid_t pid =
+      SpawnLogged({Perfplan(), "collect", "ganglia", "--source", source, "--interval", "1",
+                   "--duration", duration, "--store", dir + "/store.db", "--json"},
+                  dir + "/out.json", dir + "/err.txt");
+  REQUIRE(pid > 0);
+  return pid;
+}
+
 TEST_CASE("collect ganglia stores timestamped samples from a real gmond on loopback") {
-  Gmond& gmond = SharedGmond();
   const std::string dir = testing::MakeTempDir();
   const std::string db = dir + "/store.db";
-  const std::string source = "127.0.0.1:" + std::to_string(gmond.port());
-  const pid_t pid = SpawnLogged({Perfplan(), "collect", "ganglia", "--source", source, "--interval",
-                                 "1", "--duration", "4", "--store", db, "--json"},
-                                dir + "/out.json", dir + "/err.txt");
-  REQUIRE(pid > 0);
+  const pid_t pid = StartCollect(dir, "4");
   const std::optional<int> status = WaitFor(pid, 60);
   REQUIRE(status.has_value());
   CAPTURE(testing::ReadFile(dir + "/err.txt"));
@@ -243,14 +250,9 @@ TEST_CASE("collect ganglia stores timestamped samples from a real gmond on loopb
 }
 
 TEST_CASE("SIGINT stops a long collection cleanly and keeps every committed poll") {
-  Gmond& gmond = SharedGmond();
   const std::string dir = testing::MakeTempDir();
   const std::string db = dir + "/store.db";
-  const std::string source = "127.0.0.1:" + std::to_string(gmond.port());
-  const pid_t pid = SpawnLogged({Perfplan(), "collect", "ganglia", "--source", source, "--interval",
-                                 "1", "--duration", "600", "--store", db, "--json"},
-                                dir + "/out.json", dir + "/err.txt");
-  REQUIRE(pid > 0);
+  const pid_t pid = StartCollect(dir, "600");
   // Interrupt only once at least one poll is committed (however loaded the machine is).
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (std::chrono::steady_clock::now() < give_up) {

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "tests/support/result_checks.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan {
@@ -34,36 +35,34 @@ std::size_t Count(const std::string& text, const std::string& what) {
 TEST_CASE("the backtest section charts out-of-sample predictions against time") {
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/runs.csv", RunsCsv(true));
-  Result<planner::ReportBacktestSection> s =
-      planner::BacktestReportSection(dir + "/runs.csv", "w");
-  REQUIRE(s.ok());
-  REQUIRE(s.value().available);
-  CHECK(s.value().id == "backtest");
-  CHECK(s.value().warnings.empty());
-  REQUIRE(s.value().figures.size() == 2);
+  const planner::ReportBacktestSection s =
+      testing::ValueOf(planner::BacktestReportSection(dir + "/runs.csv", "w"));
+  REQUIRE(s.available);
+  CHECK(s.id == "backtest");
+  CHECK(s.warnings.empty());
+  REQUIRE(s.figures.size() == 2);
   // 7 runs: the first 3 in time order are the warm-up, the other 4 are predicted from earlier runs
   // (exact Amdahl data: every prediction exact to rounding; the intervals are then as narrow as
   // the rounding, so the coverage figure is not checked here).
-  const std::string& caption = s.value().figures[0].caption;
+  const std::string& caption = s.figures[0].caption;
   CHECK(caption.rfind("4 of 7 runs predicted out of sample; median APE 0.0%, P90 0.0%, 90% "
                       "interval coverage ",
                       0) == 0);
-  const std::string& svg = s.value().figures[0].svg;
+  const std::string& svg = s.figures[0].svg;
   CHECK(svg.find("predicted from earlier runs") != std::string::npos);
   CHECK(svg.find("90% interval, low") != std::string::npos);
   CHECK(svg.find("time (column unit)") != std::string::npos);
-  CHECK(s.value().figures[1].svg.find("rolling median APE") != std::string::npos);
-  CHECK(Count(s.value().figures[1].caption, "4 runs") == 1);
+  CHECK(s.figures[1].svg.find("rolling median APE") != std::string::npos);
+  CHECK(Count(s.figures[1].caption, "4 runs") == 1);
 }
 
 TEST_CASE("without a time column there is no backtest section, and bad input is an error") {
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/runs.csv", RunsCsv(false));
-  Result<planner::ReportBacktestSection> s =
-      planner::BacktestReportSection(dir + "/runs.csv", "w");
-  REQUIRE(s.ok());
-  CHECK(!s.value().available);
-  CHECK(s.value().figures.empty());
+  const planner::ReportBacktestSection none =
+      testing::ValueOf(planner::BacktestReportSection(dir + "/runs.csv", "w"));
+  CHECK(!none.available);
+  CHECK(none.figures.empty());
 
   testing::WriteFile(dir + "/bad.csv", RunsCsv(true) + "w,t1,1e10,2,2,1e8,1050,true,soon\n");
   CHECK(planner::BacktestReportSection(dir + "/bad.csv", "w").status().message() ==
@@ -74,12 +73,13 @@ TEST_CASE("without a time column there is no backtest section, and bad input is 
                      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
                      "bandwidth_bytes_per_second,runtime_seconds,completed,time\n"
                      "w,t1,1e10,4,4,1e8,550,true,1\nw,t1,1e10,8,8,1e8,300,true,2\n");
-  s = planner::BacktestReportSection(dir + "/short.csv", "w");
-  REQUIRE(s.ok());
-  CHECK(!s.value().available);
-  REQUIRE(s.value().warnings.size() == 1);
-  CHECK(s.value().warnings[0] ==
-        dir + "/short.csv: backtest of w: no run had 3 completed earlier runs to be predicted from");
+  const planner::ReportBacktestSection too_short =
+      testing::ValueOf(planner::BacktestReportSection(dir + "/short.csv", "w"));
+  CHECK(!too_short.available);
+  REQUIRE(too_short.warnings.size() == 1);
+  CHECK(too_short.warnings[0] ==
+        dir +
+            "/short.csv: backtest of w: no run had 3 completed earlier runs to be predicted from");
 }
 
 }  // namespace

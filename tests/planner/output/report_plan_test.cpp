@@ -8,12 +8,13 @@
 
 #include <cstdio>
 
+#include "planner/output/svg_chart.h"
 #include "planner/plan/plan.h"
 #include "planner/plan/spark_plan.h"
-#include "planner/output/svg_chart.h"
 #include "planner/scoring/spark_scoring.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/store.h"
+#include "tests/support/result_checks.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
@@ -40,9 +41,8 @@ std::string MakeStore(const std::string& dir, const std::string& name, int runs,
     paths.push_back(dir + "/" + id);
   }
   const std::string db = dir + "/s.db";
-  auto store = profiles::Store::Open(db, ScoringMigrations());
-  REQUIRE(store.ok());
-  REQUIRE(profiles::spark::IngestEventLogs(*store.value(), paths).ok());
+  const auto store = testing::ValueOf(profiles::Store::Open(db, ScoringMigrations()));
+  REQUIRE(profiles::spark::IngestEventLogs(*store, paths).ok());
   return db;
 }
 
@@ -56,9 +56,8 @@ SparkPlanAnswer PlanOf(const std::string& db, const std::string& app) {
   PlanRequest r;
   r.store_path = db;
   r.app = app;
-  Result<SparkPlanAnswer> plan = AnswerSparkPlan(r);
-  REQUIRE(plan.ok());
-  return plan.value();
+  const SparkPlanAnswer plan = testing::ValueOf(AnswerSparkPlan(r));
+  return plan;
 }
 
 TEST_CASE("the section and its decision row are perfplan plan --store --app's answer") {
@@ -181,9 +180,7 @@ TEST_CASE("perfplan report --store puts the Spark plan after the decision table"
   ReportRequest request;
   request.store_path = db;
   request.out_file = dir + "/r.html";
-  Result<ReportAnswer> report = BuildReport(request);
-  REQUIRE(report.ok());
-  const ReportAnswer& a = report.value();
+  const ReportAnswer a = testing::ValueOf(BuildReport(request));
   REQUIRE(a.sections.size() >= 3);
   CHECK(a.sections[0].id == "decision");
   CHECK(a.sections[1].id == "spark-plan");

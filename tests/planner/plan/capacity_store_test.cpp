@@ -13,6 +13,7 @@
 #include "profiles/mapreduce/mapreduce_ingest.h"
 #include "profiles/mapreduce/mapreduce_store.h"
 #include "profiles/spark/spark_ingest.h"
+#include "tests/support/result_checks.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
@@ -50,18 +51,16 @@ TEST_CASE("the store's jobs and applications are the arrivals, in submit order")
   testing::WriteFile(dir + "/a.log", History1("job_201301010000_0001", 1357000000000, 2000000000));
   testing::WriteFile(dir + "/b.log", History1("job_201301010000_0002", 1357000600000, 536870912));
   {
-    auto store = profiles::Store::Open(db, {profiles::mapreduce::StoreMigrations()});
-    REQUIRE(store.ok());
-    auto ingested =
-        profiles::mapreduce::IngestMapReduce(*store.value(), {dir + "/a.log", dir + "/b.log"});
+    const auto store =
+        testing::ValueOf(profiles::Store::Open(db, {profiles::mapreduce::StoreMigrations()}));
+    auto ingested = profiles::mapreduce::IngestMapReduce(*store, {dir + "/a.log", dir + "/b.log"});
     REQUIRE(ingested.ok());
     REQUIRE(ingested.value().jobs == 2);
   }
   testing::WriteFile(dir + "/app-cap", testing::SyntheticEventLog("app-cap", 2, 10));
   {
-    auto store = profiles::Store::Open(db, ScoringMigrations());
-    REQUIRE(store.ok());
-    REQUIRE(profiles::spark::IngestEventLogs(*store.value(), {dir + "/app-cap"}).ok());
+    const auto store = testing::ValueOf(profiles::Store::Open(db, ScoringMigrations()));
+    REQUIRE(profiles::spark::IngestEventLogs(*store, {dir + "/app-cap"}).ok());
   }
   std::vector<std::string> warnings;
   Result<profiles::SwimTrace> jobs = StoreJobs(db, &warnings);
@@ -115,9 +114,9 @@ std::string StoreOf(const std::string& dir, const std::vector<long long>& submit
     testing::WriteFile(files.back(), History1(id, submit_ms[i], 1000000000));
   }
   const std::string db = dir + "/w.db";
-  auto store = profiles::Store::Open(db, {profiles::mapreduce::StoreMigrations()});
-  REQUIRE(store.ok());
-  REQUIRE(profiles::mapreduce::IngestMapReduce(*store.value(), files).ok());
+  const auto store =
+      testing::ValueOf(profiles::Store::Open(db, {profiles::mapreduce::StoreMigrations()}));
+  REQUIRE(profiles::mapreduce::IngestMapReduce(*store, files).ok());
   return db;
 }
 
@@ -134,64 +133,56 @@ TEST_CASE("the default window is the busiest 24 h; --from, --to and --window-hou
   const std::string db =
       StoreOf(dir, {t0 - 40000 * kHour, t0, t0 + 10 * kHour, t0 + 20 * kHour, t0 + 30 * kHour});
   std::vector<std::string> warnings;
-  Result<WindowedJobs> busiest = StoreJobs(db, CapacityWindow{}, &warnings);
-  REQUIRE(busiest.ok());
-  CHECK(busiest.value().stored_jobs == 5);
-  CHECK(Ids(busiest.value()) == std::vector<std::string>{"0002", "0003", "0004"});
-  CHECK(busiest.value().from_ms == t0);
-  CHECK(busiest.value().to_ms == t0 + 24 * kHour);
-  CHECK(busiest.value().chosen_by == "busiest 24 h of the 40030 h the stored jobs span");
+  const WindowedJobs busiest = testing::ValueOf(StoreJobs(db, CapacityWindow{}, &warnings));
+  CHECK(busiest.stored_jobs == 5);
+  CHECK(Ids(busiest) == std::vector<std::string>{"0002", "0003", "0004"});
+  CHECK(busiest.from_ms == t0);
+  CHECK(busiest.to_ms == t0 + 24 * kHour);
+  CHECK(busiest.chosen_by == "busiest 24 h of the 40030 h the stored jobs span");
   // Submit times count from the window's first job.
-  CHECK(busiest.value().trace.jobs[0].submit_seconds == 0);
-  CHECK(busiest.value().trace.jobs[2].submit_seconds == 20 * 3600);
+  CHECK(busiest.trace.jobs[0].submit_seconds == 0);
+  CHECK(busiest.trace.jobs[2].submit_seconds == 20 * 3600);
 
   CapacityWindow from;
   from.from_ms = t0 + 10 * kHour;
-  Result<WindowedJobs> a = StoreJobs(db, from, &warnings);
-  REQUIRE(a.ok());
-  CHECK(Ids(a.value()) == std::vector<std::string>{"0003", "0004", "0005"});  // [t0+10h, t0+34h)
-  CHECK(a.value().chosen_by == "given start");
+  const WindowedJobs a = testing::ValueOf(StoreJobs(db, from, &warnings));
+  CHECK(Ids(a) == std::vector<std::string>{"0003", "0004", "0005"});  // [t0+10h, t0+34h)
+  CHECK(a.chosen_by == "given start");
   CapacityWindow to;
   to.to_ms = t0 + 20 * kHour;
   to.hours = 48;
-  Result<WindowedJobs> b = StoreJobs(db, to, &warnings);
-  REQUIRE(b.ok());
-  CHECK(Ids(b.value()) == std::vector<std::string>{"0002", "0003"});  // [t0−28h, t0+20h)
+  const WindowedJobs b = testing::ValueOf(StoreJobs(db, to, &warnings));
+  CHECK(Ids(b) == std::vector<std::string>{"0002", "0003"});  // [t0−28h, t0+20h)
   CapacityWindow both;
   both.from_ms = t0 - 40000 * kHour;
   both.to_ms = t0 + 1;
-  Result<WindowedJobs> c = StoreJobs(db, both, &warnings);
-  REQUIRE(c.ok());
-  CHECK(Ids(c.value()) == std::vector<std::string>{"0001", "0002"});
+  const WindowedJobs c = testing::ValueOf(StoreJobs(db, both, &warnings));
+  CHECK(Ids(c) == std::vector<std::string>{"0001", "0002"});
   CapacityWindow every;
   every.hours = 0;
-  Result<WindowedJobs> d = StoreJobs(db, every, &warnings);
-  REQUIRE(d.ok());
-  CHECK(d.value().trace.jobs.size() == 5);
-  CHECK(d.value().chosen_by == "every job");
+  const WindowedJobs d = testing::ValueOf(StoreJobs(db, every, &warnings));
+  CHECK(d.trace.jobs.size() == 5);
+  CHECK(d.chosen_by == "every job");
 
   CapacityWindow empty;
   empty.from_ms = t0 + 100 * kHour;
-  Result<WindowedJobs> none = StoreJobs(db, empty, &warnings);
-  REQUIRE_FALSE(none.ok());
-  CHECK(none.status().field() == "window");
-  CHECK(none.status().message() ==
+  const Status none = testing::ErrorOf(StoreJobs(db, empty, &warnings));
+  CHECK(none.field() == "window");
+  CHECK(none.message() ==
         "window: no job of " + db + " was submitted in [" + std::to_string(t0 + 100 * kHour) +
             ", " + std::to_string(t0 + 124 * kHour) + ") ms; its 5 jobs were submitted from " +
-            std::to_string(t0 - 40000 * kHour) + " to " + std::to_string(t0 + 30 * kHour) +
-            " ms");
+            std::to_string(t0 - 40000 * kHour) + " to " + std::to_string(t0 + 30 * kHour) + " ms");
 
   // The capacity answer says which window it replayed.
   CapacityRequest request;
   request.store_path = db;
   request.profile_file = testing::SourceDir() + "/examples/profiles/kmeans.yaml";
   request.cluster_nodes = {8};
-  Result<CapacityAnswer> answer = AnswerCapacity(request);
-  REQUIRE(answer.ok());
-  CHECK(answer.value().jobs == 3);
-  CHECK(answer.value().stored_jobs == 5);
-  CHECK(answer.value().window_from_ms == t0);
-  CHECK(answer.value().trace_span_seconds == 20 * 3600);
+  const CapacityAnswer answer = testing::ValueOf(AnswerCapacity(request));
+  CHECK(answer.jobs == 3);
+  CHECK(answer.stored_jobs == 5);
+  CHECK(answer.window_from_ms == t0);
+  CHECK(answer.trace_span_seconds == 20 * 3600);
   request.window.to_ms = t0;
   request.window.from_ms = t0;
   CHECK(AnswerCapacity(request).status().message() == "to_ms: must be after from_ms");
@@ -211,17 +202,15 @@ TEST_CASE("the default window is the busiest 24 h; --from, --to and --window-hou
 TEST_CASE("capacity --store errors: no store, an empty store, two sources of jobs") {
   const std::string dir = testing::MakeTempDir();
   std::vector<std::string> warnings;
-  Result<profiles::SwimTrace> none = StoreJobs(dir + "/no.db", &warnings);
-  REQUIRE_FALSE(none.ok());
-  CHECK(none.status().code() == StatusCode::kNotFound);
+  const Status none = testing::ErrorOf(StoreJobs(dir + "/no.db", &warnings));
+  CHECK(none.code() == StatusCode::kNotFound);
   {
-    auto store = profiles::Store::Open(dir + "/empty.db", {profiles::mapreduce::StoreMigrations()});
-    REQUIRE(store.ok());
+    REQUIRE(
+        profiles::Store::Open(dir + "/empty.db", {profiles::mapreduce::StoreMigrations()}).ok());
   }
-  Result<profiles::SwimTrace> empty = StoreJobs(dir + "/empty.db", &warnings);
-  REQUIRE_FALSE(empty.ok());
-  CHECK(empty.status().field() == "store");
-  CHECK(empty.status().message() ==
+  const Status empty = testing::ErrorOf(StoreJobs(dir + "/empty.db", &warnings));
+  CHECK(empty.field() == "store");
+  CHECK(empty.message() ==
         "store: " + dir +
             "/empty.db: no MapReduce job or Spark application with a submit time; ingest some "
             "first");

@@ -13,6 +13,7 @@
 #include "models/runtime_fit.h"
 #include "planner/runtime/fit_eval.h"
 #include "tests/support/plan_inputs.h"
+#include "tests/support/result_checks.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::planner {
@@ -41,9 +42,7 @@ TEST_CASE("capacity from the fitted history: runtimes scale with each job's inpu
   request.runs_file = dir + "/runs.csv";
   request.workload = "w";
   request.cluster_nodes = {16};
-  Result<CapacityAnswer> answer = AnswerCapacity(request);
-  REQUIRE(answer.ok());
-  const CapacityAnswer& a = answer.value();
+  const CapacityAnswer a = testing::ValueOf(AnswerCapacity(request));
   CHECK(a.runtime_model.rfind("fitted runtime model (perfplan fit) of workload w on t1 from " +
                                   dir + "/runs.csv, 6 measured run(s), ",
                               0) == 0);
@@ -103,10 +102,9 @@ TEST_CASE("capacity needs one runtime model: a profile or a runs CSV with its wo
   request.trace_file = dir + "/t.tsv";
   request.runs_file = dir + "/runs.csv";
   request.workload = "nope";
-  Result<CapacityAnswer> a = AnswerCapacity(request);
-  REQUIRE_FALSE(a.ok());
-  CHECK(a.status().code() == StatusCode::kInvalidArgument);
-  CHECK(a.status().message().find("no run of workload 'nope'") != std::string::npos);
+  const Status a = testing::ErrorOf(AnswerCapacity(request));
+  CHECK(a.code() == StatusCode::kInvalidArgument);
+  CHECK(a.message().find("no run of workload 'nope'") != std::string::npos);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "planner/scoring/spark_scoring.h"
 #include "profiles/spark/spark_ingest.h"
 #include "tests/support/plan_inputs.h"
+#include "tests/support/result_checks.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
@@ -37,9 +38,9 @@ Inputs MakeInputs() {
     logs.push_back(in.dir + "/" + id);
   }
   {
-    auto store = profiles::Store::Open(in.dir + "/s.db", ScoringMigrations());
-    REQUIRE(store.ok());
-    REQUIRE(profiles::spark::IngestEventLogs(*store.value(), logs).ok());
+    const auto store =
+        testing::ValueOf(profiles::Store::Open(in.dir + "/s.db", ScoringMigrations()));
+    REQUIRE(profiles::spark::IngestEventLogs(*store, logs).ok());
   }
   PlanRequest& r = in.request;
   r.profile_file = examples + "/profiles/kmeans.yaml";
@@ -93,9 +94,7 @@ void CheckFront(const CombinedPlanAnswer& a) {
 TEST_CASE("each part of a combined plan is the plan of that path alone") {
   const Inputs in = MakeInputs();
   CHECK(EvidencePaths(in.request) == 3);
-  Result<CombinedPlanAnswer> plan = AnswerCombinedPlan(in.request);
-  REQUIRE(plan.ok());
-  const CombinedPlanAnswer& a = plan.value();
+  const CombinedPlanAnswer a = testing::ValueOf(AnswerCombinedPlan(in.request));
   REQUIRE(a.profile.has_value());
   REQUIRE(a.runs.has_value());
   REQUIRE(a.spark.has_value());
@@ -144,9 +143,7 @@ TEST_CASE("each part of a combined plan is the plan of that path alone") {
 TEST_CASE("objective cost: the cheapest choice of all, the Spark part planned by time") {
   Inputs in = MakeInputs();
   in.request.objective = PlanObjective::kCost;
-  Result<CombinedPlanAnswer> plan = AnswerCombinedPlan(in.request);
-  REQUIRE(plan.ok());
-  const CombinedPlanAnswer& a = plan.value();
+  const CombinedPlanAnswer a = testing::ValueOf(AnswerCombinedPlan(in.request));
   REQUIRE(a.placement.has_value());
   double cheapest = 1e300;
   for (PlanPart part : {PlanPart::kProfile, PlanPart::kRuns}) {
@@ -169,18 +166,13 @@ TEST_CASE("a part with no answer is a warning; bad input in any part fails the p
   Inputs in = MakeInputs();
   in.request.store_path.clear();
   in.request.app.clear();
-  Result<CombinedPlanAnswer> full = AnswerCombinedPlan(in.request);
-  REQUIRE(full.ok());
-  const double tp = full.value().profile->alternatives[*full.value().profile->chosen]
-                        .select.runtime_seconds;
-  const double tr =
-      full.value().runs->alternatives[*full.value().runs->chosen].select.runtime_seconds;
+  const CombinedPlanAnswer full = testing::ValueOf(AnswerCombinedPlan(in.request));
+  const double tp = full.profile->alternatives[*full.profile->chosen].select.runtime_seconds;
+  const double tr = full.runs->alternatives[*full.runs->chosen].select.runtime_seconds;
   REQUIRE(tp != tr);
   // A deadline between the two parts' fastest runtimes: the slower part has no answer.
   in.request.deadline_seconds = (tp + tr) / 2;
-  Result<CombinedPlanAnswer> tight = AnswerCombinedPlan(in.request);
-  REQUIRE(tight.ok());
-  const CombinedPlanAnswer& a = tight.value();
+  const CombinedPlanAnswer a = testing::ValueOf(AnswerCombinedPlan(in.request));
   CHECK(a.profile.has_value() == (tp < tr));
   CHECK(a.runs.has_value() == (tr < tp));
   REQUIRE(a.warnings.size() == 1);
@@ -190,24 +182,21 @@ TEST_CASE("a part with no answer is a warning; bad input in any part fails the p
 
   // Nothing within the deadline anywhere: Failed, naming both parts.
   in.request.deadline_seconds = std::min(tp, tr) / 100;
-  Result<CombinedPlanAnswer> none = AnswerCombinedPlan(in.request);
-  REQUIRE_FALSE(none.ok());
-  CHECK(none.status().code() == StatusCode::kFailed);
-  CHECK(none.status().message().find("profile: no plan: ") != std::string::npos);
-  CHECK(none.status().message().find("runs: no plan: ") != std::string::npos);
+  const Status none = testing::ErrorOf(AnswerCombinedPlan(in.request));
+  CHECK(none.code() == StatusCode::kFailed);
+  CHECK(none.message().find("profile: no plan: ") != std::string::npos);
+  CHECK(none.message().find("runs: no plan: ") != std::string::npos);
 
   // Bad input of one part: the path's own error, before any part is answered.
   in.request.deadline_seconds = 0;
   in.request.workload.clear();
-  Result<CombinedPlanAnswer> bad = AnswerCombinedPlan(in.request);
-  REQUIRE_FALSE(bad.ok());
-  CHECK(bad.status().message() == "workload: required with a runs CSV");
+  const Status bad = testing::ErrorOf(AnswerCombinedPlan(in.request));
+  CHECK(bad.message() == "workload: required with a runs CSV");
   in.request.workload = "kmeans";
   in.request.app = "nope";
   in.request.store_path = in.dir + "/s.db";
-  Result<CombinedPlanAnswer> unknown = AnswerCombinedPlan(in.request);
-  REQUIRE_FALSE(unknown.ok());
-  CHECK(unknown.status().code() == StatusCode::kNotFound);
+  const Status unknown = testing::ErrorOf(AnswerCombinedPlan(in.request));
+  CHECK(unknown.code() == StatusCode::kNotFound);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "models/runtime_fit.h"
 #include "planner/runtime/fit_eval.h"
+#include "tests/support/result_checks.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::planner {
@@ -34,10 +35,12 @@ SelectAnswer Select(Objective objective, int max_nodes = 0, double deadline_seco
   s.options.max_compute_nodes = max_nodes;
   s.options.deadline_seconds = deadline_seconds;
   s.options.top = 0;
-  Result<SelectAnswer> a = AnswerSelect(s);
-  REQUIRE(a.ok());
-  return a.value();
+  const SelectAnswer a = testing::ValueOf(AnswerSelect(s));
+  return a;
 }
+
+// The plan `r` asks for, which must succeed.
+PlanAnswer Planned(const PlanRequest& r) { return testing::ValueOf(AnswerPlan(r)); }
 
 bool Same(const Alternative& a, const Alternative& b) {
   return a.replica_site == b.replica_site && a.compute_site == b.compute_site &&
@@ -45,42 +48,38 @@ bool Same(const Alternative& a, const Alternative& b) {
 }
 
 TEST_CASE("without prices, the time plan is select's first alternative, with the same numbers") {
-  Result<PlanAnswer> plan = AnswerPlan(KmeansRequest());
-  REQUIRE(plan.ok());
+  const PlanAnswer plan = Planned(KmeansRequest());
   const SelectAnswer select = Select(Objective::kTime);
-  REQUIRE(plan.value().alternatives.size() == select.selection.alternatives.size());
+  REQUIRE(plan.alternatives.size() == select.selection.alternatives.size());
   for (std::size_t i = 0; i < select.selection.alternatives.size(); ++i) {
-    CHECK(Same(plan.value().alternatives[i].select, select.selection.alternatives[i]));
-    CHECK_FALSE(plan.value().alternatives[i].priced);
+    CHECK(Same(plan.alternatives[i].select, select.selection.alternatives[i]));
+    CHECK_FALSE(plan.alternatives[i].priced);
   }
-  REQUIRE(plan.value().chosen.has_value());
-  CHECK(*plan.value().chosen == 0);
-  CHECK(plan.value().front.empty());  // no prices, no cost axis
-  CHECK(plan.value().runtime_source.command == "perfplan select");
-  CHECK(plan.value().runtime_source.runs == select.model.runs.size());
-  CHECK(plan.value().evaluated == select.selection.evaluated);
+  REQUIRE(plan.chosen.has_value());
+  CHECK(*plan.chosen == 0);
+  CHECK(plan.front.empty());  // no prices, no cost axis
+  CHECK(plan.runtime_source.command == "perfplan select");
+  CHECK(plan.runtime_source.runs == select.model.runs.size());
+  CHECK(plan.evaluated == select.selection.evaluated);
 }
 
 TEST_CASE("the node-seconds plan is select --objective node-seconds' first alternative") {
   PlanRequest r = KmeansRequest();
   r.objective = PlanObjective::kNodeSeconds;
   r.max_nodes = 16;
-  Result<PlanAnswer> plan = AnswerPlan(r);
-  REQUIRE(plan.ok());
+  const PlanAnswer plan = Planned(r);
   const SelectAnswer select = Select(Objective::kNodeSeconds, 16);
-  CHECK(Same(plan.value().alternatives[*plan.value().chosen].select,
-             select.selection.alternatives.front()));
-  for (const PlanAlternative& a : plan.value().alternatives) CHECK(a.select.compute_nodes <= 16);
+  CHECK(Same(plan.alternatives[*plan.chosen].select, select.selection.alternatives.front()));
+  for (const PlanAlternative& a : plan.alternatives) CHECK(a.select.compute_nodes <= 16);
 }
 
 TEST_CASE("costs follow the price file: minimum period, increment, discount, per site") {
   PlanRequest r = KmeansRequest();
   r.price_file = Example("prices/grid.yaml");
-  Result<PlanAnswer> plan = AnswerPlan(r);
-  REQUIRE(plan.ok());
-  CHECK(plan.value().currency == "USD");
+  const PlanAnswer plan = Planned(r);
+  CHECK(plan.currency == "USD");
   std::size_t checked = 0;
-  for (const PlanAlternative& a : plan.value().alternatives) {
+  for (const PlanAlternative& a : plan.alternatives) {
     REQUIRE(a.priced);  // every compute site of the topology has a price
     const double t = a.select.runtime_seconds;
     const double n = a.select.compute_nodes;
@@ -104,9 +103,7 @@ TEST_CASE("the cost plan is the cheapest alternative and the front is the non-do
   PlanRequest r = KmeansRequest();
   r.price_file = Example("prices/grid.yaml");
   r.objective = PlanObjective::kCost;
-  Result<PlanAnswer> plan = AnswerPlan(r);
-  REQUIRE(plan.ok());
-  const PlanAnswer& a = plan.value();
+  const PlanAnswer a = Planned(r);
   REQUIRE(a.chosen.has_value());
   double cheapest = 1e300;
   for (const PlanAlternative& alt : a.alternatives) cheapest = std::min(cheapest, alt.cost.cost);
@@ -133,37 +130,34 @@ TEST_CASE("a deadline and a budget leave only alternatives meeting both") {
   PlanRequest r = KmeansRequest();
   r.price_file = Example("prices/grid.yaml");
   r.objective = PlanObjective::kCost;
-  Result<PlanAnswer> loose = AnswerPlan(r);
-  REQUIRE(loose.ok());
+  const PlanAnswer loose = testing::ValueOf(AnswerPlan(r));
   // A budget just above the cheapest cost keeps the cheapest and drops the dearer ones.
-  const double cheapest = loose.value().alternatives[*loose.value().chosen].cost.cost;
+  const double cheapest = loose.alternatives[*loose.chosen].cost.cost;
   r.budget = cheapest * 1.5;
   r.deadline_seconds = 10000;
-  Result<PlanAnswer> plan = AnswerPlan(r);
-  REQUIRE(plan.ok());
+  const PlanAnswer plan = Planned(r);
   std::size_t over = 0;
-  for (const PlanAlternative& alt : plan.value().alternatives) {
+  for (const PlanAlternative& alt : plan.alternatives) {
     CHECK(alt.select.runtime_seconds <= 10000);
     over += alt.cost.cost > r.budget;
     CHECK(alt.within_budget == (alt.cost.cost <= r.budget));
     if (alt.on_front) CHECK(alt.feasible);
   }
-  CHECK(plan.value().over_budget == over);
+  CHECK(plan.over_budget == over);
   CHECK(over > 0);
-  CHECK(plan.value().over_deadline == Select(Objective::kTime, 0, 10000).selection.over_deadline);
+  CHECK(plan.over_deadline == Select(Objective::kTime, 0, 10000).selection.over_deadline);
 }
 
 TEST_CASE("allowed sites restrict the choice and the front") {
   PlanRequest r = KmeansRequest();
   r.price_file = Example("prices/grid.yaml");
   r.allowed_sites = {"campus-lab"};
-  Result<PlanAnswer> plan = AnswerPlan(r);
-  REQUIRE(plan.ok());
-  CHECK(plan.value().alternatives[*plan.value().chosen].select.compute_site == "campus-lab");
-  for (std::size_t i : plan.value().front) {
-    CHECK(plan.value().alternatives[i].select.compute_site == "campus-lab");
+  const PlanAnswer plan = Planned(r);
+  CHECK(plan.alternatives[*plan.chosen].select.compute_site == "campus-lab");
+  for (std::size_t i : plan.front) {
+    CHECK(plan.alternatives[i].select.compute_site == "campus-lab");
   }
-  CHECK(plan.value().excluded_sites > 0);
+  CHECK(plan.excluded_sites > 0);
 }
 
 TEST_CASE("a site without a price is warned about and kept off the front") {
@@ -241,9 +235,7 @@ PlanRequest RunsRequest(const std::string& dir) {
 TEST_CASE("runs path: every alternative is what `perfplan fit` then `perfplan predict` give") {
   const std::string dir = testing::MakeTempDir();
   PlanRequest r = RunsRequest(dir);
-  Result<PlanAnswer> plan = AnswerPlan(r);
-  REQUIRE(plan.ok());
-  const PlanAnswer& a = plan.value();
+  const PlanAnswer a = Planned(r);
   CHECK(a.evidence == PlanEvidence::kRunsCsv);
   CHECK(a.runtime_source.command == "perfplan fit");
   CHECK(a.runtime_source.runs == 10);
@@ -254,10 +246,8 @@ TEST_CASE("runs path: every alternative is what `perfplan fit` then `perfplan pr
     f.runs_file = r.runs_file;
     f.workload = "w";
     f.instance_type = type;
-    Result<FitAnswer> fit = AnswerFit(f);
-    REQUIRE(fit.ok());
-    Result<models::ResolvedModel> model = models::ResolveModel(fit.value().profile);
-    REQUIRE(model.ok());
+    const FitAnswer fit = testing::ValueOf(AnswerFit(f));
+    const models::ResolvedModel model = testing::ValueOf(models::ResolveModel(fit.profile));
     for (const PlanAlternative& alt : a.alternatives) {
       if (alt.instance_type != type) continue;
       models::Target t;
@@ -267,7 +257,7 @@ TEST_CASE("runs path: every alternative is what `perfplan fit` then `perfplan pr
       t.bandwidth_bytes_per_second = 1e8;
       CAPTURE(alt.select.compute_nodes);
       CHECK(alt.select.runtime_seconds ==
-            doctest::Approx(models::Predict(model.value(), t).runtime_seconds).epsilon(1e-9));
+            doctest::Approx(models::Predict(model, t).runtime_seconds).epsilon(1e-9));
     }
   }
   // The exact data are fitted exactly: t1 on 8 nodes takes 50 + 250 s.
@@ -287,9 +277,7 @@ TEST_CASE("runs path: every runtime carries the fit's CV+ interval, widened beyo
   const std::string dir = testing::MakeTempDir();
   PlanRequest r = RunsRequest(dir);
   r.node_counts = {8, 128};
-  Result<PlanAnswer> plan = AnswerPlan(r);
-  REQUIRE(plan.ok());
-  const PlanAnswer& a = plan.value();
+  const PlanAnswer a = Planned(r);
   CHECK(a.interval_level == 0.9);
   REQUIRE(a.alternatives.size() == 4);
   for (const PlanAlternative& alt : a.alternatives) {

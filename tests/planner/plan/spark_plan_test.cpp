@@ -14,6 +14,7 @@
 #include "planner/tuning/tune.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
+#include "tests/support/result_checks.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
@@ -39,10 +40,8 @@ Fixture MakeStore(int runs, const std::vector<int>& executors) {
     paths.push_back(dir + "/" + id);
   }
   Fixture f{dir + "/s.db"};
-  auto store = profiles::Store::Open(f.store, ScoringMigrations());
-  REQUIRE(store.ok());
-  auto ingested = profiles::spark::IngestEventLogs(*store.value(), paths);
-  REQUIRE(ingested.ok());
+  const auto store = testing::ValueOf(profiles::Store::Open(f.store, ScoringMigrations()));
+  REQUIRE(profiles::spark::IngestEventLogs(*store, paths).ok());
   return f;
 }
 
@@ -53,20 +52,21 @@ PlanRequest Request(const Fixture& f) {
   return r;
 }
 
+// The plan for the application "synthetic" in the fixture's store, which must succeed.
+SparkPlanAnswer Planned(const Fixture& f) { return testing::ValueOf(AnswerSparkPlan(Request(f))); }
+
 TEST_CASE("the executor options are the what-if's, and the choice is the fastest replay") {
   const Fixture f = MakeStore(2, {2});
-  Result<SparkPlanAnswer> plan = AnswerSparkPlan(Request(f));
-  REQUIRE(plan.ok());
-  const SparkPlanAnswer& a = plan.value();
+  const SparkPlanAnswer a = Planned(f);
   CHECK(a.app_name == "synthetic");
   CHECK(a.history.runs.size() == 2);
-  auto store = profiles::Store::OpenReadOnly(f.store, {profiles::spark::StoreMigrations()});
-  REQUIRE(store.ok());
+  const auto store = testing::ValueOf(
+      profiles::Store::OpenReadOnly(f.store, {profiles::spark::StoreMigrations()}));
   std::vector<int> counts;
   for (const SparkExecutorOption& o : a.options) counts.push_back(o.executors);
   CHECK(counts == DefaultExecutorCounts(2, 0));
   CHECK(counts == std::vector<int>{1, 2, 4, 8});
-  Result<WhatIfAnswer> whatif = AnswerWhatIfExecutors(*store.value(), a.latest_app_id, "", counts);
+  Result<WhatIfAnswer> whatif = AnswerWhatIfExecutors(*store, a.latest_app_id, "", counts);
   REQUIRE(whatif.ok());
   REQUIRE(whatif.value().points.size() == a.options.size());
   double fastest = whatif.value().points.front().second;
@@ -86,18 +86,15 @@ TEST_CASE("the executor options are the what-if's, and the choice is the fastest
   // any other count here (the replay never speeds up superlinearly).
   PlanRequest ns = Request(f);
   ns.objective = PlanObjective::kNodeSeconds;
-  Result<SparkPlanAnswer> by_ns = AnswerSparkPlan(ns);
-  REQUIRE(by_ns.ok());
-  for (const SparkExecutorOption& o : by_ns.value().options) {
-    CHECK(by_ns.value().options[*by_ns.value().chosen].executor_seconds <= o.executor_seconds);
+  const SparkPlanAnswer by_ns = testing::ValueOf(AnswerSparkPlan(ns));
+  for (const SparkExecutorOption& o : by_ns.options) {
+    CHECK(by_ns.options[*by_ns.chosen].executor_seconds <= o.executor_seconds);
   }
 }
 
 TEST_CASE("two runs: history and tuning say how many runs they have and need") {
   const Fixture f = MakeStore(2, {2});
-  Result<SparkPlanAnswer> plan = AnswerSparkPlan(Request(f));
-  REQUIRE(plan.ok());
-  const SparkPlanAnswer& a = plan.value();
+  const SparkPlanAnswer a = Planned(f);
   CHECK_FALSE(a.history.fitted);
   CHECK(a.history.note ==
         "the history has 2 completed run(s) at 1 executor count(s); a fit needs 3 runs at 2 or "
@@ -113,9 +110,7 @@ TEST_CASE("two runs: history and tuning say how many runs they have and need") {
 
 TEST_CASE("score and stragglers are the separate commands' answers for the latest run") {
   const Fixture f = MakeStore(3, {1, 2});
-  Result<SparkPlanAnswer> plan = AnswerSparkPlan(Request(f));
-  REQUIRE(plan.ok());
-  const SparkPlanAnswer& a = plan.value();
+  const SparkPlanAnswer a = Planned(f);
   CHECK(a.latest_app_id == "app-2");
 
   Result<std::vector<ScoreAnswer>> score = AnswerScores(f.store, "app-2");
@@ -130,18 +125,17 @@ TEST_CASE("score and stragglers are the separate commands' answers for the lates
   StragglersRequest sr;
   sr.store_path = f.store;
   sr.app_id = "app-2";
-  Result<StragglersAnswer> s = AnswerStragglers(sr);
-  REQUIRE(s.ok());
-  CHECK(a.stragglers.h_job == s.value().h_job);
-  CHECK(a.stragglers.stages_used == s.value().stages_used);
-  if (s.value().h_job) {
-    CHECK(*a.stragglers.speedup == doctest::Approx(1 / (1 - *s.value().h_job)));
+  const StragglersAnswer s = testing::ValueOf(AnswerStragglers(sr));
+  CHECK(a.stragglers.h_job == s.h_job);
+  CHECK(a.stragglers.stages_used == s.stages_used);
+  if (s.h_job) {
+    CHECK(*a.stragglers.speedup == doctest::Approx(1 / (1 - *s.h_job)));
   }
   REQUIRE(a.stragglers.slowest.size() == 2);  // two stages
   CHECK(a.stragglers.slowest[0].task_seconds >= a.stragglers.slowest[1].task_seconds);
   for (const SparkStageStragglers& st : a.stragglers.slowest) {
     const StageStragglers* same = nullptr;
-    for (const StageStragglers& x : s.value().stages) {
+    for (const StageStragglers& x : s.stages) {
       if (x.stage_id == st.stage_id && x.attempt_id == st.attempt_id) same = &x;
     }
     REQUIRE(same != nullptr);
@@ -158,9 +152,7 @@ TEST_CASE("score and stragglers are the separate commands' answers for the lates
 
 TEST_CASE("three runs at two executor counts: the history is fitted, with an interval") {
   const Fixture f = MakeStore(3, {1, 2});
-  Result<SparkPlanAnswer> plan = AnswerSparkPlan(Request(f));
-  REQUIRE(plan.ok());
-  const SparkPlanAnswer& a = plan.value();
+  const SparkPlanAnswer a = Planned(f);
   CHECK(a.history.completed_runs == 3);
   CHECK(a.history.distinct_counts == 2);
   REQUIRE(a.history.fitted);
@@ -174,38 +166,33 @@ TEST_CASE("three runs at two executor counts: the history is fitted, with an int
     CHECK(*o.history_seconds <= o.history_interval->high_seconds);
   }
   // The runs' recorded durations are what the what-if reads as measured.
-  auto store = profiles::Store::OpenReadOnly(f.store, {profiles::spark::StoreMigrations()});
-  REQUIRE(store.ok());
+  const auto store = testing::ValueOf(
+      profiles::Store::OpenReadOnly(f.store, {profiles::spark::StoreMigrations()}));
   for (const SparkHistoryRun& r : a.history.runs) {
-    Result<WhatIfAnswer> w = AnswerWhatIfExecutors(*store.value(), r.app_id, "", {1});
-    REQUIRE(w.ok());
-    CHECK(r.seconds == w.value().measured_seconds);
-    CHECK(r.executors == w.value().observed_executors);
+    const WhatIfAnswer w = testing::ValueOf(AnswerWhatIfExecutors(*store, r.app_id, "", {1}));
+    CHECK(r.seconds == w.measured_seconds);
+    CHECK(r.executors == w.observed_executors);
   }
 }
 
 TEST_CASE("enough runs: the parameters are tune recommend's, as spark-defaults.conf lines") {
   const Fixture f = MakeStore(6, {2});
-  Result<SparkPlanAnswer> plan = AnswerSparkPlan(Request(f));
-  REQUIRE(plan.ok());
-  const SparkPlanAnswer& a = plan.value();
+  const SparkPlanAnswer a = Planned(f);
   REQUIRE(a.tuning.recommended);
   TuneModelSource source;
   source.data.store_path = f.store;
   for (int i = 0; i < 6; ++i) source.data.store_apps.push_back("app-" + std::to_string(i));
   source.data.dataset.target = "total_time_seconds";
-  Result<tuning::Recommendation> rec = AnswerTuneRecommend(source, {});
-  REQUIRE(rec.ok());
-  CHECK(a.tuning.recommendation->spark_defaults == rec.value().spark_defaults);
-  CHECK(a.tuning.recommendation->predicted == rec.value().predicted);
-  CHECK(a.tuning.recommendation->cv_mre == rec.value().cv_mre);
+  const tuning::Recommendation rec = testing::ValueOf(AnswerTuneRecommend(source, {}));
+  CHECK(a.tuning.recommendation->spark_defaults == rec.spark_defaults);
+  CHECK(a.tuning.recommendation->predicted == rec.predicted);
+  CHECK(a.tuning.recommendation->cv_mre == rec.cv_mre);
   REQUIRE_FALSE(a.tuning.recommendation->spark_defaults.empty());
   CHECK(a.tuning.recommendation->spark_defaults.front().rfind("spark.executor.memory", 0) == 0);
-  Result<tuning::Sensitivity> sens = AnswerTuneSensitivity(source, {}, {});
-  REQUIRE(sens.ok());
+  const tuning::Sensitivity sens = testing::ValueOf(AnswerTuneSensitivity(source, {}, {}));
   REQUIRE_FALSE(a.tuning.top_parameters.empty());
-  CHECK(a.tuning.top_parameters.front().first == sens.value().parameters.front().name);
-  CHECK(a.tuning.top_parameters.front().second == sens.value().parameters.front().direction);
+  CHECK(a.tuning.top_parameters.front().first == sens.parameters.front().name);
+  CHECK(a.tuning.top_parameters.front().second == sens.parameters.front().direction);
 }
 
 TEST_CASE("errors: unknown store and application, prices, deadline, both evidence paths") {
@@ -213,36 +200,32 @@ TEST_CASE("errors: unknown store and application, prices, deadline, both evidenc
   PlanRequest missing;
   missing.store_path = f.store + ".nope";
   missing.app = "synthetic";
-  Result<SparkPlanAnswer> none = AnswerSparkPlan(missing);
-  REQUIRE_FALSE(none.ok());
-  CHECK(none.status().message() ==
-        f.store + ".nope: no such store; run `perfplan ingest spark` first");
+  const Status none = testing::ErrorOf(AnswerSparkPlan(missing));
+  CHECK(none.message() == f.store + ".nope: no such store; run `perfplan ingest spark` first");
 
   PlanRequest unknown = Request(f);
   unknown.app = "PageRank";
-  Result<SparkPlanAnswer> u = AnswerSparkPlan(unknown);
-  REQUIRE_FALSE(u.ok());
-  CHECK(u.status().code() == StatusCode::kNotFound);
-  CHECK(u.status().message() == "app: no Spark application named or with id \"PageRank\" in the "
-                                "store " + f.store + " (names: \"synthetic\")");
+  const Status u = testing::ErrorOf(AnswerSparkPlan(unknown));
+  CHECK(u.code() == StatusCode::kNotFound);
+  CHECK(u.message() ==
+        "app: no Spark application named or with id \"PageRank\" in the "
+        "store " +
+            f.store + " (names: \"synthetic\")");
 
   PlanRequest by_id = Request(f);
   by_id.app = "app-0";
-  Result<SparkPlanAnswer> id = AnswerSparkPlan(by_id);
-  REQUIRE(id.ok());
-  CHECK(id.value().app_name == "synthetic");
+  const SparkPlanAnswer id = testing::ValueOf(AnswerSparkPlan(by_id));
+  CHECK(id.app_name == "synthetic");
 
   PlanRequest cost = Request(f);
   cost.objective = PlanObjective::kCost;
-  Result<SparkPlanAnswer> c = AnswerSparkPlan(cost);
-  REQUIRE_FALSE(c.ok());
-  CHECK(c.status().field() == "objective");
+  const Status c = testing::ErrorOf(AnswerSparkPlan(cost));
+  CHECK(c.field() == "objective");
 
   PlanRequest tight = Request(f);
   tight.deadline_seconds = 0.001;
-  Result<SparkPlanAnswer> t = AnswerSparkPlan(tight);
-  REQUIRE_FALSE(t.ok());
-  CHECK(t.status().code() == StatusCode::kFailed);
+  const Status t = testing::ErrorOf(AnswerSparkPlan(tight));
+  CHECK(t.code() == StatusCode::kFailed);
 
   PlanRequest both = Request(f);
   both.runs_file = "runs.csv";

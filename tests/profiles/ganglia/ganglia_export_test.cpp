@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "profiles/ganglia/ganglia.h"
+#include "tests/support/result_checks.h"
 
 namespace perfplan::profiles {
 namespace {
@@ -8,9 +9,8 @@ namespace {
 TEST_CASE("Ambari text: repeats count the value already given, [~n] leaves a gap") {
   const char* text =
       "100\nsum\nc\nh\nm\n1000\n10\n1.5\n[~r]3\n[~n]\n[~r]2\n4\n[~EOM]\n[~EOF]\n101\n";
-  auto r = ParseAmbariRrdText(text, "a.txt");
-  REQUIRE_MESSAGE(r.ok(), r.status().message());
-  const GangliaSeries& s = r.value().series.at(0);
+  const auto r = testing::ValueOf(ParseAmbariRrdText(text, "a.txt"));
+  const GangliaSeries& s = r.series.at(0);
   using P = std::pair<std::int64_t, double>;
   // 1.5 at 1000, repeated to 3 points in all (1010, 1020); two gaps (1030, 1040); 4 at 1050.
   CHECK(s.points == std::vector<P>{{1000, 1.5}, {1010, 1.5}, {1020, 1.5}, {1050, 4}});
@@ -39,21 +39,19 @@ TEST_CASE("Ambari text errors name the line and what was expected") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.text);
-    auto r = ParseAmbariRrdText(c.text, "a.txt");
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.status().message() == c.message);
+    const Status r = testing::ErrorOf(ParseAmbariRrdText(c.text, "a.txt"));
+    CHECK(r.message() == c.message);
   }
 }
 
 TEST_CASE("ganglia-web JSON: null and NaN are gaps; bad points are located") {
-  auto ok = ParseGangliaWebJson(
+  const auto ok = testing::ValueOf(ParseGangliaWebJson(
       R"([{"ds_name":"a0","cluster_name":"c","host_name":"h","metric_name":"m",)"
       R"("datapoints":[[1,10],[null,20],["NaN",30],[2.5,40]]}])",
-      "g.json");
-  REQUIRE_MESSAGE(ok.ok(), ok.status().message());
-  CHECK(ok.value().series[0].points.size() == 2);
-  CHECK(ok.value().series[0].missing == 2);
-  CHECK(ok.value().series[0].host == "h");
+      "g.json"));
+  CHECK(ok.series[0].points.size() == 2);
+  CHECK(ok.series[0].missing == 2);
+  CHECK(ok.series[0].host == "h");
   struct Case {
     const char* text;
     const char* message;
@@ -71,9 +69,8 @@ TEST_CASE("ganglia-web JSON: null and NaN are gaps; bad points are located") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.text);
-    auto r = ParseGangliaWebJson(c.text, "g.json");
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.status().message() == c.message);
+    const Status r = testing::ErrorOf(ParseGangliaWebJson(c.text, "g.json"));
+    CHECK(r.message() == c.message);
   }
 }
 

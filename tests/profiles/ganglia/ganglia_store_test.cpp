@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/result_checks.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles {
@@ -27,20 +28,16 @@ std::unique_ptr<Store> OpenMemory() {
 
 TEST_CASE("A snapshot is stored with sample time = LOCALTIME - TN, strings as text") {
   auto store = OpenMemory();
-  auto snap = ParseGangliaXml(kTwoHosts, "x");
-  REQUIRE(snap.ok());
-  auto counts = StoreGangliaSnapshot(*store, snap.value(), 5000);
-  REQUIRE(counts.ok());
-  CHECK(counts.value().samples_seen == 3);
-  CHECK(counts.value().samples_added == 3);
-  CHECK(counts.value().hosts == std::vector<std::string>{"c/a", "c/b"});
-  CHECK(counts.value().metrics == std::vector<std::string>{"cpu_idle", "os_name"});
-  auto q = store->Prepare(
+  const auto snap = testing::ValueOf(ParseGangliaXml(kTwoHosts, "x"));
+  const auto counts = testing::ValueOf(StoreGangliaSnapshot(*store, snap, 5000));
+  CHECK(counts.samples_seen == 3);
+  CHECK(counts.samples_added == 3);
+  CHECK(counts.hosts == std::vector<std::string>{"c/a", "c/b"});
+  CHECK(counts.metrics == std::vector<std::string>{"cpu_idle", "os_name"});
+  Statement st = testing::ValueOf(store->Prepare(
       "SELECT h.name, m.name, s.time_seconds, s.value, s.text FROM ganglia_samples s JOIN "
       "ganglia_hosts h ON h.id = s.host_id JOIN ganglia_metrics m ON m.id = s.metric_id ORDER BY "
-      "h.name, m.name");
-  REQUIRE(q.ok());
-  Statement& st = q.value();
+      "h.name, m.name"));
   REQUIRE(st.Step());
   CHECK(st.ColumnText(0) == "a");
   CHECK(st.ColumnInt(2) == 990);
@@ -56,13 +53,11 @@ TEST_CASE("A snapshot is stored with sample time = LOCALTIME - TN, strings as te
 
 TEST_CASE("Storing the same snapshot twice adds nothing") {
   auto store = OpenMemory();
-  auto snap = ParseGangliaXml(kTwoHosts, "x");
-  REQUIRE(snap.ok());
-  REQUIRE(StoreGangliaSnapshot(*store, snap.value(), 0).ok());
-  auto again = StoreGangliaSnapshot(*store, snap.value(), 0);
-  REQUIRE(again.ok());
-  CHECK(again.value().samples_seen == 3);
-  CHECK(again.value().samples_added == 0);
+  const auto snap = testing::ValueOf(ParseGangliaXml(kTwoHosts, "x"));
+  REQUIRE(StoreGangliaSnapshot(*store, snap, 0).ok());
+  const auto again = testing::ValueOf(StoreGangliaSnapshot(*store, snap, 0));
+  CHECK(again.samples_seen == 3);
+  CHECK(again.samples_added == 0);
 }
 
 TEST_CASE("Samples load by window and host, numeric only, ordered") {
@@ -70,19 +65,16 @@ TEST_CASE("Samples load by window and host, numeric only, ordered") {
   GangliaExport e;
   e.series.push_back({"c", "a", "load_one", "sum", 15, {{100, 1.0}, {115, 2.0}, {130, 3.0}}, 0});
   e.series.push_back({"c", "b", "load_one", "sum", 15, {{100, 5.0}}, 0});
-  auto counts = StoreGangliaExport(*store, e);
-  REQUIRE(counts.ok());
-  CHECK(counts.value().samples_added == 4);
-  auto all = LoadGangliaSamples(*store, 100, 115, {});
-  REQUIRE(all.ok());
-  REQUIRE(all.value().size() == 3);
-  CHECK(all.value()[0].host == "a");
-  CHECK(all.value()[1].time_seconds == 115);
-  CHECK(all.value()[2].host == "b");
-  auto only_b = LoadGangliaSamples(*store, 0, 1000, {"b"});
-  REQUIRE(only_b.ok());
-  REQUIRE(only_b.value().size() == 1);
-  CHECK(only_b.value()[0].value == 5.0);
+  const auto counts = testing::ValueOf(StoreGangliaExport(*store, e));
+  CHECK(counts.samples_added == 4);
+  const auto all = testing::ValueOf(LoadGangliaSamples(*store, 100, 115, {}));
+  REQUIRE(all.size() == 3);
+  CHECK(all[0].host == "a");
+  CHECK(all[1].time_seconds == 115);
+  CHECK(all[2].host == "b");
+  const auto only_b = testing::ValueOf(LoadGangliaSamples(*store, 0, 1000, {"b"}));
+  REQUIRE(only_b.size() == 1);
+  CHECK(only_b[0].value == 5.0);
 }
 
 TEST_CASE("A failed write leaves nothing of that call in the store") {
@@ -95,10 +87,9 @@ TEST_CASE("A failed write leaves nothing of that call in the store") {
   e.series.push_back({"c", "a", "m", "sum", 15, {{1, 1.0}, {2, 2.0}}, 0});
   auto counts = StoreGangliaExport(*store, e);
   REQUIRE_FALSE(counts.ok());
-  auto q = store->Prepare("SELECT count(*) FROM ganglia_samples");
-  REQUIRE(q.ok());
-  REQUIRE(q.value().Step());
-  CHECK(q.value().ColumnInt(0) == 0);
+  auto q = testing::ValueOf(store->Prepare("SELECT count(*) FROM ganglia_samples"));
+  REQUIRE(q.Step());
+  CHECK(q.ColumnInt(0) == 0);
 }
 
 }  // namespace

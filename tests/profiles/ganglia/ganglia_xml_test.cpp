@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "profiles/ganglia/ganglia.h"
+#include "tests/support/result_checks.h"
 
 namespace perfplan::profiles {
 namespace {
@@ -42,9 +43,7 @@ const char* kGmetad = R"(<?xml version="1.0" encoding="ISO-8859-1" standalone="y
 )";
 
 TEST_CASE("A gmetad document with nested grids, every TYPE and both summaries parses") {
-  Result<GangliaSnapshot> r = ParseGangliaXml(kGmetad, "grid.xml");
-  REQUIRE_MESSAGE(r.ok(), r.status().message());
-  const GangliaSnapshot& s = r.value();
+  const GangliaSnapshot s = testing::ValueOf(ParseGangliaXml(kGmetad, "grid.xml"));
   CHECK(s.version == "3.7.2");
   CHECK(s.source == "gmetad");
   REQUIRE(s.grids.size() == 2);
@@ -142,29 +141,24 @@ TEST_CASE("A VAL that is not a number of its TYPE is an error with line and byte
   };
   for (const Case& c : cases) {
     CAPTURE(c.attrs);
-    Result<GangliaSnapshot> r = ParseGangliaXml(OneMetric(c.attrs), "f.xml");
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.status().code() == StatusCode::kInvalidArgument);
-    CHECK(r.status().message() == c.message);
+    const Status r = testing::ErrorOf(ParseGangliaXml(OneMetric(c.attrs), "f.xml"));
+    CHECK(r.code() == StatusCode::kInvalidArgument);
+    CHECK(r.message() == c.message);
   }
 }
 
 TEST_CASE("Malformed XML is reported with the parser's position") {
   const std::string truncated =
       "<GANGLIA_XML VERSION=\"3.7.2\" SOURCE=\"gmond\">\n<CLUSTER NAME=\"c\">\n";
-  Result<GangliaSnapshot> r = ParseGangliaXml(truncated, "live");
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.status().message() == "live:2:19 (byte 63): malformed XML: Start-end tags mismatch");
-  Result<GangliaSnapshot> bad = ParseGangliaXml("<GANGLIA_XML>\n<CLUSTER NAME=\"c\" <", "x");
-  REQUIRE_FALSE(bad.ok());
-  CHECK(bad.status().message() ==
-        "x:2:19 (byte 32): malformed XML: Error parsing start element tag");
+  const Status r = testing::ErrorOf(ParseGangliaXml(truncated, "live"));
+  CHECK(r.message() == "live:2:19 (byte 63): malformed XML: Start-end tags mismatch");
+  const Status bad = testing::ErrorOf(ParseGangliaXml("<GANGLIA_XML>\n<CLUSTER NAME=\"c\" <", "x"));
+  CHECK(bad.message() == "x:2:19 (byte 32): malformed XML: Error parsing start element tag");
 }
 
 TEST_CASE("A document that is not GANGLIA_XML is refused") {
-  Result<GangliaSnapshot> r = ParseGangliaXml("<html><body/></html>", "page");
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.status().message() ==
+  const Status r = testing::ErrorOf(ParseGangliaXml("<html><body/></html>", "page"));
+  CHECK(r.message() ==
         "page: root element is <html> (expected GANGLIA_XML as served by gmond or gmetad)");
 }
 
@@ -172,10 +166,8 @@ TEST_CASE("An unexpected element inside a HOST is located") {
   const std::string xml =
       "<GANGLIA_XML>\n<CLUSTER NAME=\"c\">\n<HOST NAME=\"h\">\n<METRICS NAME=\"m\"/>\n</HOST>\n"
       "</CLUSTER>\n</GANGLIA_XML>";
-  Result<GangliaSnapshot> r = ParseGangliaXml(xml, "f");
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.status().message() ==
-        "f:4:2 (byte 50): HOST 'h': unexpected element <METRICS> (expected METRIC)");
+  const Status r = testing::ErrorOf(ParseGangliaXml(xml, "f"));
+  CHECK(r.message() == "f:4:2 (byte 50): HOST 'h': unexpected element <METRICS> (expected METRIC)");
 }
 
 // A Ganglia 2.5.x gmond answer: no CLUSTER, the HOSTs sit directly under GANGLIA_XML.
@@ -191,11 +183,10 @@ const char* kGmond25 = R"(<?xml version="1.0" encoding="ISO-8859-1" standalone="
 )";
 
 TEST_CASE("A Ganglia 2.5.x answer with HOSTs under GANGLIA_XML reads as one unnamed cluster") {
-  Result<GangliaSnapshot> r = ParseGangliaXml(kGmond25, "old");
-  REQUIRE_MESSAGE(r.ok(), r.status().message());
-  CHECK(r.value().version == "2.5.7");
-  REQUIRE(r.value().clusters.size() == 1);
-  const GangliaCluster& c = r.value().clusters[0];
+  const GangliaSnapshot r = testing::ValueOf(ParseGangliaXml(kGmond25, "old"));
+  CHECK(r.version == "2.5.7");
+  REQUIRE(r.clusters.size() == 1);
+  const GangliaCluster& c = r.clusters[0];
   CHECK(c.name == "");
   CHECK(c.grid == "");
   CHECK(c.localtime_epoch == 0);
@@ -203,48 +194,44 @@ TEST_CASE("A Ganglia 2.5.x answer with HOSTs under GANGLIA_XML reads as one unna
   CHECK(c.hosts[0].name == "node1.example.org");
   CHECK(c.hosts[1].ip == "10.1.0.12");
   CHECK(c.hosts[1].metrics.at(0).value == 50.0);
-  CHECK(r.value().MetricCount() == 2);
+  CHECK(r.MetricCount() == 2);
 }
 
 TEST_CASE("A saved telnet capture is read past its banner and its closing line") {
   const std::string capture = std::string("Trying 10.1.0.11...\r\nConnected to node1.\r\n") +
                               "Escape character is '^]'.\r\n" + kGmond25 +
                               "Connection closed by foreign host.\r\n";
-  Result<GangliaSnapshot> r = ParseGangliaXml(capture, "capture.txt");
-  REQUIRE_MESSAGE(r.ok(), r.status().message());
-  REQUIRE(r.value().clusters.size() == 1);
-  CHECK(r.value().clusters[0].hosts.size() == 2);
+  const GangliaSnapshot r = testing::ValueOf(ParseGangliaXml(capture, "capture.txt"));
+  REQUIRE(r.clusters.size() == 1);
+  CHECK(r.clusters[0].hosts.size() == 2);
 
   // Errors keep the capture's own line numbers (the banner is 3 lines).
   std::string bad = capture;
   bad.replace(bad.find("VAL=\"50.0\""), 10, "VAL=\"half\"");
-  Result<GangliaSnapshot> e = ParseGangliaXml(bad, "capture.txt");
-  REQUIRE_FALSE(e.ok());
-  CHECK(e.status().message().rfind("capture.txt:10:", 0) == 0);
+  const Status e = testing::ErrorOf(ParseGangliaXml(bad, "capture.txt"));
+  CHECK(e.message().rfind("capture.txt:10:", 0) == 0);
 
   // A file that is neither XML nor a capture holding XML is still refused.
-  Result<GangliaSnapshot> text = ParseGangliaXml("Trying 10.1.0.11...\nConnection refused\n", "t");
-  REQUIRE_FALSE(text.ok());
-  CHECK(text.status().message().rfind("t:", 0) == 0);
-  CHECK(text.status().message().find(": malformed XML: ") != std::string::npos);
+  const Status text =
+      testing::ErrorOf(ParseGangliaXml("Trying 10.1.0.11...\nConnection refused\n", "t"));
+  CHECK(text.message().rfind("t:", 0) == 0);
+  CHECK(text.message().find(": malformed XML: ") != std::string::npos);
 }
 
 TEST_CASE("An element other than GRID, CLUSTER or HOST under GANGLIA_XML is refused") {
-  Result<GangliaSnapshot> r = ParseGangliaXml("<GANGLIA_XML>\n<METRIC NAME=\"x\"/>\n</GANGLIA_XML>", "f");
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.status().message() ==
+  const Status r =
+      testing::ErrorOf(ParseGangliaXml("<GANGLIA_XML>\n<METRIC NAME=\"x\"/>\n</GANGLIA_XML>", "f"));
+  CHECK(r.message() ==
         "f:2:2 (byte 15): unexpected element <METRIC> under GANGLIA_XML (expected GRID, CLUSTER "
         "or HOST)");
 }
 
 TEST_CASE("HOST:PORT is split and checked") {
-  auto ok = ParseHostPort("127.0.0.1:8649");
-  REQUIRE(ok.ok());
-  CHECK(ok.value().first == "127.0.0.1");
-  CHECK(ok.value().second == 8649);
-  auto v6 = ParseHostPort("[::1]:8651");
-  REQUIRE(v6.ok());
-  CHECK(v6.value().first == "::1");
+  const auto ok = testing::ValueOf(ParseHostPort("127.0.0.1:8649"));
+  CHECK(ok.first == "127.0.0.1");
+  CHECK(ok.second == 8649);
+  const auto v6 = testing::ValueOf(ParseHostPort("[::1]:8651"));
+  CHECK(v6.first == "::1");
   CHECK(ParseHostPort("gmond").status().message() ==
         "'gmond' is not HOST:PORT (e.g. 127.0.0.1:8649)");
   CHECK(ParseHostPort("h:0").status().message() == "'h:0': port '0' is not in 1-65535");
@@ -252,10 +239,9 @@ TEST_CASE("HOST:PORT is split and checked") {
 
 TEST_CASE("An unreachable gmond fails with a message instead of hanging") {
   // Port 1 on loopback: nothing listens there on a test machine, so the connect is refused.
-  Result<GangliaSnapshot> r = FetchGangliaXml("127.0.0.1", 1, 2.0);
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.status().code() == StatusCode::kFailed);
-  CHECK(r.status().message() == "127.0.0.1:1: cannot connect: Connection refused");
+  const Status r = testing::ErrorOf(FetchGangliaXml("127.0.0.1", 1, 2.0));
+  CHECK(r.code() == StatusCode::kFailed);
+  CHECK(r.message() == "127.0.0.1:1: cannot connect: Connection refused");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
 #include "tests/profiles/spark/history_api_fixture.h"
+#include "tests/support/result_checks.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles::spark {
@@ -299,10 +300,9 @@ TEST_CASE("storage/rdd lists cached RDDs with partitions, distribution and execu
       "memoryUsed":100,"diskUsed":0,"executors":["1"]}]})"_json;
   CHECK(rdds[0] == want);
   CHECK(Get(*store, "applications/app-x/storage/rdd/0") == want);
-  auto missing = HistoryApi(*store, "applications/app-x/storage/rdd/1");
-  REQUIRE_FALSE(missing.ok());
-  CHECK(missing.status().code() == StatusCode::kNotFound);
-  CHECK(missing.status().message() == "no rdd found w/ id 1");
+  const Status missing = testing::ErrorOf(HistoryApi(*store, "applications/app-x/storage/rdd/1"));
+  CHECK(missing.code() == StatusCode::kNotFound);
+  CHECK(missing.message() == "no rdd found w/ id 1");
   json execs = Get(*store, "applications/app-x/executors");
   CHECK(ById(execs, "1")["rddBlocks"] == 1);
   CHECK(ById(execs, "1")["memoryUsed"] == 100);
@@ -317,18 +317,15 @@ TEST_CASE("allmiscellaneousprocess lists the processes; other endpoints are unsu
   for (const char* path : {"applications/app-x/logs", "applications/app-x/bogus",
                            "applications/app-x/executors/1/threads"}) {
     CAPTURE(path);
-    auto answer = HistoryApi(*store, path);
-    REQUIRE_FALSE(answer.ok());
-    CHECK(answer.status().code() == StatusCode::kNotFound);
-    CHECK(answer.status().message() ==
+    const Status answer = testing::ErrorOf(HistoryApi(*store, path));
+    CHECK(answer.code() == StatusCode::kNotFound);
+    CHECK(answer.message() ==
           std::string("unsupported endpoint: ") + path + " (docs/spark.md lists the served ones)");
   }
-  auto attempt = HistoryApi(*store, "applications/app-x/3/jobs");
-  REQUIRE_FALSE(attempt.ok());
-  CHECK(attempt.status().message() == "unknown app app-x, attempt 3");
-  auto unknown = HistoryApi(*store, "applications/app-y/jobs");
-  REQUIRE_FALSE(unknown.ok());
-  CHECK(unknown.status().message() == "unknown app: app-y");
+  const Status attempt = testing::ErrorOf(HistoryApi(*store, "applications/app-x/3/jobs"));
+  CHECK(attempt.message() == "unknown app app-x, attempt 3");
+  const Status unknown = testing::ErrorOf(HistoryApi(*store, "applications/app-y/jobs"));
+  CHECK(unknown.message() == "unknown app: app-y");
 }
 
 // Inserts `lines` after the line of ExclusionLog() that contains `after`.
@@ -388,14 +385,13 @@ TEST_CASE("The listing shows an application once, running or completed by its la
   };
   testing::WriteFile(dir + "/app-m_1", attempt("1", 1000, true));
   testing::WriteFile(dir + "/app-m_2.inprogress", attempt("2", 2000, false));
-  auto store = Store::Open(":memory:", {StoreMigrations()});
-  REQUIRE(store.ok());
-  REQUIRE(IngestEventLogs(*store.value(), {dir}).ok());
-  json all = Get(*store.value(), "applications");
+  const auto store = testing::ValueOf(Store::Open(":memory:", {StoreMigrations()}));
+  REQUIRE(IngestEventLogs(*store, {dir}).ok());
+  json all = Get(*store, "applications");
   REQUIRE(all.size() == 1);
   CHECK(all[0]["attempts"].size() == 2);
-  CHECK(Get(*store.value(), "applications?status=running").size() == 1);
-  CHECK(Get(*store.value(), "applications?status=completed").size() == 0);
+  CHECK(Get(*store, "applications?status=running").size() == 1);
+  CHECK(Get(*store, "applications?status=completed").size() == 0);
 }
 
 TEST_CASE("Date and count parameters are parsed strictly; a bad one is an error naming it") {
@@ -406,41 +402,40 @@ TEST_CASE("Date and count parameters are parsed strictly; a bad one is an error 
           R"({"Event":"SparkListenerApplicationStart","App Name":"d","App ID":"app-d",)"
           R"("Timestamp":1422981760000,"User":"u"})" "\n"
           R"({"Event":"SparkListenerApplicationEnd","Timestamp":1422981761000})" "\n");
-  auto store = Store::Open(":memory:", {StoreMigrations()});
-  REQUIRE(store.ok());
-  REQUIRE(IngestEventLogs(*store.value(), {dir}).ok());
+  const auto store = testing::ValueOf(Store::Open(":memory:", {StoreMigrations()}));
+  REQUIRE(IngestEventLogs(*store, {dir}).ok());
   // 1422981760000 is 2015-02-03T16:42:40.000GMT; every spelling of that instant agrees.
   for (const char* at : {"2015-02-03T16:42:40.000GMT", "2015-02-03T16:42:40.000UTC",
                          "2015-02-03T16:42:40.000Z", "2015-02-03T17:42:40.000GMT+01:00",
                          "2015-02-03T10:42:40.000-0600", "1422981760000"}) {
     INFO(at);
-    CHECK(Get(*store.value(), std::string("applications?minDate=") + at).size() == 1);
-    CHECK(Get(*store.value(), std::string("applications?maxDate=") + at).size() == 1);
+    CHECK(Get(*store, std::string("applications?minDate=") + at).size() == 1);
+    CHECK(Get(*store, std::string("applications?maxDate=") + at).size() == 1);
   }
-  CHECK(Get(*store.value(), "applications?minDate=2015-02-03T16:42:40.001GMT").size() == 0);
-  CHECK(Get(*store.value(), "applications?minDate=2015-02-04").size() == 0);
-  CHECK(Get(*store.value(), "applications?maxDate=2015-02-03").size() == 0);
+  CHECK(Get(*store, "applications?minDate=2015-02-03T16:42:40.001GMT").size() == 0);
+  CHECK(Get(*store, "applications?minDate=2015-02-04").size() == 0);
+  CHECK(Get(*store, "applications?maxDate=2015-02-03").size() == 0);
   for (const char* bad :
        {"2015-13-45", "2015-02-30", "2015-02-29", "2015-02-03T16:42:40.000GMTgarbage",
         "2015-02-03T24:00:00.000GMT", "2015-02-03T16:42:40GMT", "2015-2-3", "2015-02-10x",
         "2015-02-03T16:42:40.000PST1", "", "-5", "1e12"}) {
     INFO(bad);
-    auto answer = HistoryApi(*store.value(), std::string("applications?minEndDate=") + bad);
-    REQUIRE_FALSE(answer.ok());
-    CHECK(answer.status().field() == "minEndDate");
-    CHECK(answer.status().message() ==
+    const Status answer =
+        testing::ErrorOf(HistoryApi(*store, std::string("applications?minEndDate=") + bad));
+    CHECK(answer.field() == "minEndDate");
+    CHECK(answer.message() ==
           std::string("minEndDate: expected a date such as 2015-02-10, "
                       "2015-02-03T16:42:40.000GMT or epoch milliseconds, got \"") +
               bad + "\"");
   }
-  CHECK(Get(*store.value(), "applications?limit=0").size() == 0);
-  CHECK(Get(*store.value(), "applications?limit=2147483647").size() == 1);
+  CHECK(Get(*store, "applications?limit=0").size() == 0);
+  CHECK(Get(*store, "applications?limit=2147483647").size() == 1);
   for (const char* bad : {"-1", "2147483648", "1.5", "ten", "", "99999999999999999999"}) {
     INFO(bad);
-    auto answer = HistoryApi(*store.value(), std::string("applications?limit=") + bad);
-    REQUIRE_FALSE(answer.ok());
-    CHECK(answer.status().field() == "limit");
-    CHECK(answer.status().message() ==
+    const Status answer =
+        testing::ErrorOf(HistoryApi(*store, std::string("applications?limit=") + bad));
+    CHECK(answer.field() == "limit");
+    CHECK(answer.message() ==
           std::string("limit: expected a whole number 0..2147483647, got \"") + bad + "\"");
   }
 }

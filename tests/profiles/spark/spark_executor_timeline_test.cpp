@@ -10,6 +10,7 @@
 #include "models/executor_timeline.h"
 #include "profiles/spark/spark_store.h"
 #include "tests/profiles/spark/history_api_fixture.h"
+#include "tests/support/result_checks.h"
 
 namespace perfplan::profiles::spark {
 namespace {
@@ -85,9 +86,7 @@ std::string DynamicAllocationLog() {
 
 TEST_CASE("The timeline holds each executor's add and remove time and its task slots") {
   auto store = Ingest("app-dyn", DynamicAllocationLog());
-  auto timeline = LoadExecutorTimeline(*store, "app-dyn");
-  REQUIRE(timeline.ok());
-  const models::TimelineApplication& t = timeline.value();
+  const models::TimelineApplication t = testing::ValueOf(LoadExecutorTimeline(*store, "app-dyn"));
   CHECK(t.measured_seconds == doctest::Approx(5.0));
   REQUIRE(t.executors.size() == 2);
   CHECK(t.executors[0].id == "1");
@@ -109,12 +108,11 @@ TEST_CASE("The timeline holds each executor's add and remove time and its task s
   CHECK(t.driver_seconds == doctest::Approx(5.0 - 2.0 - 0.5));  // outside [1.5, 3.5] and [4.1, 4.6]
   CHECK(t.observed_executors == 2);
   CHECK(t.cores_per_executor == 4);
-  auto shape = LoadWhatIfApplication(*store, "app-dyn");
-  REQUIRE(shape.ok());
-  CHECK(shape.value().driver_seconds == doctest::Approx(t.driver_seconds));
-  CHECK(shape.value().observed_executors == t.observed_executors);
-  CHECK(shape.value().cores_per_executor == t.cores_per_executor);
-  CHECK(shape.value().measured_seconds == doctest::Approx(t.measured_seconds));
+  const auto shape = testing::ValueOf(LoadWhatIfApplication(*store, "app-dyn"));
+  CHECK(shape.driver_seconds == doctest::Approx(t.driver_seconds));
+  CHECK(shape.observed_executors == t.observed_executors);
+  CHECK(shape.cores_per_executor == t.cores_per_executor);
+  CHECK(shape.measured_seconds == doctest::Approx(t.measured_seconds));
 }
 
 TEST_CASE("The replay on the recorded timeline gives the recorded duration; N executors are a what-if") {
@@ -122,10 +120,9 @@ TEST_CASE("The replay on the recorded timeline gives the recorded duration; N ex
   auto t = LoadExecutorTimeline(*store, "app-dyn").value();
   // Job 0: 1.5..3.5 on executor 1's two slots; job 1 0.6 s after it, on executor 2 (added at 4),
   // 4.1..4.6; the application ends 0.4 s later.
-  auto observed = models::ReplayOnTimeline(t);
-  REQUIRE(observed.ok());
-  CHECK(observed.value().seconds == doctest::Approx(5.0));
-  CHECK(observed.value().revived_executors == 0);
+  const auto observed = testing::ValueOf(models::ReplayOnTimeline(t));
+  CHECK(observed.seconds == doctest::Approx(5.0));
+  CHECK(observed.revived_executors == 0);
   // Two executors alive from the first add (1 s): job 0 in one round, 1.5..2.5; job 1 3.1..3.6.
   CHECK(models::ReplayWithExecutors(t, 2).value().seconds == doctest::Approx(4.0));
 }

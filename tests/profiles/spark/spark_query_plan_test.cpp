@@ -14,6 +14,7 @@
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_run_table.h"
 #include "profiles/spark/spark_store.h"
+#include "tests/support/result_checks.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
@@ -41,8 +42,7 @@ std::set<std::string> TaskTableNames(const std::string& sql) {
 // one stage attempt's tasks at most, never all of an application's.
 std::vector<std::string> BadTaskReads(Store& store, const std::string& sql,
                                       bool one_stage = false) {
-  auto plan = store.ExplainQueryPlan(sql);
-  REQUIRE_MESSAGE(plan.ok(), plan.status().message());
+  const auto plan = testing::ValueOf(store.ExplainQueryPlan(sql));
   const std::set<std::string> names = TaskTableNames(sql);
   auto reads_tasks = [&](const std::string& detail) {
     static const std::regex kStep(R"(^(?:SCAN|SEARCH) ([A-Za-z_0-9]+))");
@@ -50,9 +50,9 @@ std::vector<std::string> BadTaskReads(Store& store, const std::string& sql,
     return std::regex_search(detail, m, kStep) && names.count(m[1]);
   };
   std::map<int, const Store::PlanStep*> by_id;
-  for (const auto& step : plan.value()) by_id[step.id] = &step;
+  for (const auto& step : plan) by_id[step.id] = &step;
   std::vector<std::string> bad;
-  for (const auto& step : plan.value()) {
+  for (const auto& step : plan) {
     if (!reads_tasks(step.detail)) continue;
     if (step.detail.rfind("SCAN ", 0) == 0) bad.push_back("full scan: " + step.detail);
     if (one_stage && step.detail.find("stage_id=?") == std::string::npos) {
@@ -77,9 +77,8 @@ TEST_CASE("TaskTableNames finds spark_tasks and its aliases, not the keywords af
 }
 
 TEST_CASE("The check itself fails on a whole-table scan and on a per-executor sub-query") {
-  auto store = Store::Open(":memory:", {StoreMigrations()});
-  REQUIRE(store.ok());
-  Store& s = *store.value();
+  const auto store = testing::ValueOf(Store::Open(":memory:", {StoreMigrations()}));
+  Store& s = *store;
   const auto scan = BadTaskReads(s, "SELECT SUM(duration_ms) FROM spark_tasks WHERE status = 'FAILED'");
   REQUIRE(scan.size() == 1);
   CHECK(scan[0].rfind("full scan: SCAN spark_tasks", 0) == 0);
@@ -107,9 +106,8 @@ TEST_CASE("No read statement of the Spark answers scans the application's tasks"
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/app-q", testing::SyntheticEventLogWithProperties(
                                          "app-q", 3, 4, {{"spark.executor.cores", "2"}}));
-  auto opened = Store::Open(":memory:", {StoreMigrations()});
-  REQUIRE(opened.ok());
-  Store& store = *opened.value();
+  const auto opened = testing::ValueOf(Store::Open(":memory:", {StoreMigrations()}));
+  Store& store = *opened;
   REQUIRE(IngestEventLogs(store, {dir + "/app-q"}).ok());
 
   // The History-Server answers and the listings: summaries, or one stage attempt's tasks.

@@ -7,6 +7,7 @@
 
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
+#include "tests/support/result_checks.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/spark_store_fixture.h"
 #include "tests/support/test_support.h"
@@ -48,9 +49,8 @@ std::string WriteLogs() {
 TEST_CASE("Each application becomes a row with its varying Spark properties as text") {
   auto store = OpenSparkStore(":memory:");
   REQUIRE(IngestEventLogs(*store, {WriteLogs()}).ok());
-  auto t = ReadStoreRunTable(*store, {});
-  REQUIRE(t.ok());
-  const models::RunTable& table = t.value().table;
+  const auto t = testing::ValueOf(ReadStoreRunTable(*store, {}));
+  const models::RunTable& table = t.table;
   CHECK(table.source == "store::memory:");
   REQUIRE(table.rows.size() == 3);
   // Parameters first (in the store's property order: the ingest keeps them sorted by name), then
@@ -66,21 +66,20 @@ TEST_CASE("Each application becomes a row with its varying Spark properties as t
   for (const auto& r : table.rows) memory.push_back(r.cells[1]);
   std::sort(memory.begin(), memory.end());
   CHECK(memory == std::vector<std::string>{"2g", "4g", "512m"});
-  CHECK(t.value().notes[1] ==
+  CHECK(t.notes[1] ==
         "store: properties with the same value in every application are not parameters: "
         "spark.master");
-  CHECK(t.value().notes[2] ==
+  CHECK(t.notes[2] ==
         "store: properties missing in some applications are not parameters (Spark's default is "
         "not logged): spark.locality.wait");
-  CHECK(t.value().notes[3] == "store: identity properties are not parameters: spark.app.id");
+  CHECK(t.notes[3] == "store: identity properties are not parameters: spark.app.id");
 }
 
 TEST_CASE("Metric columns sum the task metrics of the application") {
   auto store = OpenSparkStore(":memory:");
   REQUIRE(IngestEventLogs(*store, {WriteLogs()}).ok());
-  auto t = ReadStoreRunTable(*store, {{"app-b"}, ""});
-  REQUIRE(t.ok());
-  const models::RunTable& table = t.value().table;
+  const auto t = testing::ValueOf(ReadStoreRunTable(*store, {{"app-b"}, ""}));
+  const models::RunTable& table = t.table;
   REQUIRE(table.rows.size() == 1);
   const auto cell = [&](const std::string& name) {
     return std::stod(table.rows[0].cells[Column(table, name)]);
@@ -90,32 +89,27 @@ TEST_CASE("Metric columns sum the task metrics of the application") {
   CHECK(cell("gc_time_seconds") == doctest::Approx(0.010));
   CHECK(cell("shuffle_read_bytes") == 0);
   CHECK(cell("shuffle_write_bytes") == 0);
-  auto beta = ComputeEfficiencyVector(*store, "app-b");
-  REQUIRE(beta.ok());
-  CHECK(cell("total_time_seconds") == beta.value().total_seconds);
-  CHECK(cell("beta_gc_share") == beta.value().gc_share);
+  const auto beta = testing::ValueOf(ComputeEfficiencyVector(*store, "app-b"));
+  CHECK(cell("total_time_seconds") == beta.total_seconds);
+  CHECK(cell("beta_gc_share") == beta.gc_share);
   // With one application nothing varies, so no property is a parameter.
   CHECK(Column(table, "spark.executor.memory") == -1);
 }
 
 TEST_CASE("An empty store, an unknown application or an unmatched name are errors") {
   auto store = OpenSparkStore(":memory:");
-  auto empty = ReadStoreRunTable(*store, {});
-  REQUIRE_FALSE(empty.ok());
-  CHECK(empty.status().message() ==
+  const Status empty = testing::ErrorOf(ReadStoreRunTable(*store, {}));
+  CHECK(empty.message() ==
         "no applications in the store :memory:; ingest event logs into it first (perfplan "
         "ingest spark)");
   REQUIRE(IngestEventLogs(*store, {WriteLogs()}).ok());
-  auto unknown = ReadStoreRunTable(*store, {{"app-a", "app-z"}, ""});
-  REQUIRE_FALSE(unknown.ok());
-  CHECK(unknown.status().message() == "app_ids: application app-z not in the store :memory:");
-  auto unmatched = ReadStoreRunTable(*store, {{}, "wordcount"});
-  REQUIRE_FALSE(unmatched.ok());
-  CHECK(unmatched.status().message() ==
+  const Status unknown = testing::ErrorOf(ReadStoreRunTable(*store, {{"app-a", "app-z"}, ""}));
+  CHECK(unknown.message() == "app_ids: application app-z not in the store :memory:");
+  const Status unmatched = testing::ErrorOf(ReadStoreRunTable(*store, {{}, "wordcount"}));
+  CHECK(unmatched.message() ==
         "name_contains: no application in the store :memory: matches \"wordcount\"");
-  auto named = ReadStoreRunTable(*store, {{}, "synth"});
-  REQUIRE(named.ok());
-  CHECK(named.value().table.rows.size() == 3);
+  const auto named = testing::ValueOf(ReadStoreRunTable(*store, {{}, "synth"}));
+  CHECK(named.table.rows.size() == 3);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
 #include "tests/profiles/spark/history_api_fixture.h"
+#include "tests/support/result_checks.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles::spark {
@@ -301,19 +302,15 @@ TEST_CASE("sql lists executions by id; a failed job fails its query; paging and 
   CHECK(bare["planDescription"] == "");
   CHECK(bare["successJobIds"] == json::array({0}));
 
-  auto missing = HistoryApi(*store, "applications/local-sql/sql/9");
-  REQUIRE_FALSE(missing.ok());
-  CHECK(missing.status().code() == StatusCode::kNotFound);
-  CHECK(missing.status().message() == "unknown query execution id: 9");
-  auto bad = HistoryApi(*store, "applications/local-sql/sql?length=x");
-  REQUIRE_FALSE(bad.ok());
-  CHECK(bad.status().message() == "length must be a whole number, not x");
-  auto zero = HistoryApi(*store, "applications/local-sql/sql?length=0");
-  REQUIRE_FALSE(zero.ok());
-  CHECK(zero.status().message() == "length must be positive, not 0");
-  auto word = HistoryApi(*store, "applications/local-sql/sql/abc");
-  REQUIRE_FALSE(word.ok());
-  CHECK(word.status().message() ==
+  const Status missing = testing::ErrorOf(HistoryApi(*store, "applications/local-sql/sql/9"));
+  CHECK(missing.code() == StatusCode::kNotFound);
+  CHECK(missing.message() == "unknown query execution id: 9");
+  const Status bad = testing::ErrorOf(HistoryApi(*store, "applications/local-sql/sql?length=x"));
+  CHECK(bad.message() == "length must be a whole number, not x");
+  const Status zero = testing::ErrorOf(HistoryApi(*store, "applications/local-sql/sql?length=0"));
+  CHECK(zero.message() == "length must be positive, not 0");
+  const Status word = testing::ErrorOf(HistoryApi(*store, "applications/local-sql/sql/abc"));
+  CHECK(word.message() ==
         "unsupported endpoint: applications/local-sql/sql/abc (docs/spark.md lists the served "
         "ones)");
 }
@@ -324,9 +321,8 @@ TEST_CASE("A version 3 store migrates: its executions answer sql with jobs from 
     Migrations v3 = StoreMigrations();
     REQUIRE(v3.steps.size() == 4);
     v3.steps.pop_back();
-    auto old = Store::Open(path, {v3});
-    REQUIRE(old.ok());
-    Store& s = *old.value();
+    const auto old = testing::ValueOf(Store::Open(path, {v3}));
+    Store& s = *old;
     REQUIRE(s.Exec("INSERT INTO spark_attempts(attempt_key, app_id, attempt_id, completed) "
                    "VALUES(1, 'app-old', '', 1)")
                 .ok());
@@ -336,9 +332,8 @@ TEST_CASE("A version 3 store migrates: its executions answer sql with jobs from 
     REQUIRE(s.Exec("INSERT INTO spark_sql_executions VALUES(1, 0, 'q', 'd', 'plan', 100, 150, '')")
                 .ok());
   }
-  auto store = Store::Open(path, {StoreMigrations()});
-  REQUIRE(store.ok());
-  json q = Get(*store.value(), "applications/app-old/sql/0");
+  const auto store = testing::ValueOf(Store::Open(path, {StoreMigrations()}));
+  json q = Get(*store, "applications/app-old/sql/0");
   CHECK(q["status"] == "FAILED");
   CHECK(q["successJobIds"] == json::array({4}));
   CHECK(q["failedJobIds"] == json::array({3}));
