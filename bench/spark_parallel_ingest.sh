@@ -5,7 +5,10 @@
 # each, and prints each run's wall and CPU seconds (spark_ingest_bench ingest: wall clock and
 # getrusage of the process, all threads), the median wall-time ratio, and the load average before
 # and after (the machine's other work is part of the figure). The --jobs 1 run is the sequential
-# ingest itself. Not a test: run by hand on a release build.
+# ingest itself. On a machine busy with other work the wall ratio says little, so it also prints
+# the CPU accounting: the writer thread's CPU seconds (getrusage RUSAGE_THREAD) and the bound the
+# accounting sets on J idle cores, cpu(--jobs 1) / max(writer cpu, cpu(--jobs J) / J): the writer
+# is serial and the rest spreads over J cores at best. Not a test: run by hand on a release build.
 #
 #   bench/spark_parallel_ingest.sh BUILD_DIR [SCRATCH] [LOGS] [TASKS] [J] [ROUNDS]
 #   e.g. ninja -C build spark_ingest_bench && bench/spark_parallel_ingest.sh build /tmp/spi
@@ -32,13 +35,22 @@ for ((k = 0; k < logs; ++k)); do
 done
 echo "logs: $logs x $(stat -c %s "$dir/app-0.log") bytes, $tasks tasks each; $(nproc) cores"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-declare -a one many
+declare -a one many bound
+cpu1=
 for ((r = 0; r < rounds; ++r)); do
   for j in 1 "$jobs"; do
     line=$("$bench" ingest --jobs "$j" "$scratch/store-$j.db" "$dir")
     echo "round $r: $line"
     wall=$(sed -E 's/.*seconds=([0-9.]+).*/\1/' <<<"$line")
-    if [[ $j == 1 ]]; then one+=("$wall"); else many+=("$wall"); fi
+    cpu=$(sed -E 's/.*cpu_s=([0-9.]+).*/\1/' <<<"$line")
+    writer=$(sed -E 's/.*writer_cpu_s=([0-9.]+).*/\1/' <<<"$line")
+    if [[ $j == 1 ]]; then
+      one+=("$wall")
+      cpu1=$cpu
+    else
+      many+=("$wall")
+      bound+=("$(echo "scale=2; w = $writer; p = $cpu / $j; if (p > w) w = p; $cpu1 / w" | bc)")
+    fi
   done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -46,4 +58,5 @@ median() { printf '%s\n' "$@" | sort -g | sed -n "$(((${#@} + 1) / 2))p"; }
 m1=$(median "${one[@]}")
 mj=$(median "${many[@]}")
 echo "median wall: --jobs 1 ${m1} s, --jobs $jobs ${mj} s, speed-up $(echo "scale=2; $m1 / $mj" | bc)x"
+echo "median CPU-accounting bound on $jobs idle cores: $(median "${bound[@]}")x"
 rm -f "$scratch"/store-*.db*

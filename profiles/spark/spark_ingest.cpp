@@ -1981,14 +1981,14 @@ Status WriteParsed(Store& store, const EventLogSource& src, const IngestLimits& 
   if (!p.status.ok()) {
     return Status::Failed(src.name + ": writing to the store failed: " + p.status.message());
   }
-  // Unchanged now (the same source listed twice): as the sequential ingest finds it.
-  if (p.unchanged || (p.wrote && SourceUnchanged(store, src, p.stamp))) {
-    return IngestInTransaction(store, src, limits, summary, skips);
-  }
-  summary->events += p.counts.events;
-  summary->lines += p.counts.lines;
-  summary->bytes_read += p.counts.bytes_read;
+  if (p.unchanged) return IngestInTransaction(store, src, limits, summary, skips);
+  const auto count = [&] {
+    summary->events += p.counts.events;
+    summary->lines += p.counts.lines;
+    summary->bytes_read += p.counts.bytes_read;
+  };
   if (!p.wrote) {
+    count();
     skips->Merge(std::move(p.skips));
     return Status::Ok();
   }
@@ -2001,6 +2001,14 @@ Status WriteParsed(Store& store, const EventLogSource& src, const IngestLimits& 
   if (Status st = attach.value().Run(); !st.ok()) return fail(st);
   Status st = store.Begin();
   bool wrote = false;
+  // Unchanged by now (the same source listed twice, or another ingester stored it meanwhile):
+  // decided inside the write transaction, as the sequential ingest decides it.
+  if (st.ok() && SourceUnchanged(store, src, p.stamp)) {
+    store.Rollback();
+    if (Status detached = store.Exec("DETACH DATABASE w"); !detached.ok()) return fail(detached);
+    return IngestInTransaction(store, src, limits, summary, skips);
+  }
+  count();
   if (st.ok()) {
     auto key = InsertPlaceholder(store, src);
     st = key.status();
