@@ -42,7 +42,7 @@ for ((r = 0; r < rounds; ++r)); do
     line=$("$bench" ingest --jobs "$j" "$scratch/store-$j.db" "$dir")
     echo "round $r: $line"
     wall=$(sed -E 's/.*seconds=([0-9.]+).*/\1/' <<<"$line")
-    cpu=$(sed -E 's/.*cpu_s=([0-9.]+).*/\1/' <<<"$line")
+    cpu=$(sed -E 's/.* cpu_s=([0-9.]+).*/\1/' <<<"$line")
     writer=$(sed -E 's/.*writer_cpu_s=([0-9.]+).*/\1/' <<<"$line")
     if [[ $j == 1 ]]; then
       one+=("$wall")
