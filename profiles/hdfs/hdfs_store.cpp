@@ -654,6 +654,7 @@ Status Replay(OpQueue& queue, StoreSink& sink) {
       return st;
     }
   }
+  if (open) sink.Rollback();  // the parser stopped inside a batch (it failed)
   return Status::Ok();
 }
 
@@ -864,9 +865,13 @@ Result<HdfsIngestReport> IngestHdfsParallel(Store& store, const std::vector<Hdfs
       } else {
         RecordingSink sink(p.queue);
         FileIngester ingester(sink, options, zone, p.report, p.skips);
-        for (const std::string& file : family) {
-          p.status = ingester.Run(source.node, file, file == source.path, snapshots[i]);
-          if (!p.status.ok()) break;
+        try {
+          for (const std::string& file : family) {
+            p.status = ingester.Run(source.node, file, file == source.path, snapshots[i]);
+            if (!p.status.ok()) break;
+          }
+        } catch (const std::exception& e) {  // reported by the writer, not a terminate()
+          p.status = Status::Failed(source.path + ": " + e.what());
         }
         p.bytes_read = ingester.bytes_read();
       }

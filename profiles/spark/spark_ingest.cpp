@@ -1844,6 +1844,9 @@ class ParsePool {
             const IngestLimits& limits, std::size_t jobs)
       : sources_(sources), limits_(limits), jobs_(jobs), logs_(sources.size()) {
     for (std::size_t i = 0; i < logs_.size(); ++i) logs_[i].unchanged = unchanged[i];
+    std::error_code ec;
+    scratch_dir_ = fs::temp_directory_path(ec);
+    if (ec) scratch_dir_.clear();
     const std::size_t threads = std::min(jobs, sources.size());
     for (std::size_t t = 0; t < threads; ++t) threads_.emplace_back([this] { Work(); });
   }
@@ -1887,12 +1890,18 @@ class ParsePool {
       }
       ParsedLog parsed;
       parsed.unchanged = logs_[i].unchanged;  // set before the threads started, never written
-      if (!parsed.unchanged) {
-        const std::string path = (fs::temp_directory_path() /
-                                  (std::string(kScratchPrefix) + std::to_string(::getpid()) + "-" +
-                                   std::to_string(i) + ".db"))
+      if (scratch_dir_.empty()) {
+        parsed.status = Status::Failed("no temporary directory for the scratch store");
+      } else if (!parsed.unchanged) {
+        const std::string path = (scratch_dir_ / (std::string(kScratchPrefix) +
+                                                  std::to_string(::getpid()) + "-" +
+                                                  std::to_string(i) + ".db"))
                                      .string();
-        ParseToScratch(sources_[i], limits_, path, &parsed);
+        try {
+          ParseToScratch(sources_[i], limits_, path, &parsed);
+        } catch (const std::exception& e) {  // the writer then reads the log itself
+          parsed.status = Status::Failed(e.what());
+        }
       }
       parsed.ready = true;
       std::lock_guard lock(mu_);
@@ -1904,6 +1913,7 @@ class ParsePool {
   const std::vector<EventLogSource>& sources_;
   const IngestLimits& limits_;
   const std::size_t jobs_;
+  fs::path scratch_dir_;  // empty when there is no temporary directory
   std::vector<ParsedLog> logs_;
   std::vector<std::thread> threads_;
   std::mutex mu_;
@@ -1978,10 +1988,11 @@ Status CopyScratchAttempt(Store& store, std::int64_t key) {
 // reading, with the rows taken from the scratch store.
 Status WriteParsed(Store& store, const EventLogSource& src, const IngestLimits& limits,
                    ParsedLog& p, IngestSummary* summary, SkipTally<SkippedLine>* skips) {
-  if (!p.status.ok()) {
-    return Status::Failed(src.name + ": writing to the store failed: " + p.status.message());
+  // Not parsed (unchanged), or the scratch store failed (no writable temporary directory, a full
+  // disk): the writer reads the log itself, as the sequential ingest does.
+  if (p.unchanged || !p.status.ok()) {
+    return IngestInTransaction(store, src, limits, summary, skips);
   }
-  if (p.unchanged) return IngestInTransaction(store, src, limits, summary, skips);
   const auto count = [&] {
     summary->events += p.counts.events;
     summary->lines += p.counts.lines;

@@ -29,8 +29,9 @@ namespace perfplan::profiles::spark {
 int DefaultIngestJobs();
 
 // IngestEventLogs on `jobs` parser threads and one writer; jobs == 1 is IngestEventLogs itself.
-// Fails with InvalidField("jobs", …) when jobs < 1 or > 256, and like IngestEventLogs otherwise
-// (a scratch store that cannot be written is a store failure naming the log).
+// Fails with InvalidField("jobs", …) when jobs < 1 or > 256, and like IngestEventLogs otherwise.
+// A log whose scratch store cannot be written (no writable temporary directory, a full disk) is
+// read by the writer itself, as with one job.
 Result<IngestSummary> IngestEventLogsParallel(Store& store, const std::vector<std::string>& paths,
                                               int jobs, const IngestProgress& progress = {},
                                               const IngestLimits& limits = {});

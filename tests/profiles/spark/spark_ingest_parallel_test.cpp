@@ -146,6 +146,23 @@ TEST_CASE("Parallel ingest leaves no scratch store behind") {
   CHECK(fs::is_empty(tmp));
 }
 
+TEST_CASE("Without a writable temporary directory the writer reads every log itself") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string logs = WriteLogs(dir);
+  Run one = Ingest(dir + "/one.db", logs, 1);
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old ? old : "";
+  ::setenv("TMPDIR", (dir + "/no-such-dir").c_str(), 1);
+  Run many = Ingest(dir + "/many.db", logs, 2);
+  if (old) {
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("TMPDIR");
+  }
+  CHECK(Describe(many.summary) == Describe(one.summary));
+  CHECK(testing::DumpTables(*many.store, "spark_") == testing::DumpTables(*one.store, "spark_"));
+}
+
 TEST_CASE("A job count outside 1 to 256 is refused naming the field") {
   auto store = testing::OpenSparkStore(":memory:");
   for (int jobs : {0, -1, 257}) {
