@@ -10,26 +10,28 @@
 // that send one byte of a request head every 500 ms and never finish it. Both reconnect as soon
 // as the server closes them (idle timeout, 408), so the hostile load stays on for the whole run.
 #include <arpa/inet.h>
-#include <netinet/in.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <sys/epoll.h>
 #include <signal.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <deque>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -65,6 +67,35 @@ CpuSeconds ProcessCpuSeconds(pid_t pid) {
   }
   const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
   return {static_cast<double>(utime) / tick, static_cast<double>(stime) / tick};
+}
+
+// CPU seconds by thread name (/proc/PID/task/TID/stat; the name is the thread's comm, e.g. the
+// server's "pp-io" and "pp-work"), summed over the threads of each name.
+std::map<std::string, CpuSeconds> ThreadCpuSeconds(pid_t pid) {
+  std::map<std::string, CpuSeconds> by_name;
+  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+  DIR* dir = opendir(tasks.c_str());
+  if (!dir) return by_name;
+  while (dirent* e = readdir(dir)) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream in(tasks + "/" + e->d_name + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t open = stat.find('('), close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    std::istringstream fields(stat.substr(close + 2));
+    std::string field;
+    unsigned long long utime = 0, stime = 0;
+    for (int i = 3; i <= 15 && fields >> field; ++i) {
+      if (i == 14) utime = std::stoull(field);
+      if (i == 15) stime = std::stoull(field);
+    }
+    const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+    CpuSeconds& sum = by_name[stat.substr(open + 1, close - open - 1)];
+    sum.user += static_cast<double>(utime) / tick;
+    sum.system += static_cast<double>(stime) / tick;
+  }
+  closedir(dir);
+  return by_name;
 }
 
 CpuSeconds OwnCpuSeconds() {
@@ -351,6 +382,7 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(std::chrono::seconds(2));  // all of them connected and trickling
   }
   const CpuSeconds server_cpu_start = ProcessCpuSeconds(pid);
+  const std::map<std::string, CpuSeconds> threads_start = ThreadCpuSeconds(pid);
   const CpuSeconds client_cpu_start = OwnCpuSeconds();
   const long long total = static_cast<long long>(rate * seconds);
   const Clock::duration interval = std::chrono::duration_cast<Clock::duration>(
@@ -363,6 +395,11 @@ int main(int argc, char** argv) {
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   const CpuSeconds server_cpu = ProcessCpuSeconds(pid) - server_cpu_start;
   const CpuSeconds client_cpu = OwnCpuSeconds() - client_cpu_start;
+  std::map<std::string, CpuSeconds> threads = ThreadCpuSeconds(pid);
+  for (auto& [name, cpu] : threads) {
+    auto before = threads_start.find(name);
+    if (before != threads_start.end()) cpu = cpu - before->second;
+  }
   stop_hostile = true;
   if (hostile.joinable()) hostile.join();
   kill(pid, SIGTERM);
@@ -383,6 +420,10 @@ int main(int argc, char** argv) {
               server_cpu.total(), 1e6 * server_cpu.total() / n, 1e6 * server_cpu.user / n,
               1e6 * server_cpu.system / n, client_cpu.total(), 1e6 * client_cpu.total() / n,
               1e6 * client_cpu.user / n, 1e6 * client_cpu.system / n);
+  // A serial stage shows as one thread name near 1 core while the others idle.
+  std::printf("server threads (cores over the run):");
+  for (const auto& [name, cpu] : threads) std::printf(" %s %.2f", name.c_str(), cpu.total() / wall);
+  std::printf("\n");
   if (idle + slow > 0) {
     std::printf("hostile: %d idle + %d slow-header connections held, %lld reconnections\n", idle,
                 slow, reconnects.load());

@@ -240,15 +240,19 @@ int Answers(const std::string& store_path, const std::string& app) {
     return 1;
   }
   perfplan::profiles::Store& s = *store.value();
-  auto time = [](const std::string& label, const auto& fn) {
+  // Times `call` (a Result) and prints `count` of its value, 0 and the error when it failed.
+  auto time = [](const std::string& label, const auto& call, const auto& count) {
     const auto start = std::chrono::steady_clock::now();
     const double cpu0 = CpuSeconds();
-    const std::size_t size = fn();
+    const auto answer = call();
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!answer.ok()) std::cerr << label << ": " << answer.status().message() << "\n";
+    const std::size_t size = answer.ok() ? count(answer.value()) : 0;
     std::printf("%-58s wall %8.1f ms  cpu %8.1f ms  (%zu)\n", label.c_str(), wall * 1e3,
                 (CpuSeconds() - cpu0) * 1e3, size);
   };
+  const auto size = [](const auto& v) { return v.size(); };
   auto stages = perfplan::profiles::spark::DescribeApplication(s, app);
   if (!stages.ok()) {
     std::cerr << stages.status().message() << "\n";
@@ -261,36 +265,24 @@ int Answers(const std::string& store_path, const std::string& app) {
         base + "/stages/" + middle + "/0?withSummaries=true",
         base + "/stages/" + middle + "/0/taskSummary", base + "/stages/" + middle + "/0/taskList",
         base + "/stages", base + "/executors", base + "/jobs", std::string("applications")}) {
-    time("spark api " + path, [&] {
-      auto answer = perfplan::profiles::spark::HistoryApi(s, path);
-      if (!answer.ok()) std::cerr << path << ": " << answer.status().message() << "\n";
-      return answer.ok() ? answer.value().size() : 0;
-    });
+    time("spark api " + path, [&] { return perfplan::profiles::spark::HistoryApi(s, path); },
+         size);
   }
-  time("ListApplications (apps)", [&] {
-    auto r = perfplan::profiles::spark::ListApplications(s);
-    return r.ok() ? r.value().size() : 0;
-  });
-  time("DescribeApplication (app ID)", [&] {
-    auto r = perfplan::profiles::spark::DescribeApplication(s, app);
-    return r.ok() ? r.value().second.size() : 0;
-  });
-  time("TaskDurationsByStage (stragglers' input)", [&] {
-    auto r = perfplan::profiles::spark::TaskDurationsByStage(s, app);
-    return r.ok() ? r.value().size() : 0;
-  });
-  time("LoadWhatIfApplication (whatif's input)", [&] {
-    auto r = perfplan::profiles::spark::LoadWhatIfApplication(s, app);
-    return r.ok() ? r.value().jobs.size() : 0;
-  });
-  time("LoadExecutorTimeline (whatif's timeline)", [&] {
-    auto r = perfplan::profiles::spark::LoadExecutorTimeline(s, app);
-    return r.ok() ? r.value().executors.size() : 0;
-  });
-  time("ComputeEfficiencyVector (scores' input)", [&] {
-    auto r = perfplan::profiles::spark::ComputeEfficiencyVector(s, app);
-    return r.ok() ? std::size_t{1} : 0;
-  });
+  namespace spark = perfplan::profiles::spark;
+  time("ListApplications (apps)", [&] { return spark::ListApplications(s); }, size);
+  time("DescribeApplication (app ID)", [&] { return spark::DescribeApplication(s, app); },
+       [](const auto& v) { return v.second.size(); });
+  time("TaskDurationsByStage (stragglers' input)",
+       [&] { return spark::TaskDurationsByStage(s, app); }, size);
+  time("LoadWhatIfApplication (whatif's input)",
+       [&] { return spark::LoadWhatIfApplication(s, app); },
+       [](const auto& v) { return v.jobs.size(); });
+  time("LoadExecutorTimeline (whatif's timeline)",
+       [&] { return spark::LoadExecutorTimeline(s, app); },
+       [](const auto& v) { return v.executors.size(); });
+  time("ComputeEfficiencyVector (scores' input)",
+       [&] { return spark::ComputeEfficiencyVector(s, app); },
+       [](const auto&) { return std::size_t{1}; });
   return 0;
 }
 

@@ -5,9 +5,9 @@
 // 2. sensitivity of all parameters (mean of 100 calls);
 // 3. a recommendation over 10^5 sampled configurations plus refinement;
 // 4. the full `tune cv` search (successive halving over every kind, THREADS threads, --final N
-//    candidates on all runs), the share of its cheap kinds, and with --grid the full ε-SVR (RBF)
-//    grid on all runs (compare with bench/tune_gridsearch_bench.py, scikit-learn's GridSearchCV
-//    over the same 40 candidates and 5 folds). --search-only skips 1-3.
+//    candidates on all runs), the share of its cheap kinds and of the Gaussian process, and with
+//    --grid the full ε-SVR (RBF) grid on all runs (compare with bench/tune_gridsearch_bench.py,
+//    scikit-learn's GridSearchCV over the same 40 candidates and 5 folds). --search-only skips 1-3.
 // --per-candidate instead times one fit of every search candidate (where the search's time goes).
 #include <algorithm>
 #include <chrono>
@@ -265,6 +265,9 @@ int main(int argc, char** argv) {
   if (!search(SearchStrategy::kSuccessiveHalving,
               {ModelKind::kRidge, ModelKind::kPolyRidge, ModelKind::kMean},
               "of which ridge, poly-ridge and mean"))
+    return 1;
+  if (!search(SearchStrategy::kSuccessiveHalving, {ModelKind::kGaussianProcess},
+              "of which gaussian-process"))
     return 1;
   if (grid && !search(SearchStrategy::kFullGrid, {ModelKind::kEpsSvrRbf},
                       "eps-svr-rbf full grid, 40 candidates x 5 folds"))

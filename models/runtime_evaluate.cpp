@@ -5,19 +5,13 @@
 #include <limits>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "models/conformal.h"
+#include "models/runtime_calibration.h"
+#include "models/short_number.h"
 
 namespace perfplan::models {
 namespace {
-
-std::string Num(double v) {
-  std::ostringstream os;
-  os.precision(6);
-  os << v;
-  return os.str();
-}
 
 FitOptions WithClasses(FitOptions options, const RuntimeFit& fit) {
   options.reduction_object_class = fit.reduction_object_class;
@@ -95,7 +89,8 @@ Status EvaluateOptions::Validate() const {
   if (Status s = fit.Validate(); !s.ok()) return s;
   if (candidates.empty()) return Status::InvalidField("candidates", "must not be empty");
   if (!(interval_level > 0 && interval_level < 1)) {
-    return Status::InvalidField("interval_level", "must be in (0, 1), got " + Num(interval_level));
+    return Status::InvalidField("interval_level",
+                                "must be in (0, 1), got " + FormatShort(interval_level));
   }
   return Status::Ok();
 }
@@ -251,10 +246,10 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
     std::optional<ScalingFactors> f;
     if (h.ok()) {
       f = h.value().factors;
-      ev.notes.push_back(type + " from " + base_type + ": factors disk " + Num(f->disk) +
-                         ", network " + Num(f->network) + ", compute " + Num(f->compute) +
-                         " from " + std::to_string(h.value().references.size()) +
-                         " reference workload(s)");
+      ev.notes.push_back(type + " from " + base_type + ": factors disk " + FormatShort(f->disk) +
+                         ", network " + FormatShort(f->network) + ", compute " +
+                         FormatShort(f->compute) + " from " +
+                         std::to_string(h.value().references.size()) + " reference workload(s)");
     } else {
       ev.notes.push_back("no prediction on " + type + ": " + h.status().message());
     }
@@ -377,20 +372,25 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
   if (options.intervals) {
     std::vector<MeasuredRun> all_training;
     for (std::size_t i : ev.train_rows) all_training.push_back(rows[i]);
+    // Normalised CV+ (models/runtime_calibration.h): each calibration radius over its own fold's
+    // widening, times the target's. kReferences' jackknife radii are in-type and not normalised.
+    const std::vector<double> difficulty =
+        hardware ? CalibrationDifficulty(*ev.choice, train_by_group[kPooled])
+                 : std::vector<double>{};
     for (std::size_t k = 0; k < ev.rows.size(); ++k) {
       EvaluatedRow& row = ev.rows[k];
       if (!row.predicted_seconds) continue;
       const double predicted = *row.predicted_seconds;
+      row.interval_widening = WideningFactor(all_training, row.run, &row.transfer);
       std::vector<ConformalPoint> points;
       if (hardware) {
-        points = CalibrationPoints(*ev.choice, row.run, predicted);
+        points = NormalisedCalibrationPoints(*ev.choice, difficulty, row.run, predicted,
+                                             row.interval_widening);
       } else {
         for (double radius : residual_pool[row_group[k]]) {
-          points.push_back({std::log(predicted), radius});
+          points.push_back({std::log(predicted), radius * row.interval_widening});
         }
       }
-      row.interval_widening = WideningFactor(all_training, row.run, &row.transfer);
-      for (ConformalPoint& p : points) p.radius_log *= row.interval_widening;
       for (double radius : design_radii) points.push_back({std::log(predicted), radius});
       if (points.empty()) continue;
       const ConformalInterval interval = CvPlusInterval(points, predicted, options.interval_level);
@@ -411,17 +411,18 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
     if (ev.widened_rows) {
       std::size_t transfers = 0;
       for (const EvaluatedRow& r : ev.rows) transfers += r.transfer ? 1 : 0;
-      ev.notes.push_back(
-          "intervals widened on " + std::to_string(ev.widened_rows) + " of " +
-          std::to_string(ev.rows.size()) +
-          " rows beyond the trained node range or on a type reached by transfer (" +
-          std::to_string(transfers) + "): own-residual radii multiplied by up to " +
-          Num(std::round(100 * ev.max_interval_widening) / 100));
+      ev.notes.push_back("intervals widened on " + std::to_string(ev.widened_rows) + " of " +
+                         std::to_string(ev.rows.size()) +
+                         " rows beyond the trained node range or on a type reached by transfer (" +
+                         std::to_string(transfers) + "): own-residual radii" +
+                         (hardware ? ", each over its own fold's widening," : "") +
+                         " multiplied by up to " +
+                         FormatShort(std::round(100 * ev.max_interval_widening) / 100));
     }
     if (ev.intervals_short_of_points) {
       ev.notes.push_back(std::to_string(ev.intervals_short_of_points) +
                          " interval(s) rest on fewer calibration errors than the level needs (" +
-                         Num(std::ceil(1 / (1 - options.interval_level) - 1 - 1e-9)) +
+                         FormatShort(std::ceil(1 / (1 - options.interval_level) - 1 - 1e-9)) +
                          "): their bounds are the extreme errors");
     }
   }

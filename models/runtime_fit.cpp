@@ -5,9 +5,9 @@
 #include <cmath>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "models/nnls.h"
+#include "models/short_number.h"
 
 namespace perfplan::models {
 namespace {
@@ -18,13 +18,6 @@ constexpr double kClassTieFraction = 1e-6;
 // Runs with fewer completed rows than this choose classes by the in-sample residual; from this
 // many on, by leave-one-out error (the in-sample fit is exact when runs ≈ parameters).
 constexpr std::size_t kMinRunsForLooResiduals = 3;
-
-std::string Num(double v) {
-  std::ostringstream os;
-  os.precision(6);
-  os << v;
-  return os.str();
-}
 
 struct ClassChoice {
   ReductionObjectClass object = ReductionObjectClass::kConstant;
@@ -74,7 +67,7 @@ Status ValidateRunsImpl(const std::vector<MeasuredRun>& runs) {
                             {"bandwidth_bytes_per_second", r.bandwidth_bytes_per_second},
                             {"runtime_seconds", r.runtime_seconds}}) {
       if (!std::isfinite(v) || v <= 0) {
-        return Status::InvalidField(where + field, "must be > 0, got " + Num(v));
+        return Status::InvalidField(where + field, "must be > 0, got " + FormatShort(v));
       }
     }
   }
@@ -296,21 +289,21 @@ Result<RuntimeFit> FitWithValues(const std::vector<MeasuredRun>& runs, const std
   }
   out.weighted_rms = std::sqrt(sse / static_cast<double>(completed));
   if (out.classes_chosen_by_fit) {
-    out.notes.push_back(std::string("classes chosen by ") +
-                        (cross_validate ? "leave-one-out error" : "in-sample residual") +
-                        " among " + std::to_string(candidates.size()) +
-                        " candidates: reduction object " +
-                        std::string(ToString(out.reduction_object_class)) +
-                        (out.reduction_object_class == ReductionObjectClass::kLinear
-                             ? " (" + std::string(ToString(out.reduction_object_scaling)) + ")"
-                             : std::string()) +
-                        ", global reduction " + std::string(ToString(out.global_reduction_class)) +
-                        (options.hardware_aware
-                             ? (out.memory_overhead_factor > 0
-                                    ? ", memory term with kappa " + Num(out.memory_overhead_factor)
-                                    : std::string(", no memory term"))
-                             : std::string()) +
-                        "; score " + Num(best_score));
+    out.notes.push_back(
+        std::string("classes chosen by ") +
+        (cross_validate ? "leave-one-out error" : "in-sample residual") + " among " +
+        std::to_string(candidates.size()) + " candidates: reduction object " +
+        std::string(ToString(out.reduction_object_class)) +
+        (out.reduction_object_class == ReductionObjectClass::kLinear
+             ? " (" + std::string(ToString(out.reduction_object_scaling)) + ")"
+             : std::string()) +
+        ", global reduction " + std::string(ToString(out.global_reduction_class)) +
+        (options.hardware_aware
+             ? (out.memory_overhead_factor > 0
+                    ? ", memory term with kappa " + FormatShort(out.memory_overhead_factor)
+                    : std::string(", no memory term"))
+             : std::string()) +
+        "; score " + FormatShort(best_score));
   }
   if (completed < runs.size()) {
     out.notes.push_back(std::to_string(runs.size() - completed) +
@@ -326,6 +319,28 @@ std::vector<double> MeasuredValues(const std::vector<MeasuredRun>& runs) {
   return y;
 }
 
+// The baselines' unweighted NNLS of the completed runs' runtimes on `basis(run)` (one row each).
+template <typename Basis>
+Result<std::vector<double>> FitCompletedRuntimes(const char* what,
+                                                 const std::vector<MeasuredRun>& runs,
+                                                 Basis basis) {
+  DenseMatrix a;
+  std::vector<double> b;
+  for (const MeasuredRun& r : runs) {
+    if (!r.completed) continue;
+    const std::vector<double> row = basis(r);
+    a.cols = row.size();
+    a.values.insert(a.values.end(), row.begin(), row.end());
+    b.push_back(r.runtime_seconds);
+    ++a.rows;
+  }
+  if (a.rows == 0) {
+    return Status::InvalidArgument(std::string(what) + " needs at least 1 completed run");
+  }
+  Result<NnlsSolution> s = SolveNnls(a, b);
+  if (!s.ok()) return s.status();
+  return s.value().x;
+}
 
 }  // namespace
 
@@ -356,13 +371,13 @@ Status FitOptions::Validate() const {
   for (double kappa : memory_overhead_factors) {
     if (!std::isfinite(kappa) || kappa <= 0) {
       return Status::InvalidField("memory_overhead_factors",
-                                  "every factor must be > 0, got " + Num(kappa));
+                                  "every factor must be > 0, got " + FormatShort(kappa));
     }
   }
   if (memory_overhead_factor &&
       (!std::isfinite(*memory_overhead_factor) || *memory_overhead_factor < 0)) {
     return Status::InvalidField("memory_overhead_factor",
-                                "must be >= 0, got " + Num(*memory_overhead_factor));
+                                "must be >= 0, got " + FormatShort(*memory_overhead_factor));
   }
   if (max_censoring_iterations < 1) {
     return Status::InvalidField("max_censoring_iterations",
@@ -484,7 +499,7 @@ Result<HeterogeneityFactors> LearnHeterogeneity(const std::vector<RuntimeFit>& o
       out.notes.push_back(std::string("no reference has a ") + kNames[k] +
                           " component on the profiled type; its factor is the total-runtime "
                           "ratio " +
-                          Num(total));
+                          FormatShort(total));
     }
   }
   out.factors = {f[0], f[1], f[2]};
@@ -492,24 +507,15 @@ Result<HeterogeneityFactors> LearnHeterogeneity(const std::vector<RuntimeFit>& o
 }
 
 Result<ErnestModel> FitErnest(const std::vector<MeasuredRun>& runs) {
-  DenseMatrix a;
-  a.cols = 4;
-  std::vector<double> b;
-  for (const MeasuredRun& r : runs) {
-    if (!r.completed) continue;
+  // Ernest's "scale" is the input fraction; here the dataset in units of the first run's size,
+  // so one workload's constant size gives scale 1 as in upstream's examples.
+  Result<std::vector<double>> x = FitCompletedRuntimes("Ernest", runs, [&](const MeasuredRun& r) {
     const double m = r.compute_nodes;
-    // Ernest's "scale" is the input fraction; here the dataset in units of the first run's size,
-    // so one workload's constant size gives scale 1 as in upstream's examples.
-    const double scale = r.dataset_bytes / runs[0].dataset_bytes;
-    for (double v : {1.0, scale / m, m, std::log(m)}) a.values.push_back(v);
-    b.push_back(r.runtime_seconds);
-    ++a.rows;
-  }
-  if (a.rows == 0) return Status::InvalidArgument("Ernest needs at least 1 completed run");
-  Result<NnlsSolution> s = SolveNnls(a, b);
-  if (!s.ok()) return s.status();
+    return std::vector<double>{1.0, r.dataset_bytes / runs[0].dataset_bytes / m, m, std::log(m)};
+  });
+  if (!x.ok()) return x.status();
   ErnestModel out;
-  for (int k = 0; k < 4; ++k) out.theta[k] = s.value().x[static_cast<std::size_t>(k)];
+  for (int k = 0; k < 4; ++k) out.theta[k] = x.value()[static_cast<std::size_t>(k)];
   // Remember the unit of scale: dataset bytes of the first run.
   out.theta[1] /= runs[0].dataset_bytes;
   return out;
@@ -521,20 +527,11 @@ double PredictErnest(const ErnestModel& e, const RunConfig& x) {
 }
 
 Result<AmdahlModel> FitAmdahl(const std::vector<MeasuredRun>& runs) {
-  DenseMatrix a;
-  a.cols = 2;
-  std::vector<double> b;
-  for (const MeasuredRun& r : runs) {
-    if (!r.completed) continue;
-    a.values.push_back(1);
-    a.values.push_back(1 / r.compute_nodes);
-    b.push_back(r.runtime_seconds);
-    ++a.rows;
-  }
-  if (a.rows == 0) return Status::InvalidArgument("Amdahl needs at least 1 completed run");
-  Result<NnlsSolution> s = SolveNnls(a, b);
-  if (!s.ok()) return s.status();
-  return AmdahlModel{s.value().x[0], s.value().x[1]};
+  Result<std::vector<double>> x = FitCompletedRuntimes("Amdahl", runs, [](const MeasuredRun& r) {
+    return std::vector<double>{1.0, 1 / r.compute_nodes};
+  });
+  if (!x.ok()) return x.status();
+  return AmdahlModel{x.value()[0], x.value()[1]};
 }
 
 double PredictAmdahl(const AmdahlModel& m, const RunConfig& x) {

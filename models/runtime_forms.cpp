@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "models/nnls.h"
+#include "models/runtime_calibration.h"
+#include "models/runtime_evaluate.h"
 
 namespace perfplan::models {
 namespace {
@@ -15,8 +17,6 @@ namespace {
 constexpr double kParsimonyFraction = 0.02;
 // Scores below this are exact fits (rounding only): equal.
 constexpr double kExactScore = 1e-12;
-// Fewest distinct compute-node counts for leave-one-node-count-out; below, leave-one-out.
-constexpr std::size_t kMinNodeGroups = 3;
 // Columns of the pooled basis [1, s/(m·v), log m, m, memory] and of Ernest's [1, s/m, m, log m].
 constexpr std::size_t kPooledColumns = 5;
 constexpr std::size_t kErnestColumns = 4;
@@ -110,42 +110,6 @@ Result<Theta> SolveWeighted(const std::vector<const MeasuredRun*>& runs,
     if (!added || iteration + 1 >= max_iterations) break;
   }
   return theta;
-}
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-struct Folds {
-  std::string scheme;
-  std::vector<std::vector<std::size_t>> held_out;  // completed runs per fold
-};
-
-Folds MakeFolds(const std::vector<MeasuredRun>& runs) {
-  std::set<double> nodes;
-  for (const MeasuredRun& r : runs) {
-    if (r.completed) nodes.insert(r.compute_nodes);
-  }
-  Folds f;
-  if (nodes.size() >= kMinNodeGroups) {
-    f.scheme = "leave-one-node-count-out";
-    for (double m : nodes) {
-      std::vector<std::size_t> fold;
-      for (std::size_t i = 0; i < runs.size(); ++i) {
-        if (runs[i].completed && runs[i].compute_nodes == m) fold.push_back(i);
-      }
-      f.held_out.push_back(fold);
-    }
-  } else {
-    f.scheme = "leave-one-out";
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (runs[i].completed) f.held_out.push_back({i});
-    }
-  }
-  return f;
 }
 
 // Coefficients the form fits per group (κ counts as one): a pooled form over every run; ernest per
@@ -368,7 +332,7 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
     return Status::InvalidArgument("model choice needs at least 2 completed training runs, got " +
                                    std::to_string(completed));
   }
-  const Folds folds = MakeFolds(train);
+  const RuntimeFolds folds = MakeRuntimeFolds(train);
   FitOptions fold_fit = options.fit;
   fold_fit.min_completed_runs = 1;
 
@@ -395,7 +359,7 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
     }
     s.score.scored = apes.size();
     s.score.cv_error = apes.empty() ? 0 : sum / static_cast<double>(apes.size());
-    s.score.cv_median_ape = Median(apes);
+    s.score.cv_median_ape = Summarize(apes).median_ape;
   };
 
   for (RuntimeForm form : options.candidates) {

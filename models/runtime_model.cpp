@@ -2,8 +2,9 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
+
+#include "models/short_number.h"
 
 namespace perfplan::models {
 namespace {
@@ -11,23 +12,16 @@ namespace {
 // Two log-ratios closer than this are "the same change" when telling classes apart.
 constexpr double kLogTolerance = 1e-9;
 
-// Six significant digits, as a default-formatted stream prints: "0.001", "1e+10".
-std::string FormatNumber(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
 Status CheckPositive(const std::string& where, const char* field, double v) {
   if (!std::isfinite(v) || v <= 0) {
-    return Status::InvalidField(where + field, "must be > 0, got " + FormatNumber(v));
+    return Status::InvalidField(where + field, "must be > 0, got " + FormatShort(v));
   }
   return Status::Ok();
 }
 
 Status CheckNonNegative(const std::string& where, const char* field, double v) {
   if (!std::isfinite(v) || v < 0) {
-    return Status::InvalidField(where + field, "must be >= 0, got " + FormatNumber(v));
+    return Status::InvalidField(where + field, "must be >= 0, got " + FormatShort(v));
   }
   return Status::Ok();
 }
@@ -51,8 +45,8 @@ Status ValidateRun(const ProfileRun& run, std::size_t index) {
   if (run.reduction_seconds + run.global_reduction_seconds > run.compute_seconds) {
     return Status::InvalidArgument(
         where + "compute_seconds: must include reduction_seconds + global_reduction_seconds (" +
-        FormatNumber(run.reduction_seconds + run.global_reduction_seconds) + "), got " +
-        FormatNumber(run.compute_seconds));
+        FormatShort(run.reduction_seconds + run.global_reduction_seconds) + "), got " +
+        FormatShort(run.compute_seconds));
   }
   return Status::Ok();
 }
@@ -223,17 +217,17 @@ Result<ClassInference> InferClasses(const std::vector<ProfileRun>& runs) {
   if (pairs == 0) {
     out.reduction_object_evidence = "no two runs measured a reduction object; assumed constant";
   } else if (e_const <= e_data + kLogTolerance && e_const <= e_nodes + kLogTolerance) {
-    out.reduction_object_evidence =
-        "reduction object size stays constant across runs (log error " + FormatNumber(e_const) +
-        " vs " + FormatNumber(std::min(e_data, e_nodes)) + " for linear)";
+    out.reduction_object_evidence = "reduction object size stays constant across runs (log error " +
+                                    FormatShort(e_const) + " vs " +
+                                    FormatShort(std::min(e_data, e_nodes)) + " for linear)";
   } else {
     out.reduction_object_class = ReductionObjectClass::kLinear;
     out.reduction_object_scaling = e_data <= e_nodes ? ReductionObjectScaling::kDataset
                                                      : ReductionObjectScaling::kComputeNodes;
-    out.reduction_object_evidence =
-        std::string("reduction object size grows with ") +
-        (e_data <= e_nodes ? "dataset size" : "compute nodes") + " (log error " +
-        FormatNumber(std::min(e_data, e_nodes)) + " vs " + FormatNumber(e_const) + " constant)";
+    out.reduction_object_evidence = std::string("reduction object size grows with ") +
+                                    (e_data <= e_nodes ? "dataset size" : "compute nodes") +
+                                    " (log error " + FormatShort(std::min(e_data, e_nodes)) +
+                                    " vs " + FormatShort(e_const) + " constant)";
   }
 
   auto global = [](const ProfileRun& r) { return r.global_reduction_seconds; };
@@ -249,10 +243,10 @@ Result<ClassInference> InferClasses(const std::vector<ProfileRun>& runs) {
   } else {
     out.global_reduction_class = e_lc < e_cl ? GlobalReductionClass::kLinearConstant
                                              : GlobalReductionClass::kConstantLinear;
-    out.global_reduction_evidence =
-        std::string("global reduction time follows ") +
-        (e_lc < e_cl ? "compute nodes" : "dataset size") + " (log error " +
-        FormatNumber(std::min(e_lc, e_cl)) + " vs " + FormatNumber(std::max(e_lc, e_cl)) + ")";
+    out.global_reduction_evidence = std::string("global reduction time follows ") +
+                                    (e_lc < e_cl ? "compute nodes" : "dataset size") +
+                                    " (log error " + FormatShort(std::min(e_lc, e_cl)) + " vs " +
+                                    FormatShort(std::max(e_lc, e_cl)) + ")";
   }
   return out;
 }
@@ -297,7 +291,7 @@ Result<ResolvedModel> ResolveModel(const RuntimeProfile& profile, const ResolveO
       options.extrapolation_warning_ratio <= 1) {
     return Status::InvalidField(
         "extrapolation_warning_ratio",
-        "must be > 1, got " + FormatNumber(options.extrapolation_warning_ratio));
+        "must be > 1, got " + FormatShort(options.extrapolation_warning_ratio));
   }
   if (profile.reduction_communication) {
     const ReductionCommunication& rc = *profile.reduction_communication;
@@ -373,9 +367,8 @@ Result<ResolvedModel> ResolveModel(const RuntimeProfile& profile, const ResolveO
   } else {
     m.reduction_communication = FitReductionCommunication(profile.runs).value();
     m.reduction_communication_fitted = true;
-    m.notes.push_back("A_ro = " + FormatNumber(m.reduction_communication.seconds_per_byte) +
-                      " s/byte and B_ro = " +
-                      FormatNumber(m.reduction_communication.fixed_seconds) +
+    m.notes.push_back("A_ro = " + FormatShort(m.reduction_communication.seconds_per_byte) +
+                      " s/byte and B_ro = " + FormatShort(m.reduction_communication.fixed_seconds) +
                       " s fitted from " + std::to_string(profile.runs.size()) + " run(s)");
   }
   return m;
@@ -410,10 +403,10 @@ Prediction Predict(const ResolvedModel& model, const Target& target) {
   auto warn_ratio = [&](const char* what, double target_value, double profiled_value) {
     const double ratio = target_value / profiled_value;
     if (ratio > limit || ratio < 1 / limit) {
-      p.warnings.push_back(std::string(what) + " is " + FormatNumber(ratio) +
-                           "x the profiled run's (" + FormatNumber(target_value) + " vs " +
-                           FormatNumber(profiled_value) + "), beyond the " +
-                           FormatNumber(limit) + "x the model is validated for");
+      p.warnings.push_back(std::string(what) + " is " + FormatShort(ratio) +
+                           "x the profiled run's (" + FormatShort(target_value) + " vs " +
+                           FormatShort(profiled_value) + "), beyond the " + FormatShort(limit) +
+                           "x the model is validated for");
     }
   };
   warn_ratio("dataset_bytes", target.dataset_bytes, ref.dataset_bytes);

@@ -11,6 +11,7 @@
 // |          | planner/runtime/fit_json.h          | their JSON                                   |
 // |          | planner/runtime/accuracy.h          | the leave-out accuracy study                 |
 // | spark    | planner/spark/spark_api.h           | ingest spark, apps, app, whatif executors    |
+// |          | planner/spark/spark_streaming.h     | spark map, spark reduce                      |
 // |          | profiles/spark/history_api.h        | spark api (the History Server's /api/v1)     |
 // | hdfs     | planner/hdfs/hdfs.h                 | ingest hdfs, workload, simulate hdfs         |
 // |          | planner/hdfs/hdfs_streaming.h       | hdfs map, hdfs reduce                        |
@@ -53,6 +54,7 @@
 #include "planner/scoring/task_scoring.h"
 #include "planner/service/service.h"
 #include "planner/spark/spark_api.h"
+#include "planner/spark/spark_streaming.h"
 #include "planner/tuning/tune.h"
 #include "planner/tuning/tune_json.h"
 #include "profiles/spark/history_api.h"

@@ -16,6 +16,7 @@ PERFPLAN_PACKAGES=(
   # Debian's npm package; tests/planner/service/openapi_lint.sh skips (77) when npm is absent.
   chromium  # headless browser test of the HTML report (tests/planner/report_browser_test)
   tzdata  # tz database zones of `ingest hdfs --timezone` (profiles/hdfs/log4j_time_zone)
+  python3-distributed python3-dask  # the Dask LocalCluster of the fleet-mode test (spark map|reduce)
 )
 
 perfplan_ensure_packages() {

@@ -37,10 +37,14 @@ Eigen::MatrixXd Kernel(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, doubl
   return (-d2.cwiseMax(0.0) / (2 * ell * ell)).array().exp().matrix();
 }
 
-// Log marginal likelihood of standardized y for (ell, noise); fills llt and alpha.
-double Lml(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, double ell, double noise,
+constexpr double kLengthScaleGrid[] = {0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5};
+constexpr double kNoiseGrid[] = {0.01, 0.05, 0.1, 0.2, 0.4};
+
+// Log marginal likelihood of standardized y for the kernel matrix `kernel` (one length scale)
+// and `noise`; fills llt and alpha.
+double Lml(const Eigen::MatrixXd& kernel, const Eigen::VectorXd& y, double noise,
            Eigen::LLT<Eigen::MatrixXd>* llt, Eigen::VectorXd* alpha) {
-  Eigen::MatrixXd k = Kernel(x, x, ell);
+  Eigen::MatrixXd k = kernel;
   k.diagonal().array() += noise * noise + kNoiseFloor;
   llt->compute(k);
   if (llt->info() != Eigen::Success) return -std::numeric_limits<double>::infinity();
@@ -59,6 +63,24 @@ double NormalCdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 Result<GaussianProcess> GaussianProcess::Fit(const std::vector<Feature>& features,
                                              const std::vector<std::vector<double>>& x,
                                              const std::vector<double>& y) {
+  return Build(features, x, y, nullptr);
+}
+
+Result<GaussianProcess> GaussianProcess::FitWith(const std::vector<Feature>& features,
+                                                 const std::vector<std::vector<double>>& x,
+                                                 const std::vector<double>& y,
+                                                 const GpHyperParams& hyper) {
+  if (!(hyper.length_scale > 0) || !(hyper.noise >= 0) || !std::isfinite(hyper.length_scale) ||
+      !std::isfinite(hyper.noise)) {
+    return Status::InvalidArgument("gp: length scale and noise must be finite, length scale > 0");
+  }
+  return Build(features, x, y, &hyper);
+}
+
+Result<GaussianProcess> GaussianProcess::Build(const std::vector<Feature>& features,
+                                               const std::vector<std::vector<double>>& x,
+                                               const std::vector<double>& y,
+                                               const GpHyperParams* fixed) {
   if (x.size() != y.size()) return Status::InvalidArgument("gp: x and y differ in size");
   if (y.size() < 2) {
     return Status::InvalidArgument("gp: " + std::to_string(y.size()) +
@@ -92,20 +114,30 @@ Result<GaussianProcess> GaussianProcess::Fit(const std::vector<Feature>& feature
   s->best = t.minCoeff();
   s->best_max = t.maxCoeff();
 
-  // Grid over the length scale (relative to the diagonal of the unit cube) and the noise.
+  // Grid over the length scale (relative to the diagonal of the unit cube) and the noise; the
+  // kernel matrix depends on the length scale only, so it is formed once per length scale.
   const double diag = std::sqrt(static_cast<double>(std::max<std::size_t>(d, 1)));
+  std::vector<double> scales, noises;
+  if (fixed != nullptr) {
+    scales = {fixed->length_scale};
+    noises = {fixed->noise};
+  } else {
+    for (double c : kLengthScaleGrid) scales.push_back(c * diag);
+    noises.assign(std::begin(kNoiseGrid), std::end(kNoiseGrid));
+  }
   double best_lml = -std::numeric_limits<double>::infinity();
-  for (double c : {0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5}) {
-    for (double noise : {0.01, 0.05, 0.1, 0.2, 0.4}) {
+  for (double ell : scales) {
+    const Eigen::MatrixXd k = Kernel(s->x, s->x, ell);
+    for (double noise : noises) {
       Eigen::LLT<Eigen::MatrixXd> llt;
       Eigen::VectorXd alpha;
-      const double lml = Lml(s->x, t, c * diag, noise, &llt, &alpha);
+      const double lml = Lml(k, t, noise, &llt, &alpha);
       if (lml > best_lml) {
         best_lml = lml;
-        s->ell = c * diag;
+        s->ell = ell;
         s->noise = noise;
-        s->llt = llt;
-        s->alpha = alpha;
+        s->llt = std::move(llt);
+        s->alpha = std::move(alpha);
       }
     }
   }
@@ -130,9 +162,15 @@ void GaussianProcess::Posterior(const std::vector<double>& x, double* mean, doub
 }
 
 double GaussianProcess::PredictMean(const std::vector<double>& x) const {
-  double m = 0, sd = 0;
-  Posterior(x, &m, &sd);
-  return state_->log_y ? std::exp(m) : m;
+  // The posterior mean alone: k(x)·α, without the variance's triangular solve (n² per point).
+  const State& s = *state_;
+  Eigen::MatrixXd q(1, s.x.cols());
+  for (Eigen::Index j = 0; j < s.x.cols(); ++j) {
+    const auto k = static_cast<std::size_t>(j);
+    q(0, j) = (x[k] - s.lo[k]) / s.span[k];
+  }
+  const double m = s.y_mean + s.y_sd * Kernel(s.x, q, s.ell).col(0).dot(s.alpha);
+  return s.log_y ? std::exp(m) : m;
 }
 
 double GaussianProcess::ExpectedImprovement(const std::vector<double>& x, Goal goal) const {

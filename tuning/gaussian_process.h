@@ -19,6 +19,13 @@
 
 namespace perfplan::tuning {
 
+// A fitted process's hyper-parameters: the length scale (in units of the [0, 1]-scaled features)
+// and the noise standard deviation (in target standard deviations).
+struct GpHyperParams {
+  double length_scale = 1;
+  double noise = 0.1;
+};
+
 class GaussianProcess {
  public:
   // Fits on rows x (original units, features order) and targets y. InvalidArgument for fewer
@@ -26,6 +33,13 @@ class GaussianProcess {
   static Result<GaussianProcess> Fit(const std::vector<Feature>& features,
                                      const std::vector<std::vector<double>>& x,
                                      const std::vector<double>& y);
+  // Fit with fixed hyper-parameters, no search (a saved model's process, rebuilt on load: the
+  // same inputs and hyper-parameters give a bit-identical process). InvalidArgument as Fit's, and
+  // for a length scale <= 0 or a negative or non-finite noise.
+  static Result<GaussianProcess> FitWith(const std::vector<Feature>& features,
+                                         const std::vector<std::vector<double>>& x,
+                                         const std::vector<double>& y,
+                                         const GpHyperParams& hyper);
 
   // Posterior mean and standard deviation of the modelled target (log scale when log_target())
   // at x.
@@ -43,6 +57,9 @@ class GaussianProcess {
   struct State;
 
  private:
+  static Result<GaussianProcess> Build(const std::vector<Feature>& features,
+                                       const std::vector<std::vector<double>>& x,
+                                       const std::vector<double>& y, const GpHyperParams* fixed);
   explicit GaussianProcess(std::shared_ptr<const State> s) : state_(std::move(s)) {}
   std::shared_ptr<const State> state_;
 };

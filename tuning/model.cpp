@@ -15,6 +15,8 @@
 
 #include "models/input_file.h"
 #include "models/json_text.h"
+#include "models/random.h"
+#include "tuning/gaussian_process.h"
 
 namespace perfplan::tuning {
 
@@ -41,6 +43,7 @@ constexpr KindName kKindNames[] = {
     {ModelKind::kNuSvrRbf, "nu-svr-rbf"},
     {ModelKind::kRidge, "ridge"},
     {ModelKind::kPolyRidge, "poly-ridge"},
+    {ModelKind::kGaussianProcess, "gaussian-process"},
     {ModelKind::kMean, "mean"},
 };
 
@@ -79,7 +82,8 @@ bool Parse(std::string_view text, ModelKind* kind) {
 const std::vector<ModelKind>& AllModelKinds() {
   static const std::vector<ModelKind> kAll = {
       ModelKind::kEpsSvrRbf, ModelKind::kEpsSvrLinear, ModelKind::kEpsSvrPoly, ModelKind::kNuSvrRbf,
-      ModelKind::kRidge,     ModelKind::kPolyRidge,    ModelKind::kMean};
+      ModelKind::kRidge,     ModelKind::kPolyRidge,    ModelKind::kGaussianProcess,
+      ModelKind::kMean};
   return kAll;
 }
 
@@ -114,6 +118,12 @@ struct Model::State {
   // Ridge: weights over standardized (and, for poly-ridge, expanded and centered) features.
   std::vector<double> weights;
   std::vector<double> poly_mean;
+  // Gaussian process: its training runs (original units), the feature ranges that scale them,
+  // the hyper-parameters chosen on them, and the process (rebuilt from these on load).
+  std::vector<std::vector<double>> gp_x;
+  std::vector<double> gp_y, gp_min, gp_max;
+  GpHyperParams gp_hyper;
+  std::optional<GaussianProcess> gp;
 
   // A libsvm view over sv/sv_coef/rho for svm_predict. Built once; State is never copied after.
   std::vector<svm_node> nodes;
@@ -238,6 +248,41 @@ std::vector<std::vector<double>> SolveRidgePath(const Eigen::MatrixXd& a, const 
   return out;
 }
 
+// The Gaussian process on `rows` (at most kGpMaxRuns of them, a seeded subset when more), its
+// features scaled by their range over those rows: nothing of the held-out runs is seen.
+Status FitGaussianProcess(const Dataset& data, std::vector<std::size_t> rows, Model::State* state) {
+  if (rows.size() > kGpMaxRuns) {
+    models::Rng rng(rows.size());
+    rng.Shuffle(rows);
+    rows.resize(kGpMaxRuns);
+    std::sort(rows.begin(), rows.end());
+  }
+  const std::size_t d = data.features.size();
+  state->gp_min.assign(d, 0.0);
+  state->gp_max.assign(d, 0.0);
+  for (std::size_t j = 0; j < d; ++j) {
+    state->gp_min[j] = state->gp_max[j] = data.x[rows[0]][j];
+  }
+  for (std::size_t r : rows) {
+    state->gp_x.push_back(data.x[r]);
+    state->gp_y.push_back(data.y[r]);
+    for (std::size_t j = 0; j < d; ++j) {
+      state->gp_min[j] = std::min(state->gp_min[j], data.x[r][j]);
+      state->gp_max[j] = std::max(state->gp_max[j], data.x[r][j]);
+    }
+  }
+  std::vector<Feature> features = data.features;
+  for (std::size_t j = 0; j < d; ++j) {
+    features[j].min = state->gp_min[j];
+    features[j].max = state->gp_max[j];
+  }
+  Result<GaussianProcess> gp = GaussianProcess::Fit(features, state->gp_x, state->gp_y);
+  if (!gp.ok()) return gp.status();
+  state->gp_hyper = {gp.value().length_scale(), gp.value().noise()};
+  state->gp = std::move(gp).value();
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<Model> Model::Fit(const Dataset& data, ModelKind kind, const HyperParams& params,
@@ -314,6 +359,17 @@ Result<std::vector<Model>> Model::FitPath(const Dataset& data, ModelKind kind,
     t[i] = (data.y[rows[i]] - state->y_mean) / state->y_sd;
   }
 
+  if (kind == ModelKind::kGaussianProcess) {
+    if (Status s = FitGaussianProcess(data, rows, state.get()); !s.ok()) return s;
+    std::vector<Model> out;
+    for (const HyperParams& p : path) {  // nothing searched depends on the HyperParams
+      auto fitted = std::make_shared<State>(*state);
+      fitted->params = p;
+      if (fitted->params.gamma == 0) fitted->params.gamma = 1.0 / static_cast<double>(d);
+      out.push_back(Model(std::move(fitted)));
+    }
+    return out;
+  }
   if (IsSvr(kind) && path.size() > 1) {
     // No shared work between SVR fits: one Fit each (the statistics above are recomputed).
     std::vector<Model> out;
@@ -405,6 +461,7 @@ Result<std::vector<Model>> Model::FitPath(const Dataset& data, ModelKind kind,
 
 double Model::Predict(const std::vector<double>& x) const {
   assert(x.size() == state_->features.size());
+  if (state_->gp) return state_->gp->PredictMean(x);
   std::vector<double> z;
   state_->Standardize(x, &z);
   return state_->y_mean + state_->y_sd * state_->PredictStandardized(z);
@@ -521,6 +578,14 @@ Status Model::Save(const std::string& path) const {
   m["rho"] = s.rho;
   m["weights"] = s.weights;
   m["poly_mean"] = s.poly_mean;
+  if (s.gp) {
+    m["gaussian_process"] = {{"length_scale", s.gp_hyper.length_scale},
+                             {"noise", s.gp_hyper.noise},
+                             {"feature_min", s.gp_min},
+                             {"feature_max", s.gp_max},
+                             {"x", s.gp_x},
+                             {"y", s.gp_y}};
+  }
   if (failure_) {
     const FailureModel& f = *failure_;
     m["failure"] = {{"mean", f.mean},
@@ -640,6 +705,32 @@ Result<Model> Model::Load(const std::string& path) {
       if (state->weights.size() != p || state->poly_mean.size() != p) {
         return corrupt("poly-ridge weight count mismatch");
       }
+    } else if (state->kind == ModelKind::kGaussianProcess) {
+      const Json& g = m.at("gaussian_process");
+      state->gp_hyper.length_scale = g.at("length_scale").get<double>();
+      state->gp_hyper.noise = g.at("noise").get<double>();
+      state->gp_min = g.at("feature_min").get<std::vector<double>>();
+      state->gp_max = g.at("feature_max").get<std::vector<double>>();
+      state->gp_x = g.at("x").get<std::vector<std::vector<double>>>();
+      state->gp_y = g.at("y").get<std::vector<double>>();
+      if (state->gp_min.size() != d || state->gp_max.size() != d) {
+        return corrupt("gaussian-process feature range size mismatch");
+      }
+      // A process is fitted on at most kGpMaxRuns runs; more would only come from an edited
+      // file and would cost runs³ to rebuild.
+      if (state->gp_x.size() > kGpMaxRuns) return corrupt("gaussian-process holds too many runs");
+      for (const auto& row : state->gp_x) {
+        if (row.size() != d) return corrupt("gaussian-process run size mismatch");
+      }
+      std::vector<Feature> features = state->features;
+      for (std::size_t j = 0; j < d; ++j) {
+        features[j].min = state->gp_min[j];
+        features[j].max = state->gp_max[j];
+      }
+      Result<GaussianProcess> gp =
+          GaussianProcess::FitWith(features, state->gp_x, state->gp_y, state->gp_hyper);
+      if (!gp.ok()) return corrupt(gp.status().message());
+      state->gp = std::move(gp).value();
     }
     Model model(std::move(state));
     model.cv_mre_ = cv;

@@ -4,8 +4,10 @@
 // A Model holds its kind, hyper-parameters, the training statistics used to standardize the
 // features (and the target), the feature metadata (names, units, ranges) and the fitted state
 // (libsvm support vectors, or ridge weights). Model kinds: libsvm ε-SVR with RBF, linear and
-// polynomial kernels, ν-SVR (RBF), ridge regression and degree-2 polynomial ridge on Eigen, and
-// the mean predictor as the baseline every model must beat. libsvm types never leave model.cpp.
+// polynomial kernels, ν-SVR (RBF), ridge regression and degree-2 polynomial ridge on Eigen, the
+// Gaussian process of `tune next` (tuning/gaussian_process.h) on at most kGpMaxRuns training
+// runs, and the mean predictor as the baseline every model must beat. libsvm types never leave
+// model.cpp.
 //
 // Models are immutable after Fit/Load; a const Model may be used from many threads (libsvm's
 // prediction only reads the model). Fit is deterministic: same data and parameters, same model.
@@ -30,6 +32,7 @@ enum class ModelKind {
   kNuSvrRbf,      // "nu-svr-rbf"
   kRidge,         // "ridge"
   kPolyRidge,     // "poly-ridge": ridge on degree-2 terms (squares and pairwise products)
+  kGaussianProcess,  // "gaussian-process": length scale and noise by marginal likelihood
   kMean,          // "mean": predicts the training mean; the baseline to beat
 };
 
@@ -135,6 +138,12 @@ class Model {
 // and the largest expansion Fit accepts (memory grows with runs x terms).
 std::size_t PolyTerms(std::size_t features);
 constexpr std::size_t kMaxPolyRidgeTerms = 20000;
+
+// The Gaussian process trains on at most this many runs (its cost is a Cholesky factorisation
+// of runs² entries per grid point, i.e. runs³): with more, on a seeded subset of that many of
+// the training runs ("subset of data"), its length scale and noise chosen by the marginal
+// likelihood of that subset only.
+constexpr std::size_t kGpMaxRuns = 400;
 
 // Mean relative error: mean over runs of |y - ŷ| / |y|. InvalidArgument when sizes differ, the
 // input is empty, or some y is 0 (relative error undefined; the message says which index).

@@ -153,6 +153,7 @@ std::vector<HyperParams> SearchCandidates(ModelKind kind, std::size_t features) 
         add(p);
       }
       break;
+    case ModelKind::kGaussianProcess:  // length scale and noise: marginal likelihood per fit
     case ModelKind::kMean:
       break;
   }
@@ -372,7 +373,8 @@ Result<Selection> SelectModel(const Dataset& data, const SearchOptions& settings
   };
 
   // Kinds searched on all runs with their full grid: every kind for the grid strategy; the
-  // cheap kinds (ridge, poly-ridge, mean) for halving.
+  // cheap kinds (ridge, poly-ridge, the Gaussian process on at most kGpMaxRuns runs, mean) for
+  // halving.
   const bool halving = settings.strategy == SearchStrategy::kSuccessiveHalving;
   std::vector<std::size_t> pooled;  // the SVR kinds of successive halving
   {

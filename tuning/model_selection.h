@@ -12,8 +12,10 @@
 // (it reaches its iteration limit for the linear kernel). A kind's MRE is its best candidate's
 // on the largest rung it reached (KindResult::mre_runs); only kinds cross-validated on all runs
 // can be chosen. With a single rung (under 3 × kHalvingMinRuns runs) every candidate is tried on
-// all runs, as in the grid. Ridge and the mean are cheap: always their full grid on all runs, in
-// one task per kind (CrossValidatePath), which a time budget does not interrupt.
+// all runs, as in the grid. Ridge, the Gaussian process and the mean are cheap: always their full
+// grid on all runs (the Gaussian process has one candidate: each fit chooses its length scale and
+// noise by the marginal likelihood of its training runs, at most kGpMaxRuns of them), in one task
+// per kind (CrossValidatePath), which a time budget does not interrupt.
 // SearchStrategy::kFullGrid cross-validates every candidate on all runs (what scikit-learn's
 // GridSearchCV does).
 //

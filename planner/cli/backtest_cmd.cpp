@@ -1,6 +1,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/runtime/fit_eval.h"
 #include "planner/runtime/fit_json.h"
@@ -14,8 +15,6 @@ struct BacktestFlags {
   planner::StoreBacktestRequest store;
   bool json = false;
 };
-
-std::string Percent(const std::optional<double>& v) { return v ? Fixed(100 * *v, 1) + "%" : "-"; }
 
 // `labels` by row index name the runs (application ids); empty: the CSV lines.
 void PrintBacktest(std::ostream& out, const planner::BacktestAnswer& a,
@@ -39,7 +38,7 @@ void PrintBacktest(std::ostream& out, const planner::BacktestAnswer& a,
               Fixed(run.compute_nodes, 0),
               Fixed(run.runtime_seconds, 0) + (run.completed ? "" : " (bound)"),
               r.predicted_seconds ? Fixed(*r.predicted_seconds, 0) : r.note.substr(0, 40),
-              Percent(r.ape), interval,
+              PercentOrDash(r.ape), interval,
               r.inside_interval ? (*r.inside_interval ? "yes" : "no") : "-", r.form,
               Fixed(100 * r.rolling_median_ape, 1) + "%", Fixed(100 * r.rolling_coverage, 1) + "%"});
   }
@@ -76,19 +75,15 @@ void AddBacktestCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--min-history", flags->request.options.min_history_runs,
                   "Completed earlier runs needed before predicting (default 3)")
       ->check(CLI::Range(2, 1000000));
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of a table");
+  AddJsonFlag(*cmd, flags->json, "a table");
   cmd->callback([flags, &ctx] {
     if (!flags->store.store_path.empty()) {
       flags->store.options = flags->request.options;
-      Result<planner::StoreBacktestAnswer> answer = planner::AnswerStoreBacktest(flags->store);
-      if (!answer.ok()) return ReportError(ctx, "backtest", answer.status(), flags->json);
-      if (flags->json) {
-        *ctx.out << planner::ToJson(answer.value());
-      } else {
-        PrintBacktest(*ctx.out, answer.value().answer, answer.value().app_ids);
-        for (const std::string& n : answer.value().notes) *ctx.out << "note: " << n << "\n";
-      }
-      return;
+      return WriteAnswer(ctx, "backtest", flags->json, planner::AnswerStoreBacktest(flags->store),
+                         [](std::ostream& out, const planner::StoreBacktestAnswer& a) {
+                           PrintBacktest(out, a.answer, a.app_ids);
+                           for (const std::string& n : a.notes) out << "note: " << n << "\n";
+                         });
     }
     if (flags->request.runs_file.empty()) {
       return ReportError(ctx, "backtest",
@@ -96,13 +91,8 @@ void AddBacktestCommand(CLI::App& command, CliContext& ctx) {
                                                  "--app-name NAME"),
                          flags->json);
     }
-    Result<planner::BacktestAnswer> answer = planner::AnswerBacktest(flags->request);
-    if (!answer.ok()) return ReportError(ctx, "backtest", answer.status(), flags->json);
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-    } else {
-      PrintBacktest(*ctx.out, answer.value());
-    }
+    WriteAnswer(ctx, "backtest", flags->json, planner::AnswerBacktest(flags->request),
+                [](std::ostream& out, const planner::BacktestAnswer& a) { PrintBacktest(out, a); });
   });
 }
 

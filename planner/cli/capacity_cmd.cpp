@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/plan/capacity.h"
 
@@ -97,18 +98,13 @@ void AddCapacityCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--within-hours", flags->request.within_hours,
                   "Mark the sizes whose makespan is within this many hours")
       ->check(CLI::Range(0.0, 1e300));
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of a table");
+  AddJsonFlag(*cmd, flags->json, "a table");
   cmd->callback([flags, &ctx] {
     if (Status s = planner::ParseCapacityWindow(flags->from, flags->to, &flags->request.window);
         !s.ok())
       return ReportError(ctx, "capacity", s, flags->json);
-    Result<planner::CapacityAnswer> answer = planner::AnswerCapacity(flags->request);
-    if (!answer.ok()) return ReportError(ctx, "capacity", answer.status(), flags->json);
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-    } else {
-      PrintCapacity(*ctx.out, answer.value());
-    }
+    WriteAnswer(ctx, "capacity", flags->json, planner::AnswerCapacity(flags->request),
+                PrintCapacity);
   });
 }
 

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/ganglia/ganglia_collect.h"
 #include "profiles/ganglia/ganglia_store.h"
 
@@ -76,8 +77,8 @@ void AddCollectGangliaCommand(CLI::App& parent, CliContext& ctx) {
   cmd->add_option("--timeout", flags->settings.timeout_seconds,
                   "Seconds one poll may take before it fails")
       ->capture_default_str();
-  cmd->add_option("--store", flags->store, "Profile store (SQLite file)")->capture_default_str();
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddStoreOption(*cmd, flags->store)->capture_default_str();
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
     if (Status s = flags->settings.Validate(); !s.ok()) {
       return ReportError(ctx, "collect ganglia", s, flags->json);
@@ -87,14 +88,11 @@ void AddCollectGangliaCommand(CLI::App& parent, CliContext& ctx) {
     StopOnSignals signals;
     planner::CollectHooks hooks;
     hooks.should_stop = [] { return g_stop_requested != 0; };
-    Result<planner::CollectAnswer> answer =
-        planner::CollectGanglia(*store.value(), flags->settings, hooks);
-    if (!answer.ok()) return ReportError(ctx, "collect ganglia", answer.status(), flags->json);
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-    } else {
-      PrintCollect(*ctx.out, answer.value(), flags->store);
-    }
+    WriteAnswer(ctx, "collect ganglia", flags->json,
+                planner::CollectGanglia(*store.value(), flags->settings, hooks),
+                [&](std::ostream& out, const planner::CollectAnswer& a) {
+                  PrintCollect(out, a, flags->store);
+                });
   });
 }
 

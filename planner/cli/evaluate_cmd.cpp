@@ -1,6 +1,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/runtime/fit_eval.h"
 #include "planner/runtime/fit_json.h"
@@ -14,9 +15,6 @@ struct EvaluateFlags {
   std::string form;
   bool json = false;
 };
-
-std::string Percent(const std::optional<double>& v) { return v ? Fixed(100 * *v, 1) + "%" : "-"; }
-std::string Seconds(const std::optional<double>& v) { return v ? Fixed(*v, 0) : "-"; }
 
 void PrintEvaluation(std::ostream& out, const planner::EvaluateAnswer& a) {
   const models::Evaluation& ev = a.evaluation;
@@ -35,8 +33,8 @@ void PrintEvaluation(std::ostream& out, const planner::EvaluateAnswer& a) {
     t.AddRow({std::to_string(a.row_lines[r.row]), r.run.instance_type,
               Fixed(r.run.compute_nodes, 0),
               Fixed(r.run.runtime_seconds, 0) + (r.run.completed ? "" : " (bound)"),
-              Seconds(r.predicted_seconds), Percent(r.ape), interval, Percent(r.ernest_ape),
-              Percent(r.amdahl_ape), r.method});
+              FixedOrDash(r.predicted_seconds, 0), PercentOrDash(r.ape), interval,
+              PercentOrDash(r.ernest_ape), PercentOrDash(r.amdahl_ape), r.method});
   }
   t.Print(out);
   out << "\n";
@@ -102,7 +100,7 @@ void AddEvaluateCommand(CLI::App& command, CliContext& ctx) {
                   "Reaching other instance types: hardware (instance-type table) or references "
                   "(factors from the other workloads, DESIGN §3.1)")
       ->check(CLI::IsMember({"hardware", "references"}));
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of tables");
+  AddJsonFlag(*cmd, flags->json, "tables");
   cmd->callback([flags, &ctx] {
     models::Parse(flags->heterogeneity, &flags->request.options.heterogeneity);
     if (!flags->form.empty()) {
@@ -110,13 +108,8 @@ void AddEvaluateCommand(CLI::App& command, CliContext& ctx) {
       models::Parse(flags->form, &form);
       flags->request.options.candidates = {form};
     }
-    Result<planner::EvaluateAnswer> answer = planner::AnswerEvaluate(flags->request);
-    if (!answer.ok()) return ReportError(ctx, "evaluate", answer.status(), flags->json);
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-    } else {
-      PrintEvaluation(*ctx.out, answer.value());
-    }
+    WriteAnswer(ctx, "evaluate", flags->json, planner::AnswerEvaluate(flags->request),
+                PrintEvaluation);
   });
 }
 

@@ -3,6 +3,8 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/hindex_flags.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/hindex/hindex.h"
 #include "planner/hindex/hindex_json.h"
@@ -13,8 +15,7 @@ namespace {
 
 struct HIndexFlags {
   std::string file;
-  std::string degree = "1";
-  std::size_t omega = 0;
+  ChangePointFlags change_point;
   std::string hill_rule = "after-change-point";
   std::string svg_file;
   bool json = false;
@@ -89,19 +90,14 @@ void AddHIndexCommand(CLI::App& command, CliContext& ctx) {
       "  cut -d, -f3 buckets.csv | perfplan hindex -");
   cmd->add_option("file", flags->file, "Bucket-time CSV or a column of numbers; '-' for stdin")
       ->required();
-  cmd->add_option("--degree", flags->degree,
-                  "Degree p of the change-point fit: 1, 2, 3, or auto (BIC over 1..3)")
-      ->check(CLI::IsMember({"1", "2", "3", "auto"}));
-  cmd->add_option("--omega", flags->omega,
-                  "Minimum segment ω on each side of the change point (default max(10, n/100))")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+  AddChangePointFlags(*cmd, flags->change_point);
   cmd->add_option("--hill-rule", flags->hill_rule,
                   "How Hill's estimator picks k: after-change-point (k = n − m̂ − 1) or sqrt-n")
       ->check(CLI::IsMember({"after-change-point", "sqrt-n"}));
   cmd->add_option(
       "--svg", flags->svg_file,
       "Also draw L, L*, y = x and the change point to FILE (- = stdout, instead of the answer)");
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
     if (flags->file == "-") {
       if (Status s = CheckInputDescriptor(0); !s.ok())
@@ -112,9 +108,7 @@ void AddHIndexCommand(CLI::App& command, CliContext& ctx) {
     request.input = &std::cin;
     request.svg = !flags->svg_file.empty();
     models::HIndexOptions& o = request.options;
-    o.choose_degree = flags->degree == "auto";
-    if (!o.choose_degree) o.degree = std::stoi(flags->degree);
-    o.min_segment = flags->omega;
+    ApplyChangePointFlags(flags->change_point, &o);
     models::Parse(flags->hill_rule, &o.hill_rule);
     Result<planner::HIndexAnswer> answer = planner::AnswerHIndex(request);
     if (!answer.ok()) return ReportError(ctx, "hindex", answer.status(), flags->json);
@@ -124,11 +118,7 @@ void AddHIndexCommand(CLI::App& command, CliContext& ctx) {
       }
       if (flags->svg_file == "-") return;  // the figure is the answer on standard output
     }
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-    } else {
-      PrintAnswer(*ctx.out, answer.value());
-    }
+    WriteAnswer(ctx, "hindex", flags->json, answer, PrintAnswer);
   });
 }
 

@@ -1,7 +1,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
-#include "planner/cli/ingest_progress.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/hdfs/hdfs.h"
 #include "planner/hdfs/hdfs_ingest_jobs.h"
@@ -29,8 +29,7 @@ void AddIngestHdfsCommand(CLI::App& parent, CliContext& ctx) {
       "      --node dn1=/var/log/hadoop/hdfs/hadoop-hdfs-datanode-dn1.log --store perfplan.db");
   cmd->add_option("--node", flags->request.nodes, "NAME=PATH of a node's log (repeatable)")
       ->required();
-  cmd->add_option("--store", flags->request.store_path, "Profile store (SQLite file)")
-      ->capture_default_str();
+  AddStoreOption(*cmd, flags->request.store_path)->capture_default_str();
   cmd->add_option("--batch-lines", flags->request.options.batch_lines,
                   "Lines per transaction (checkpoint interval)")
       ->capture_default_str();
@@ -44,7 +43,7 @@ void AddIngestHdfsCommand(CLI::App& parent, CliContext& ctx) {
       ->capture_default_str();
   cmd->add_flag("--complete", flags->request.options.complete_files,
                 "Also read a last line without a line break (files no longer written)");
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddJsonFlag(*cmd, flags->json);
   cmd->add_option("--jobs", flags->jobs,
                   "Parser threads, one --node each at a time (one writer commits; the store is "
                   "the same as with 1)")

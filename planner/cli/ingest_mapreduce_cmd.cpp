@@ -1,10 +1,9 @@
 // `perfplan ingest mapreduce PATH…`: Hadoop job history (.jhist, 0.20/1.x JobHistory), Rumen and
 // SLS traces and job configurations into the store.
-#include <unistd.h>
-
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/mapreduce/mapreduce_api.h"
 #include "planner/output/skip_report.h"
 #include "profiles/mapreduce/mapreduce_ingest.h"
@@ -29,20 +28,13 @@ void AddIngestMapReduceCommand(CLI::App& parent, CliContext& ctx) {
       "Example:\n  perfplan ingest mapreduce ../shared/data/04-workload-runtime-traces/"
       "hadoop-jobhistory --store mr.db");
   cmd->add_option("paths", flags->paths, "History files or folders")->required();
-  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddStoreOption(*cmd, flags->store);
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
     auto store = profiles::Store::Open(flags->store, {profiles::mapreduce::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "ingest mapreduce", store.status(), flags->json);
-    profiles::mapreduce::IngestProgress progress;
-    if (isatty(STDERR_FILENO) != 0) {
-      progress = [&ctx](std::size_t done, std::size_t total, std::int64_t bytes) {
-        *ctx.err << "\r[" << done << "/" << total << " files, " << bytes / (1 << 20) << " MiB]"
-                 << std::flush;
-        if (done == total) *ctx.err << "\n";
-      };
-    }
-    auto summary = profiles::mapreduce::IngestMapReduce(*store.value(), flags->paths, progress);
+    auto summary = profiles::mapreduce::IngestMapReduce(*store.value(), flags->paths,
+                                                        TerminalProgress(ctx, "files"));
     if (!summary.ok()) {
       return ReportError(ctx, "ingest mapreduce", summary.status(), flags->json);
     }

@@ -1,10 +1,8 @@
-#include <unistd.h>
-
 #include <cstdio>
 #include <ostream>
 
 #include "planner/cli/command.h"
-#include "planner/cli/ingest_progress.h"
+#include "planner/cli/options.h"
 #include "planner/output/skip_report.h"
 #include "planner/spark/spark_api.h"
 #include "profiles/spark/spark_ingest.h"
@@ -32,8 +30,8 @@ void AddIngestSparkCommand(CLI::App& parent, CliContext& ctx) {
       "Example:\n  perfplan ingest spark ../shared/data/01-spark-eventlogs/apache-spark/"
       "spark-events --store spark.db");
   cmd->add_option("paths", flags->paths, "Event log files or folders")->required();
-  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddStoreOption(*cmd, flags->store);
+  AddJsonFlag(*cmd, flags->json);
   cmd->add_flag("--replace", flags->replace,
                 "Replace a stored application attempt even from a shorter or incomplete log");
   cmd->add_option("--max-line-bytes", flags->max_line_bytes,
@@ -47,12 +45,11 @@ void AddIngestSparkCommand(CLI::App& parent, CliContext& ctx) {
   cmd->callback([flags, &ctx] {
     auto store = profiles::Store::Open(flags->store, {profiles::spark::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "ingest spark", store.status(), flags->json);
-    const profiles::spark::IngestProgress progress = TerminalProgress(ctx, "logs");
     profiles::spark::IngestLimits limits;
     limits.max_line_bytes = flags->max_line_bytes;
     limits.replace = flags->replace;
-    auto summary = profiles::spark::IngestEventLogsParallel(*store.value(), flags->paths,
-                                                           flags->jobs, progress, limits);
+    auto summary = profiles::spark::IngestEventLogsParallel(
+        *store.value(), flags->paths, flags->jobs, TerminalProgress(ctx, "logs"), limits);
     if (!summary.ok()) return ReportError(ctx, "ingest spark", summary.status(), flags->json);
     const auto& s = summary.value();
     // Nothing read and something refused (every path missing or unreadable): bad input, exit 2,

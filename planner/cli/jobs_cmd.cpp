@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/mapreduce/mapreduce_api.h"
 #include "profiles/mapreduce/mapreduce_store.h"
@@ -17,19 +18,18 @@ struct JobsFlags {
   bool json = false;
 };
 
-std::string Seconds(std::optional<double> s) { return s ? Fixed(*s, 1) : "-"; }
-
 void PrintJob(std::ostream& out, const planner::JobAnswer& a) {
   const auto& s = a.summary;
   out << s.job_id << "  " << s.name << "  user " << s.user << "  queue " << s.queue << "\n"
-      << "status " << s.status << ", " << Seconds(a.duration_seconds) << " s, format " << s.format
-      << ", " << s.events << " events, " << a.conf_properties << " configuration properties\n"
+      << "status " << s.status << ", " << FixedOrDash(a.duration_seconds, 1) << " s, format "
+      << s.format << ", " << s.events << " events, " << a.conf_properties
+      << " configuration properties\n"
       << "source " << s.source << "\n";
   if (!a.diagnostics.empty()) out << "diagnostics: " << a.diagnostics << "\n";
   out << "\n";
   Table phases({"phase", "attempts", "wall s", "sum s", "median s", "max s"});
   for (const auto& p : a.phases) {
-    phases.AddRow({p.phase, std::to_string(p.attempts), Seconds(p.wall_seconds),
+    phases.AddRow({p.phase, std::to_string(p.attempts), FixedOrDash(p.wall_seconds, 1),
                    Fixed(p.attempt_seconds_sum, 3), Fixed(p.attempt_seconds_median, 3),
                    Fixed(p.attempt_seconds_max, 3)});
   }
@@ -58,9 +58,24 @@ void PrintJob(std::ostream& out, const planner::JobAnswer& a) {
   if (!a.counters.empty()) {
     out << "\ncounters:\n";
     Table counters({"group", "counter", "value"});
-    for (const auto& c : a.counters) counters.AddRow({c.group, c.name, std::to_string(c.value)});
+    for (const auto& c : a.counters) counters.AddRow({c.group.str(), c.name.str(), std::to_string(c.value)});
     counters.Print(out);
   }
+}
+
+void PrintJobs(std::ostream& out, const std::vector<profiles::mapreduce::JobSummary>& jobs) {
+  Table table({"job", "name", "user", "status", "seconds", "maps", "reduces", "attempts",
+               "failed", "killed", "format"});
+  for (const auto& j : jobs) {
+    table.AddRow({j.job_id, j.name, j.user, j.status,
+                  FixedOrDash(planner::SecondsBetween(j.submit_ms ? j.submit_ms : j.launch_ms,
+                                                      j.finish_ms),
+                              1),
+                  std::to_string(j.maps), std::to_string(j.reduces), std::to_string(j.attempts),
+                  std::to_string(j.failed_attempts), std::to_string(j.killed_attempts),
+                  j.format});
+  }
+  table.Print(out);
 }
 
 }  // namespace
@@ -69,29 +84,14 @@ void AddJobsCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<JobsFlags>();
   CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan jobs --store mr.db");
-  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddStoreOption(*cmd, flags->store);
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
-    auto store = profiles::Store::Open(flags->store, {profiles::mapreduce::StoreMigrations()});
-    if (!store.ok()) return ReportError(ctx, "jobs", store.status(), flags->json);
-    auto jobs = profiles::mapreduce::ListJobs(*store.value());
-    if (!jobs.ok()) return ReportError(ctx, "jobs", jobs.status(), flags->json);
-    ctx.exit_code = 0;
-    if (flags->json) {
-      *ctx.out << planner::ToJson(jobs.value());
-      return;
-    }
-    Table table({"job", "name", "user", "status", "seconds", "maps", "reduces", "attempts",
-                 "failed", "killed", "format"});
-    for (const auto& j : jobs.value()) {
-      table.AddRow({j.job_id, j.name, j.user, j.status,
-                    Seconds(planner::SecondsBetween(j.submit_ms ? j.submit_ms : j.launch_ms,
-                                                    j.finish_ms)),
-                    std::to_string(j.maps), std::to_string(j.reduces), std::to_string(j.attempts),
-                    std::to_string(j.failed_attempts), std::to_string(j.killed_attempts),
-                    j.format});
-    }
-    table.Print(*ctx.out);
+    WriteAnswer(
+        ctx, "jobs", flags->json,
+        AskStore(profiles::Store::Open(flags->store, {profiles::mapreduce::StoreMigrations()}),
+                 profiles::mapreduce::ListJobs),
+        PrintJobs, [](const auto& jobs) { return planner::ToJson(jobs); });
   });
 }
 
@@ -100,21 +100,18 @@ void AddJobCommand(CLI::App& command, CliContext& ctx) {
   CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan job job_1329348432655_0001 --store mr.db");
   cmd->add_option("job", flags->job_id, "MapReduce job id")->required();
-  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
+  AddStoreOption(*cmd, flags->store);
   cmd->add_option("--slowest", flags->slowest, "How many of the slowest attempts to list")
       ->capture_default_str();
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
-    auto store = profiles::Store::Open(flags->store, {profiles::mapreduce::StoreMigrations()});
-    if (!store.ok()) return ReportError(ctx, "job", store.status(), flags->json);
-    auto answer = planner::AnswerJob(*store.value(), flags->job_id, flags->slowest);
-    if (!answer.ok()) return ReportError(ctx, "job", answer.status(), flags->json);
-    ctx.exit_code = 0;
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-    } else {
-      PrintJob(*ctx.out, answer.value());
-    }
+    WriteAnswer(
+        ctx, "job", flags->json,
+        AskStore(profiles::Store::Open(flags->store, {profiles::mapreduce::StoreMigrations()}),
+                 [&](profiles::Store& store) {
+                   return planner::AnswerJob(store, flags->job_id, flags->slowest);
+                 }),
+        PrintJob);
   });
 }
 

@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/scoring/spark_scoring.h"
 #include "profiles/ganglia/task_type_hints.h"
@@ -16,6 +17,17 @@ struct LabelFlags {
   bool json = false;
 };
 
+void PrintClasses(std::ostream& out, const planner::ClassifyAnswer& classes) {
+  for (const std::string& w : classes.warnings) out << "note: " << w << "\n";
+  Table table({"application", "cluster", "type", "hint"});
+  for (const planner::ClassifiedRun& r : classes.runs) {
+    table.AddRow({r.app_id, r.cluster < 0 ? "-" : std::to_string(r.cluster),
+                  std::string(models::ToString(r.type)),
+                  r.hint ? std::string(models::ToString(*r.hint)) : "-"});
+  }
+  table.Print(out);
+}
+
 }  // namespace
 
 void AddLabelCommand(CLI::App& command, CliContext& ctx) {
@@ -24,8 +36,8 @@ void AddLabelCommand(CLI::App& command, CliContext& ctx) {
   cmd->footer("Example:\n  perfplan label local-1430917381534 compute --store spark.db");
   cmd->add_option("app", flags->app_id, "Application id (as `perfplan apps` lists it)")->required();
   cmd->add_option("type", flags->type, "io or compute")->required();
-  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddStoreOption(*cmd, flags->store);
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
     const auto type = models::TaskTypeFromString(flags->type);
     if (!type || *type == models::TaskType::kUnknown) {
@@ -51,34 +63,17 @@ void AddLabelCommand(CLI::App& command, CliContext& ctx) {
   });
 }
 
-}  // namespace perfplan::cli
-
-namespace perfplan::cli {
-
 void AddClassifyCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<LabelFlags>();
   CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan classify --store spark.db");
-  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddStoreOption(*cmd, flags->store);
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
-    auto store = profiles::Store::Open(flags->store, planner::ScoringMigrations());
-    if (!store.ok()) return ReportError(ctx, "classify", store.status(), flags->json);
-    auto classes = planner::ClassifyStoredApplications(*store.value());
-    if (!classes.ok()) return ReportError(ctx, "classify", classes.status(), flags->json);
-    ctx.exit_code = 0;
-    if (flags->json) {
-      *ctx.out << planner::ToJson(classes.value());
-      return;
-    }
-    for (const std::string& w : classes.value().warnings) *ctx.out << "note: " << w << "\n";
-    Table table({"application", "cluster", "type", "hint"});
-    for (const planner::ClassifiedRun& r : classes.value().runs) {
-      table.AddRow({r.app_id, r.cluster < 0 ? "-" : std::to_string(r.cluster),
-                    std::string(models::ToString(r.type)),
-                    r.hint ? std::string(models::ToString(*r.hint)) : "-"});
-    }
-    table.Print(*ctx.out);
+    WriteAnswer(ctx, "classify", flags->json,
+                AskStore(profiles::Store::Open(flags->store, planner::ScoringMigrations()),
+                         planner::ClassifyStoredApplications),
+                PrintClasses);
   });
 }
 

@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/plan/combined_plan.h"
 #include "planner/plan/plan.h"
@@ -338,34 +339,25 @@ void AddPlanCommand(CLI::App& command, CliContext& ctx) {
       ->check(CLI::IsMember({"auto", "simple", "reductions"}));
   cmd->add_option("--top", flags->top, "Alternatives listed in the table (0 = all)")
       ->check(CLI::Range(0, 1 << 30));
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of tables");
+  AddJsonFlag(*cmd, flags->json, "tables");
   cmd->callback([flags, &ctx] {
     planner::Parse(flags->objective, &flags->request.objective);
     models::Parse(flags->model, &flags->request.variant);
     if (planner::EvidencePaths(flags->request) >= 2) {
-      Result<planner::CombinedPlanAnswer> combined = planner::AnswerCombinedPlan(flags->request);
-      if (!combined.ok()) return ReportError(ctx, "plan", combined.status(), flags->json);
-      if (flags->json) {
-        *ctx.out << planner::ToJson(combined.value());
-      } else {
-        PrintCombinedPlan(*ctx.out, combined.value(),
-                          flags->top == 0 ? static_cast<std::size_t>(-1)
-                                          : static_cast<std::size_t>(flags->top));
-      }
-      return;
+      return WriteAnswer(ctx, "plan", flags->json, planner::AnswerCombinedPlan(flags->request),
+                         [&](std::ostream& out, const planner::CombinedPlanAnswer& a) {
+                           PrintCombinedPlan(out, a,
+                                             flags->top == 0
+                                                 ? static_cast<std::size_t>(-1)
+                                                 : static_cast<std::size_t>(flags->top));
+                         });
     }
     if (flags->request.evidence() == planner::PlanEvidence::kSparkApp) {
       if (Status s = flags->request.Validate(); !s.ok()) {
         return ReportError(ctx, "plan", s, flags->json);
       }
-      Result<planner::SparkPlanAnswer> spark = planner::AnswerSparkPlan(flags->request);
-      if (!spark.ok()) return ReportError(ctx, "plan", spark.status(), flags->json);
-      if (flags->json) {
-        *ctx.out << planner::ToJson(spark.value());
-      } else {
-        PrintSparkPlan(*ctx.out, spark.value());
-      }
-      return;
+      return WriteAnswer(ctx, "plan", flags->json, planner::AnswerSparkPlan(flags->request),
+                         PrintSparkPlan);
     }
     if (flags->request.runs_file.empty() &&
         (flags->request.profile_file.empty() || flags->request.topology_file.empty() ||
@@ -375,15 +367,12 @@ void AddPlanCommand(CLI::App& command, CliContext& ctx) {
                                                  "--runs and --workload, or --store and --app"),
                          flags->json);
     }
-    Result<planner::PlanAnswer> answer = planner::AnswerPlan(flags->request);
-    if (!answer.ok()) return ReportError(ctx, "plan", answer.status(), flags->json);
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-    } else {
-      const std::size_t top = flags->top == 0 ? answer.value().alternatives.size()
-                                              : static_cast<std::size_t>(flags->top);
-      PrintPlan(*ctx.out, answer.value(), top);
-    }
+    WriteAnswer(ctx, "plan", flags->json, planner::AnswerPlan(flags->request),
+                [&](std::ostream& out, const planner::PlanAnswer& a) {
+                  PrintPlan(out, a,
+                            flags->top == 0 ? a.alternatives.size()
+                                            : static_cast<std::size_t>(flags->top));
+                });
   });
 }
 

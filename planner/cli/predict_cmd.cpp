@@ -1,6 +1,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/runtime/json_output.h"
 #include "planner/runtime/runtime.h"
@@ -62,16 +63,10 @@ void AddPredictCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("--site", flags->request.site, "Target site in --cluster");
   cmd->add_option("--model", flags->model, "Model variant: auto, simple or reductions")
       ->check(CLI::IsMember({"auto", "simple", "reductions"}));
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of a table");
+  AddJsonFlag(*cmd, flags->json, "a table");
   cmd->callback([flags, &ctx] {
     models::Parse(flags->model, &flags->request.variant);
-    Result<planner::PredictAnswer> answer = planner::AnswerPredict(flags->request);
-    if (!answer.ok()) return ReportError(ctx, "predict", answer.status(), flags->json);
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-    } else {
-      PrintPredict(*ctx.out, answer.value());
-    }
+    WriteAnswer(ctx, "predict", flags->json, planner::AnswerPredict(flags->request), PrintPredict);
   });
 }
 

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/mapreduce/mapreduce_api.h"
 #include "planner/mapreduce/mapreduce_runs.h"
@@ -56,33 +57,30 @@ void AddScoreCommand(CLI::App& command, CliContext& ctx) {
   cmd->add_option("app", flags->app_id,
                   "Application id (as `perfplan apps` lists it), or MapReduce job id (job_…)")
       ->required();
-  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddStoreOption(*cmd, flags->store);
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
     auto answers = planner::IsMapReduceJobId(flags->app_id)
                        ? planner::AnswerJobScores(flags->store, flags->app_id)
                        : planner::AnswerScores(flags->store, flags->app_id);
-    if (!answers.ok()) return ReportError(ctx, "score", answers.status(), flags->json);
-    ctx.exit_code = 0;
-    const planner::ScoreAnswer& a = answers.value().front();
-    if (flags->json) {
-      *ctx.out << planner::ToJson(a);
-    } else {
-      PrintAnswer(*ctx.out, a);
-    }
+    WriteAnswer(
+        ctx, "score", flags->json, answers,
+        [](std::ostream& out, const auto& list) { PrintAnswer(out, list.front()); },
+        [](const auto& list) { return planner::ToJson(list.front()); });
   });
 }
 
 void AddScoresCommand(CLI::App& command, CliContext& ctx) {
   auto flags = std::make_shared<ScoreFlags>();
   CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan scores --store spark.db --sort score");
-  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
+  cmd->footer("Examples:\n  perfplan scores --store spark.db --sort score\n"
+              "  perfplan scores --store mr.db");
+  AddStoreOption(*cmd, flags->store);
   cmd->add_option("--sort", flags->sort, "score (highest first), app or type")
       ->check(CLI::IsMember({"score", "app", "type"}));
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
-    auto answers = planner::AnswerScores(flags->store, "");
+    auto answers = planner::AnswerStoreScores(flags->store);
     if (!answers.ok()) return ReportError(ctx, "scores", answers.status(), flags->json);
     auto list = std::move(answers).value();
     const std::string sort = flags->sort;
@@ -99,10 +97,12 @@ void AddScoresCommand(CLI::App& command, CliContext& ctx) {
       *ctx.out << planner::ToJson(list);
       return;
     }
-    Table table({"application", "score", "type", "provisional", "runs compared", "worst dimension"});
+    Table table({"application", "kind", "score", "type", "provisional", "runs compared",
+                 "worst dimension"});
     for (const planner::ScoreAnswer& a : list) {
       const auto& r = a.result;
-      table.AddRow({a.app_id, Number(r.score, "%.1f"), std::string(models::ToString(r.type)),
+      table.AddRow({a.app_id, planner::IsMapReduceJobId(a.app_id) ? "mapreduce" : "spark",
+                    Number(r.score, "%.1f"), std::string(models::ToString(r.type)),
                     r.provisional ? "yes" : "no",
                     std::to_string(r.comparable_runs),
                     r.worst_first.empty() ? "-" : r.dimensions[r.worst_first.front()].name});

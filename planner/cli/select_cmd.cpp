@@ -1,6 +1,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/runtime/json_output.h"
 #include "planner/runtime/runtime.h"
@@ -69,17 +70,14 @@ void AddSelectCommand(CLI::App& command, CliContext& ctx) {
                   "Site whose hardware the profile measured (default: the profile's)");
   cmd->add_option("--model", flags->model, "Model variant: auto, simple or reductions")
       ->check(CLI::IsMember({"auto", "simple", "reductions"}));
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of a table");
+  AddJsonFlag(*cmd, flags->json, "a table");
   cmd->callback([flags, &ctx] {
     planner::Parse(flags->objective, &flags->request.options.objective);
     models::Parse(flags->model, &flags->request.variant);
-    Result<planner::SelectAnswer> answer = planner::AnswerSelect(flags->request);
-    if (!answer.ok()) return ReportError(ctx, "select", answer.status(), flags->json);
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-    } else {
-      PrintSelection(*ctx.out, answer.value(), answer.value().selection.alternatives.size());
-    }
+    WriteAnswer(ctx, "select", flags->json, planner::AnswerSelect(flags->request),
+                [](std::ostream& out, const planner::SelectAnswer& a) {
+                  PrintSelection(out, a, a.selection.alternatives.size());
+                });
   });
 }
 

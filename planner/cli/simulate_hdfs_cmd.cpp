@@ -1,6 +1,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/hdfs/hdfs.h"
 
 namespace perfplan::cli {
@@ -11,6 +12,19 @@ struct SimulateHdfsFlags {
   std::string out = "hdfs-sim";
   bool json = false;
 };
+
+void PrintSimulation(std::ostream& out, const profiles::HdfsSimulation& sim) {
+  const auto& t = sim.truth;
+  out << "wrote " << sim.audit_log << ", " << sim.namenode_log << " and "
+      << sim.datanode_logs.size() << " DataNode logs\n"
+      << "truth: write_bytes " << t.write_bytes << " = data " << t.data_bytes << " + control "
+      << t.control_bytes << "; read_bytes " << t.read_bytes << " (data files "
+      << t.data_read_bytes << ", checksums included); blocks " << t.blocks
+      << "\ningest with:\n  perfplan ingest hdfs --node nn1=" << sim.audit_log
+      << " --node nn1=" << sim.namenode_log;
+  for (const auto& [name, path] : sim.datanode_logs) out << " --node " << name << "=" << path;
+  out << "\n";
+}
 }  // namespace
 
 void AddSimulateHdfsCommand(CLI::App& parent, CliContext& ctx) {
@@ -36,36 +50,14 @@ void AddSimulateHdfsCommand(CLI::App& parent, CliContext& ctx) {
                   "Roll logs at this size (.log.1, older .log.N.gz); 0 = never")
       ->capture_default_str();
   cmd->add_option("--out", flags->out, "Output folder")->capture_default_str();
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
     auto version = profiles::ParseHadoopVersion(flags->version);
-    if (!version.ok()) {
-      ReportError(ctx, "simulate hdfs", version.status(), flags->json);
-      return;
-    }
+    if (!version.ok()) return ReportError(ctx, "simulate hdfs", version.status(), flags->json);
     flags->settings.version = version.value();
-    auto sim = planner::AnswerSimulateHdfs(flags->settings, flags->out);
-    if (!sim.ok()) {
-      ReportError(ctx, "simulate hdfs", sim.status(), flags->json);
-      return;
-    }
-    ctx.exit_code = 0;
-    if (flags->json) {
-      *ctx.out << planner::ToJson(sim.value());
-      return;
-    }
-    const auto& t = sim.value().truth;
-    *ctx.out << "wrote " << sim.value().audit_log << ", " << sim.value().namenode_log << " and "
-             << sim.value().datanode_logs.size() << " DataNode logs\n"
-             << "truth: write_bytes " << t.write_bytes << " = data " << t.data_bytes
-             << " + control " << t.control_bytes << "; read_bytes " << t.read_bytes
-             << " (data files " << t.data_read_bytes << ", checksums included); blocks " << t.blocks
-             << "\ningest with:\n  perfplan ingest hdfs --node nn1=" << sim.value().audit_log
-             << " --node nn1=" << sim.value().namenode_log;
-    for (const auto& [name, path] : sim.value().datanode_logs) {
-      *ctx.out << " --node " << name << "=" << path;
-    }
-    *ctx.out << "\n";
+    WriteAnswer(ctx, "simulate hdfs", flags->json,
+                planner::AnswerSimulateHdfs(flags->settings, flags->out), PrintSimulation,
+                [](const profiles::HdfsSimulation& sim) { return planner::ToJson(sim); });
   });
 }
 

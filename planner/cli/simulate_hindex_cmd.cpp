@@ -1,6 +1,8 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/hindex_flags.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/hindex/hindex.h"
 #include "planner/hindex/hindex_json.h"
@@ -10,8 +12,7 @@ namespace {
 
 struct SimulateHIndexFlags {
   planner::SimulateHIndexRequest request;
-  std::string degree = "1";
-  std::size_t omega = 0;
+  ChangePointFlags change_point;
   bool json = false;
 };
 
@@ -50,24 +51,12 @@ void AddSimulateHIndexCommand(CLI::App& parent, CliContext& ctx) {
   cmd->add_option("--reps", flags->request.options.reps, "Repetitions (default 1000)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
   cmd->add_option("--seed", flags->request.seed, "Random seed (default 1); reported back");
-  cmd->add_option("--degree", flags->degree,
-                  "Degree p of the change-point fit: 1, 2, 3, or auto (BIC over 1..3)")
-      ->check(CLI::IsMember({"1", "2", "3", "auto"}));
-  cmd->add_option("--omega", flags->omega, "Minimum segment ω (default max(10, n/100))")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of a table");
+  AddChangePointFlags(*cmd, flags->change_point);
+  AddJsonFlag(*cmd, flags->json, "a table");
   cmd->callback([flags, &ctx] {
-    models::HIndexOptions& o = flags->request.options.hindex;
-    o.choose_degree = flags->degree == "auto";
-    if (!o.choose_degree) o.degree = std::stoi(flags->degree);
-    o.min_segment = flags->omega;
-    Result<planner::SimulateHIndexAnswer> answer = planner::AnswerSimulateHIndex(flags->request);
-    if (!answer.ok()) return ReportError(ctx, "simulate hindex", answer.status(), flags->json);
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-    } else {
-      PrintAnswer(*ctx.out, answer.value());
-    }
+    ApplyChangePointFlags(flags->change_point, &flags->request.options.hindex);
+    WriteAnswer(ctx, "simulate hindex", flags->json,
+                planner::AnswerSimulateHIndex(flags->request), PrintAnswer);
   });
 }
 

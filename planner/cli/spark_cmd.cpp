@@ -1,9 +1,15 @@
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <ostream>
 #include <vector>
 
+#include "models/input_file.h"
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/spark/spark_api.h"
+#include "planner/spark/spark_streaming.h"
 #include "profiles/spark/history_api.h"
 #include "profiles/runtime/profile_writer.h"
 #include "profiles/spark/spark_store.h"
@@ -25,6 +31,11 @@ std::string ProfileYaml(const profiles::spark::DerivedProfile& d, const std::str
   return profiles::WriteProfileYaml(d.profile, "", "derived from a Spark event log", comments);
 }
 
+struct SparkReduceFlags {
+  std::string store;
+  bool json = false;
+};
+
 struct SparkApiFlags {
   std::string path;
   std::string store = "perfplan.db";
@@ -42,7 +53,7 @@ void AddSparkCommand(CLI::App& command, CliContext& ctx) {
       "--store spark.db");
   api->add_option("path", flags->path, "REST path under /api/v1/, with an optional ?query")
       ->required();
-  api->add_option("--store", flags->store, "Profile store (SQLite file)");
+  AddStoreOption(*api, flags->store);
   // The answer is JSON either way; --json is accepted for uniformity with other commands.
   api->add_flag("--json", flags->json_ignored,
                 "Accepted for uniformity; the answer is always JSON");
@@ -62,7 +73,7 @@ void AddSparkCommand(CLI::App& command, CliContext& ctx) {
                    pflags->fallback_bandwidth_bytes_per_second,
                    "Bandwidth to record when the log measured no remote shuffle fetch")
       ->check(CLI::Range(1.0, 1e15));
-  profile->add_option("--store", pflags->store, "Profile store (SQLite file)");
+  AddStoreOption(*profile, pflags->store);
   profile->callback([pflags, &ctx] {
     auto store = profiles::Store::OpenReadOnly(pflags->store, {profiles::spark::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "spark profile", store.status(), false);
@@ -75,6 +86,59 @@ void AddSparkCommand(CLI::App& command, CliContext& ctx) {
       return ReportError(ctx, "spark profile", s, false);
     }
     ctx.exit_code = 0;
+  });
+
+  // Fleet mode (docs/fleet.md): the same binary as a Streaming / RDD.pipe mapper and reducer.
+  auto mflags = std::make_shared<planner::SparkMapRequest>();
+  CLI::App* map = AddVerb(*spark, "map",
+                          "Turn event logs into mergeable summary records (one line each) on stdout");
+  map->footer(
+      "Example:\n  perfplan spark map ../shared/data/01-spark-eventlogs/apache-spark/spark-events "
+      "| sort | perfplan spark reduce --store fleet.db\nA Hadoop Streaming job or RDD.pipe maps "
+      "a list of logs: see docs/fleet.md.");
+  map->add_option("paths", mflags->paths,
+                  "Event log files or folders; - reads the paths on stdin, one a line")
+      ->required();
+  map->add_option("--scratch", mflags->scratch_dir,
+                  "Folder for each log's scratch store (default: $TMPDIR or /tmp)");
+  map->add_flag("--list", mflags->list, "Print the event logs the paths hold, one a line");
+  map->callback([mflags, &ctx] {
+    planner::SparkMapRequest request = *mflags;
+    if (request.scratch_dir.empty()) {
+      std::error_code ec;
+      request.scratch_dir = std::filesystem::temp_directory_path(ec).string();
+      if (ec) request.scratch_dir = "/tmp";
+    }
+    if (std::find(request.paths.begin(), request.paths.end(), "-") != request.paths.end()) {
+      if (Status s = CheckInputDescriptor(0); !s.ok()) return ReportError(ctx, "spark map", s, false);
+    }
+    std::ios::sync_with_stdio(false);
+    Status s = planner::SparkMap(request, std::cin, *ctx.out, *ctx.err);
+    if (!s.ok()) return ReportError(ctx, "spark map", s, false);
+    ctx.exit_code = 0;
+  });
+  auto rflags = std::make_shared<SparkReduceFlags>();
+  CLI::App* reduce = AddVerb(
+      *spark, "reduce",
+      "Merge summary records from stdin; print them, or load them into a store (--store)");
+  reduce->footer(
+      "Example:\n  perfplan spark map ../shared/data/01-spark-eventlogs/apache-spark/spark-events "
+      "| sort | perfplan spark reduce --store fleet.db");
+  reduce->add_option("--store", rflags->store,
+                     "Load the merged records into this profile store (SQLite file)");
+  reduce->add_flag("--json", rflags->json, "With --store: print one JSON document");
+  reduce->callback([rflags, &ctx] {
+    if (Status s = CheckInputDescriptor(0); !s.ok()) {
+      return ReportError(ctx, "spark reduce", s, rflags->json);
+    }
+    std::ios::sync_with_stdio(false);
+    auto answer = planner::SparkReduce(std::cin, rflags->store, *ctx.out);
+    if (!answer.ok()) return ReportError(ctx, "spark reduce", answer.status(), rflags->json);
+    ctx.exit_code = 0;
+    if (!rflags->store.empty()) {
+      *ctx.out << (rflags->json ? planner::ToJson(answer.value())
+                                : planner::ToText(answer.value()));
+    }
   });
 
   api->callback([flags, &ctx] {

@@ -2,6 +2,8 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/hindex_flags.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/hindex/stragglers.h"
 #include "planner/mapreduce/mapreduce_api.h"
@@ -12,8 +14,7 @@ namespace {
 
 struct StragglersFlags {
   planner::StragglersRequest request;
-  std::string degree = "1";
-  std::size_t omega = 0;
+  ChangePointFlags change_point;
   bool json = false;
 };
 
@@ -111,41 +112,24 @@ void AddStragglersCommand(CLI::App& command, CliContext& ctx) {
       ->required();
   cmd->add_option("--attempt", flags->request.attempt_id,
                   "Application attempt id (default: the latest)");
-  cmd->add_option("--store", flags->request.store_path, "Profile store (SQLite file)");
-  cmd->add_option("--degree", flags->degree,
-                  "Degree p of the change-point fit: 1, 2, 3, or auto (BIC over 1..3)")
-      ->check(CLI::IsMember({"1", "2", "3", "auto"}));
-  cmd->add_option("--omega", flags->omega,
-                  "Minimum segment ω on each side of the change point (default max(10, n/100))")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddStoreOption(*cmd, flags->request.store_path);
+  AddChangePointFlags(*cmd, flags->change_point);
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
     models::HIndexOptions& o = flags->request.options;
-    o.choose_degree = flags->degree == "auto";
-    if (!o.choose_degree) o.degree = std::stoi(flags->degree);
-    o.min_segment = flags->omega;
+    ApplyChangePointFlags(flags->change_point, &o);
     if (planner::IsMapReduceJobId(flags->request.app_id)) {
-      auto store = profiles::Store::Open(flags->request.store_path,
-                                         {profiles::mapreduce::StoreMigrations()});
-      if (!store.ok()) return ReportError(ctx, "stragglers", store.status(), flags->json);
-      auto mr = planner::AnswerMapReduceStragglers(*store.value(), flags->request.app_id, o);
-      if (!mr.ok()) return ReportError(ctx, "stragglers", mr.status(), flags->json);
-      ctx.exit_code = 0;
-      if (flags->json) {
-        *ctx.out << planner::ToJson(mr.value());
-      } else {
-        PrintMapReduce(*ctx.out, mr.value());
-      }
-      return;
+      return WriteAnswer(
+          ctx, "stragglers", flags->json,
+          AskStore(profiles::Store::Open(flags->request.store_path,
+                                         {profiles::mapreduce::StoreMigrations()}),
+                   [&](profiles::Store& store) {
+                     return planner::AnswerMapReduceStragglers(store, flags->request.app_id, o);
+                   }),
+          PrintMapReduce);
     }
-    Result<planner::StragglersAnswer> answer = planner::AnswerStragglers(flags->request);
-    if (!answer.ok()) return ReportError(ctx, "stragglers", answer.status(), flags->json);
-    ctx.exit_code = 0;
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-    } else {
-      PrintAnswer(*ctx.out, answer.value());
-    }
+    WriteAnswer(ctx, "stragglers", flags->json, planner::AnswerStragglers(flags->request),
+                PrintAnswer);
   });
 }
 

@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "models/text.h"
 
 namespace perfplan::cli {
 
@@ -39,11 +42,18 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-// Fixed-point number with `digits` decimals, e.g. Fixed(12.345, 1) == "12.3".
-inline std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
+// Fixed-point number with `digits` decimals, e.g. Fixed(12.345, 1) == "12.3": the tables' short
+// name for models::FormatFixed, the one fixed-point text of every writer.
+inline std::string Fixed(double v, int digits) { return models::FormatFixed(v, digits); }
+
+// Fixed(v, digits), or "-" where there is no value.
+inline std::string FixedOrDash(const std::optional<double>& v, int digits) {
+  return v ? Fixed(*v, digits) : "-";
+}
+
+// A fraction as a percentage with one decimal ("12.3%"), or "-" where there is no value.
+inline std::string PercentOrDash(const std::optional<double>& v) {
+  return v ? Fixed(100 * *v, 1) + "%" : "-";
 }
 
 // Human-readable bytes (decimal units): "4.00 GB".

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/output/report.h"
 #include "planner/runtime/json_output.h"
@@ -170,9 +171,9 @@ void AddDataFlags(CLI::App* cmd, TuneFlags* f) {
       ->check(CLI::Range(1e-3, 1e7));
   cmd->add_option("--kinds", f->kinds,
                   "Model kinds to compare (default all): eps-svr-rbf, eps-svr-linear, "
-                  "eps-svr-poly, nu-svr-rbf, ridge, poly-ridge, mean")
+                  "eps-svr-poly, nu-svr-rbf, ridge, poly-ridge, gaussian-process, mean")
       ->delimiter(',');
-  cmd->add_flag("--json", f->json, "Print one JSON document instead of a table");
+  AddJsonFlag(*cmd, f->json, "a table");
 }
 
 std::string Mre(double v) { return std::isfinite(v) ? Fixed(100 * v, 2) + "%" : "-"; }
@@ -267,13 +268,8 @@ CLI::App* AddTuneVerb(CLI::App& tune, CliContext& ctx, const std::shared_ptr<Tun
                       PrintFn print) {
   CLI::App* cmd = AddVerb(tune, name, description);
   cmd->callback([f, &ctx, name, answer, print] {
-    auto a = answer(*f);
-    if (!a.ok()) return ReportError(ctx, "tune " + name, a.status(), f->json);
-    if (f->json) {
-      *ctx.out << planner::ToJson(a.value());
-    } else {
-      print(*ctx.out, a.value());
-    }
+    WriteAnswer(ctx, "tune " + name, f->json, answer(*f), print,
+                [](const auto& a) { return planner::ToJson(a); });
   });
   return cmd;
 }
@@ -306,10 +302,10 @@ void AddTuneCommand(CLI::App& command, CliContext& ctx) {
   auto cv = std::make_shared<TuneFlags>();
   CLI::App* cv_cmd = AddTuneVerb(
       *tune, ctx, cv, "cv", "Cross-validated MRE of every model kind",
-      [](const TuneFlags& f) -> Result<planner::TuneCvAnswer> {
-        auto r = ToDataRequest(f);
-        if (!r.ok()) return r.status();
-        return planner::AnswerTuneCv(r.value().data, r.value().search);
+      [](const TuneFlags& f) {
+        return AndThen(ToDataRequest(f), [](const DataRequest& r) {
+          return planner::AnswerTuneCv(r.data, r.search);
+        });
       },
       PrintCv);
   AddDataFlags(cv_cmd, cv.get());
@@ -326,10 +322,10 @@ void AddTuneCommand(CLI::App& command, CliContext& ctx) {
   auto train = std::make_shared<TuneFlags>();
   CLI::App* train_cmd = AddTuneVerb(
       *tune, ctx, train, "train", "Choose a model kind by CV and save it",
-      [](const TuneFlags& f) -> Result<planner::TuneTrainAnswer> {
-        auto r = ToDataRequest(f);
-        if (!r.ok()) return r.status();
-        return planner::AnswerTuneTrain(r.value().data, r.value().search, f.out_file);
+      [](const TuneFlags& f) {
+        return AndThen(ToDataRequest(f), [&f](const DataRequest& r) {
+          return planner::AnswerTuneTrain(r.data, r.search, f.out_file);
+        });
       },
       [](std::ostream& out, const planner::TuneTrainAnswer& a) {
         PrintCv(out, a.cv);
@@ -464,10 +460,10 @@ void AddTuneCommand(CLI::App& command, CliContext& ctx) {
   CLI::App* cls_cmd = AddTuneVerb(
       *tune, ctx, cls, "classify",
       "Precision/recall/F1 of cross-validated scores (score >= 60 vs below)",
-      [](const TuneFlags& f) -> Result<planner::TuneClassifyAnswer> {
-        auto r = ToDataRequest(f);
-        if (!r.ok()) return r.status();
-        return planner::AnswerTuneClassify(r.value().data, r.value().search, f.threshold);
+      [](const TuneFlags& f) {
+        return AndThen(ToDataRequest(f), [&f](const DataRequest& r) {
+          return planner::AnswerTuneClassify(r.data, r.search, f.threshold);
+        });
       },
       PrintClassify);
   AddDataFlags(cls_cmd, cls.get());
@@ -487,7 +483,7 @@ void AddTuneCommand(CLI::App& command, CliContext& ctx) {
       });
   pred_cmd->add_option("--model", pred->model_file, "Saved model")->required();
   pred_cmd->add_option("--data", pred->data_file, "Runs to predict (CSV or ARFF)")->required();
-  pred_cmd->add_flag("--json", pred->json, "Print one JSON document instead of a table");
+  AddJsonFlag(*pred_cmd, pred->json, "a table");
 }
 
 }  // namespace perfplan::cli

@@ -1,6 +1,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/runtime/json_output.h"
 #include "planner/runtime/runtime.h"
 
@@ -17,7 +18,7 @@ void AddValidateCommand(CLI::App& command, CliContext& ctx) {
   CLI::App* cmd = &command;
   cmd->footer("Example:\n  perfplan validate examples/profiles/*.yaml examples/topology.yaml");
   cmd->add_option("files", flags->files, "Profile or topology files (YAML or JSON)")->required();
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
     planner::ValidateAnswer answer = planner::AnswerValidate(flags->files);
     ctx.exit_code = answer.ProblemCount() ? 2 : 0;

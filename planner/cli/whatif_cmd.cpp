@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/spark/executor_timeline_answer.h"
 #include "profiles/spark/spark_store.h"
@@ -16,6 +17,23 @@ struct WhatIfFlags {
   std::vector<int> counts;
   bool json = false;
 };
+
+void PrintWhatIf(std::ostream& out, const planner::WhatIfOnTimeline& answer) {
+  const planner::WhatIfAnswer& a = answer.whatif;
+  const planner::ExecutorTimelineAnswer& timeline = answer.timeline;
+  Table table({"executors", "predicted seconds"});
+  for (const auto& [n, t] : a.points) table.AddRow({std::to_string(n), Fixed(t, 2)});
+  table.Print(out);
+  out << "\ncritical path (unlimited executors): " << Fixed(a.critical_path_seconds, 2)
+      << " s\nmeasured: " << Fixed(a.measured_seconds, 2) << " s on " << a.observed_executors
+      << " executor(s) x " << a.cores_per_executor << " core(s), at most "
+      << timeline.max_concurrent_executors << " alive at once\n"
+      << "replay on the recorded executor timeline: " << Fixed(a.predicted_at_observed_seconds, 2)
+      << " s (" << Fixed(100 * a.relative_error_at_observed, 1) << "%)\n"
+      << "replay with " << a.observed_executors << " executor(s) alive the whole run: "
+      << Fixed(timeline.predicted_static_at_observed_seconds, 2) << " s\n"
+      << "driver time outside jobs (kept as measured): " << Fixed(a.driver_seconds, 2) << " s\n";
+}
 
 }  // namespace
 
@@ -32,35 +50,17 @@ void AddWhatIfExecutorsCommand(CLI::App& parent, CliContext& ctx) {
       ->delimiter(',')
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--attempt", flags->attempt_id, "Attempt id (default: the latest)");
-  cmd->add_option("--store", flags->store, "Profile store (SQLite file)");
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddStoreOption(*cmd, flags->store);
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
-    auto store = profiles::Store::OpenReadOnly(flags->store, {profiles::spark::StoreMigrations()});
-    if (!store.ok()) return ReportError(ctx, "whatif executors", store.status(), flags->json);
-    auto answer = planner::AnswerWhatIfOnTimeline(*store.value(), flags->app_id,
-                                                  flags->attempt_id, flags->counts);
-    if (!answer.ok()) return ReportError(ctx, "whatif executors", answer.status(), flags->json);
-    ctx.exit_code = 0;
-    const planner::WhatIfAnswer& a = answer.value().whatif;
-    const planner::ExecutorTimelineAnswer& timeline = answer.value().timeline;
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-      return;
-    }
-    Table table({"executors", "predicted seconds"});
-    for (const auto& [n, t] : a.points) table.AddRow({std::to_string(n), Fixed(t, 2)});
-    table.Print(*ctx.out);
-    *ctx.out << "\ncritical path (unlimited executors): " << Fixed(a.critical_path_seconds, 2)
-             << " s\nmeasured: " << Fixed(a.measured_seconds, 2) << " s on " << a.observed_executors
-             << " executor(s) x " << a.cores_per_executor << " core(s), at most "
-             << timeline.max_concurrent_executors << " alive at once\n"
-             << "replay on the recorded executor timeline: "
-             << Fixed(a.predicted_at_observed_seconds, 2) << " s ("
-             << Fixed(100 * a.relative_error_at_observed, 1) << "%)\n"
-             << "replay with " << a.observed_executors << " executor(s) alive the whole run: "
-             << Fixed(timeline.predicted_static_at_observed_seconds, 2) << " s\n"
-             << "driver time outside jobs (kept as measured): " << Fixed(a.driver_seconds, 2)
-             << " s\n";
+    WriteAnswer(
+        ctx, "whatif executors", flags->json,
+        AskStore(profiles::Store::OpenReadOnly(flags->store, {profiles::spark::StoreMigrations()}),
+                 [&](profiles::Store& store) {
+                   return planner::AnswerWhatIfOnTimeline(store, flags->app_id, flags->attempt_id,
+                                                          flags->counts);
+                 }),
+        PrintWhatIf);
   });
 }
 

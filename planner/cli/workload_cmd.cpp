@@ -1,6 +1,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/hdfs/hdfs.h"
 
@@ -24,6 +25,31 @@ void PrintStats(std::ostream& out, const char* key,
   }
   t.Print(out);
 }
+
+void PrintWorkload(std::ostream& out, std::ostream& err, const models::HdfsWorkload& w) {
+  const auto& c = w.cluster;
+  out << "window: " << Fixed(c.window_seconds, 3) << " s; read " << Bytes(c.read_bytes) << " ("
+      << Bytes(c.read_bytes_per_second) << "/s), written " << Bytes(c.write_bytes) << " (+"
+      << Bytes(c.replication_write_bytes) << " replicas); ops read " << c.read_ops << ", write "
+      << c.write_ops << ", metadata " << c.metadata_ops << "; DataNode load Gini "
+      << Fixed(c.datanode_load_gini, 3) << "\n\nclients\n";
+  PrintStats(out, "client", w.clients);
+  out << "\nusers\n";
+  PrintStats(out, "user", w.users);
+  out << "\ndatanodes\n";
+  Table t({"datanode", "read_bytes", "write_bytes", "read_ops", "write_ops", "share"});
+  for (const auto& d : w.datanodes) {
+    t.AddRow({d.datanode, std::to_string(d.read_bytes), std::to_string(d.write_bytes),
+              std::to_string(d.read_ops), std::to_string(d.write_ops),
+              Fixed(100 * d.share_of_bytes, 1) + "%"});
+  }
+  t.Print(out);
+  if (!w.recommendations.empty()) out << "\nrecommendations\n";
+  for (const auto& rec : w.recommendations) {
+    out << "  " << rec.command << "    # " << rec.reason << "\n";
+  }
+  for (const auto& warning : w.warnings) err << "perfplan workload: warning: " << warning << "\n";
+}
 }  // namespace
 
 void AddWorkloadCommand(CLI::App& command, CliContext& ctx) {
@@ -33,7 +59,7 @@ void AddWorkloadCommand(CLI::App& command, CliContext& ctx) {
       "Example:\n  perfplan workload --store perfplan.db --from 2024-01-01 --to "
       "\"2024-01-02 00:00:00\" --json");
   auto& r = flags->request;
-  cmd->add_option("--store", r.store_path, "Profile store (SQLite file)")->capture_default_str();
+  AddStoreOption(*cmd, r.store_path)->capture_default_str();
   cmd->add_option("--from", r.from, "Window start (2024-01-01[ HH:MM:SS] or epoch ms)");
   cmd->add_option("--to", r.to, "Window end, exclusive");
   cmd->add_option("--balancer-gini", r.options.balancer_gini_threshold,
@@ -49,42 +75,12 @@ void AddWorkloadCommand(CLI::App& command, CliContext& ctx) {
       ->capture_default_str();
   cmd->add_flag("--streams", r.options.streams,
                 "Include per-client file- and block-read streams (JSON only)");
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddJsonFlag(*cmd, flags->json);
   cmd->callback([flags, &ctx] {
-    auto answer = planner::AnswerWorkload(flags->request);
-    if (!answer.ok()) {
-      ReportError(ctx, "workload", answer.status(), flags->json);
-      return;
-    }
-    ctx.exit_code = 0;
-    if (flags->json) {
-      *ctx.out << planner::ToJson(answer.value());
-      return;
-    }
-    const models::HdfsWorkload& w = answer.value().workload;
-    const auto& c = w.cluster;
-    *ctx.out << "window: " << Fixed(c.window_seconds, 3) << " s; read " << Bytes(c.read_bytes)
-             << " (" << Bytes(c.read_bytes_per_second) << "/s), written " << Bytes(c.write_bytes)
-             << " (+" << Bytes(c.replication_write_bytes) << " replicas); ops read " << c.read_ops
-             << ", write " << c.write_ops << ", metadata " << c.metadata_ops
-             << "; DataNode load Gini " << Fixed(c.datanode_load_gini, 3) << "\n\nclients\n";
-    PrintStats(*ctx.out, "client", w.clients);
-    *ctx.out << "\nusers\n";
-    PrintStats(*ctx.out, "user", w.users);
-    *ctx.out << "\ndatanodes\n";
-    Table t({"datanode", "read_bytes", "write_bytes", "read_ops", "write_ops", "share"});
-    for (const auto& d : w.datanodes) {
-      t.AddRow({d.datanode, std::to_string(d.read_bytes), std::to_string(d.write_bytes),
-                std::to_string(d.read_ops), std::to_string(d.write_ops),
-                Fixed(100 * d.share_of_bytes, 1) + "%"});
-    }
-    t.Print(*ctx.out);
-    if (!w.recommendations.empty()) *ctx.out << "\nrecommendations\n";
-    for (const auto& rec : w.recommendations) {
-      *ctx.out << "  " << rec.command << "    # " << rec.reason << "\n";
-    }
-    for (const auto& warning : w.warnings)
-      *ctx.err << "perfplan workload: warning: " << warning << "\n";
+    WriteAnswer(ctx, "workload", flags->json, planner::AnswerWorkload(flags->request),
+                [&ctx](std::ostream& out, const planner::WorkloadAnswer& answer) {
+                  PrintWorkload(out, *ctx.err, answer.workload);
+                });
   });
 }
 

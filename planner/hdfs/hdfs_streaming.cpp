@@ -7,6 +7,7 @@
 
 #include "profiles/hdfs/hdfs_log.h"
 #include "profiles/line_reader.h"
+#include "profiles/stream_line_source.h"
 
 namespace perfplan::planner {
 namespace {
@@ -80,24 +81,7 @@ bool Int(std::string_view s, std::int64_t* v) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-// The bytes of a stream (stdin of a Streaming task), 64 KiB at a time.
-class StreamSource : public profiles::LineSource {
- public:
-  explicit StreamSource(std::istream& in) : in_(in) {}
-  bool Read(std::string* out) override {
-    char chunk[1 << 16];
-    const std::streamsize n = in_.rdbuf()->sgetn(chunk, sizeof chunk);
-    if (n <= 0) {
-      in_.setstate(std::ios::eofbit);
-      return false;
-    }
-    out->append(chunk, static_cast<std::size_t>(n));
-    return true;
-  }
-
- private:
-  std::istream& in_;
-};
+using StreamSource = profiles::IstreamLineSource;
 
 constexpr std::size_t kMaxLineBytes = profiles::HdfsLogReader::kDefaultMaxLineBytes;
 

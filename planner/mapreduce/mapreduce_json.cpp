@@ -44,7 +44,7 @@ json SummaryJson(const profiles::mapreduce::JobSummary& s) {
 json CountersJson(const std::vector<profiles::mapreduce::Counter>& counters) {
   json out = json::array();
   for (const auto& c : counters) {
-    out.push_back({{"group", c.group}, {"name", c.name}, {"value", c.value}});
+    out.push_back({{"group", c.group.str()}, {"name", c.name.str()}, {"value", c.value}});
   }
   return out;
 }

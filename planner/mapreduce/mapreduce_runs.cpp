@@ -1,11 +1,13 @@
 #include "planner/mapreduce/mapreduce_runs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <string_view>
 #include <utility>
 
 #include "planner/mapreduce/mapreduce_api.h"
+#include "planner/scoring/score_runs.h"
 #include "planner/scoring/spark_scoring.h"
 #include "profiles/mapreduce/mapreduce_run_table.h"
 #include "profiles/mapreduce/mapreduce_store.h"
@@ -149,24 +151,9 @@ Result<std::vector<ScoreAnswer>> ScoreStoredJobs(profiles::Store& store,
     return Status::InvalidArgument(
         "no MapReduce job in the store has a successful attempt: nothing to score");
   }
-  std::vector<ApplicationRun> runs;
-  for (const ScoredJob& s : jobs) runs.push_back(s.run);
-  auto vectors = BuildRunVectors(store, runs);
-  if (!vectors.ok()) return vectors.status();
-  auto classes = ClassifyRuns(vectors.value());
-  if (!classes.ok()) return classes.status();
-  std::vector<ScoreAnswer> out;
-  for (const ScoredJob& s : jobs) {
-    if (!job_id.empty() && s.run.app_id != job_id) continue;
-    auto answer = ScoreRun(vectors.value(), classes.value(), s.run.app_id);
-    if (!answer.ok()) return answer.status();
-    ScoreAnswer& a = answer.value();
-    a.warnings.insert(a.warnings.begin(), s.notes.begin(), s.notes.end());
-    a.warnings.insert(a.warnings.end(), classes.value().warnings.begin(),
-                      classes.value().warnings.end());
-    out.push_back(std::move(a));
-  }
-  return out;
+  std::vector<NotedRun> runs;
+  for (ScoredJob& s : jobs) runs.push_back({std::move(s.run), std::move(s.notes)});
+  return ScoreNotedRuns(store, runs, job_id);
 }
 
 Result<std::vector<ScoreAnswer>> AnswerJobScores(const std::string& store_path,
@@ -180,6 +167,65 @@ Result<std::vector<ScoreAnswer>> AnswerJobScores(const std::string& store_path,
   auto store = profiles::Store::OpenReadOnly(store_path, components);
   if (!store.ok()) return store.status();
   return ScoreStoredJobs(*store.value(), job_id);
+}
+
+Result<std::optional<ScoreAnswer>> ScoreLatestJob(
+    profiles::Store& store, const profiles::spark::RunTableSelection& selection) {
+  auto listed = mr::ListJobs(store);  // by submit time: the latest is last
+  if (!listed.ok()) return listed.status();
+  const std::vector<mr::JobSummary>& jobs = listed.value();
+  for (auto it = jobs.rbegin(); it != jobs.rend(); ++it) {
+    const bool selected =
+        (selection.app_ids.empty() || std::find(selection.app_ids.begin(),
+                                                selection.app_ids.end(),
+                                                it->job_id) != selection.app_ids.end()) &&
+        (selection.name_contains.empty() ||
+         it->name.find(selection.name_contains) != std::string::npos);
+    if (!selected || it->attempts == 0) continue;
+    auto scored = ScoreStoredJobs(store, it->job_id);
+    if (scored.ok()) return std::optional<ScoreAnswer>(std::move(scored.value().front()));
+    // A job with attempts but none successful is not scored: try the one before it.
+    if (scored.status().code() != StatusCode::kInvalidArgument) return scored.status();
+  }
+  return std::optional<ScoreAnswer>();
+}
+
+std::string_view JobMetricOfDimension(std::string_view dimension) {
+  static constexpr std::pair<std::string_view, std::string_view> kMetric[] = {
+      {"shuffle_time_share", "shuffle_seconds"},
+      {"shuffle_bytes", "shuffle_bytes"},
+      {"gc_time_share", "gc_time_seconds"},
+      {"total_time_seconds", "total_time_seconds"},
+  };
+  for (const auto& [d, metric] : kMetric) {
+    if (d == dimension) return metric;
+  }
+  return {};
+}
+
+Result<std::vector<ScoreAnswer>> AnswerStoreScores(const std::string& store_path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(store_path, ec)) return AnswerScores(store_path, "");
+  std::vector<profiles::Migrations> components = ScoringMigrations();
+  components.push_back(mr::StoreMigrations());
+  auto store = profiles::Store::OpenReadOnly(store_path, components);
+  // A read-only Spark store without the mapreduce schema (it cannot be added here) has no jobs.
+  if (!store.ok()) return AnswerScores(store_path, "");
+  auto jobs = mr::ListJobs(*store.value());
+  if (!jobs.ok()) return jobs.status();
+  if (jobs.value().empty()) return ScoreStoredApplications(*store.value(), "");
+  auto apps = profiles::spark::ListApplications(*store.value());
+  if (!apps.ok()) return apps.status();
+  auto job_scores = ScoreStoredJobs(*store.value(), "");
+  if (apps.value().empty()) return job_scores;
+  auto app_scores = ScoreStoredApplications(*store.value(), "");
+  if (!app_scores.ok() && !job_scores.ok()) return app_scores.status();
+  std::vector<ScoreAnswer> out;
+  for (auto* part : {&app_scores, &job_scores}) {
+    if (!part->ok()) continue;
+    for (ScoreAnswer& a : part->value()) out.push_back(std::move(a));
+  }
+  return out;
 }
 
 Result<ExportTable> JobRunsTable(const std::string& store_path, std::vector<std::string>* notes) {

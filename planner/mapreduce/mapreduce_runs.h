@@ -15,7 +15,9 @@
 // Stateless; one call per Store at a time.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/status.h"
@@ -50,6 +52,24 @@ Result<std::vector<ScoreAnswer>> ScoreStoredJobs(profiles::Store& store, const s
 // mapreduce` first" when absent).
 Result<std::vector<ScoreAnswer>> AnswerJobScores(const std::string& store_path,
                                                  const std::string& job_id);
+
+// `tune sensitivity --store` without a target, when the store's runs are MapReduce jobs: the
+// score of the latest selected job (by submit time) that has a successful attempt, against the
+// store's jobs; nullopt when no selected job has one.
+Result<std::optional<ScoreAnswer>> ScoreLatestJob(
+    profiles::Store& store, const profiles::spark::RunTableSelection& selection);
+
+// The job run-table metric (JobMetricColumns) that stands for score dimension `dimension`:
+// shuffle_time_share → shuffle_seconds, shuffle_bytes → shuffle_bytes, gc_time_share →
+// gc_time_seconds, total_time_seconds → itself; "" for the others (a job has no compute or
+// result-serialization share among its metrics).
+std::string_view JobMetricOfDimension(std::string_view dimension);
+
+// `perfplan scores`: every Spark application and every MapReduce job of the store, each scored
+// among its own kind (IsMapReduceJobId tells them apart). A store without MapReduce jobs answers
+// as AnswerScores (its errors included), one without Spark applications as ScoreStoredJobs;
+// with both, the answers of each kind that scores (the Spark error when neither does).
+Result<std::vector<ScoreAnswer>> AnswerStoreScores(const std::string& store_path);
 
 // `export --what runs`: the runs CSV table of the store's jobs (what = "runs"); `notes` gets the
 // defaults taken and the jobs left out. InvalidArgument "no job in the store … has a start and

@@ -173,11 +173,7 @@ Result<CapacityAnswer> AnswerCapacity(const CapacityRequest& request) {
   if (!request.profile_file.empty()) doc = profiles::LoadProfile(request.profile_file);
   profiles::Loaded<profiles::PriceFile> prices =
       plan_detail::LoadOptionalPrices(request.price_file);
-  plan_detail::InputProblems problems;
-  problems.Add(trace);
-  problems.Add(doc);
-  problems.Add(prices);
-  if (!problems.ok()) return problems.ToStatus();
+  if (Status s = plan_detail::InputProblems(trace, doc, prices); !s.ok()) return s;
 
   const profiles::PriceEntry* price = nullptr;
   if (!request.price_file.empty()) {

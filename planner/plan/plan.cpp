@@ -10,6 +10,7 @@
 #include "planner/plan/plan_inputs.h"
 #include "planner/plan/plan_runs.h"
 #include "planner/runtime/fit_table.h"
+#include "models/runtime_calibration.h"
 #include "models/runtime_evaluate.h"
 #include "models/runtime_forms.h"
 #include "planner/runtime/fit_eval.h"
@@ -254,11 +255,11 @@ Result<PlanAnswer> AnswerPlanFromTable(const profiles::RunsTable& runs,
         target.compute_nodes = config.compute_nodes;
         target.storage_nodes = config.storage_nodes;
         target.bandwidth_bytes_per_second = config.bandwidth_bytes_per_second;
-        std::vector<models::ConformalPoint> points =
-            models::CalibrationPoints(cv.value(), target, alt.select.runtime_seconds);
         bool transfer = false;  // never: `used` are runs of the target's own type
         alt.interval_widening = models::WideningFactor(used, target, &transfer);
-        for (models::ConformalPoint& p : points) p.radius_log *= alt.interval_widening;
+        std::vector<models::ConformalPoint> points = models::NormalisedCalibrationPoints(
+            cv.value(), models::CalibrationDifficulty(cv.value(), used), target,
+            alt.select.runtime_seconds, alt.interval_widening);
         if (!points.empty()) {
           alt.interval = models::CvPlusInterval(points, alt.select.runtime_seconds,
                                                 answer.interval_level);
@@ -298,10 +299,7 @@ Result<PlanAnswer> AnswerPlanFromRuns(const PlanRequest& request) {
   profiles::Loaded<profiles::RunsTable> table = profiles::LoadRunsCsv(request.runs_file);
   profiles::Loaded<profiles::PriceFile> prices =
       plan_detail::LoadOptionalPrices(request.price_file);
-  plan_detail::InputProblems problems;
-  problems.Add(table);
-  problems.Add(prices);
-  if (!problems.ok()) return problems.ToStatus();
+  if (Status s = plan_detail::InputProblems(table, prices); !s.ok()) return s;
   return AnswerPlanFromTable(table.value, request.price_file.empty() ? nullptr : &prices.value,
                              request);
 }
@@ -393,11 +391,7 @@ Result<PlanAnswer> AnswerPlan(const PlanRequest& request) {
   profiles::Loaded<profiles::Topology> topology = profiles::LoadTopology(request.topology_file);
   profiles::Loaded<profiles::PriceFile> prices =
       plan_detail::LoadOptionalPrices(request.price_file);
-  plan_detail::InputProblems problems;
-  problems.Add(doc);
-  problems.Add(topology);
-  problems.Add(prices);
-  if (!problems.ok()) return problems.ToStatus();
+  if (Status s = plan_detail::InputProblems(doc, topology, prices); !s.ok()) return s;
   return AnswerPlan(doc.value, topology.value, request.price_file.empty() ? nullptr : &prices.value,
                     request);
 }

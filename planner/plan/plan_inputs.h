@@ -3,6 +3,7 @@
 // "file:line: field: message" per line). Not a public header.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -12,26 +13,20 @@
 
 namespace perfplan::planner::plan_detail {
 
-// Collects the problems of several readers in order.
-class InputProblems {
- public:
-  template <typename T>
-  void Add(const profiles::Loaded<T>& loaded) {
-    problems_.insert(problems_.end(), loaded.problems.begin(), loaded.problems.end());
-  }
-  bool ok() const { return problems_.empty(); }
-  Status ToStatus() const {
-    std::string message;
-    for (const profiles::Problem& p : problems_) {
-      if (!message.empty()) message += "\n";
-      message += profiles::FormatProblem(p);
+// The problems of several readers in order, as one InvalidArgument (one FormatProblem line
+// each); Ok when every reader succeeded.
+template <typename... T>
+Status InputProblems(const profiles::Loaded<T>&... loaded) {
+  std::string message;
+  bool any = false;
+  for (const std::vector<profiles::Problem>* problems : {&loaded.problems...}) {
+    for (const profiles::Problem& p : *problems) {
+      message += (any ? "\n" : "") + profiles::FormatProblem(p);
+      any = true;
     }
-    return Status::InvalidArgument(message);
   }
-
- private:
-  std::vector<profiles::Problem> problems_;
-};
+  return any ? Status::InvalidArgument(message) : Status::Ok();
+}
 
 // The price file at `path`, or an empty, problem-free value when `path` is "".
 inline profiles::Loaded<profiles::PriceFile> LoadOptionalPrices(const std::string& path) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <utility>
 
 namespace perfplan::planner {
 namespace {
@@ -15,12 +16,7 @@ std::string Pct(double v) {
   return buf;
 }
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+double Median(std::vector<double> v) { return models::Summarize(std::move(v)).median_ape; }
 
 std::vector<std::string> Ordered(const std::vector<models::MeasuredRun>& rows, bool workloads,
                                  const std::string& of_workload = "") {

@@ -1,11 +1,12 @@
 #include "planner/runtime/fit_eval.h"
-#include "planner/runtime/fit_table.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <utility>
 
+#include "planner/runtime/fit_table.h"
 #include "profiles/runtime/run_filter.h"
 #include "profiles/runtime/runs_csv.h"
 #include "profiles/runtime/scout_import.h"
@@ -34,6 +35,20 @@ Status UnknownWorkload(const profiles::RunsTable& table, const std::string& work
       table.file + ": no run of workload '" + workload + "'" +
       (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?") +
       " (workloads in the file: " + known + ")");
+}
+
+// The answer over every row of `table` that evaluate and backtest share: the model's result in
+// `member` (its error prefixed with the file), the rows and their CSV lines.
+template <typename Answer, typename Value>
+Result<Answer> OverTable(const std::string& runs_file, const profiles::RunsTable& table,
+                         Result<Value> result, Value Answer::*member) {
+  if (!result.ok()) return Status::InvalidArgument(runs_file + ": " + result.status().message());
+  Answer answer;
+  answer.runs_file = runs_file;
+  answer.*member = std::move(result).value();
+  answer.row_lines = table.lines;
+  answer.rows = table.runs;
+  return answer;
 }
 
 }  // namespace
@@ -129,17 +144,15 @@ Result<EvaluateAnswer> AnswerEvaluate(const EvaluateRequest& request) {
     train[i] = profiles::MatchesRow(filter.value(), table.cells[i]);
   }
   if (!any) return UnknownWorkload(table, request.workload);
-  Result<models::Evaluation> ev =
-      models::EvaluateWorkload(table.runs, train, request.workload, request.options);
-  if (!ev.ok()) return Status::InvalidArgument(request.runs_file + ": " + ev.status().message());
-  EvaluateAnswer answer;
-  answer.runs_file = request.runs_file;
-  answer.train_expression = request.train_expression;
-  answer.evaluation = ev.value();
-  answer.row_lines = table.lines;
-  answer.rows = table.runs;
-  answer.intervals = request.options.intervals;
-  answer.interval_level = request.options.interval_level;
+  Result<EvaluateAnswer> answer =
+      OverTable(request.runs_file, table,
+                models::EvaluateWorkload(table.runs, train, request.workload, request.options),
+                &EvaluateAnswer::evaluation);
+  if (answer.ok()) {
+    answer.value().train_expression = request.train_expression;
+    answer.value().intervals = request.options.intervals;
+    answer.value().interval_level = request.options.interval_level;
+  }
   return answer;
 }
 
@@ -170,15 +183,11 @@ Result<BacktestAnswer> AnswerBacktest(const BacktestRequest& request) {
     times.push_back(t);
   }
   if (!any) return UnknownWorkload(table, request.workload);
-  Result<models::Backtest> bt =
-      models::BacktestWorkload(table.runs, times, request.workload, request.options);
-  if (!bt.ok()) return Status::InvalidArgument(request.runs_file + ": " + bt.status().message());
-  BacktestAnswer answer;
-  answer.runs_file = request.runs_file;
-  answer.time_column = request.time_column;
-  answer.backtest = bt.value();
-  answer.row_lines = table.lines;
-  answer.rows = table.runs;
+  Result<BacktestAnswer> answer =
+      OverTable(request.runs_file, table,
+                models::BacktestWorkload(table.runs, times, request.workload, request.options),
+                &BacktestAnswer::backtest);
+  if (answer.ok()) answer.value().time_column = request.time_column;
   return answer;
 }
 

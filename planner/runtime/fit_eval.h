@@ -47,12 +47,16 @@ struct EvaluateRequest {
   models::EvaluateOptions options;
 };
 
-struct EvaluateAnswer {
+// What an answer over every row of a runs CSV carries beside its result (evaluate, backtest).
+struct RunsFileRows {
   std::string runs_file;
-  std::string train_expression;
-  models::Evaluation evaluation;
   std::vector<int> row_lines;             // CSV line of every row of the file, by row index
   std::vector<models::MeasuredRun> rows;  // every row of the file
+};
+
+struct EvaluateAnswer : RunsFileRows {
+  std::string train_expression;
+  models::Evaluation evaluation;
   bool intervals = true;
   double interval_level = 0;
 };
@@ -68,12 +72,9 @@ struct BacktestRequest {
   models::BacktestOptions options;
 };
 
-struct BacktestAnswer {
-  std::string runs_file;
+struct BacktestAnswer : RunsFileRows {
   std::string time_column;
   models::Backtest backtest;
-  std::vector<int> row_lines;             // CSV line of every row of the file, by row index
-  std::vector<models::MeasuredRun> rows;  // every row of the file
 };
 
 // Errors (InvalidArgument): the CSV problems; "FILE:1: time: no such column (columns: …)"; a

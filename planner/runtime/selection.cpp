@@ -6,8 +6,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <sstream>
 #include <unordered_map>
+
+#include "models/short_number.h"
 
 namespace perfplan::planner {
 namespace {
@@ -18,13 +19,6 @@ struct EdgeProps {
 };
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
                                     boost::no_property, EdgeProps>;
-
-std::string Format(double v) {
-  std::ostringstream os;
-  os.precision(6);
-  os << v;
-  return os.str();
-}
 
 // A candidate before its breakdown is computed.
 struct Candidate {
@@ -53,8 +47,8 @@ Status SelectOptions::Validate() const {
                                                          std::to_string(max_compute_nodes));
   }
   if (!std::isfinite(deadline_seconds) || deadline_seconds < 0) {
-    return Status::InvalidField("deadline_seconds",
-                                "must be >= 0 (0 = no deadline), got " + Format(deadline_seconds));
+    return Status::InvalidField("deadline_seconds", "must be >= 0 (0 = no deadline), got " +
+                                                        models::FormatShort(deadline_seconds));
   }
   if (top < 0) {
     return Status::InvalidField("top", "must be >= 0 (0 = all), got " + std::to_string(top));
@@ -181,7 +175,7 @@ Result<Selection> Select(const models::ResolvedModel& model, const profiles::Top
   }
   if (candidates.empty()) {
     return Status::Failed("no alternative meets the deadline of " +
-                          Format(options.deadline_seconds) + " s (" +
+                          models::FormatShort(options.deadline_seconds) + " s (" +
                           std::to_string(out.evaluated) + " evaluated)");
   }
 

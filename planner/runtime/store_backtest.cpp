@@ -8,6 +8,7 @@
 #include "models/json_text.h"
 #include "planner/output/backtest_export.h"
 #include "profiles/spark/spark_store.h"
+#include "profiles/spark/spark_summary_records.h"
 #include "tuning/spark_units.h"
 
 namespace perfplan::planner {
@@ -49,7 +50,7 @@ Result<StoreBacktestAnswer> AnswerStoreBacktest(const StoreBacktestRequest& requ
       out.notes.push_back(a.app_id + " skipped: it lasted 0 s");
       continue;
     }
-    auto what_if = profiles::spark::LoadWhatIfApplication(db, a.app_id, a.attempt_id);
+    auto what_if = profiles::spark::LoadApplicationShape(db, a.app_id, a.attempt_id);
     if (!what_if.ok()) {
       out.notes.push_back(a.app_id + " skipped: " + what_if.status().message());
       continue;

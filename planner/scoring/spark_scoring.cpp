@@ -5,6 +5,7 @@
 #include <set>
 
 #include "models/text.h"
+#include "planner/scoring/score_runs.h"
 #include "profiles/ganglia/ganglia_store.h"
 #include "profiles/ganglia/task_type_hints.h"
 #include "profiles/problem.h"
@@ -213,25 +214,9 @@ Result<std::vector<ScoreAnswer>> ScoreStoredApplications(profiles::Store& store,
     return Status::InvalidArgument("no application in the store has a finished task: nothing to "
                                    "score");
   }
-  std::vector<ApplicationRun> runs;
-  for (const StoredRun& s : stored) runs.push_back(s.run);
-  auto vectors = BuildRunVectors(store, runs);
-  if (!vectors.ok()) return vectors.status();
-  auto classes = ClassifyRuns(vectors.value());
-  if (!classes.ok()) return classes.status();
-  std::vector<ScoreAnswer> out;
-  for (std::size_t i = 0; i < stored.size(); ++i) {
-    const StoredRun& s = stored[i];
-    if (!app_id.empty() && s.run.app_id != app_id) continue;
-    auto answer = ScoreRun(vectors.value(), classes.value(), s.run.app_id, settings);
-    if (!answer.ok()) return answer.status();
-    ScoreAnswer a = std::move(answer).value();
-    a.warnings.insert(a.warnings.begin(), s.notes.begin(), s.notes.end());
-    a.warnings.insert(a.warnings.end(), classes.value().warnings.begin(),
-                      classes.value().warnings.end());
-    out.push_back(std::move(a));
-  }
-  return out;
+  std::vector<NotedRun> runs;
+  for (StoredRun& s : stored) runs.push_back({std::move(s.run), std::move(s.notes)});
+  return ScoreNotedRuns(store, runs, app_id, settings);
 }
 
 Result<std::vector<ScoreAnswer>> AnswerScores(const std::string& store_path,

@@ -6,6 +6,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -64,9 +65,16 @@ struct Conn {
 };
 
 struct Completion {
+  std::size_t loop;  // the I/O loop that owns the connection
   std::uint64_t conn_id;
   HttpRequest req;
   HttpResponse res;
+};
+
+// A connection the acceptor hands to another I/O loop.
+struct Incoming {
+  int fd;
+  std::string remote;
 };
 
 }  // namespace
@@ -98,57 +106,61 @@ const char* ReasonPhrase(int status) {
 }
 
 struct HttpServer::Impl {
+  struct Loop;
+
   HttpServerOptions options;
   HttpCallbacks callbacks;
   int listen_fd = -1;
-  int epoll_fd = -1;
-  int wake_fd = -1;
   int port = 0;
-  std::thread io_thread;
+  // loops[0] also accepts; connections are dealt round-robin over the loops.
+  std::vector<std::unique_ptr<Loop>> loops;
   std::vector<std::thread> workers;
   std::atomic<bool> stopping{false};
   std::mutex stop_mu;
+  std::atomic<std::size_t> next_loop{0};
 
   // Worker queue.
   std::mutex work_mu;
   std::condition_variable work_cv;
   std::deque<Completion> work;  // res empty until done
   bool workers_quit = false;
-  // Completed answers for the I/O thread.
-  std::mutex done_mu;
-  std::deque<Completion> done;
-
-  // I/O-thread state.
-  std::unordered_map<std::uint64_t, Conn> conns;
-  std::unordered_map<int, std::uint64_t> by_fd;
-  std::uint64_t next_id = 1;
-  std::size_t live_rejected = 0;  // rejected connections still closing
 
   std::atomic<std::int64_t> open{0}, accepted{0}, rejected{0}, header_timeouts{0}, in_flight{0};
+  std::atomic<std::int64_t> live_rejected{0};  // rejected connections still closing
 
-  // ---- worker pool ----
-  void WorkerLoop() {
-    for (;;) {
-      Completion c;
-      {
-        std::unique_lock<std::mutex> lock(work_mu);
-        work_cv.wait(lock, [&] { return workers_quit || !work.empty(); });
-        if (work.empty()) return;
-        c = std::move(work.front());
-        work.pop_front();
-      }
-      try {
-        c.res = callbacks.handle(c.req);
-      } catch (...) {
-        c.res = {500, callbacks.error_body(500, "internal", "internal error")};
-      }
-      {
-        std::lock_guard<std::mutex> lock(done_mu);
-        done.push_back(std::move(c));
-      }
-      const std::uint64_t one = 1;
-      (void)!write(wake_fd, &one, sizeof one);
+  void WorkerLoop();
+  HttpResponse Handle(const HttpRequest& req);  // the handler; an exception is a 500
+};
+
+// One I/O thread: its epoll set, its connections, and the answers and connections other threads
+// hand it (through `mu` and a wake-up on its eventfd).
+struct HttpServer::Impl::Loop {
+  Impl& s;
+  const std::size_t index;
+  const HttpServerOptions& options;
+  const HttpCallbacks& callbacks;
+  int epoll_fd = -1;
+  int wake_fd = -1;
+  std::thread thread;
+  std::mutex mu;
+  std::deque<Completion> done;      // answered by a worker
+  std::deque<Incoming> incoming;    // accepted by loops[0]
+
+  // Owned by the loop's thread.
+  std::unordered_map<std::uint64_t, Conn> conns;
+  std::uint64_t next_id = 1;
+
+  Loop(Impl& server, std::size_t i)
+      : s(server), index(i), options(server.options), callbacks(server.callbacks) {}
+  ~Loop() {
+    for (int* fd : {&epoll_fd, &wake_fd}) {
+      if (*fd >= 0) close(*fd), *fd = -1;
     }
+  }
+
+  void Wake() {
+    const std::uint64_t one = 1;
+    (void)!write(wake_fd, &one, sizeof one);
   }
 
   // ---- answers ----
@@ -261,20 +273,30 @@ struct HttpServer::Impl {
 
   // Advances the connection's requests as far as the buffered bytes allow.
   void Process(Conn& c) {
-    while (!stopping) {
+    while (!s.stopping) {
       if (c.phase == Phase::kHead) {
         if (!ParseHead(c)) break;
         continue;  // kBody now, or back to kHead after a refusal
       }
       if (c.phase == Phase::kBody) {
         if (!ParseBody(c)) break;
-        c.phase = Phase::kBusy;
-        ++in_flight;
-        {
-          std::lock_guard<std::mutex> lock(work_mu);
-          work.push_back({c.id, c.parser.request(), {}});
+        const HttpRequest& req = c.parser.request();
+        if (callbacks.answer_inline && callbacks.answer_inline(req)) {
+          // Cheap and bounded: answered here, without a worker's two wake-ups.
+          ++s.in_flight;
+          const HttpResponse res = s.Handle(req);
+          --s.in_flight;
+          Queue(c, req, res, !c.parser.keep_alive() || s.stopping);
+          if (!AfterAnswer(c)) break;
+          continue;  // a pipelined request may already be buffered
         }
-        work_cv.notify_one();
+        c.phase = Phase::kBusy;
+        ++s.in_flight;
+        {
+          std::lock_guard<std::mutex> lock(s.work_mu);
+          s.work.push_back({index, c.id, c.parser.request(), {}});
+        }
+        s.work_cv.notify_one();
       }
       break;  // kBusy or kDraining
     }
@@ -301,10 +323,9 @@ struct HttpServer::Impl {
     if (it == conns.end()) return;
     epoll_ctl(epoll_fd, EPOLL_CTL_DEL, it->second.fd, nullptr);
     close(it->second.fd);
-    by_fd.erase(it->second.fd);
-    if (it->second.rejected) --live_rejected;
+    if (it->second.rejected) --s.live_rejected;
     conns.erase(it);
-    --open;
+    --s.open;
   }
 
   // Writes what it can; false when the connection was closed.
@@ -356,6 +377,9 @@ struct HttpServer::Impl {
         }
         // Enough for a head plus the largest body; more waits in the kernel.
         if (c.Buffered() > options.max_body_bytes + options.max_header_bytes + (64u << 10)) break;
+        // A short read emptied the socket: the recv that would say EAGAIN is saved (epoll is
+        // level-triggered, so later bytes or the peer's close still wake this loop).
+        if (static_cast<std::size_t>(n) < sizeof buf) break;
         continue;
       }
       if (n == 0) {
@@ -379,17 +403,18 @@ struct HttpServer::Impl {
     SetInterest(c);
   }
 
+  // loops[0] only: accepts what the backlog holds and deals the connections out.
   void Accept() {
     for (;;) {
       sockaddr_storage addr{};
       socklen_t len = sizeof addr;
-      const int fd = accept4(listen_fd, reinterpret_cast<sockaddr*>(&addr), &len,
+      const int fd = accept4(s.listen_fd, reinterpret_cast<sockaddr*>(&addr), &len,
                              SOCK_NONBLOCK | SOCK_CLOEXEC);
       if (fd < 0) {
         if (errno == EINTR || errno == ECONNABORTED) continue;
         return;  // EAGAIN, or EMFILE: the next epoll round retries
       }
-      ++accepted;
+      ++s.accepted;
       int yes = 1;
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
       char host[INET6_ADDRSTRLEN] = "";
@@ -399,56 +424,87 @@ struct HttpServer::Impl {
         inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6*>(&addr)->sin6_addr, host,
                   sizeof host);
       }
-      Conn c;
-      c.id = next_id++;
-      c.fd = fd;
-      c.remote = host;
-      c.request_start = Clock::now();
-      c.deadline = c.request_start + std::chrono::milliseconds(options.header_timeout_ms);
-      c.parser = HttpRequestParser(options.max_header_bytes, options.max_body_bytes);
-      ResetRequest(c);
-      const bool over =
-          static_cast<int>(conns.size() - live_rejected) >= options.max_connections;
-      ++open;
-      auto [it, inserted] = conns.emplace(c.id, std::move(c));
-      Conn& conn = it->second;
-      by_fd[fd] = conn.id;
-      epoll_event ev{};
-      ev.events = EPOLLIN;
-      ev.data.u64 = conn.id;
-      conn.interest = EPOLLIN;
-      epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev);
-      if (over) {
-        ++rejected;
-        conn.rejected = true;
-        ++live_rejected;
-        Fail(conn, 503, "unavailable",
-             "the service has " + std::to_string(options.max_connections) +
-                 " open connections, its limit; retry");
-        conn.deadline = Clock::now() + std::chrono::milliseconds(500);
-        // A flood of rejected connections must not grow without bound either.
-        if (live_rejected > 256) {
-          send(fd, conn.out.data(), conn.out.size(), MSG_NOSIGNAL);
-          Close(conn.id);
-          continue;
-        }
-        if (Flush(conn)) SetInterest(conn);
+      ++s.open;
+      if (s.open - s.live_rejected > options.max_connections) {
+        Reject(Adopt(fd, host));  // answered here, never handed on
+        continue;
       }
+      Loop& target = *s.loops[s.next_loop++ % s.loops.size()];
+      if (&target == this) {
+        Adopt(fd, host);
+        continue;
+      }
+      {
+        std::lock_guard<std::mutex> lock(target.mu);
+        target.incoming.push_back({fd, host});
+      }
+      target.Wake();
     }
   }
 
-  void DrainCompletions() {
+  // A new connection of this loop (already counted in s.open).
+  Conn& Adopt(int fd, std::string remote) {
+    Conn c;
+    c.id = next_id++;
+    c.fd = fd;
+    c.remote = std::move(remote);
+    c.request_start = Clock::now();
+    c.deadline = c.request_start + std::chrono::milliseconds(options.header_timeout_ms);
+    c.parser = HttpRequestParser(options.max_header_bytes, options.max_body_bytes);
+    ResetRequest(c);
+    auto [it, inserted] = conns.emplace(c.id, std::move(c));
+    Conn& conn = it->second;
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = conn.id;
+    conn.interest = EPOLLIN;
+    epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev);
+    return conn;
+  }
+
+  // Over the connection limit: 503 and close.
+  void Reject(Conn& conn) {
+    ++s.rejected;
+    conn.rejected = true;
+    ++s.live_rejected;
+    Fail(conn, 503, "unavailable",
+         "the service has " + std::to_string(options.max_connections) +
+             " open connections, its limit; retry");
+    conn.deadline = Clock::now() + std::chrono::milliseconds(500);
+    // A flood of rejected connections must not grow without bound either.
+    if (s.live_rejected > 256) {
+      send(conn.fd, conn.out.data(), conn.out.size(), MSG_NOSIGNAL);
+      Close(conn.id);
+      return;
+    }
+    if (Flush(conn)) SetInterest(conn);
+  }
+
+  // What other threads handed this loop: new connections, then answers.
+  void OnWake() {
+    std::uint64_t v;
+    (void)!read(wake_fd, &v, sizeof v);
+    std::deque<Incoming> arrived;
     std::deque<Completion> ready;
     {
-      std::lock_guard<std::mutex> lock(done_mu);
+      std::lock_guard<std::mutex> lock(mu);
+      arrived.swap(incoming);
       ready.swap(done);
     }
+    for (Incoming& in : arrived) {
+      if (s.stopping) {
+        close(in.fd);
+        --s.open;
+        continue;
+      }
+      Adopt(in.fd, std::move(in.remote));
+    }
     for (Completion& d : ready) {
-      --in_flight;
+      --s.in_flight;
       auto it = conns.find(d.conn_id);
       if (it == conns.end()) continue;
       Conn& c = it->second;
-      Queue(c, d.req, d.res, !c.parser.keep_alive() || stopping);
+      Queue(c, d.req, d.res, !c.parser.keep_alive() || s.stopping);
       if (!AfterAnswer(c)) {
         // Closing: nothing to drain (the body was read), close once written.
       } else {
@@ -486,7 +542,7 @@ struct HttpServer::Impl {
     for (std::uint64_t id : expired) Close(id);
     for (std::uint64_t id : timed_out_heads) {
       Conn& c = conns.at(id);
-      if (c.phase == Phase::kHead) ++header_timeouts;
+      if (c.phase == Phase::kHead) ++s.header_timeouts;
       Fail(c, 408, "timeout",
            c.phase == Phase::kHead
                ? "the request line and headers did not arrive within " +
@@ -497,15 +553,16 @@ struct HttpServer::Impl {
     }
   }
 
-  void Loop() {
+  void Run() {
+    pthread_setname_np(pthread_self(), "pp-io");
     epoll_event events[256];
     auto last_sweep = Clock::now();
     Clock::time_point stop_deadline{};
     for (;;) {
-      if (stopping) {
+      if (s.stopping) {
         if (stop_deadline == Clock::time_point{}) {
           stop_deadline = Clock::now() + std::chrono::seconds(5);
-          epoll_ctl(epoll_fd, EPOLL_CTL_DEL, listen_fd, nullptr);
+          if (index == 0) epoll_ctl(epoll_fd, EPOLL_CTL_DEL, s.listen_fd, nullptr);
           // Connections not in the middle of a request are closed now.
           std::vector<std::uint64_t> idle;
           for (auto& [id, c] : conns) {
@@ -513,7 +570,7 @@ struct HttpServer::Impl {
           }
           for (std::uint64_t id : idle) Close(id);
         }
-        if (in_flight == 0) {
+        if (s.in_flight == 0) {
           bool pending = false;
           for (auto& [id, c] : conns) pending |= c.out_pos < c.out.size();
           if (!pending || Clock::now() > stop_deadline) break;
@@ -529,9 +586,7 @@ struct HttpServer::Impl {
           continue;
         }
         if (id == UINT64_MAX) {
-          std::uint64_t v;
-          (void)!read(wake_fd, &v, sizeof v);
-          DrainCompletions();
+          OnWake();
           continue;
         }
         auto it = conns.find(id);
@@ -563,8 +618,41 @@ struct HttpServer::Impl {
     std::vector<std::uint64_t> all;
     for (auto& [id, c] : conns) all.push_back(id);
     for (std::uint64_t id : all) Close(id);
+    std::lock_guard<std::mutex> lock(mu);
+    for (Incoming& in : incoming) close(in.fd), --s.open;
+    incoming.clear();
   }
 };
+
+HttpResponse HttpServer::Impl::Handle(const HttpRequest& req) {
+  try {
+    return callbacks.handle(req);
+  } catch (...) {
+    return {500, callbacks.error_body(500, "internal", "internal error")};
+  }
+}
+
+void HttpServer::Impl::WorkerLoop() {
+  pthread_setname_np(pthread_self(), "pp-work");  // names seen in /proc/PID/task/*/comm, top -H
+  for (;;) {
+    Completion c;
+    {
+      std::unique_lock<std::mutex> lock(work_mu);
+      work_cv.wait(lock, [&] { return workers_quit || !work.empty(); });
+      if (work.empty()) return;
+      c = std::move(work.front());
+      work.pop_front();
+    }
+    c.res = Handle(c.req);
+    Loop& owner = *loops[c.loop];
+    {
+      std::lock_guard<std::mutex> lock(owner.mu);
+      owner.done.push_back(std::move(c));
+    }
+    owner.Wake();
+  }
+}
+
 
 HttpServer::HttpServer(HttpServerOptions options, HttpCallbacks callbacks)
     : impl_(std::make_unique<Impl>()) {
@@ -609,28 +697,47 @@ Status HttpServer::Start() {
   s.port = ntohs(bound.ss_family == AF_INET6
                      ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
                      : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-  s.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-  s.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (s.epoll_fd < 0 || s.wake_fd < 0) return Status::Failed("epoll: " + std::string(strerror(errno)));
-  epoll_event ev{};
-  ev.events = EPOLLIN;
-  ev.data.u64 = 0;
-  epoll_ctl(s.epoll_fd, EPOLL_CTL_ADD, s.listen_fd, &ev);
-  ev.data.u64 = UINT64_MAX;
-  epoll_ctl(s.epoll_fd, EPOLL_CTL_ADD, s.wake_fd, &ev);
+  // One I/O loop per core, at most 4: on a 2-core machine a single loop was the serial stage
+  // that held the server at one core (docs/performance.md).
+  const int io_threads =
+      s.options.io_threads > 0
+          ? s.options.io_threads
+          : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+  for (int i = 0; i < io_threads; ++i) {
+    auto loop = std::make_unique<Impl::Loop>(s, static_cast<std::size_t>(i));
+    loop->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    loop->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (loop->epoll_fd < 0 || loop->wake_fd < 0) {
+      const Status failed = Status::Failed("epoll: " + std::string(strerror(errno)));
+      s.loops.clear();
+      close(s.listen_fd);
+      s.listen_fd = -1;
+      return failed;
+    }
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = UINT64_MAX;
+    epoll_ctl(loop->epoll_fd, EPOLL_CTL_ADD, loop->wake_fd, &ev);
+    if (i == 0) {
+      ev.data.u64 = 0;
+      epoll_ctl(loop->epoll_fd, EPOLL_CTL_ADD, s.listen_fd, &ev);
+    }
+    s.loops.push_back(std::move(loop));
+  }
   for (int i = 0; i < s.options.threads; ++i) s.workers.emplace_back([&s] { s.WorkerLoop(); });
-  s.io_thread = std::thread([&s] { s.Loop(); });
+  for (auto& loop : s.loops) loop->thread = std::thread([l = loop.get()] { l->Run(); });
   return Status::Ok();
 }
 
 void HttpServer::Stop() {
   Impl& s = *impl_;
   std::lock_guard<std::mutex> lock(s.stop_mu);
-  if (s.io_thread.joinable()) {
+  if (!s.loops.empty()) {
     s.stopping = true;
-    const std::uint64_t one = 1;
-    (void)!write(s.wake_fd, &one, sizeof one);
-    s.io_thread.join();
+    for (auto& loop : s.loops) loop->Wake();
+    for (auto& loop : s.loops) {
+      if (loop->thread.joinable()) loop->thread.join();
+    }
   }
   {
     std::lock_guard<std::mutex> work_lock(s.work_mu);
@@ -639,9 +746,8 @@ void HttpServer::Stop() {
   s.work_cv.notify_all();
   for (std::thread& t : s.workers) t.join();
   s.workers.clear();
-  for (int* fd : {&s.listen_fd, &s.epoll_fd, &s.wake_fd}) {
-    if (*fd >= 0) close(*fd), *fd = -1;
-  }
+  s.loops.clear();
+  if (s.listen_fd >= 0) close(s.listen_fd), s.listen_fd = -1;
 }
 
 int HttpServer::port() const { return impl_->port; }

@@ -1,8 +1,9 @@
 // A small event-driven HTTP/1.1 server for `perfplan serve` (issue 17: a service that eight
 // clients cannot stall).
 //
-// One I/O thread owns every socket (epoll, non-blocking); a pool of worker threads runs the
-// handler on complete requests. An idle, slow or stalled connection therefore costs a few bytes
+// A few I/O threads (one epoll loop per core; the first accepts and deals connections out
+// round-robin) own the sockets, non-blocking; a pool of worker threads runs the handler on
+// complete requests. An idle, slow or stalled connection therefore costs a few bytes
 // of buffer, never a worker. What it enforces, before any handler runs:
 //   - a connection limit: the connection over it is answered 503 (Retry-After) and closed;
 //   - a header timeout: the request line and headers must arrive within header_timeout of their
@@ -20,8 +21,8 @@
 // transfer coding, a malformed chunk) are 400/501 and close the connection.
 //
 // Thread-safety: Start() once; Stop() from any thread returns after in-flight requests have been
-// answered (or 5 s). Callbacks run on worker threads (handle) or the I/O thread (head_check,
-// on_done, error_body) and must be thread-safe.
+// answered (or 5 s). Callbacks run on worker threads (handle) or an I/O thread (answer_inline,
+// head_check, on_done, error_body, and handle for inline requests) and must be thread-safe.
 #pragma once
 
 #include <atomic>
@@ -55,6 +56,8 @@ struct HttpServerOptions {
   int write_timeout_ms = 5000;
   int keep_alive_timeout_ms = 1000;
   int threads = 8;
+  // I/O threads (epoll loops); 0: one per core, at most 4. The first also accepts.
+  int io_threads = 0;
   int max_connections = 1024;
   int backlog = 1024;
 };
@@ -69,8 +72,13 @@ struct HttpServerStats {
 };
 
 struct HttpCallbacks {
-  // The answer to a complete request (runs on a worker thread).
+  // The answer to a complete request (runs on a worker thread, or on the I/O thread when
+  // answer_inline says so).
   std::function<HttpResponse(const HttpRequest&)> handle;
+  // True for a request cheap and bounded enough to answer on the I/O thread that read it,
+  // saving the hand-off to a worker and back (two wake-ups); an I/O thread answering one serves
+  // none of its other connections meanwhile. Unset: every request goes to a worker.
+  std::function<bool(const HttpRequest&)> answer_inline;
   // Runs when the head has arrived, before any body byte is read; an answer refuses the request
   // (its body is then never read and the connection closes after the answer).
   std::function<std::optional<HttpResponse>(const HttpRequest&)> head_check;

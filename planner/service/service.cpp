@@ -28,6 +28,9 @@
 namespace perfplan::planner {
 namespace {
 
+// A /v1/predict body up to this size is answered on the I/O thread (HttpCallbacks::answer_inline).
+constexpr std::size_t kInlineBodyBytes = 16 << 10;
+
 HttpReply Error(const ApiError& e) { return {e.http_status, ToJson(e)}; }
 
 int HexValue(char c) {
@@ -663,6 +666,15 @@ Status Service::Start() {
   http.backlog = std::max(128, o.max_connections);
   HttpCallbacks callbacks;
   callbacks.handle = [impl](const HttpRequest& req) { return impl->Serve(req); };
+  // Health, metrics and a predict with a small body cost tens of microseconds: they are
+  // answered on the I/O thread that read them, saving a worker's two wake-ups per request (the
+  // 10,000 requests/s target, docs/performance.md). Anything that reads a store, fits or
+  // searches goes to a worker.
+  callbacks.answer_inline = [](const HttpRequest& req) {
+    const std::string_view path = std::string_view(req.target).substr(0, req.target.find('?'));
+    if (path == "/v1/health" || path == "/metrics") return true;
+    return path == "/v1/predict" && req.body.size() <= kInlineBodyBytes;
+  };
   // The token is checked on the head alone: a refused request's body is never read.
   callbacks.head_check = [impl](const HttpRequest& req) -> std::optional<HttpResponse> {
     std::optional<std::string> target = DecodeTarget(req.target);

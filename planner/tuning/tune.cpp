@@ -12,6 +12,7 @@
 #include "planner/mapreduce/mapreduce_runs.h"
 #include "planner/scoring/spark_scoring.h"
 #include "profiles/mapreduce/mapreduce_run_table.h"
+#include "profiles/mapreduce/mapreduce_store.h"
 #include "profiles/problem.h"
 #include "profiles/tuning/ranges_reader.h"
 #include "profiles/tuning/run_table_reader.h"
@@ -273,30 +274,60 @@ Result<WorstDimensionTarget> WorstScoredTarget(const TuneDataRequest& data) {
   if (!std::filesystem::is_regular_file(data.store_path, ec)) {
     return Status::NotFound(data.store_path + ": no such store; run `perfplan ingest spark` first");
   }
-  auto store = profiles::Store::OpenReadOnly(data.store_path, ScoringMigrations());
+  std::vector<profiles::Migrations> components = ScoringMigrations();
+  components.push_back(profiles::mapreduce::StoreMigrations());
+  auto store = profiles::Store::OpenReadOnly(data.store_path, components);
+  // A read-only Spark store without the mapreduce schema (it cannot be added here) has no jobs.
+  const bool may_hold_jobs = store.ok();
+  if (!may_hold_jobs) store = profiles::Store::OpenReadOnly(data.store_path, ScoringMigrations());
   if (!store.ok()) return store.status();
-  Result<std::vector<StoredRun>> runs = LoadStoredRuns(*store.value());  // latest first
-  if (!runs.ok()) return runs.status();
-  const StoredRun* latest = nullptr;
-  for (const StoredRun& r : runs.value()) {
-    const bool selected =
-        (data.store_apps.empty() || std::find(data.store_apps.begin(), data.store_apps.end(),
-                                              r.run.app_id) != data.store_apps.end()) &&
-        (data.store_app_name.empty() || r.run.name.find(data.store_app_name) != std::string::npos);
-    if (selected && r.tasks > 0) {
-      latest = &r;
-      break;
+  // A MapReduce store's (or --apps job_…) target comes from the latest job's score.
+  profiles::spark::RunTableSelection selection;
+  selection.app_ids = data.store_apps;
+  selection.name_contains = data.store_app_name;
+  bool jobs = false;
+  if (may_hold_jobs) {
+    Result<bool> are_jobs = StoreRunsAreJobs(*store.value(), selection);
+    if (!are_jobs.ok()) return are_jobs.status();
+    jobs = are_jobs.value();
+  }
+  std::optional<ScoreAnswer> scored;
+  if (jobs) {
+    auto latest = ScoreLatestJob(*store.value(), selection);
+    if (!latest.ok()) return latest.status();
+    if (!latest.value()) {
+      return Status::InvalidArgument(
+          "--target: not given, and no selected MapReduce job of " + data.store_path +
+          " has a successful attempt, so there is no score to take the worst dimension from; "
+          "give --target NAME");
     }
+    scored = std::move(latest).value();
+  } else {
+    Result<std::vector<StoredRun>> runs = LoadStoredRuns(*store.value());  // latest first
+    if (!runs.ok()) return runs.status();
+    const StoredRun* latest = nullptr;
+    for (const StoredRun& r : runs.value()) {
+      const bool selected =
+          (data.store_apps.empty() || std::find(data.store_apps.begin(), data.store_apps.end(),
+                                                r.run.app_id) != data.store_apps.end()) &&
+          (data.store_app_name.empty() ||
+           r.run.name.find(data.store_app_name) != std::string::npos);
+      if (selected && r.tasks > 0) {
+        latest = &r;
+        break;
+      }
+    }
+    if (latest == nullptr) {
+      return Status::InvalidArgument(
+          "--target: not given, and no selected application of " + data.store_path +
+          " has a finished task, so there is no score to take the worst dimension from; give "
+          "--target NAME");
+    }
+    Result<std::vector<ScoreAnswer>> answers =
+        ScoreStoredApplications(*store.value(), latest->run.app_id);
+    if (!answers.ok()) return answers.status();
+    scored = std::move(answers.value().front());
   }
-  if (latest == nullptr) {
-    return Status::InvalidArgument(
-        "--target: not given, and no selected application of " + data.store_path +
-        " has a finished task, so there is no score to take the worst dimension from; give "
-        "--target NAME");
-  }
-  Result<std::vector<ScoreAnswer>> scored =
-      ScoreStoredApplications(*store.value(), latest->run.app_id);
-  if (!scored.ok()) return scored.status();
   static const std::pair<std::string_view, std::string_view> kMetric[] = {
       {"executor_compute_time_share", "beta_compute_share"},
       {"shuffle_time_share", "beta_shuffle_share"},
@@ -305,28 +336,37 @@ Result<WorstDimensionTarget> WorstScoredTarget(const TuneDataRequest& data) {
       {"total_time_seconds", "total_time_seconds"},
       {"result_serialization_share", "beta_result_serialization_share"},
   };
-  const models::ScoreResult& result = scored.value().front().result;
+  auto metric_of = [&](std::string_view dimension) -> std::string_view {
+    if (jobs) return JobMetricOfDimension(dimension);
+    for (const auto& [d, metric] : kMetric) {
+      if (d == dimension) return metric;
+    }
+    return {};
+  };
+  const models::ScoreResult& result = scored->result;
   std::string passed;
   for (std::size_t j : result.worst_first) {
     const models::DimensionScore& d = result.dimensions[j];
     if (!d.score) continue;
-    for (const auto& [dimension, metric] : kMetric) {
-      if (d.name != dimension) continue;
-      WorstDimensionTarget w;
-      w.app_id = latest->run.app_id;
-      w.dimension = d.name;
-      w.score = *d.score;
-      w.target = metric;
-      w.maximize = models::Dimensions()[d.dimension].direction ==
-                   models::Direction::kHigherIsBetter;
-      return w;
+    const std::string_view metric = metric_of(d.name);
+    if (metric.empty()) {
+      passed += (passed.empty() ? "" : ", ") + d.name;
+      continue;
     }
-    passed += (passed.empty() ? "" : ", ") + d.name;
+    WorstDimensionTarget w;
+    w.app_id = scored->app_id;
+    w.dimension = d.name;
+    w.score = *d.score;
+    w.target = metric;
+    w.maximize =
+        models::Dimensions()[d.dimension].direction == models::Direction::kHigherIsBetter;
+    return w;
   }
   return Status::InvalidArgument(
-      "--target: not given, and no scored dimension of " + latest->run.app_id +
+      "--target: not given, and no scored dimension of " + scored->app_id +
       (passed.empty() ? std::string(" (none has a score)") : " (" + passed + ")") +
-      " has a per-application metric in the store; give --target NAME");
+      " has a per-" + (jobs ? "job" : "application") +
+      " metric in the store; give --target NAME");
 }
 
 Result<tuning::Sensitivity> AnswerTuneSensitivity(

@@ -32,6 +32,8 @@ json Params(tuning::ModelKind kind, const tuning::HyperParams& p) {
     case ModelKind::kRidge:
     case ModelKind::kPolyRidge:
       return {{"lambda", p.lambda}};
+    case ModelKind::kGaussianProcess:
+      return {{"max_runs", tuning::kGpMaxRuns}};
     case ModelKind::kMean:
       return json::object();
   }

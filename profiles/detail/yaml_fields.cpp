@@ -111,32 +111,39 @@ bool FieldReader::ExpectMap(const YAML::Node& node, const std::string& path,
   return true;
 }
 
-std::optional<YAML::Node> FieldReader::Sequence(const YAML::Node& map, const std::string& path,
-                                                const char* key, bool required) {
+namespace {
+
+// map[key] when it is there and of the kind `is_kind` tests; else nullopt, reported as `missing`
+// (only when required) or as "<expected>, got <kind>".
+std::optional<YAML::Node> FieldOfKind(FieldReader& reader, const YAML::Node& map,
+                                      const std::string& path, const char* key, bool required,
+                                      bool (YAML::Node::*is_kind)() const, const char* missing,
+                                      const char* expected) {
   const YAML::Node node = map[key];
   if (!node) {
-    if (required) Report(map, Join(path, key), "missing; expected a list");
+    if (required) reader.Report(map, FieldReader::Join(path, key), missing);
     return std::nullopt;
   }
-  if (!node.IsSequence()) {
-    Report(node, Join(path, key), "expected a list, got " + KindName(node));
+  if (!(node.*is_kind)()) {
+    reader.Report(node, FieldReader::Join(path, key),
+                  std::string(expected) + ", got " + KindName(node));
     return std::nullopt;
   }
   return node;
 }
 
+}  // namespace
+
+std::optional<YAML::Node> FieldReader::Sequence(const YAML::Node& map, const std::string& path,
+                                                const char* key, bool required) {
+  return FieldOfKind(*this, map, path, key, required, &YAML::Node::IsSequence,
+                     "missing; expected a list", "expected a list");
+}
+
 std::optional<YAML::Node> FieldReader::Scalar(const YAML::Node& map, const std::string& path,
                                               const char* key, bool required) {
-  const YAML::Node node = map[key];
-  if (!node) {
-    if (required) Report(map, Join(path, key), "missing");
-    return std::nullopt;
-  }
-  if (!node.IsScalar()) {
-    Report(node, Join(path, key), "expected a single value, got " + KindName(node));
-    return std::nullopt;
-  }
-  return node;
+  return FieldOfKind(*this, map, path, key, required, &YAML::Node::IsScalar, "missing",
+                     "expected a single value");
 }
 
 std::optional<double> FieldReader::Number(const YAML::Node& map, const std::string& path,

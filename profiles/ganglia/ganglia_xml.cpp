@@ -3,10 +3,12 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
+#include <utility>
 #include <pugixml.hpp>
 
 #include "profiles/ganglia/ganglia.h"
@@ -354,6 +356,34 @@ class Walker {
     return v;
   }
 
+  template <typename T>
+  static std::pair<double, double> RangeOf() {
+    return {static_cast<double>(std::numeric_limits<T>::min()),
+            static_cast<double>(std::numeric_limits<T>::max())};
+  }
+
+  // The values an integer type of gmond holds (int8 … uint32, timestamp as uint32); {0, 0} for
+  // the others.
+  static std::pair<double, double> IntegerRange(GangliaType type) {
+    switch (type) {
+      case GangliaType::kInt8:
+        return RangeOf<std::int8_t>();
+      case GangliaType::kUint8:
+        return RangeOf<std::uint8_t>();
+      case GangliaType::kInt16:
+        return RangeOf<std::int16_t>();
+      case GangliaType::kUint16:
+        return RangeOf<std::uint16_t>();
+      case GangliaType::kInt32:
+        return RangeOf<std::int32_t>();
+      case GangliaType::kUint32:
+      case GangliaType::kTimestamp:
+        return RangeOf<std::uint32_t>();
+      default:
+        return {0, 0};
+    }
+  }
+
   template <typename What>
   double Value(const pugi::xml_node& node, const std::string& text, GangliaType type,
                const What& what) {
@@ -363,36 +393,7 @@ class Walker {
         Fail(node, Text(what) + ": VAL '" + text + "' is not a " + std::string(ToString(type)));
       return *v;
     }
-    double lo = 0, hi = 0;
-    switch (type) {
-      case GangliaType::kInt8:
-        lo = -128;
-        hi = 127;
-        break;
-      case GangliaType::kUint8:
-        lo = 0;
-        hi = 255;
-        break;
-      case GangliaType::kInt16:
-        lo = -32768;
-        hi = 32767;
-        break;
-      case GangliaType::kUint16:
-        lo = 0;
-        hi = 65535;
-        break;
-      case GangliaType::kInt32:
-        lo = -2147483648.0;
-        hi = 2147483647.0;
-        break;
-      case GangliaType::kUint32:
-      case GangliaType::kTimestamp:
-        lo = 0;
-        hi = 4294967295.0;
-        break;
-      default:
-        break;
-    }
+    const auto [lo, hi] = IntegerRange(type);
     if (!v || *v != std::floor(*v) || *v < lo || *v > hi) {
       Fail(node, Text(what) + ": VAL '" + text + "' is not a " + std::string(ToString(type)) +
                      " (an " + "integer in [" + std::to_string(static_cast<long long>(lo)) + ", " +

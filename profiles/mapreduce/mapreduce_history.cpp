@@ -3,7 +3,9 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "models/json_text.h"
@@ -18,35 +20,82 @@ namespace {
 namespace sj = simdjson::dom;
 using nlohmann::json;
 
+// The process's interned counter names. Entries are never freed (a CounterName may be read at
+// exit); "" is the first, so a default CounterName needs no lookup.
+struct InternTable {
+  InternTable() {
+    entries.emplace_back();
+    index.emplace(entries.front().text, &entries.front());
+  }
+  std::mutex mu;
+  std::deque<CounterName::Entry> entries;  // stable addresses
+  std::unordered_map<std::string_view, const CounterName::Entry*> index;
+};
+InternTable& Interned() {
+  static InternTable* table = new InternTable();  // NOLINT: deliberately never destroyed
+  return *table;
+}
+const CounterName::Entry* Intern(std::string_view text) {
+  // A per-thread cache in front of the shared table: a name seen before takes no lock.
+  thread_local std::unordered_map<std::string_view, const CounterName::Entry*> cache;
+  if (auto it = cache.find(text); it != cache.end()) return it->second;
+  InternTable& t = Interned();
+  const CounterName::Entry* e = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(t.mu);
+    auto it = t.index.find(text);
+    if (it == t.index.end()) {
+      CounterName::Entry& added = t.entries.emplace_back();
+      added.text = std::string(text);
+      added.has_escapes = text.find_first_of("\\\t\n") != std::string_view::npos;
+      it = t.index.emplace(added.text, &added).first;
+    }
+    e = it->second;
+  }
+  cache.emplace(e->text, e);
+  return e;
+}
+
 std::optional<std::int64_t> Time(std::int64_t ms) {
   if (ms <= 0) return std::nullopt;  // Hadoop writes -1 / 0 for "never"
   return ms;
 }
 
 // Folds events into one job, keeping tasks and attempts in first-seen order.
+// Ids are looked up by view: a string is made only for an id seen the first time.
 class JobBuilder {
  public:
   Job& job() { return job_; }
-  Task& TaskFor(const std::string& id) {
-    auto [it, added] = task_index_.try_emplace(id, job_.tasks.size());
-    if (added) {
-      job_.tasks.emplace_back();
-      job_.tasks.back().task_id = id;
-    }
-    return job_.tasks[it->second];
+  Task& TaskFor(std::string_view id) { return Find(id, task_index_, job_.tasks, &Task::task_id); }
+  Attempt& AttemptFor(std::string_view id) {
+    return Find(id, attempt_index_, job_.attempts, &Attempt::attempt_id);
   }
-  Attempt& AttemptFor(const std::string& id) {
-    auto [it, added] = attempt_index_.try_emplace(id, job_.attempts.size());
-    if (added) {
-      job_.attempts.emplace_back();
-      job_.attempts.back().attempt_id = id;
+  // One more event of `type` (the map's key string is made once per type, not per event).
+  void Count(std::string_view type) {
+    auto it = count_of_.find(type);
+    if (it == count_of_.end()) {
+      auto node = job_.event_counts.try_emplace(std::string(type), 0).first;
+      it = count_of_.emplace(node->first, &node->second).first;
     }
-    return job_.attempts[it->second];
+    ++*it->second;
   }
 
  private:
+  struct ViewHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using Index = std::unordered_map<std::string, std::size_t, ViewHash, std::equal_to<>>;
+  template <typename T>
+  static T& Find(std::string_view id, Index& index, std::vector<T>& items, std::string T::*key) {
+    if (auto it = index.find(id); it != index.end()) return items[it->second];
+    index.emplace(std::string(id), items.size());
+    items.emplace_back().*key = std::string(id);
+    return items.back();
+  }
   Job job_;
-  std::unordered_map<std::string, std::size_t> task_index_, attempt_index_;
+  Index task_index_, attempt_index_;
+  std::unordered_map<std::string_view, std::int64_t*> count_of_;  // keys: event_counts' own
 };
 
 // ---------------------------------------------------------------- .jhist (Avro-JSON) ----
@@ -70,12 +119,14 @@ bool Field(sj::object o, std::string_view key, sj::element* out) {
   *out = Unwrap(e);
   return !out->is_null();
 }
-std::string Str(sj::object o, std::string_view key) {
+// The string at `key`, valid while the parsed line is; "" when absent or not a string.
+std::string_view StrView(sj::object o, std::string_view key) {
   sj::element e;
   std::string_view s;
-  if (!Field(o, key, &e) || e.get_string().get(s) != simdjson::SUCCESS) return "";
-  return std::string(s);
+  if (!Field(o, key, &e) || e.get_string().get(s) != simdjson::SUCCESS) return {};
+  return s;
 }
+std::string Str(sj::object o, std::string_view key) { return std::string(StrView(o, key)); }
 std::optional<std::int64_t> Int(sj::object o, std::string_view key) {
   sj::element e;
   if (!Field(o, key, &e)) return std::nullopt;
@@ -86,6 +137,16 @@ std::optional<std::int64_t> Int(sj::object o, std::string_view key) {
 std::optional<std::int64_t> TimeField(sj::object o, std::string_view key) {
   auto v = Int(o, key);
   return v ? Time(*v) : std::nullopt;
+}
+
+// The counter names met at each position of `group` by this thread (at most 64 groups kept).
+std::vector<CounterName>& NamesSeenIn(const CounterName& group) {
+  thread_local std::vector<std::pair<CounterName, std::vector<CounterName>>> by_group;
+  for (auto& [g, names] : by_group) {
+    if (g == group) return names;
+  }
+  if (by_group.size() >= 64) by_group.erase(by_group.begin());
+  return by_group.emplace_back(group, std::vector<CounterName>()).second;
 }
 
 std::vector<Counter> JhCounters(sj::object o, std::string_view key) {
@@ -104,8 +165,14 @@ std::vector<Counter> JhCounters(sj::object o, std::string_view key) {
         go["counts"].get_array().get(counts) != simdjson::SUCCESS) {
       continue;
     }
-    const std::string group = Str(go, "name");
-    out.reserve(out.size() + counts.size());
+    const CounterName group(StrView(go, "name"));
+    if (out.capacity() < out.size() + counts.size()) {
+      out.reserve(std::max(2 * out.capacity(), out.size() + counts.size()));
+    }
+    // Hadoop writes a group's counters in the same order for every task: the name at each
+    // position is checked against the one seen there last (a compare instead of a hash lookup).
+    std::vector<CounterName>& seen = NamesSeenIn(group);
+    std::size_t position = 0;
     for (sj::element k : counts) {
       sj::object ko;
       if (k.get_object().get(ko) != simdjson::SUCCESS) continue;
@@ -121,10 +188,24 @@ std::vector<Counter> JhCounters(sj::object o, std::string_view key) {
           if (v.get_int64().get(value) != simdjson::SUCCESS) value = 0;
         }
       }
-      out.push_back({group, std::string(name), value});
+      if (position == seen.size()) seen.emplace_back(name);
+      if (seen[position] != name) seen[position] = CounterName(name);
+      out.push_back({group, seen[position++], value});
     }
   }
   return out;
+}
+
+// "/rack/host" (1.x HOSTNAME, Rumen hostName, SLS container.host) → rack "/rack", host "host";
+// a name without a slash is the host alone.
+void SetRackAndHost(const std::string& where, Attempt& a) {
+  const std::size_t slash = where.rfind('/');
+  if (slash == std::string::npos) {
+    a.host = where;
+    return;
+  }
+  if (slash > 0) a.rack = where.substr(0, slash);
+  a.host = where.substr(slash + 1);
 }
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
@@ -192,7 +273,7 @@ std::string ApplyJhistEvent(JobBuilder& jb, std::string_view type, sj::object b)
     auto total = JhCounters(b, "totalCounters");
     if (!total.empty()) job.counters["total"] = std::move(total);
   } else if (StartsWith(type, "TASK_")) {
-    const std::string id = Str(b, "taskid");
+    const std::string_view id = StrView(b, "taskid");
     if (id.empty()) return "taskid: missing";
     Task& t = jb.TaskFor(id);
     if (std::string tt = Str(b, "taskType"); !tt.empty()) t.task_type = tt;
@@ -214,10 +295,10 @@ std::string ApplyJhistEvent(JobBuilder& jb, std::string_view type, sj::object b)
       if (auto f = TimeField(b, "finishTime")) t.finish_ms = f;
     }
   } else if (type.find("_ATTEMPT_") != std::string_view::npos) {
-    const std::string id = Str(b, "attemptId");
+    const std::string_view id = StrView(b, "attemptId");
     if (id.empty()) return "attemptId: missing";
     Attempt& a = jb.AttemptFor(id);
-    a.task_id = Str(b, "taskid");
+    a.task_id.assign(StrView(b, "taskid"));
     if (std::string tt = Str(b, "taskType"); !tt.empty()) a.task_type = tt;
     if (a.task_type.empty()) a.task_type = std::string(type.substr(0, type.find('_')));
     if (!a.task_id.empty()) {
@@ -226,11 +307,11 @@ std::string ApplyJhistEvent(JobBuilder& jb, std::string_view type, sj::object b)
     }
     if (EndsWith(type, "_STARTED")) {
       a.start_ms = TimeField(b, "startTime");
-      if (a.host.empty()) a.host = Str(b, "trackerName");
+      if (a.host.empty()) a.host.assign(StrView(b, "trackerName"));
     } else {
       a.finish_ms = TimeField(b, "finishTime");
-      if (std::string h = Str(b, "hostname"); !h.empty()) a.host = h;
-      a.rack = Str(b, "rackname");
+      if (std::string_view h = StrView(b, "hostname"); !h.empty()) a.host.assign(h);
+      a.rack.assign(StrView(b, "rackname"));
       a.counters = JhCounters(b, "counters");
       if (EndsWith(type, "_FINISHED")) {
         a.status = Str(b, "taskStatus");
@@ -251,7 +332,9 @@ std::string ApplyJhistEvent(JobBuilder& jb, std::string_view type, sj::object b)
 
 void ReadJhist(spark::EventLineReader& reader, HistoryFile& out) {
   JobBuilder jb;
-  sj::parser parser;
+  // One parser per thread for every file: its buffers grow to the longest line once, instead of
+  // being allocated again for each of a folder's histories.
+  thread_local sj::parser parser;
   std::string_view line;
   int header_lines = 1;  // "Avro-Json" already consumed; the schema line comes next
   while (reader.Next(&line)) {
@@ -260,6 +343,13 @@ void ReadJhist(spark::EventLineReader& reader, HistoryFile& out) {
     auto first = line.find_first_not_of(" \t\r");
     if (first == std::string_view::npos) continue;
     line.remove_prefix(first);
+    // The Avro schema line as Hadoop writes it (Schema.toString(): no spaces) is skipped without
+    // being parsed: ~5 KB of every history, most of a small job's bytes. Any other first line is
+    // parsed and recognised below.
+    if (header_lines == 1 && StartsWith(line, "{\"type\":\"record\",") && line.back() == '}') {
+      header_lines = 0;
+      continue;
+    }
     sj::element doc;
     if (auto err = parser.parse(line.data(), line.size()).get(doc); err) {
       out.problems.push_back({out.path, static_cast<int>(n), "",
@@ -288,7 +378,7 @@ void ReadJhist(spark::EventLineReader& reader, HistoryFile& out) {
       continue;
     }
     ++out.events;
-    ++jb.job().event_counts[std::string(type)];
+    jb.Count(type);
     if (std::string m = ApplyJhistEvent(jb, type, body); !m.empty()) {
       out.problems.push_back({out.path, static_cast<int>(n), m.substr(0, m.find(':')),
                               m.substr(m.find(':') + 2) + " in " + std::string(type)});
@@ -498,7 +588,11 @@ std::string ApplyRecord1(JobBuilder& jb, const std::string& type,
     if (auto v = time("FINISH_TIME")) t.finish_ms = v;
     if (get("TASK_STATUS")) t.status = str("TASK_STATUS");
     if (get("ERROR")) t.error = str("ERROR");
-    if (get("TASK_ATTEMPT_ID")) t.successful_attempt = str("TASK_ATTEMPT_ID");
+    // A failed Task record's TASK_ATTEMPT_ID is the attempt it failed by (1.x JobHistory
+    // Task.logFailed's failedDueToAttempt), not its successful attempt.
+    if (get("TASK_ATTEMPT_ID") && t.status != "FAILED" && t.status != "KILLED") {
+      t.successful_attempt = str("TASK_ATTEMPT_ID");
+    }
     if (get("COUNTERS")) counters(&t.counters);
   } else if (type == "MapAttempt" || type == "ReduceAttempt") {
     const std::string id = str("TASK_ATTEMPT_ID");
@@ -511,17 +605,7 @@ std::string ApplyRecord1(JobBuilder& jb, const std::string& type,
     if (auto v = time("START_TIME")) a.start_ms = v;
     if (get("TRACKER_NAME") && a.host.empty()) a.host = str("TRACKER_NAME");
     if (auto v = time("FINISH_TIME")) a.finish_ms = v;
-    if (get("HOSTNAME")) {
-      // 1.x writes "/rack/host".
-      const std::string h = str("HOSTNAME");
-      const std::size_t slash = h.rfind('/');
-      if (slash != std::string::npos && slash > 0) {
-        a.rack = h.substr(0, slash);
-        a.host = h.substr(slash + 1);
-      } else {
-        a.host = h;
-      }
-    }
+    if (get("HOSTNAME")) SetRackAndHost(str("HOSTNAME"), a);  // 1.x writes "/rack/host"
     if (get("TASK_STATUS")) a.status = str("TASK_STATUS");
     if (get("ERROR")) a.error = str("ERROR");
     if (auto v = time("SHUFFLE_FINISHED")) a.shuffle_finish_ms = v;
@@ -675,14 +759,7 @@ void AddRumenJob(const json& j, HistoryFile& out, std::int64_t line) {
         a.finish_ms = Time(JInt(aj, "finishTime"));
         a.shuffle_finish_ms = Time(JInt(aj, "shuffleFinished"));
         a.sort_finish_ms = Time(JInt(aj, "sortFinished"));
-        const std::string host = JStr(aj, "hostName");
-        const std::size_t slash = host.rfind('/');
-        if (slash != std::string::npos && slash > 0) {
-          a.rack = host.substr(0, slash);
-          a.host = host.substr(slash + 1);
-        } else {
-          a.host = host;
-        }
+        SetRackAndHost(JStr(aj, "hostName"), a);
         for (const auto& [field, name] : kRumenCounters) {
           const std::int64_t v = JInt(aj, field);
           if (v >= 0) {
@@ -746,10 +823,7 @@ void AddSlsJob(const json& j, HistoryFile& out, std::int64_t line) {
       a.start_ms = t.start_ms;
       a.finish_ms = t.finish_ms;
       t.successful_attempt = a.attempt_id;
-      const std::string host = JStr(tj, "container.host");
-      const std::size_t slash = host.rfind('/');
-      a.host = slash == std::string::npos ? host : host.substr(slash + 1);
-      if (slash != std::string::npos && slash > 0) a.rack = host.substr(0, slash);
+      SetRackAndHost(JStr(tj, "container.host"), a);
       ++index;
     }
   }
@@ -887,6 +961,9 @@ void ReadConfXml(spark::EventLineReader& reader, std::string first, HistoryFile&
 }
 
 }  // namespace
+
+CounterName::CounterName() : entry_(&Interned().entries.front()) {}
+CounterName::CounterName(std::string_view text) : entry_(Intern(text)) {}
 
 std::string_view ToString(Format format) {
   switch (format) {

@@ -44,9 +44,41 @@ enum class Format { kJhist, kHistory1, kRumen, kSls, kConfXml, kSlsTopology };
 // "jhist", "history1", "rumen", "sls", "conf-xml", "sls-topology".
 std::string_view ToString(Format format);
 
+// A counter group or counter name, interned: a job holds thousands of counters but only a few
+// dozen distinct names, so each is stored once per process and a counter holds a pointer to it
+// (two heap strings per counter were a fifth of a folder's ingest; docs/performance.md). Built
+// implicitly from any text; equal texts are the same pointer. Interned texts live until the
+// process exits (they are bounded by the distinct names read). Thread-safe.
+class CounterName {
+ public:
+  CounterName();  // ""
+  CounterName(std::string_view text);  // NOLINT: implicit, like std::string
+  CounterName(const std::string& text) : CounterName(std::string_view(text)) {}  // NOLINT
+  CounterName(const char* text) : CounterName(std::string_view(text)) {}         // NOLINT
+  std::string_view view() const { return entry_->text; }
+  operator std::string_view() const { return view(); }  // NOLINT
+  std::string str() const { return entry_->text; }
+  bool empty() const { return entry_->text.empty(); }
+  // True when the text holds a backslash, tab or newline (what the store's packing escapes).
+  bool has_escapes() const { return entry_->has_escapes; }
+  friend bool operator==(const CounterName& a, const CounterName& b) {
+    return a.entry_ == b.entry_;
+  }
+  friend bool operator==(const CounterName& a, std::string_view b) { return a.view() == b; }
+  friend bool operator==(const CounterName& a, const std::string& b) { return a.view() == b; }
+  friend bool operator==(const CounterName& a, const char* b) { return a.view() == b; }
+  struct Entry {
+    std::string text;
+    bool has_escapes = false;
+  };
+
+ private:
+  const Entry* entry_;
+};
+
 struct Counter {
-  std::string group;  // e.g. org.apache.hadoop.mapreduce.TaskCounter (1.x: FileSystemCounters)
-  std::string name;   // e.g. CPU_MILLISECONDS
+  CounterName group;  // e.g. org.apache.hadoop.mapreduce.TaskCounter (1.x: FileSystemCounters)
+  CounterName name;   // e.g. CPU_MILLISECONDS
   std::int64_t value = 0;
 };
 

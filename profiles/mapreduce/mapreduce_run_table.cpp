@@ -145,7 +145,7 @@ JobRun ToJobRun(const Job& job) {
   r.spilled_records = named("SPILLED_RECORDS");
   r.shuffle_bytes = named("REDUCE_SHUFFLE_BYTES");
   r.input_bytes = sum([](const Counter& c) {
-    return c.group.find("FileSystem") != std::string::npos && EndsWith(c.name, "_BYTES_READ") &&
+    return c.group.view().find("FileSystem") != std::string_view::npos && EndsWith(c.name, "_BYTES_READ") &&
            c.name != "FILE_BYTES_READ";
   });
   r.conf = job.conf;

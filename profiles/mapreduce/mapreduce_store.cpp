@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdlib>
 #include <string_view>
 #include <unordered_map>
@@ -85,26 +86,35 @@ void PackField(std::string& out, std::string_view s) {
   }
   out.append(s.data() + run, s.size() - run);
 }
-std::string PackCounters(const std::vector<Counter>& counters) {
-  std::string out;
-  out.reserve(counters.size() * 32);
-  const std::string* previous = nullptr;
+// Into `out` (cleared; its capacity is kept from one row to the next).
+void PackCounters(const std::vector<Counter>& counters, std::string& out) {
+  out.clear();
+  const CounterName* previous = nullptr;
+  // Interned names know whether they hold anything to escape: most are copied whole.
+  auto field = [&out](const CounterName& n) {
+    if (n.has_escapes()) {
+      PackField(out, n);
+    } else {
+      out += n.view();
+    }
+  };
   for (const Counter& c : counters) {
     if (previous == nullptr || *previous != c.group) {
       if (c.group.empty()) {
         out += "\\e";
       } else {
-        PackField(out, c.group);
+        field(c.group);
       }
     }
     previous = &c.group;
     out += '\t';
-    PackField(out, c.name);
+    field(c.name);
     out += '\t';
-    out += std::to_string(c.value);
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, c.value).ptr;
+    out.append(digits, end);
     out += '\n';
   }
-  return out;
 }
 std::string UnpackField(std::string_view s) {
   std::string out;
@@ -221,7 +231,9 @@ Status SaveConf(Store& store, Cache& cache, const std::string& job_id,
 Status SaveCounters(Statement& ins, std::int64_t key, const std::string& scope,
                     const std::string& owner, const std::vector<Counter>& counters) {
   if (counters.empty()) return Status::Ok();
-  detail::BindAll(ins, key, scope, owner, PackCounters(counters));
+  thread_local std::string packed;
+  PackCounters(counters, packed);
+  detail::BindAll(ins, key, scope, owner, packed);
   return Run(ins);
 }
 

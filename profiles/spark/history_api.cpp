@@ -16,6 +16,7 @@
 #include "profiles/detail/rows.h"
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/spark/spark_store.h"
+#include "profiles/spark/spark_summary_records.h"
 
 namespace perfplan::profiles::spark {
 namespace {
@@ -265,6 +266,15 @@ Result<Json> Api::Answer(const std::vector<std::string>& seg, const Query& q) {
     }
     if (rest >= 2 && !(sattempt = number(at + 2))) {
       return Status::InvalidArgument("stage attempt id must be a number: " + seg[at + 2]);
+    }
+    // A summary-only application has no task rows: its task answers say so instead of
+    // answering with empty lists (the stage list without details is served from summaries).
+    const bool tasks = rest == 3 || q.Get("details").value_or(stage ? "true" : "false") == "true" ||
+                       q.Get("withSummaries").value_or("false") == "true";
+    if (tasks && (rest <= 2 || seg[at + 3] == "taskList" || seg[at + 3] == "taskSummary")) {
+      auto summary_only = profiles::spark::IsSummaryOnly(store_, key);
+      if (!summary_only.ok()) return summary_only.status();
+      if (summary_only.value()) return profiles::spark::SummaryOnly(app_id);
     }
     if (rest <= 2) return Stages(key, q, stage, sattempt);
     if (rest == 3 && seg[at + 3] == "taskList") return TaskList(key, *stage, *sattempt, q);

@@ -1,4 +1,5 @@
 #include "profiles/spark/spark_executor_timeline.h"
+#include "profiles/spark/spark_summary_records.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,6 +49,9 @@ Result<models::TimelineApplication> LoadExecutorTimeline(Store& store, const std
   auto key_or = FindAttemptKey(store, app_id, attempt_id);
   if (!key_or.ok()) return key_or.status();
   const std::int64_t key = key_or.value();
+  auto summary_only = IsSummaryOnly(store, key);  // the timeline needs every task
+  if (!summary_only.ok()) return summary_only.status();
+  if (summary_only.value()) return SummaryOnly(app_id);
   std::int64_t start_ms = 0, end_ms = 0;
   bool completed = false;
   Status s = FirstRow(

@@ -4,6 +4,7 @@
 
 #include "profiles/detail/rows.h"
 #include "profiles/detail/spark_metrics.h"
+#include "profiles/spark/spark_summary_records.h"
 
 namespace perfplan::profiles::spark {
 namespace {
@@ -285,6 +286,38 @@ constexpr const char* kApplicationSql =
     "e.executor_id != 'driver'), a.events, a.skipped_lines, a.attempt_key "
     "FROM spark_attempts a WHERE a.app_id NOT LIKE char(1) || '%' ";
 
+// ComputeEfficiencyVector's sums over an attempt's finished tasks (alias t), and
+// DeriveRuntimeProfile's; a summary-only attempt keeps both results in spark_summary_attempts
+// (written by WriteSummaryOnlyTotals with this same SQL).
+constexpr const char* kEfficiencySums =
+    "COALESCE(SUM(t.duration_ms), 0) / 1e3, "
+    "COALESCE(SUM(t.executor_cpu_time_ns), 0) / 1e9, "
+    "COALESCE(SUM(t.shuffle_fetch_wait_time_ms), 0) / 1e3 + "
+    "COALESCE(SUM(t.shuffle_write_time_ns), 0) / 1e9, "
+    "COALESCE(SUM(t.shuffle_remote_bytes_read + t.shuffle_local_bytes_read + "
+    "t.shuffle_bytes_written), 0), "
+    "COALESCE(SUM(t.jvm_gc_time_ms), 0) / 1e3, "
+    "COALESCE(SUM(t.result_serialization_time_ms), 0) / 1e3, "
+    "(SELECT CASE WHEN a.completed = 1 AND a.end_time_ms IS NOT NULL THEN a.end_time_ms ELSE "
+    "COALESCE(MAX(t.finish_time_ms), a.start_time_ms) END - a.start_time_ms FROM "
+    "spark_attempts a WHERE a.attempt_key = ?1) / 1e3, "
+    "COUNT(*), COUNT(CASE WHEN t.executor_cpu_time_ns > 0 THEN 1 END), "
+    "COALESCE(SUM(t.input_bytes), 0) ";
+constexpr const char* kProfileSums =
+    "COALESCE(SUM(input_bytes), 0), "
+    "COALESCE(SUM(CASE WHEN input_bytes > 0 THEN MAX(0, executor_run_time_ms - "
+    "executor_cpu_time_ns / 1000000 - shuffle_fetch_wait_time_ms) ELSE 0 END), 0) / 1e3, "
+    "COALESCE(SUM(shuffle_fetch_wait_time_ms), 0) / 1e3, "
+    "COALESCE(SUM(shuffle_remote_bytes_read), 0), "
+    "COALESCE(SUM(executor_cpu_time_ns), 0) / 1e9, "
+    "COALESCE(MAX(result_size_bytes), 0), "
+    "COALESCE(SUM(result_serialization_time_ms + CASE WHEN getting_result_time_ms > 0 THEN "
+    "finish_time_ms - getting_result_time_ms ELSE 0 END), 0) / 1e3, "
+    "(SELECT COUNT(DISTINCT host) FROM spark_tasks h WHERE h.attempt_key = ?1 AND "
+    "h.executor_id != 'driver') ";
+constexpr const char* kFinishedTasks =
+    "FROM spark_tasks t WHERE t.attempt_key = ?1 AND t.finish_time_ms IS NOT NULL";
+
 ApplicationSummary ReadApplication(const Statement& q) {
   ApplicationSummary a;
   ReadColumns(q, 0, a.app_id, a.attempt_id, a.name, a.user, a.spark_version, a.source,
@@ -353,22 +386,15 @@ Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string
   auto key = FindAttemptKey(store, app_id, attempt_id);
   if (!key.ok()) return key.status();
   EfficiencyVector b;
+  auto summary = IsSummaryOnly(store, key.value());
+  if (!summary.ok()) return summary.status();
   Status s = FirstRow(
       store,
-      "SELECT COALESCE(SUM(t.duration_ms), 0) / 1e3, "
-      "COALESCE(SUM(t.executor_cpu_time_ns), 0) / 1e9, "
-      "COALESCE(SUM(t.shuffle_fetch_wait_time_ms), 0) / 1e3 + "
-      "COALESCE(SUM(t.shuffle_write_time_ns), 0) / 1e9, "
-      "COALESCE(SUM(t.shuffle_remote_bytes_read + t.shuffle_local_bytes_read + "
-      "t.shuffle_bytes_written), 0), "
-      "COALESCE(SUM(t.jvm_gc_time_ms), 0) / 1e3, "
-      "COALESCE(SUM(t.result_serialization_time_ms), 0) / 1e3, "
-      "(SELECT CASE WHEN a.completed = 1 AND a.end_time_ms IS NOT NULL THEN a.end_time_ms ELSE "
-      "COALESCE(MAX(t.finish_time_ms), a.start_time_ms) END - a.start_time_ms FROM "
-      "spark_attempts a WHERE a.attempt_key = ?1) / 1e3, "
-      "COUNT(*), COUNT(CASE WHEN t.executor_cpu_time_ns > 0 THEN 1 END), "
-      "COALESCE(SUM(t.input_bytes), 0) "
-      "FROM spark_tasks t WHERE t.attempt_key = ?1 AND t.finish_time_ms IS NOT NULL",
+      summary.value() ? std::string("SELECT e_task_seconds, e_compute_seconds, e_shuffle_seconds, "
+                                    "e_shuffle_bytes, e_gc_seconds, e_result_serialization_seconds, "
+                                    "e_total_seconds, e_finished_tasks, e_tasks_with_cpu_time, "
+                                    "e_input_bytes FROM spark_summary_attempts WHERE attempt_key = ?1")
+                      : std::string("SELECT ") + kEfficiencySums + kFinishedTasks,
       [&](const Statement& r) {
         b.task_seconds = r.ColumnDouble(0);
         b.shuffle_bytes = r.ColumnDouble(3);
@@ -391,7 +417,7 @@ Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string
 Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app_id,
                                             const std::string& attempt_id,
                                             double fallback_bandwidth_bytes_per_second) {
-  auto shape = LoadWhatIfApplication(store, app_id, attempt_id);
+  auto shape = LoadApplicationShape(store, app_id, attempt_id);
   if (!shape.ok()) return shape.status();
   auto key = FindAttemptKey(store, app_id, attempt_id);
   if (!key.ok()) return key.status();
@@ -401,20 +427,15 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
   double cpu_seconds = 0, result_bytes = 0, result_seconds = 0;
   std::int64_t hosts = 0;
   bool read = false;
+  auto summary = IsSummaryOnly(store, key.value());
+  if (!summary.ok()) return summary.status();
   Status s = FirstRow(
       store,
-      "SELECT COALESCE(SUM(input_bytes), 0), "
-      "COALESCE(SUM(CASE WHEN input_bytes > 0 THEN MAX(0, executor_run_time_ms - "
-      "executor_cpu_time_ns / 1000000 - shuffle_fetch_wait_time_ms) ELSE 0 END), 0) / 1e3, "
-      "COALESCE(SUM(shuffle_fetch_wait_time_ms), 0) / 1e3, "
-      "COALESCE(SUM(shuffle_remote_bytes_read), 0), "
-      "COALESCE(SUM(executor_cpu_time_ns), 0) / 1e9, "
-      "COALESCE(MAX(result_size_bytes), 0), "
-      "COALESCE(SUM(result_serialization_time_ms + CASE WHEN getting_result_time_ms > 0 THEN "
-      "finish_time_ms - getting_result_time_ms ELSE 0 END), 0) / 1e3, "
-      "(SELECT COUNT(DISTINCT host) FROM spark_tasks h WHERE h.attempt_key = ?1 AND "
-      "h.executor_id != 'driver') "
-      "FROM spark_tasks WHERE attempt_key = ?1 AND finish_time_ms IS NOT NULL",
+      summary.value() ? std::string("SELECT p_input_bytes, p_disk_seconds, p_fetch_wait_seconds, "
+                                    "p_remote_bytes, p_cpu_seconds, p_result_bytes, "
+                                    "p_result_seconds, p_hosts FROM spark_summary_attempts WHERE "
+                                    "attempt_key = ?1")
+                      : std::string("SELECT ") + kProfileSums + kFinishedTasks,
       [&](const Statement& r) {
         read = true;
         ReadColumns(r, 0, input_bytes, disk_seconds, fetch_wait_seconds, remote_bytes, cpu_seconds,
@@ -427,7 +448,7 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
     return Status::InvalidArgument(app_id +
                                    " read no input bytes: there is no dataset size to scale");
   }
-  const models::WhatIfApplication& app = shape.value();
+  const ApplicationShape& app = shape.value();
   const double slots =
       static_cast<double>(app.observed_executors) * std::max(1, app.cores_per_executor);
   DerivedProfile out;
@@ -487,7 +508,8 @@ Result<std::vector<MetricAggregates>> JobAggregates(Store& store, const std::str
 }
 
 const Migrations& StoreMigrations() {
-  static const Migrations kMigrations = {"spark", {SchemaV1(), SchemaV2(), SchemaV3(), SchemaV4()}};
+  static const Migrations kMigrations = {
+      "spark", {SchemaV1(), SchemaV2(), SchemaV3(), SchemaV4(), SummaryOnlySchema()}};
   return kMigrations;
 }
 
@@ -556,14 +578,24 @@ Result<std::vector<StageTaskDurations>> TaskDurationsByStage(Store& store,
                                                              const std::string& attempt_id) {
   auto key = FindAttemptKey(store, app_id, attempt_id);
   if (!key.ok()) return key.status();
+  auto summary = IsSummaryOnly(store, key.value());
+  if (!summary.ok()) return summary.status();
   std::vector<StageTaskDurations> out;
+  // A summary-only attempt keeps the same durations, in the same order, as a JSON array per
+  // stage attempt (spark_stage_durations).
   Status s = EachRow(
       store,
-      "SELECT s.stage_id, s.stage_attempt_id, t.duration_ms FROM spark_stages s "
-      "LEFT JOIN spark_tasks t ON t.attempt_key = s.attempt_key AND t.stage_id = s.stage_id AND "
-      "t.stage_attempt_id = s.stage_attempt_id AND t.status = 'SUCCESS' "
-      "WHERE s.attempt_key = ?1 "
-      "ORDER BY s.stage_id, s.stage_attempt_id, t.launch_time_ms, t.task_id",
+      summary.value()
+          ? "SELECT s.stage_id, s.stage_attempt_id, je.value FROM spark_stages s "
+            "LEFT JOIN spark_stage_durations d ON d.attempt_key = s.attempt_key AND "
+            "d.stage_id = s.stage_id AND d.stage_attempt_id = s.stage_attempt_id "
+            "LEFT JOIN json_each(d.durations_ms_json) je WHERE s.attempt_key = ?1 "
+            "ORDER BY s.stage_id, s.stage_attempt_id, je.key"
+          : "SELECT s.stage_id, s.stage_attempt_id, t.duration_ms FROM spark_stages s "
+            "LEFT JOIN spark_tasks t ON t.attempt_key = s.attempt_key AND t.stage_id = s.stage_id "
+            "AND t.stage_attempt_id = s.stage_attempt_id AND t.status = 'SUCCESS' "
+            "WHERE s.attempt_key = ?1 "
+            "ORDER BY s.stage_id, s.stage_attempt_id, t.launch_time_ms, t.task_id",
       [&](const Statement& q) {
         int stage = static_cast<int>(q.ColumnInt(0));
         int attempt = static_cast<int>(q.ColumnInt(1));
@@ -577,6 +609,29 @@ Result<std::vector<StageTaskDurations>> TaskDurationsByStage(Store& store,
       key.value());
   if (!s.ok()) return s;
   return out;
+}
+
+}  // namespace perfplan::profiles::spark
+
+namespace perfplan::profiles::spark {
+
+Status WriteSummaryOnlyTotals(Store& store, std::int64_t attempt_key, const ApplicationShape& shape,
+                              const std::string& shape_error) {
+  auto q = store.Prepare(std::string("INSERT INTO spark_summary_attempts SELECT ?1, e.*, p.*, ?2, "
+                                     "?3, ?4, ?5, ?6 FROM (SELECT ") +
+                         kEfficiencySums + kFinishedTasks + ") e, (SELECT " + kProfileSums +
+                         "FROM spark_tasks WHERE attempt_key = ?1 AND finish_time_ms IS NOT "
+                         "NULL) p");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, attempt_key).Bind(2, shape.driver_seconds).Bind(3, shape.measured_seconds);
+  q.value().Bind(4, std::int64_t{shape.observed_executors});
+  q.value().Bind(5, std::int64_t{shape.cores_per_executor});
+  if (shape_error.empty()) {
+    q.value().BindNull(6);
+  } else {
+    q.value().Bind(6, shape_error);
+  }
+  return q.value().Run();
 }
 
 }  // namespace perfplan::profiles::spark

@@ -108,6 +108,10 @@ PATHS = [
     ("ingest-hdfs", ["ingest", "hdfs", "--store", "{S}", "--node", "nn1={F}", "--json"]),
     ("hdfs-map", ["hdfs", "map"], "stdin"),
     ("hdfs-reduce", ["hdfs", "reduce"], "stdin"),
+    ("spark-map", ["spark", "map", "{F}", "--scratch", "{D}"]),
+    ("spark-map-stdin", ["spark", "map", "-", "--scratch", "{D}"], "stdin"),
+    ("spark-reduce", ["spark", "reduce"], "stdin"),
+    ("spark-reduce-store", ["spark", "reduce", "--store", "{S}", "--json"], "stdin"),
     ("collect-ganglia", ["collect", "ganglia", "--source", "{F}", "--store", "{S}", "--json"]),
 ]
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <utility>
 
 #include "models/random.h"
 #include "models/runtime_evaluate.h"
@@ -105,6 +106,23 @@ std::vector<MeasuredRun> Synthetic(const std::function<double(const MeasuredRun&
   return runs;
 }
 
+// Choice options over `candidates` with the freeride-g fit hardware-aware (pooling types).
+ChoiceOptions HardwareAware(std::vector<RuntimeForm> candidates) {
+  ChoiceOptions options;
+  options.fit.hardware_aware = true;
+  options.candidates = std::move(candidates);
+  return options;
+}
+
+// The choice over every form (freeride-g hardware-aware) with every type of `runs` a target.
+Result<ModelChoice> ChooseOverTypes(const std::vector<MeasuredRun>& runs) {
+  std::vector<std::string> types;
+  for (const MeasuredRun& r : runs) {
+    if (types.empty() || types.back() != r.instance_type) types.push_back(r.instance_type);
+  }
+  return ChooseRuntimeForm(runs, types, HardwareAware(AllRuntimeForms()));
+}
+
 TEST_CASE("cross-validation picks each form on data of its own shape") {
   const double s = kBytes;
   struct Case {
@@ -135,14 +153,7 @@ TEST_CASE("cross-validation picks each form on data of its own shape") {
   };
   for (const Case& c : cases) {
     CAPTURE(ToString(c.form));
-    const std::vector<MeasuredRun> runs = Synthetic(c.truth, 11);
-    std::vector<std::string> types;
-    for (const MeasuredRun& r : runs) {
-      if (types.empty() || types.back() != r.instance_type) types.push_back(r.instance_type);
-    }
-    ChoiceOptions options;
-    options.fit.hardware_aware = true;
-    Result<ModelChoice> choice = ChooseRuntimeForm(runs, types, options);
+    Result<ModelChoice> choice = ChooseOverTypes(Synthetic(c.truth, 11));
     REQUIRE(choice.ok());
     CAPTURE(choice.value().reason);
     CHECK(choice.value().chosen == c.form);
@@ -200,14 +211,7 @@ TEST_CASE("the memory form recovers its coefficients and its grid kappa from exa
 }
 
 TEST_CASE("cross-validation picks the memory form on data that spills below a memory size") {
-  const std::vector<MeasuredRun> runs = MemoryRuns(0.01, 5);
-  std::vector<std::string> types;
-  for (const MeasuredRun& r : runs) {
-    if (types.empty() || types.back() != r.instance_type) types.push_back(r.instance_type);
-  }
-  ChoiceOptions options;
-  options.fit.hardware_aware = true;
-  Result<ModelChoice> choice = ChooseRuntimeForm(runs, types, options);
+  Result<ModelChoice> choice = ChooseOverTypes(MemoryRuns(0.01, 5));
   REQUIRE(choice.ok());
   CAPTURE(choice.value().reason);
   CHECK(choice.value().chosen == RuntimeForm::kMemory);
@@ -221,9 +225,7 @@ TEST_CASE("a form with as many coefficients as configurations is not eligible be
     runs.push_back(Run("a", 2, m, 10 + 40 / m));
     runs.push_back(Run("b", 4, m, 10 + 20 / m));
   }
-  ChoiceOptions options;
-  options.fit.hardware_aware = true;
-  options.candidates = {RuntimeForm::kSerialFloor, RuntimeForm::kErnest};
+  ChoiceOptions options = HardwareAware({RuntimeForm::kSerialFloor, RuntimeForm::kErnest});
   Result<ModelChoice> choice = ChooseRuntimeForm(runs, {"a", "b"}, options);
   REQUIRE(choice.ok());
   CHECK(choice.value().chosen == RuntimeForm::kSerialFloor);
@@ -250,9 +252,7 @@ TEST_CASE("a form with as many coefficients as configurations is not eligible be
 TEST_CASE("a form that cannot reach a target type is not eligible, and says why") {
   std::vector<MeasuredRun> runs;
   for (double m : {2.0, 4.0, 8.0}) runs.push_back(Run("a", 2, m, 10 + 40 / m));
-  ChoiceOptions options;
-  options.fit.hardware_aware = true;
-  options.candidates = {RuntimeForm::kErnest, RuntimeForm::kSerialFloor};
+  ChoiceOptions options = HardwareAware({RuntimeForm::kErnest, RuntimeForm::kSerialFloor});
   Result<ModelChoice> choice = ChooseRuntimeForm(runs, {"a", "b"}, options);
   REQUIRE(choice.ok());
   CHECK(choice.value().chosen == RuntimeForm::kSerialFloor);

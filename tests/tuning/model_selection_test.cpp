@@ -61,8 +61,8 @@ TEST_CASE("An exhausted budget still evaluates every kind's default and says so"
   CHECK(sel.budget_exhausted);
   for (const KindResult& k : sel.kinds) {
     CAPTURE(ToString(k.kind));
-    // The SVR kinds: their default only. Ridge, poly-ridge and the mean run their whole grid
-    // in one task (one Gram matrix per fold), which the budget does not cut.
+    // The SVR kinds: their default only. Ridge, poly-ridge, the Gaussian process (one
+    // candidate) and the mean run their whole grid in one task, which the budget does not cut.
     const bool svr = k.kind == ModelKind::kEpsSvrRbf || k.kind == ModelKind::kEpsSvrLinear ||
                      k.kind == ModelKind::kEpsSvrPoly || k.kind == ModelKind::kNuSvrRbf;
     CHECK(k.evaluated == (svr ? 1 : k.candidates));

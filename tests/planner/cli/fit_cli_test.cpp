@@ -205,12 +205,6 @@ TEST_CASE("import scout writes a runs CSV that fit reads") {
   CHECK(nlohmann::json::parse(fit.out)["profiled_site"] == "r4.xlarge");
 }
 
-}  // namespace
-}  // namespace perfplan
-
-namespace perfplan {
-namespace {
-
 // A history of w on m4.large: 50 + 2000/c seconds, submitted at t = 10·(row number), node counts
 // out of order.
 std::string HistoryCsv() {

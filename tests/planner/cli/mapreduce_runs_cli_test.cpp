@@ -4,11 +4,13 @@
 // The jobs are written from the .jhist format (tests/support/mapreduce_jobs.h).
 #include <doctest/doctest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "profiles/runtime/runs_csv.h"
 #include "tests/support/mapreduce_jobs.h"
+#include "tests/support/score_json.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan {
@@ -35,7 +37,7 @@ std::string IngestedJobs(const std::string& dir) {
         {"org.apache.hadoop.mapreduce.TaskCounter", {"CPU_MILLISECONDS", 20000 + 1000 * i}},
         {"org.apache.hadoop.mapreduce.TaskCounter", {"GC_TIME_MILLIS", 500}},
         {"org.apache.hadoop.mapreduce.TaskCounter", {"SPILLED_RECORDS", 1000 * sort_mb[i]}},
-        {"org.apache.hadoop.mapreduce.TaskCounter", {"REDUCE_SHUFFLE_BYTES", 4096}}};
+        {"org.apache.hadoop.mapreduce.TaskCounter", {"REDUCE_SHUFFLE_BYTES", 4096 * reduces[i]}}};
     if (i == 7) {
       job.maps = 30;
       for (int m = 0; m < 30; ++m) job.map_durations_ms.push_back(m == 29 ? 60000 : 4000 + 50 * m);
@@ -111,6 +113,56 @@ TEST_CASE("score JOB: γ from the counters, compared with the other jobs of its 
   CHECK(missing.exit_code != 0);
   CHECK(nlohmann::json::parse(missing.out)["message"].get<std::string>().rfind(
             "no MapReduce job job_1500000000000_0042 in the store", 0) == 0);
+}
+
+TEST_CASE("scores lists the MapReduce jobs, kind mapreduce, each as score JOB scores it") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string db = IngestedJobs(dir);
+  const CliRun text = RunPerfplan("scores --store '" + db + "' --sort app");
+  REQUIRE_MESSAGE(text.exit_code == 0, text.out);
+  CHECK(text.out.rfind("application", 0) == 0);
+  CHECK(text.out.find("kind") != std::string::npos);
+  std::size_t rows = 0;
+  for (std::size_t p = text.out.find("job_1500000000000_000"); p != std::string::npos;
+       p = text.out.find("job_1500000000000_000", p + 1)) {
+    const std::string line = text.out.substr(p, text.out.find('\n', p) - p);
+    CHECK_MESSAGE(line.find("  mapreduce  ") != std::string::npos, line);
+    ++rows;
+  }
+  CHECK(rows == 8);
+  const CliRun json = RunPerfplan("scores --store '" + db + "' --sort app --json");
+  REQUIRE(json.exit_code == 0);
+  const auto all = nlohmann::json::parse(json.out)["applications"];
+  REQUIRE(all.size() == 8);
+  const CliRun one = RunPerfplan("score job_1500000000000_0003 --store '" + db + "' --json");
+  REQUIRE(one.exit_code == 0);
+  CHECK(all[2]["app_id"] == "job_1500000000000_0003");
+  CHECK(all[2]["score"] == nlohmann::json::parse(one.out)["score"]);
+}
+
+TEST_CASE("tune sensitivity --store without --target: the latest job's worst dimension") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string db = IngestedJobs(dir);
+  const CliRun sens = RunPerfplan("tune sensitivity --store '" + db + "'" + kFast);
+  REQUIRE_MESSAGE(sens.exit_code == 0, sens.out);
+  const auto j = nlohmann::json::parse(sens.out);
+  const std::string note = j["warnings"][0];
+  const std::string head = "target " + j["target"].get<std::string>() +
+                           ": the worst-scoring dimension of job_1500000000000_0008 is ";
+  REQUIRE_MESSAGE(note.rfind(head, 0) == 0, note);
+  const std::string dimension = note.substr(head.size(), note.find(" (score ") - head.size());
+  // The first scored dimension of `score` (worst first) that a job metric stands for.
+  const CliRun score = RunPerfplan("score job_1500000000000_0008 --store '" + db + "' --json");
+  REQUIRE(score.exit_code == 0);
+  const auto sj = nlohmann::json::parse(score.out);
+  const std::map<std::string, std::string> metric = {{"shuffle_time_share", "shuffle_seconds"},
+                                                     {"shuffle_bytes", "shuffle_bytes"},
+                                                     {"gc_time_share", "gc_time_seconds"},
+                                                     {"total_time_seconds", "total_time_seconds"}};
+  const std::string expected = testing::FirstScoredDimension(sj, metric);
+  REQUIRE(!expected.empty());
+  CHECK(dimension == expected);
+  CHECK(j["target"] == metric.at(expected));
 }
 
 TEST_CASE("export --what runs is a runs CSV that fit and backtest read") {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "tests/support/spark_codecs.h"
+#include "tests/support/score_json.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan {
@@ -147,17 +148,7 @@ TEST_CASE("tune sensitivity --store without --target explains the worst-scoring 
       {"gc_time_share", "beta_gc_share"},
       {"total_time_seconds", "total_time_seconds"},
       {"result_serialization_share", "beta_result_serialization_share"}};
-  std::string expected;
-  for (const auto& name : sj["explanation"]) {
-    bool scored = false;
-    for (const auto& d : sj["dimensions"]) {
-      if (d["name"] == name) scored = !d["score"].is_null();
-    }
-    if (scored && metric.count(name)) {
-      expected = name;
-      break;
-    }
-  }
+  const std::string expected = testing::FirstScoredDimension(sj, metric);
   CHECK(dimension == expected);
   CHECK(j["target"] == metric.at(expected));
   // --target still wins, with no such note.

@@ -49,6 +49,17 @@ models::ResolvedModel SimpleModel() {
   return models::ResolveModel(p).value();
 }
 
+// Options that select for dataset d of SmallTopology(), and the selection with SimpleModel().
+SelectOptions OnDataset() {
+  SelectOptions options;
+  options.dataset = "d";
+  return options;
+}
+
+Result<Selection> SelectSmall(const SelectOptions& options) {
+  return Select(SimpleModel(), SmallTopology(), options);
+}
+
 TEST_CASE("widest-path bandwidth takes the best bottleneck, with the path's latency") {
   const profiles::Topology t = SmallTopology();
   std::vector<double> latency;
@@ -59,10 +70,9 @@ TEST_CASE("widest-path bandwidth takes the best bottleneck, with the path's late
 }
 
 TEST_CASE("the time objective ranks the fastest node set first") {
-  SelectOptions options;
-  options.dataset = "d";
+  SelectOptions options = OnDataset();
   options.top = 0;
-  Result<Selection> s = Select(SimpleModel(), SmallTopology(), options);
+  Result<Selection> s = SelectSmall(options);
   REQUIRE(s.ok());
   CHECK(s.value().evaluated == 6);  // 2 node counts at A + 4 at B
   REQUIRE(s.value().alternatives.size() == 6);
@@ -88,10 +98,9 @@ TEST_CASE("the time objective ranks the fastest node set first") {
 }
 
 TEST_CASE("the node-seconds objective ranks the cheapest node set first") {
-  SelectOptions options;
-  options.dataset = "d";
+  SelectOptions options = OnDataset();
   options.objective = Objective::kNodeSeconds;
-  Result<Selection> s = Select(SimpleModel(), SmallTopology(), options);
+  Result<Selection> s = SelectSmall(options);
   REQUIRE(s.ok());
   // One fast node of B: (20 + 50)·1 = 70 node-seconds; A's single node costs 120.
   const Alternative& best = s.value().alternatives[0];
@@ -101,10 +110,9 @@ TEST_CASE("the node-seconds objective ranks the cheapest node set first") {
 }
 
 TEST_CASE("a node budget and a deadline restrict the alternatives") {
-  SelectOptions options;
-  options.dataset = "d";
+  SelectOptions options = OnDataset();
   options.max_compute_nodes = 1;
-  Result<Selection> budget = Select(SimpleModel(), SmallTopology(), options);
+  Result<Selection> budget = SelectSmall(options);
   REQUIRE(budget.ok());
   CHECK(budget.value().evaluated == 2);
   CHECK(budget.value().alternatives[0].compute_site == "B");
@@ -112,13 +120,13 @@ TEST_CASE("a node budget and a deadline restrict the alternatives") {
 
   options.max_compute_nodes = 0;
   options.deadline_seconds = 50;
-  Result<Selection> deadline = Select(SimpleModel(), SmallTopology(), options);
+  Result<Selection> deadline = SelectSmall(options);
   REQUIRE(deadline.ok());
   CHECK(deadline.value().alternatives.size() == 1);
   CHECK(deadline.value().over_deadline == 5);
 
   options.deadline_seconds = 10;
-  Result<Selection> none = Select(SimpleModel(), SmallTopology(), options);
+  Result<Selection> none = SelectSmall(options);
   REQUIRE_FALSE(none.ok());
   CHECK(none.status().code() == StatusCode::kFailed);
   CHECK(none.status().message() == "no alternative meets the deadline of 10 s (6 evaluated)");
@@ -128,8 +136,7 @@ TEST_CASE("a replica at a compute site uses the site's local bandwidth") {
   profiles::Topology t = SmallTopology();
   t.sites[1].local_bandwidth_bytes_per_second = 1e9;
   t.datasets[0].replicas.push_back({"A", 1});
-  SelectOptions options;
-  options.dataset = "d";
+  SelectOptions options = OnDataset();
   options.top = 0;
   Result<Selection> s = Select(SimpleModel(), t, options);
   REQUIRE(s.ok());
@@ -151,8 +158,7 @@ TEST_CASE("site hardware factors come from the replica's and the compute site's 
   profiles::Topology t = SmallTopology();
   t.sites[0].scaling.disk = 3;  // storage three times slower than the profiled hardware
   t.sites[1].scaling.compute = 2;
-  SelectOptions options;
-  options.dataset = "d";
+  SelectOptions options = OnDataset();
   options.max_compute_nodes = 1;
   options.top = 0;
   Result<Selection> s = Select(SimpleModel(), t, options);
@@ -168,17 +174,16 @@ TEST_CASE("site hardware factors come from the replica's and the compute site's 
 TEST_CASE("bad selection requests are rejected with what to fix") {
   SelectOptions options;
   options.dataset = "e";
-  Result<Selection> unknown = Select(SimpleModel(), SmallTopology(), options);
+  Result<Selection> unknown = SelectSmall(options);
   CHECK(unknown.status().code() == StatusCode::kNotFound);
   CHECK(unknown.status().message() == "dataset \"e\" is not in small.yaml; did you mean \"d\"?");
   options.dataset = "d";
   options.max_compute_nodes = -1;
-  CHECK(Select(SimpleModel(), SmallTopology(), options).status().message() ==
+  CHECK(SelectSmall(options).status().message() ==
         "max_compute_nodes: must be >= 0 (0 = no budget), got -1");
   options.max_compute_nodes = 0;
   options.profiled_site = "Z";
-  CHECK(Select(SimpleModel(), SmallTopology(), options).status().message() ==
-        "profiled site \"Z\" is not in small.yaml");
+  CHECK(SelectSmall(options).status().message() == "profiled site \"Z\" is not in small.yaml");
 }
 
 TEST_CASE("objective names round-trip") {

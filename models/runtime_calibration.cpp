@@ -1,0 +1,80 @@
+#include "models/runtime_calibration.h"
+
+#include <set>
+
+#include "models/runtime_evaluate.h"
+
+namespace perfplan::models {
+namespace {
+
+// Fewest distinct compute-node counts for leave-one-node-count-out; below, leave-one-out.
+constexpr std::size_t kMinNodeGroups = 3;
+
+}  // namespace
+
+RuntimeFolds MakeRuntimeFolds(const std::vector<MeasuredRun>& runs) {
+  std::set<double> nodes;
+  for (const MeasuredRun& r : runs) {
+    if (r.completed) nodes.insert(r.compute_nodes);
+  }
+  RuntimeFolds f;
+  if (nodes.size() >= kMinNodeGroups) {
+    f.scheme = "leave-one-node-count-out";
+    for (double m : nodes) {
+      std::vector<std::size_t> fold;
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (runs[i].completed && runs[i].compute_nodes == m) fold.push_back(i);
+      }
+      f.held_out.push_back(fold);
+    }
+  } else {
+    f.scheme = "leave-one-out";
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (runs[i].completed) f.held_out.push_back({i});
+    }
+  }
+  return f;
+}
+
+std::vector<double> CalibrationDifficulty(const ModelChoice& choice,
+                                          const std::vector<MeasuredRun>& train) {
+  const RuntimeFolds folds = MakeRuntimeFolds(train);
+  std::vector<double> out;
+  out.reserve(choice.calibration_fold.size());
+  for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
+    std::vector<MeasuredRun> rest;
+    std::set<std::size_t> held(folds.held_out[k].begin(), folds.held_out[k].end());
+    for (std::size_t i = 0; i < train.size(); ++i) {
+      if (!held.count(i)) rest.push_back(train[i]);
+    }
+    for (std::size_t i : folds.held_out[k]) {
+      bool transfer = false;
+      out.push_back(WideningFactor(rest, train[i], &transfer));
+    }
+  }
+  // The choice lists its calibration runs fold by fold, in the same order.
+  bool matches = out.size() == choice.calibration_fold.size();
+  std::size_t j = 0;
+  for (std::size_t k = 0; matches && k < folds.held_out.size(); ++k) {
+    for (std::size_t n = 0; matches && n < folds.held_out[k].size(); ++n) {
+      matches = choice.calibration_fold[j++] == k;
+    }
+  }
+  if (!matches) out.assign(choice.calibration_fold.size(), 1.0);
+  return out;
+}
+
+std::vector<ConformalPoint> NormalisedCalibrationPoints(const ModelChoice& choice,
+                                                        const std::vector<double>& difficulty,
+                                                        const MeasuredRun& target,
+                                                        double predicted_seconds,
+                                                        double target_widening) {
+  std::vector<ConformalPoint> points = CalibrationPoints(choice, target, predicted_seconds);
+  for (std::size_t j = 0; j < points.size(); ++j) {
+    const double sigma = j < difficulty.size() && difficulty[j] > 0 ? difficulty[j] : 1.0;
+    points[j].radius_log *= target_widening / sigma;
+  }
+  return points;
+}
+
+}  // namespace perfplan::models

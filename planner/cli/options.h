@@ -1,0 +1,79 @@
+// What most commands share: the `--json` and `--store` flags with one wording, opening the store a
+// question is asked of, and the end of a command (report the error, or write the answer as JSON or
+// for people). Header-only and cheap: CLI11 comes through command.h.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <utility>
+
+#include "planner/cli/command.h"
+
+namespace perfplan::cli {
+
+// `--json`: "Print one JSON document instead of <instead_of>" (text, a table, tables).
+inline CLI::Option* AddJsonFlag(CLI::App& cmd, bool& json, const std::string& instead_of = "text") {
+  return cmd.add_flag("--json", json, "Print one JSON document instead of " + instead_of);
+}
+
+// `--store FILE`: the profile store the command reads or writes.
+inline CLI::Option* AddStoreOption(CLI::App& cmd, std::string& path) {
+  return cmd.add_option("--store", path, "Profile store (SQLite file)");
+}
+
+// An ingest's progress on stderr ("\r[3/10 logs, 52 MiB]", `what` naming the inputs) when stderr is
+// a terminal; else empty (no progress line in logs and pipes).
+inline std::function<void(std::size_t, std::size_t, std::int64_t)> TerminalProgress(
+    CliContext& ctx, const std::string& what) {
+  if (isatty(STDERR_FILENO) == 0) return {};
+  return [&ctx, what](std::size_t done, std::size_t total, std::int64_t bytes) {
+    *ctx.err << "\r[" << done << "/" << total << " " << what << ", " << bytes / (1 << 20) << " MiB]"
+             << std::flush;
+    if (done == total) *ctx.err << "\n";
+  };
+}
+
+// `next(value)`'s Result when `first` holds a value, else first's error.
+template <typename T, typename Next>
+auto AndThen(const Result<T>& first, Next&& next) -> decltype(next(first.value())) {
+  if (!first.ok()) return first.status();
+  return next(first.value());
+}
+
+// Asks a question of the store `opened` holds (the Result of Store::Open or OpenReadOnly): the
+// store's error when it did not open, else `ask(store)`'s Result.
+template <typename Opened, typename Ask>
+auto AskStore(const Opened& opened, Ask&& ask) -> decltype(ask(*opened.value())) {
+  return AndThen(opened, [&](const auto& store) { return ask(*store); });
+}
+
+// The end of a command: a failed answer is reported (ReportError, exit code 2 or 1); else the exit
+// code is 0 and the answer is written as one JSON document by `to_json` with --json, or for people
+// by `print(out, answer)`.
+template <typename T, typename Print, typename Json>
+void WriteAnswer(CliContext& ctx, const std::string& command, bool json, const Result<T>& answer,
+                 Print&& print, Json&& to_json) {
+  if (!answer.ok()) return ReportError(ctx, command, answer.status(), json);
+  ctx.exit_code = 0;
+  if (json) {
+    *ctx.out << to_json(answer.value());
+  } else {
+    print(*ctx.out, answer.value());
+  }
+}
+
+// The same with the answer's own ToJson (declared beside the answer's type, e.g. planner::ToJson
+// of a planner::PredictAnswer).
+template <typename T, typename Print>
+void WriteAnswer(CliContext& ctx, const std::string& command, bool json, const Result<T>& answer,
+                 Print&& print) {
+  WriteAnswer(ctx, command, json, answer, std::forward<Print>(print),
+              [](const T& value) { return ToJson(value); });
+}
+
+}  // namespace perfplan::cli
