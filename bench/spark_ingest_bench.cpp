@@ -5,7 +5,8 @@
 //   spark_ingest_bench generate-sql OUT TASKS [STAGES]   the same, each job a SQL execution whose
 //                                                    tasks carry SQL metric updates (the SQL
 //                                                    accumulator pass's input)
-//   spark_ingest_bench ingest STORE PATH...          ingest, print MB/s, events/s, peak RSS
+//   spark_ingest_bench ingest [--jobs N] STORE PATH...   ingest (N parser threads, default 1),
+//                                                    print MB/s, events/s, CPU s, peak RSS
 //   spark_ingest_bench answers STORE APP             time the read paths of the answers
 #include <sys/resource.h>
 
@@ -21,6 +22,7 @@
 #include "profiles/spark/history_api.h"
 #include "profiles/spark/spark_executor_timeline.h"
 #include "profiles/spark/spark_ingest.h"
+#include "profiles/spark/spark_ingest_parallel.h"
 #include "profiles/spark/spark_store.h"
 
 namespace {
@@ -186,7 +188,9 @@ int Generate(const std::string& path, long tasks, int stages, bool sql) {
   return out ? 0 : 1;
 }
 
-int Ingest(const std::string& store_path, const std::vector<std::string>& paths) {
+double CpuSeconds(int who = RUSAGE_SELF);
+
+int Ingest(const std::string& store_path, const std::vector<std::string>& paths, int jobs) {
   std::filesystem::remove(store_path);
   auto store =
       perfplan::profiles::Store::Open(store_path, {perfplan::profiles::spark::StoreMigrations()});
@@ -195,7 +199,9 @@ int Ingest(const std::string& store_path, const std::vector<std::string>& paths)
     return 1;
   }
   auto start = std::chrono::steady_clock::now();
-  auto summary = perfplan::profiles::spark::IngestEventLogs(*store.value(), paths);
+  const double cpu0 = CpuSeconds(), writer0 = CpuSeconds(RUSAGE_THREAD);
+  auto summary = perfplan::profiles::spark::IngestEventLogsParallel(*store.value(), paths, jobs);
+  const double cpu = CpuSeconds() - cpu0, writer = CpuSeconds(RUSAGE_THREAD) - writer0;
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!summary.ok()) {
     std::cerr << summary.status().message() << "\n";
@@ -207,18 +213,19 @@ int Ingest(const std::string& store_path, const std::vector<std::string>& paths)
   const double mb = static_cast<double>(s.bytes_read) / 1e6;
   std::printf(
       "file_bytes=%lld lines=%lld events=%lld applications=%zu skipped=%zu seconds=%.3f "
-      "MB_per_s=%.1f events_per_s=%.0f peak_rss_MiB=%.1f\n",
+      "MB_per_s=%.1f events_per_s=%.0f jobs=%d cpu_s=%.3f writer_cpu_s=%.3f peak_rss_MiB=%.1f\n",
       static_cast<long long>(s.bytes_read), static_cast<long long>(s.lines),
       static_cast<long long>(s.events), s.applications.size(), s.skipped.size(), seconds,
-      mb / seconds, static_cast<double>(s.events) / seconds,
+      mb / seconds, static_cast<double>(s.events) / seconds, jobs, cpu, writer,
       static_cast<double>(usage.ru_maxrss) / 1024.0);
   return 0;
 }
 
-// CPU seconds (user + sys) of this process so far.
-double CpuSeconds() {
+// CPU seconds (user + sys) of this process (RUSAGE_SELF, all threads) or of the calling thread
+// (RUSAGE_THREAD: with --jobs N > 1, the writer) so far.
+double CpuSeconds(int who) {
   rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
+  getrusage(who, &usage);
   return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
@@ -283,7 +290,8 @@ int Answers(const std::string& store_path, const std::string& app) {
 
 int main(int argc, char** argv) {
   const std::string usage =
-      "usage: spark_ingest_bench generate|generate-sql OUT TASKS [STAGES] | ingest STORE PATH... "
+      "usage: spark_ingest_bench generate|generate-sql OUT TASKS [STAGES] | ingest [--jobs N] STORE "
+      "PATH... "
       "| answers STORE APP\n";
   if (argc >= 4 && (std::string(argv[1]) == "generate" || std::string(argv[1]) == "generate-sql")) {
     return Generate(argv[2], std::atol(argv[3]), argc > 4 ? std::atoi(argv[4]) : 10,
@@ -291,7 +299,12 @@ int main(int argc, char** argv) {
   }
   if (argc == 4 && std::string(argv[1]) == "answers") return Answers(argv[2], argv[3]);
   if (argc >= 4 && std::string(argv[1]) == "ingest") {
-    return Ingest(argv[2], std::vector<std::string>(argv + 3, argv + argc));
+    int jobs = 1, at = 2;
+    if (std::string(argv[2]) == "--jobs" && argc >= 6) {
+      jobs = std::atoi(argv[3]);
+      at = 4;
+    }
+    return Ingest(argv[at], std::vector<std::string>(argv + at + 1, argv + argc), jobs);
   }
   std::cerr << usage;
   return 2;

@@ -4,6 +4,8 @@
 #include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/hdfs/hdfs.h"
+#include "planner/hdfs/hdfs_ingest_jobs.h"
+#include "profiles/spark/spark_ingest_parallel.h"
 #include "planner/output/skip_report.h"
 
 namespace perfplan::cli {
@@ -11,6 +13,7 @@ namespace {
 struct IngestHdfsFlags {
   planner::IngestHdfsRequest request;
   bool json = false;
+  int jobs = profiles::spark::DefaultIngestJobs();
 };
 }  // namespace
 
@@ -41,8 +44,14 @@ void AddIngestHdfsCommand(CLI::App& parent, CliContext& ctx) {
   cmd->add_flag("--complete", flags->request.options.complete_files,
                 "Also read a last line without a line break (files no longer written)");
   AddJsonFlag(*cmd, flags->json);
+  cmd->add_option("--jobs", flags->jobs,
+                  "Parser threads, one --node each at a time (one writer commits; the store is "
+                  "the same as with 1)")
+      ->check(CLI::Range(1, 256))
+      ->default_str("the cores");
   cmd->callback([flags, &ctx] {
-    auto report = planner::AnswerIngestHdfs(flags->request);
+    auto report = planner::AnswerIngestHdfs(flags->request, flags->jobs,
+                                            TerminalProgress(ctx, "nodes"));
     if (!report.ok()) {
       ReportError(ctx, "ingest hdfs", report.status(), flags->json);
       return;

@@ -6,6 +6,7 @@
 #include "planner/output/skip_report.h"
 #include "planner/spark/spark_api.h"
 #include "profiles/spark/spark_ingest.h"
+#include "profiles/spark/spark_ingest_parallel.h"
 #include "profiles/spark/spark_store.h"
 
 namespace perfplan::cli {
@@ -15,6 +16,7 @@ struct IngestSparkFlags {
   std::string store = "perfplan.db";
   bool json = false;
   bool replace = false;
+  int jobs = profiles::spark::DefaultIngestJobs();
   std::size_t max_line_bytes = profiles::spark::IngestLimits().max_line_bytes;
 };
 }  // namespace
@@ -36,14 +38,18 @@ void AddIngestSparkCommand(CLI::App& parent, CliContext& ctx) {
                   "Skip (and report) lines longer than this many decompressed bytes")
       ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 40))
       ->capture_default_str();
+  cmd->add_option("--jobs", flags->jobs,
+                  "Parser threads (one writer commits; the store is the same as with 1)")
+      ->check(CLI::Range(1, 256))
+      ->default_str("the cores");
   cmd->callback([flags, &ctx] {
     auto store = profiles::Store::Open(flags->store, {profiles::spark::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "ingest spark", store.status(), flags->json);
     profiles::spark::IngestLimits limits;
     limits.max_line_bytes = flags->max_line_bytes;
     limits.replace = flags->replace;
-    auto summary = profiles::spark::IngestEventLogs(*store.value(), flags->paths,
-                                                   TerminalProgress(ctx, "logs"), limits);
+    auto summary = profiles::spark::IngestEventLogsParallel(
+        *store.value(), flags->paths, flags->jobs, TerminalProgress(ctx, "logs"), limits);
     if (!summary.ok()) return ReportError(ctx, "ingest spark", summary.status(), flags->json);
     const auto& s = summary.value();
     // Nothing read and something refused (every path missing or unreadable): bad input, exit 2,

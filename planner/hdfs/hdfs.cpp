@@ -1,16 +1,23 @@
 #include "planner/hdfs/hdfs.h"
+#include "planner/hdfs/hdfs_ingest_jobs.h"
 #include "planner/hdfs/hdfs_stored_workload.h"
 
 #include <charconv>
 #include <filesystem>
 
 #include "models/hdfs_record_streams.h"
+#include "profiles/hdfs/hdfs_ingest_parallel.h"
 #include "profiles/hdfs/hdfs_log.h"
 #include "profiles/hdfs/hdfs_store_streams.h"
 
 namespace perfplan::planner {
 
 Result<profiles::HdfsIngestReport> AnswerIngestHdfs(const IngestHdfsRequest& request) {
+  return AnswerIngestHdfs(request, 1);
+}
+
+Result<profiles::HdfsIngestReport> AnswerIngestHdfs(const IngestHdfsRequest& request, int jobs,
+                                                    const profiles::HdfsIngestProgress& progress) {
   if (request.nodes.empty()) {
     return Status::InvalidArgument("--node: give at least one NAME=PATH");
   }
@@ -23,7 +30,7 @@ Result<profiles::HdfsIngestReport> AnswerIngestHdfs(const IngestHdfsRequest& req
   if (Status s = request.options.Validate(); !s.ok()) return s;
   auto store = profiles::Store::Open(request.store_path, {profiles::HdfsMigrations()});
   if (!store.ok()) return store.status();
-  return profiles::IngestHdfs(*store.value(), sources, request.options);
+  return profiles::IngestHdfsParallel(*store.value(), sources, request.options, jobs, progress);
 }
 
 Result<std::int64_t> ParseTimeArgument(const std::string& flag, const std::string& text) {

@@ -7,9 +7,16 @@
 #include <filesystem>
 #include <iterator>
 #include <limits>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <optional>
 
 #include "profiles/hdfs/hdfs_chunk.h"
+#include "profiles/hdfs/hdfs_ingest_parallel.h"
 #include "profiles/hdfs/log4j_time_zone.h"
 
 namespace perfplan::profiles {
@@ -192,13 +199,87 @@ Status Check(Statement& s) {
   return st;
 }
 
+// Where a FileIngester's batches go: the store itself (StoreSink), or in a parallel ingest a queue
+// that the writer replays into the store in the same order (RecordingSink).
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual Status Begin() = 0;
+  virtual Status Commit() = 0;
+  virtual void Rollback() = 0;
+  enum ChunkKind { kAuditChunk, kTransferChunk, kBlockChunk };
+  // Stores the (non-empty) chunk and clears it.
+  virtual Status Chunk(ChunkKind kind, const std::string& node, HdfsChunkBuilder& chunk) = 0;
+  virtual Status Skipped(const std::string& node, const std::string& path, std::int64_t line,
+                         const std::string& reason) = 0;
+  // Inserts `c` when it has no id yet (giving it one) and updates it otherwise.
+  virtual Status Checkpoint(StoredCheckpoint& c) = 0;
+};
+
+class StoreSink : public Sink {
+ public:
+  StoreSink(Store& store, Writer& writer) : store_(store), w_(writer) {}
+  Status Begin() override { return store_.Begin(); }
+  Status Commit() override { return store_.Commit(); }
+  void Rollback() override { store_.Rollback(); }
+  Status Chunk(ChunkKind kind, const std::string& node, HdfsChunkBuilder& chunk) override {
+    Status st = InsertChunk(kind, node, chunk.min_time_ms(), chunk.max_time_ms(), chunk.records(),
+                            chunk.Json());
+    chunk.Clear();
+    return st;
+  }
+  Status InsertChunk(ChunkKind kind, const std::string& node, std::int64_t min_time_ms,
+                     std::int64_t max_time_ms, std::int64_t records, const std::string& json) {
+    Statement& insert = kind == kAuditChunk ? w_.audit : kind == kTransferChunk ? w_.transfer
+                                                                                : w_.block;
+    insert.Bind(1, node).Bind(2, min_time_ms).Bind(3, max_time_ms);
+    insert.Bind(4, records).Bind(5, json);
+    return Check(insert);
+  }
+  Status Skipped(const std::string& node, const std::string& path, std::int64_t line,
+                 const std::string& reason) override {
+    Statement& s = w_.skipped;
+    s.Bind(1, node).Bind(2, path).Bind(3, line).Bind(4, reason);
+    return Check(s);
+  }
+  // A negative id is a recording's stand-in for the id its first insert got here.
+  Status Checkpoint(StoredCheckpoint& c) override {
+    const std::int64_t standin = c.id < 0 ? c.id : 0;
+    if (standin != 0) {
+      auto it = ids_.find(standin);
+      c.id = it == ids_.end() ? 0 : it->second;
+    }
+    if (c.id == 0) {
+      Statement& s = w_.cp_insert;
+      s.Bind(1, c.cp.node).Bind(2, c.cp.path).Bind(3, c.cp.device).Bind(4, c.cp.inode);
+      s.Bind(5, c.size_bytes).Bind(6, c.cp.fingerprint).Bind(7, c.cp.fingerprint_bytes);
+      s.Bind(8, c.cp.offset_bytes).Bind(9, c.cp.lines).Bind(10, c.cp.last_time_ms);
+      s.Bind(11, static_cast<std::int64_t>(c.at_end));
+      PERFPLAN_RETURN_IF_ERROR_(Check(s));
+      c.id = store_.LastInsertRowId();
+      if (standin != 0) ids_[standin] = c.id;
+      return Status::Ok();
+    }
+    Statement& s = w_.cp_update;
+    s.Bind(1, c.cp.path).Bind(2, c.cp.device).Bind(3, c.cp.inode).Bind(4, c.size_bytes);
+    s.Bind(5, c.cp.fingerprint).Bind(6, c.cp.fingerprint_bytes).Bind(7, c.cp.offset_bytes);
+    s.Bind(8, c.cp.lines).Bind(9, c.cp.last_time_ms).Bind(10, static_cast<std::int64_t>(c.at_end));
+    s.Bind(11, c.id);
+    return Check(s);
+  }
+
+ private:
+  Store& store_;
+  Writer& w_;
+  std::map<std::int64_t, std::int64_t> ids_;  // stand-in id → the store's
+};
+
 // Reads one file from its checkpoint, committing every batch with its checkpoint.
 class FileIngester {
  public:
-  FileIngester(Store& store, Writer& writer, const HdfsIngestOptions& options,
-               const Log4jTimeZone& zone, HdfsIngestReport& report, SkipTally<Problem>& skips)
-      : store_(store),
-        w_(writer),
+  FileIngester(Sink& sink, const HdfsIngestOptions& options, const Log4jTimeZone& zone,
+               HdfsIngestReport& report, SkipTally<Problem>& skips)
+      : sink_(sink),
         options_(options),
         zone_(zone),
         report_(report),
@@ -246,9 +327,9 @@ class FileIngester {
       ++report_.files_unchanged;
       if (match->cp.path != path) {  // renamed only: remember where it is now
         match->cp.path = path;
-        PERFPLAN_RETURN_IF_ERROR_(store_.Begin());
+        PERFPLAN_RETURN_IF_ERROR_(sink_.Begin());
         PERFPLAN_RETURN_IF_ERROR_(WriteCheckpoint(*match, info, prefix, true));
-        PERFPLAN_RETURN_IF_ERROR_(store_.Commit());
+        PERFPLAN_RETURN_IF_ERROR_(sink_.Commit());
       }
       return Status::Ok();
     }
@@ -273,7 +354,7 @@ class FileIngester {
     HdfsLine parsed;
     std::string_view line;
     bool terminated = true;
-    PERFPLAN_RETURN_IF_ERROR_(store_.Begin());
+    PERFPLAN_RETURN_IF_ERROR_(sink_.Begin());
     auto commit = [&](bool end) -> Status {
       cp.cp.path = path;
       cp.cp.lines = line_number;
@@ -281,12 +362,12 @@ class FileIngester {
       Status s = FlushChunks(node);
       if (s.ok()) s = WriteCheckpoint(cp, info, prefix, end);
       if (!s.ok()) {
-        store_.Rollback();
+        sink_.Rollback();
         return s;
       }
-      s = store_.Commit();
+      s = sink_.Commit();
       if (!s.ok()) {
-        store_.Rollback();
+        sink_.Rollback();
         return s;
       }
       report_.records += batch_records;
@@ -305,6 +386,7 @@ class FileIngester {
       return Status::Ok();
     };
     std::int64_t consumed_offset = cp.cp.offset_bytes;
+    const std::int64_t start_offset = consumed_offset;
     while (reader.Next(&line, &terminated)) {
       if (!terminated && !reader.error().ok()) {
         // The stream broke inside this line (a truncated .gz): its bytes are not a whole record.
@@ -340,13 +422,13 @@ class FileIngester {
       }
       Status s = StoreLine(node, path, line_number, parsed, &batch_records, &batch_skipped);
       if (!s.ok()) {
-        store_.Rollback();
+        sink_.Rollback();
         return s;
       }
       if (++batch >= options_.batch_lines) {
         cp.cp.offset_bytes = consumed_offset;
         PERFPLAN_RETURN_IF_ERROR_(commit(false));
-        PERFPLAN_RETURN_IF_ERROR_(store_.Begin());
+        PERFPLAN_RETURN_IF_ERROR_(sink_.Begin());
       }
     }
     if (!reader.error().ok()) {
@@ -355,6 +437,7 @@ class FileIngester {
           {path, static_cast<int>(line_number + 1), "file", reader.error().message()});
     }
     cp.cp.offset_bytes = consumed_offset;
+    bytes_read_ += consumed_offset - start_offset;
     PERFPLAN_RETURN_IF_ERROR_(commit(at_end));
     if (any)
       ++report_.files_read;
@@ -363,6 +446,9 @@ class FileIngester {
     if (was_fresh) checkpoints.push_back(cp);
     return Status::Ok();
   }
+
+  // Uncompressed bytes of the lines read so far (all files).
+  std::int64_t bytes_read() const { return bytes_read_; }
 
  private:
   Status WriteCheckpoint(StoredCheckpoint& c, const struct stat& info, const std::string& prefix,
@@ -373,22 +459,7 @@ class FileIngester {
     c.cp.fingerprint = Fingerprint(prefix);
     c.cp.fingerprint_bytes = static_cast<std::int64_t>(prefix.size());
     c.at_end = at_end;
-    if (c.id == 0) {
-      Statement& s = w_.cp_insert;
-      s.Bind(1, c.cp.node).Bind(2, c.cp.path).Bind(3, c.cp.device).Bind(4, c.cp.inode);
-      s.Bind(5, c.size_bytes).Bind(6, c.cp.fingerprint).Bind(7, c.cp.fingerprint_bytes);
-      s.Bind(8, c.cp.offset_bytes).Bind(9, c.cp.lines).Bind(10, c.cp.last_time_ms);
-      s.Bind(11, static_cast<std::int64_t>(at_end));
-      PERFPLAN_RETURN_IF_ERROR_(Check(s));
-      c.id = store_.LastInsertRowId();
-      return Status::Ok();
-    }
-    Statement& s = w_.cp_update;
-    s.Bind(1, c.cp.path).Bind(2, c.cp.device).Bind(3, c.cp.inode).Bind(4, c.size_bytes);
-    s.Bind(5, c.cp.fingerprint).Bind(6, c.cp.fingerprint_bytes).Bind(7, c.cp.offset_bytes);
-    s.Bind(8, c.cp.lines).Bind(9, c.cp.last_time_ms).Bind(10, static_cast<std::int64_t>(at_end));
-    s.Bind(11, c.id);
-    return Check(s);
+    return sink_.Checkpoint(c);
   }
 
   Status StoreLine(const std::string& node, const std::string& path, std::int64_t line_number,
@@ -396,18 +467,16 @@ class FileIngester {
     switch (l.kind) {
       case HdfsLineKind::kAudit:
         ++*records;
-        return AddToChunk(audits_, w_.audit, node, l.audit);
+        return AddToChunk(audits_, Sink::kAuditChunk, node, l.audit);
       case HdfsLineKind::kTransfer:
         ++*records;
-        return AddToChunk(transfers_, w_.transfer, node, l.transfer);
+        return AddToChunk(transfers_, Sink::kTransferChunk, node, l.transfer);
       case HdfsLineKind::kBlock:
         ++*records;
-        return AddToChunk(blocks_, w_.block, node, l.block);
+        return AddToChunk(blocks_, Sink::kBlockChunk, node, l.block);
       case HdfsLineKind::kGarbled: {
-        Statement& s = w_.skipped;
-        s.Bind(1, node).Bind(2, path).Bind(3, line_number).Bind(4, l.reason);
         skipped->push_back({path, static_cast<int>(line_number), "garbled", l.reason});
-        return Check(s);
+        return sink_.Skipped(node, path, line_number, l.reason);
       }
       default:
         return Status::Ok();
@@ -415,35 +484,203 @@ class FileIngester {
   }
 
   template <typename View>
-  Status AddToChunk(HdfsChunkBuilder& chunk, Statement& insert, const std::string& node,
+  Status AddToChunk(HdfsChunkBuilder& chunk, Sink::ChunkKind kind, const std::string& node,
                     const View& record) {
     chunk.Add(record);
-    return chunk.full() ? Flush(chunk, insert, node) : Status::Ok();
+    return chunk.full() ? Flush(chunk, kind, node) : Status::Ok();
   }
 
-  Status Flush(HdfsChunkBuilder& chunk, Statement& insert, const std::string& node) {
-    if (chunk.empty()) return Status::Ok();
-    insert.Bind(1, node).Bind(2, chunk.min_time_ms()).Bind(3, chunk.max_time_ms());
-    insert.Bind(4, chunk.records()).Bind(5, chunk.Json());
-    chunk.Clear();
-    return Check(insert);
+  Status Flush(HdfsChunkBuilder& chunk, Sink::ChunkKind kind, const std::string& node) {
+    return chunk.empty() ? Status::Ok() : sink_.Chunk(kind, node, chunk);
   }
 
   // Every record read so far goes into the transaction: called before each commit.
   Status FlushChunks(const std::string& node) {
-    PERFPLAN_RETURN_IF_ERROR_(Flush(audits_, w_.audit, node));
-    PERFPLAN_RETURN_IF_ERROR_(Flush(transfers_, w_.transfer, node));
-    return Flush(blocks_, w_.block, node);
+    PERFPLAN_RETURN_IF_ERROR_(Flush(audits_, Sink::kAuditChunk, node));
+    PERFPLAN_RETURN_IF_ERROR_(Flush(transfers_, Sink::kTransferChunk, node));
+    return Flush(blocks_, Sink::kBlockChunk, node);
   }
 
-  Store& store_;
-  Writer& w_;
+  Sink& sink_;
+  std::int64_t bytes_read_ = 0;
   const HdfsIngestOptions& options_;
   const Log4jTimeZone& zone_;
   HdfsIngestReport& report_;
   SkipTally<Problem>& skips_;
   HdfsChunkBuilder audits_, transfers_, blocks_;
 };
+
+// ---- Parallel ingest (hdfs_ingest_parallel.h) ----
+
+// One recorded Sink call.
+struct SinkOp {
+  enum Kind { kBegin, kCommit, kRollback, kChunk, kSkipped, kCheckpoint } op = kBegin;
+  Sink::ChunkKind chunk = Sink::kAuditChunk;
+  std::string node, text;  // text: the chunk's JSON, or the skipped line's path
+  std::int64_t a = 0, b = 0, c = 0;  // chunk: min and max time, records; skipped: line
+  std::string reason;
+  StoredCheckpoint checkpoint;
+};
+
+// The queue between one source's parser and the writer: bounded by the bytes of chunk text it
+// holds (a parser waits while kQueueBytes are queued), closed by the parser when done.
+class OpQueue {
+ public:
+  static constexpr std::size_t kQueueBytes = std::size_t{8} << 20;
+  void Push(SinkOp op) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return bytes_ < kQueueBytes || ops_.empty() || abandoned_; });
+    if (abandoned_) return;
+    bytes_ += op.text.size();
+    ops_.push_back(std::move(op));
+    cv_.notify_all();
+  }
+  void Close() {
+    std::lock_guard lock(mu_);
+    closed_ = true;
+    cv_.notify_all();
+  }
+  // The next op, or false once the queue is closed and empty.
+  bool Pop(SinkOp* op) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return !ops_.empty() || closed_; });
+    if (ops_.empty()) return false;
+    *op = std::move(ops_.front());
+    ops_.pop_front();
+    bytes_ -= op->text.size();
+    cv_.notify_all();
+    return true;
+  }
+  // The writer gave up (a store failure): pushes are dropped from now on.
+  void Abandon() {
+    std::lock_guard lock(mu_);
+    abandoned_ = true;
+    ops_.clear();
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<SinkOp> ops_;
+  std::size_t bytes_ = 0;
+  bool closed_ = false, abandoned_ = false;
+};
+
+// Records a FileIngester's calls for the writer; new checkpoints get stand-in ids -1, -2, …
+class RecordingSink : public Sink {
+ public:
+  explicit RecordingSink(OpQueue& queue) : queue_(queue) {}
+  Status Begin() override { return Push(SinkOp::kBegin); }
+  Status Commit() override { return Push(SinkOp::kCommit); }
+  void Rollback() override { Push(SinkOp::kRollback); }
+  Status Chunk(ChunkKind kind, const std::string& node, HdfsChunkBuilder& chunk) override {
+    SinkOp op;
+    op.op = SinkOp::kChunk;
+    op.chunk = kind;
+    op.node = node;
+    op.a = chunk.min_time_ms();
+    op.b = chunk.max_time_ms();
+    op.c = chunk.records();
+    op.text = chunk.Json();
+    chunk.Clear();
+    queue_.Push(std::move(op));
+    return Status::Ok();
+  }
+  Status Skipped(const std::string& node, const std::string& path, std::int64_t line,
+                 const std::string& reason) override {
+    SinkOp op;
+    op.op = SinkOp::kSkipped;
+    op.node = node;
+    op.text = path;
+    op.a = line;
+    op.reason = reason;
+    queue_.Push(std::move(op));
+    return Status::Ok();
+  }
+  Status Checkpoint(StoredCheckpoint& c) override {
+    if (c.id == 0) c.id = next_standin_--;
+    SinkOp op;
+    op.op = SinkOp::kCheckpoint;
+    op.checkpoint = c;
+    queue_.Push(std::move(op));
+    return Status::Ok();
+  }
+
+ private:
+  Status Push(SinkOp::Kind kind) {
+    SinkOp op;
+    op.op = kind;
+    queue_.Push(std::move(op));
+    return Status::Ok();
+  }
+  OpQueue& queue_;
+  std::int64_t next_standin_ = -1;
+};
+
+// Replays one source's recorded calls into the store, in order. A failure rolls back the open
+// batch, as the sequential ingest does.
+Status Replay(OpQueue& queue, StoreSink& sink) {
+  SinkOp op;
+  bool open = false;
+  while (queue.Pop(&op)) {
+    Status st;
+    switch (op.op) {
+      case SinkOp::kBegin:
+        st = sink.Begin();
+        open = st.ok();
+        break;
+      case SinkOp::kCommit:
+        st = sink.Commit();
+        open = !st.ok();
+        break;
+      case SinkOp::kRollback:
+        sink.Rollback();
+        open = false;
+        break;
+      case SinkOp::kChunk:
+        st = sink.InsertChunk(op.chunk, op.node, op.a, op.b, op.c, op.text);
+        break;
+      case SinkOp::kSkipped:
+        st = sink.Skipped(op.node, op.text, op.a, op.reason);
+        break;
+      case SinkOp::kCheckpoint:
+        st = sink.Checkpoint(op.checkpoint);
+        break;
+    }
+    if (!st.ok()) {
+      if (open) sink.Rollback();
+      queue.Abandon();
+      return st;
+    }
+  }
+  if (open) sink.Rollback();  // the parser stopped inside a batch (it failed)
+  return Status::Ok();
+}
+
+// What a source's parser leaves for the writer besides its queue.
+struct ParsedSource {
+  OpQueue queue;
+  HdfsIngestReport report;  // records, files, counts, warnings of this source alone
+  SkipTally<Problem> skips;
+  Status status;
+  std::int64_t bytes_read = 0;  // uncompressed bytes of the new lines
+  bool direct = false;  // the writer reads this source itself (its node came earlier)
+};
+
+// Adds one source's report to the run's, as the sequential ingest would have added it.
+void MergeSourceReport(ParsedSource& p, HdfsIngestReport* report, SkipTally<Problem>* skips) {
+  report->records += p.report.records;
+  report->files_read += p.report.files_read;
+  report->files_unchanged += p.report.files_unchanged;
+  report->counts.Merge(p.report.counts);
+  for (Problem& w : p.report.warnings) {
+    if (report->warnings.size() < HdfsParseCounts::kMaxProblems) {
+      report->warnings.push_back(std::move(w));
+    }
+  }
+  skips->Merge(std::move(p.skips));
+}
 
 }  // namespace
 
@@ -507,6 +744,15 @@ std::vector<std::string> RotatedFamily(const std::string& path) {
 
 Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>& sources,
                                     const HdfsIngestOptions& options) {
+  return IngestHdfsParallel(store, sources, options, 1);
+}
+
+Result<HdfsIngestReport> IngestHdfsParallel(Store& store, const std::vector<HdfsSource>& sources,
+                                            const HdfsIngestOptions& options, int jobs,
+                                            const HdfsIngestProgress& progress) {
+  if (jobs < 1 || jobs > 256) {
+    return Status::InvalidField("jobs", "expected 1 to 256, got " + std::to_string(jobs));
+  }
   if (Status s = options.Validate(); !s.ok()) return s;
   const Log4jTimeZone zone = Log4jTimeZone::Parse(options.timezone).value();
   // The same file under two node names would get two checkpoints and be counted twice.
@@ -555,23 +801,138 @@ Result<HdfsIngestReport> IngestHdfs(Store& store, const std::vector<HdfsSource>&
   HdfsIngestReport report;
   SkipTally<Problem> skips;
   std::vector<std::string> nodes;
-  for (const HdfsSource& source : sources) {
+  // One source, read by the writer itself: the sequential ingest.
+  std::int64_t bytes_read = 0;
+  auto ingest_here = [&](const HdfsSource& source) -> Status {
     auto checkpoints = LoadCheckpoints(store, source.node);
     if (!checkpoints.ok()) return checkpoints.status();
     const std::vector<std::string> family = RotatedFamily(source.path);
     if (family.empty()) {
       skips.Add(
           {source.path, 0, "file", "no such file (nor rotated copies " + source.path + ".N[.gz])"});
-      continue;
+      return Status::Ok();
     }
-    FileIngester ingester(store, writer.value(), options, zone, report, skips);
+    StoreSink sink(store, writer.value());
+    FileIngester ingester(sink, options, zone, report, skips);
+    Status st;
     for (const std::string& file : family) {
-      Status s = ingester.Run(source.node, file, file == source.path, checkpoints.value());
-      if (!s.ok()) return s;
+      st = ingester.Run(source.node, file, file == source.path, checkpoints.value());
+      if (!st.ok()) break;
     }
-    if (std::find(nodes.begin(), nodes.end(), source.node) == nodes.end()) {
+    bytes_read += ingester.bytes_read();
+    return st;
+  };
+  for (const HdfsSource& source : sources) {
+    if (!RotatedFamily(source.path).empty() &&
+        std::find(nodes.begin(), nodes.end(), source.node) == nodes.end()) {
       nodes.push_back(source.node);
     }
+  }
+  if (jobs == 1 || sources.size() < 2) {
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      PERFPLAN_RETURN_IF_ERROR_(ingest_here(sources[i]));
+      if (progress) progress(i + 1, sources.size(), bytes_read);
+    }
+  } else {
+    // Parsers record each source's batches; the writer replays them in source order. A node
+    // named again later depends on the checkpoints the earlier source writes: the writer reads
+    // that source itself.
+    std::vector<std::unique_ptr<ParsedSource>> parsed;
+    std::vector<std::vector<StoredCheckpoint>> snapshots(sources.size());
+    std::vector<std::string> seen;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      parsed.push_back(std::make_unique<ParsedSource>());
+      if (std::find(seen.begin(), seen.end(), sources[i].node) != seen.end()) {
+        parsed[i]->direct = true;
+        continue;
+      }
+      seen.push_back(sources[i].node);
+      auto checkpoints = LoadCheckpoints(store, sources[i].node);
+      if (!checkpoints.ok()) return checkpoints.status();
+      snapshots[i] = std::move(checkpoints).value();
+    }
+    std::mutex mu;
+    std::condition_variable cv;
+    std::size_t next = 0, written = 0;
+    bool stop = false;
+    const auto parse = [&](std::size_t i) {
+      ParsedSource& p = *parsed[i];
+      const HdfsSource& source = sources[i];
+      const std::vector<std::string> family = RotatedFamily(source.path);
+      if (family.empty()) {
+        p.skips.Add({source.path, 0, "file",
+                     "no such file (nor rotated copies " + source.path + ".N[.gz])"});
+      } else {
+        RecordingSink sink(p.queue);
+        FileIngester ingester(sink, options, zone, p.report, p.skips);
+        try {
+          for (const std::string& file : family) {
+            p.status = ingester.Run(source.node, file, file == source.path, snapshots[i]);
+            if (!p.status.ok()) break;
+          }
+        } catch (const std::exception& e) {  // reported by the writer, not a terminate()
+          p.status = Status::Failed(source.path + ": " + e.what());
+        }
+        p.bytes_read = ingester.bytes_read();
+      }
+      p.queue.Close();
+    };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < jobs && static_cast<std::size_t>(t) < sources.size(); ++t) {
+      threads.emplace_back([&] {
+        for (;;) {
+          std::size_t i = 0;
+          {
+            std::unique_lock lock(mu);
+            cv.wait(lock, [&] {
+              return stop || next >= sources.size() ||
+                     next < written + static_cast<std::size_t>(jobs);
+            });
+            if (stop || next >= sources.size()) return;
+            i = next++;
+          }
+          if (parsed[i]->direct) {
+            parsed[i]->queue.Close();
+          } else {
+            parse(i);
+          }
+        }
+      });
+    }
+    Status failed;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      ParsedSource& p = *parsed[i];
+      if (p.direct) {
+        SinkOp ignored;
+        while (p.queue.Pop(&ignored)) {
+        }
+        failed = ingest_here(sources[i]);
+      } else {
+        StoreSink sink(store, writer.value());
+        failed = Replay(p.queue, sink);
+        if (failed.ok()) failed = p.status;
+        if (failed.ok()) MergeSourceReport(p, &report, &skips);
+        bytes_read += p.bytes_read;
+      }
+      {
+        std::lock_guard lock(mu);
+        written = i + 1;
+        if (!failed.ok()) stop = true;
+        cv.notify_all();
+      }
+      if (!failed.ok()) {
+        for (auto& q : parsed) q->queue.Abandon();
+        break;
+      }
+      if (progress) progress(i + 1, sources.size(), bytes_read);
+    }
+    {
+      std::lock_guard lock(mu);
+      stop = true;
+      cv.notify_all();
+    }
+    for (std::thread& t : threads) t.join();
+    if (!failed.ok()) return failed;
   }
   for (const std::string& node : nodes) {
     auto checkpoints = LoadCheckpoints(store, node);

@@ -12,10 +12,17 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <csignal>
+#include <cerrno>
+#include <unistd.h>
 
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/json_depth.h"
 #include "profiles/skip_tally.h"
+#include "profiles/spark/spark_ingest_parallel.h"
 #include "profiles/spark/spark_sql_listener.h"
 #include "profiles/spark/spark_store.h"
 #include "models/json_text.h"
@@ -1242,6 +1249,28 @@ Status AppBuilder::InsertTask(int stage_id, int stage_attempt, const TaskInfoRec
   return q.Run();
 }
 
+// The tables holding an application attempt's rows, keyed by attempt_key; spark_attempts last.
+constexpr const char* kAttemptTables[] = {
+    "spark_properties",     "spark_resource_profiles",        "spark_executors",
+    "spark_jobs",           "spark_stages",                   "spark_tasks",
+    "spark_sql_executions", "spark_stage_summaries",          "spark_stage_executor_summaries",
+    "spark_executor_summaries", "spark_rdds",                 "spark_misc_processes",
+    "spark_attempts"};
+
+// Deletes the rows of every other stored copy of the attempt (app_id, attempt_id) than `key`.
+Status DeleteOtherAttempts(Store& store, const std::string& app_id, const std::string& attempt_id,
+                           std::int64_t key) {
+  for (const char* table : kAttemptTables) {
+    auto del = store.Prepare(std::string("DELETE FROM ") + table +
+                             " WHERE attempt_key IN (SELECT attempt_key FROM spark_attempts "
+                             "WHERE app_id = ?1 AND attempt_id = ?2 AND attempt_key != ?3)");
+    if (!del.ok()) return del.status();
+    del.value().Bind(1, app_id).Bind(2, attempt_id).Bind(3, key);
+    if (Status st = del.value().Run(); !st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
 Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_t last_updated_ms) {
   if (!task_error_.ok()) return task_error_;
   // Tasks still running when the log ends (an application still running, or a lost end event).
@@ -1251,20 +1280,7 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
     if (!st.ok()) return st;
   }
   // Replace whatever the store held for this application attempt.
-  const char* tables[] = {"spark_properties",     "spark_resource_profiles",
-                          "spark_executors",      "spark_jobs",
-                          "spark_stages",         "spark_tasks",
-                          "spark_sql_executions", "spark_stage_summaries",
-                          "spark_stage_executor_summaries", "spark_executor_summaries",
-                          "spark_rdds", "spark_misc_processes", "spark_attempts"};
-  for (const char* table : tables) {
-    auto del = store_.Prepare(std::string("DELETE FROM ") + table +
-                              " WHERE attempt_key IN (SELECT attempt_key FROM spark_attempts "
-                              "WHERE app_id = ?1 AND attempt_id = ?2 AND attempt_key != ?3)");
-    if (!del.ok()) return del.status();
-    del.value().Bind(1, app_id_).Bind(2, attempt_id_).Bind(3, key_);
-    if (Status st = del.value().Run(); !st.ok()) return st;
-  }
+  if (Status st = DeleteOtherAttempts(store_, app_id_, attempt_id_, key_); !st.ok()) return st;
   {
     auto up = store_.Prepare(
         "UPDATE spark_attempts SET app_id=?2, attempt_id=?3, app_name=?4, spark_user=?5, "
@@ -1518,14 +1534,68 @@ bool SourceUnchanged(Store& store, const EventLogSource& src, const SourceStamp&
   return q.value().Step();
 }
 
+// The placeholder row of a log being read: a unique app id until the real one is known.
+Result<std::int64_t> InsertPlaceholder(Store& store, const EventLogSource& src) {
+  if (Status st = store.Exec("INSERT INTO spark_attempts(app_id, completed, source) VALUES('', 0, "
+                             "'')");
+      !st.ok()) {
+    return st;
+  }
+  const std::int64_t key = store.LastInsertRowId();
+  auto q = store.Prepare("UPDATE spark_attempts SET app_id = ?1, source = ?2 WHERE attempt_key = ?3");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, "\x01pending-" + std::to_string(key)).Bind(2, src.name).Bind(3, key);
+  if (Status st = q.value().Run(); !st.ok()) return st;
+  return key;
+}
+
+// Why `app` (read into attempt `key`) must not replace the copy of its attempt stored from
+// elsewhere — a shorter or stale one — or "" when it may.
+Result<std::string> StaleCopy(Store& store, const IngestedApplication& app, std::int64_t key) {
+  auto q = store.Prepare(
+      "SELECT source, events, completed FROM spark_attempts WHERE app_id = ?1 AND "
+      "attempt_id = ?2 AND attempt_key != ?3");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, app.app_id).Bind(2, app.attempt_id).Bind(3, key);
+  if (!q.value().Step()) return q.value().Error().ok() ? Result<std::string>(std::string())
+                                                       : Result<std::string>(q.value().Error());
+  const std::string stored = q.value().ColumnText(0);
+  const std::int64_t stored_events = q.value().ColumnInt(1);
+  const bool stored_completed = q.value().ColumnInt(2) != 0;
+  std::string why;
+  if (stored_completed && !app.completed) {
+    why = "it is incomplete and the stored copy is complete";
+  } else if (stored_events > app.events) {
+    why = "it has " + std::to_string(app.events) + " events, the stored copy " +
+          std::to_string(stored_events);
+  }
+  if (why.empty()) return why;
+  return "not replacing application " + app.app_id +
+         (app.attempt_id.empty() ? "" : " attempt " + app.attempt_id) + " stored from " + stored +
+         ": " + why + " (the replace option forces it)";
+}
+
+// Remembers which source produced attempt `key`, so an unchanged source is not read again.
+Status RecordSource(Store& store, const EventLogSource& src, const SourceStamp& stamp,
+                    std::int64_t key, const IngestedApplication& app) {
+  auto q = store.Prepare(
+      "INSERT OR REPLACE INTO spark_sources VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, src.name).Bind(2, stamp.size_bytes).Bind(3, stamp.mtime_ns);
+  q.value().Bind(4, stamp.fingerprint).Bind(5, key).Bind(6, app.app_id);
+  q.value().Bind(7, app.attempt_id).Bind(8, app.events).Bind(9, std::int64_t{app.completed});
+  return q.value().Run();
+}
+
 // Reads one log into the store inside the caller's transaction. A non-ok Status is a store
 // failure; input problems go to `skips` (this log's alone, so that a file found not to be an
 // event log can take back what its first lines reported) and the counts to `summary`.
 Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& limits,
                  IngestSummary* summary, SkipTally<SkippedLine>* skips,
-                 IngestedApplication* app_out, bool* wrote) {
+                 IngestedApplication* app_out, bool* wrote, SourceStamp* stamp_out = nullptr) {
   *wrote = false;
   SourceStamp stamp = Stamp(src);
+  if (stamp_out != nullptr) *stamp_out = stamp;
   if (SourceUnchanged(store, src, stamp)) {
     auto q = store.Prepare(
         "SELECT app_id, attempt_id, events, completed FROM spark_sources WHERE source = ?1");
@@ -1542,21 +1612,9 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
     }
     return Status::Ok();
   }
-  if (Status st = store.Exec("INSERT INTO spark_attempts(app_id, completed, source) VALUES('', 0, "
-                             "'')");
-      !st.ok()) {
-    return st;
-  }
-  // The placeholder row gets a unique app id until the real one is known.
-  std::int64_t key = store.LastInsertRowId();
-  {
-    auto q = store.Prepare(
-        "UPDATE spark_attempts SET app_id = ?1, source = ?2 WHERE "
-        "attempt_key = ?3");
-    if (!q.ok()) return q.status();
-    q.value().Bind(1, "\x01pending-" + std::to_string(key)).Bind(2, src.name).Bind(3, key);
-    if (Status st = q.value().Run(); !st.ok()) return st;
-  }
+  auto placeholder = InsertPlaceholder(store, src);
+  if (!placeholder.ok()) return placeholder.status();
+  const std::int64_t key = placeholder.value();
   AppBuilder app(store, key, src);
   if (Status st = app.Prepare(); !st.ok()) return st;
   EventLineReader reader(src, limits.max_line_bytes);
@@ -1664,43 +1722,328 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
                 "no SparkListenerApplicationStart event; application id taken from the name: " +
                     app.app_id()});
   }
+  *app_out = {app.app_id(), app.attempt_id(), src.name, events, app.completed(), false};
   if (!limits.replace) {
-    // A shorter or stale copy of an attempt already stored from elsewhere does not replace it.
-    auto q = store.Prepare(
-        "SELECT source, events, completed FROM spark_attempts WHERE app_id = ?1 AND "
-        "attempt_id = ?2 AND attempt_key != ?3");
-    if (!q.ok()) return q.status();
-    q.value().Bind(1, app.app_id()).Bind(2, app.attempt_id()).Bind(3, key);
-    if (q.value().Step()) {
-      const std::string stored = q.value().ColumnText(0);
-      const std::int64_t stored_events = q.value().ColumnInt(1);
-      const bool stored_completed = q.value().ColumnInt(2) != 0;
-      std::string why;
-      if (stored_completed && !app.completed()) {
-        why = "it is incomplete and the stored copy is complete";
-      } else if (stored_events > events) {
-        why = "it has " + std::to_string(events) + " events, the stored copy " +
-              std::to_string(stored_events);
-      }
-      if (!why.empty()) {
-        skips->Add({src.name, 0,
-                    "not replacing application " + app.app_id() +
-                        (app.attempt_id().empty() ? "" : " attempt " + app.attempt_id()) +
-                        " stored from " + stored + ": " + why + " (the replace option forces it)"});
-        return Status::Ok();  // the caller rolls back the placeholder
-      }
+    auto stale = StaleCopy(store, *app_out, key);
+    if (!stale.ok()) return stale.status();
+    if (!stale.value().empty()) {
+      skips->Add({src.name, 0, std::move(stale).value()});
+      *app_out = {};
+      return Status::Ok();  // the caller rolls back the placeholder
     }
   }
   if (Status st = app.Finish(events, skipped, stamp.mtime_ns / 1000000); !st.ok()) return st;
-  auto q = store.Prepare(
-      "INSERT OR REPLACE INTO spark_sources VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-  if (!q.ok()) return q.status();
-  q.value().Bind(1, src.name).Bind(2, stamp.size_bytes).Bind(3, stamp.mtime_ns);
-  q.value().Bind(4, stamp.fingerprint).Bind(5, key).Bind(6, app.app_id());
-  q.value().Bind(7, app.attempt_id()).Bind(8, events).Bind(9, std::int64_t{app.completed()});
-  if (Status st = q.value().Run(); !st.ok()) return st;
-  *app_out = {app.app_id(), app.attempt_id(), src.name, events, app.completed(), false};
+  if (Status st = RecordSource(store, src, stamp, key, *app_out); !st.ok()) return st;
   *wrote = true;
+  return Status::Ok();
+}
+
+// One log in one transaction of `store`: what IngestEventLogs does per log.
+Status IngestInTransaction(Store& store, const EventLogSource& src, const IngestLimits& limits,
+                           IngestSummary* summary, SkipTally<SkippedLine>* skips) {
+  if (Status st = store.Begin(); !st.ok()) return st;
+  IngestedApplication app;
+  bool wrote = false;
+  SkipTally<SkippedLine> log_skips;
+  Status st = IngestOne(store, src, limits, summary, &log_skips, &app, &wrote);
+  skips->Merge(std::move(log_skips));
+  if (!st.ok()) {
+    store.Rollback();
+    return Status::Failed(src.name + ": writing to the store failed: " + st.message());
+  }
+  if (wrote) {
+    if (Status c = store.Commit(); !c.ok()) return c;
+  } else {
+    store.Rollback();
+  }
+  if (!app.app_id.empty()) summary->applications.push_back(std::move(app));
+  return Status::Ok();
+}
+
+void FinishSummary(IngestSummary* summary, SkipTally<SkippedLine>* skips) {
+  summary->skipped = std::move(skips->mutable_examples());
+  summary->skipped_total = skips->total();
+  summary->skipped_reasons = skips->Reasons();
+}
+
+// ---- Parallel ingest (spark_ingest_parallel.h) ----
+
+constexpr std::string_view kScratchPrefix = "perfplan-spark-ingest-";
+
+// Scratch stores of parallel runs that died (their process no longer exists).
+void RemoveStaleScratch() {
+  std::error_code ec;
+  const fs::path dir = fs::temp_directory_path(ec);
+  if (ec) return;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(kScratchPrefix, 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + kScratchPrefix.size(), nullptr, 10);
+    if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) {
+      std::error_code ignored;
+      fs::remove(it->path(), ignored);
+    }
+  }
+}
+
+void RemoveScratch(const std::string& path) {
+  if (path.empty()) return;
+  std::error_code ignored;
+  for (const char* suffix : {"", "-journal", "-wal", "-shm"}) fs::remove(path + suffix, ignored);
+}
+
+// What a parser thread hands the writer for one log.
+struct ParsedLog {
+  bool ready = false;
+  bool unchanged = false;  // the store held the source unchanged: not parsed
+  std::string scratch;     // the scratch store holding the attempt (when wrote)
+  bool wrote = false;
+  Status status;           // a failure of the scratch store
+  IngestedApplication app;
+  SourceStamp stamp;
+  IngestSummary counts;    // events, lines, bytes_read
+  SkipTally<SkippedLine> skips;
+};
+
+// Parses `src` into a fresh scratch store at `path` exactly as the sequential ingest would.
+void ParseToScratch(const EventLogSource& src, const IngestLimits& limits, const std::string& path,
+                    ParsedLog* out) {
+  RemoveScratch(path);
+  auto opened = Store::Open(path, {StoreMigrations()});
+  if (!opened.ok()) {
+    out->status = opened.status();
+    return;
+  }
+  Store& scratch = *opened.value();
+  // A scratch store need not survive a crash: no journal, no syncs.
+  if (Status st = scratch.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF"); !st.ok()) {
+    out->status = st;
+    return;
+  }
+  if (Status st = scratch.Begin(); !st.ok()) {
+    out->status = st;
+    return;
+  }
+  out->status = IngestOne(scratch, src, limits, &out->counts, &out->skips, &out->app, &out->wrote,
+                          &out->stamp);
+  if (out->status.ok() && out->wrote) {
+    out->status = scratch.Commit();
+    out->scratch = path;
+  } else {
+    scratch.Rollback();
+  }
+  opened.value().reset();
+  if (!out->wrote || !out->status.ok()) RemoveScratch(path);
+}
+
+// The parser threads: log i is parsed once logs before i - jobs are written, so at most `jobs`
+// logs are being parsed or wait for the writer at any time.
+class ParsePool {
+ public:
+  ParsePool(const std::vector<EventLogSource>& sources, const std::vector<bool>& unchanged,
+            const IngestLimits& limits, std::size_t jobs)
+      : sources_(sources), limits_(limits), jobs_(jobs), logs_(sources.size()) {
+    for (std::size_t i = 0; i < logs_.size(); ++i) logs_[i].unchanged = unchanged[i];
+    std::error_code ec;
+    scratch_dir_ = fs::temp_directory_path(ec);
+    if (ec) scratch_dir_.clear();
+    const std::size_t threads = std::min(jobs, sources.size());
+    for (std::size_t t = 0; t < threads; ++t) threads_.emplace_back([this] { Work(); });
+  }
+  ~ParsePool() { Stop(); }
+
+  // The parsed log i, once ready.
+  ParsedLog& Wait(std::size_t i) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return logs_[i].ready; });
+    return logs_[i];
+  }
+  // The writer is done with log i: its scratch store goes and the next log may start.
+  void Done(std::size_t i) {
+    RemoveScratch(logs_[i].scratch);
+    std::lock_guard lock(mu_);
+    logs_[i] = ParsedLog();
+    written_ = i + 1;
+    cv_.notify_all();
+  }
+  // Stops the threads (after the log each is parsing) and removes what was left unwritten.
+  void Stop() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+      cv_.notify_all();
+    }
+    for (std::thread& t : threads_) t.join();
+    threads_.clear();
+    for (ParsedLog& p : logs_) RemoveScratch(p.scratch);
+  }
+
+ private:
+  void Work() {
+    for (;;) {
+      std::size_t i = 0;
+      {
+        std::unique_lock lock(mu_);
+        cv_.wait(lock, [&] { return stop_ || next_ >= logs_.size() || next_ < written_ + jobs_; });
+        if (stop_ || next_ >= logs_.size()) return;
+        i = next_++;
+      }
+      ParsedLog parsed;
+      parsed.unchanged = logs_[i].unchanged;  // set before the threads started, never written
+      if (scratch_dir_.empty()) {
+        parsed.status = Status::Failed("no temporary directory for the scratch store");
+      } else if (!parsed.unchanged) {
+        const std::string path = (scratch_dir_ / (std::string(kScratchPrefix) +
+                                                  std::to_string(::getpid()) + "-" +
+                                                  std::to_string(i) + ".db"))
+                                     .string();
+        try {
+          ParseToScratch(sources_[i], limits_, path, &parsed);
+        } catch (const std::exception& e) {  // the writer then reads the log itself
+          parsed.status = Status::Failed(e.what());
+        }
+      }
+      parsed.ready = true;
+      std::lock_guard lock(mu_);
+      logs_[i] = std::move(parsed);
+      cv_.notify_all();
+    }
+  }
+
+  const std::vector<EventLogSource>& sources_;
+  const IngestLimits& limits_;
+  const std::size_t jobs_;
+  fs::path scratch_dir_;  // empty when there is no temporary directory
+  std::vector<ParsedLog> logs_;
+  std::vector<std::thread> threads_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::size_t next_ = 0, written_ = 0;
+  bool stop_ = false;
+};
+
+// The columns of `table` (the real store's; a scratch store has the same schema), comma-joined.
+Result<std::string> Columns(Store& store, const std::string& table) {
+  auto q = store.Prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, table);
+  std::string out;
+  while (q.value().Step()) {
+    const std::string name = q.value().ColumnText(0);
+    out += (out.empty() ? "" : ",") + name;
+  }
+  if (!q.value().Error().ok()) return q.value().Error();
+  return out;
+}
+
+// `cols` with attempt_key replaced by the parameter ?1: the select list copying rows into an
+// attempt.
+std::string KeyedSelectList(std::string_view cols) {
+  std::string out;
+  while (!cols.empty()) {
+    const std::size_t comma = cols.find(',');
+    const std::string_view col = cols.substr(0, comma);
+    out += (out.empty() ? "" : ",") + (col == "attempt_key" ? std::string("?1") : std::string(col));
+    cols = comma == std::string_view::npos ? std::string_view() : cols.substr(comma + 1);
+  }
+  return out;
+}
+
+// Copies the one attempt of the attached scratch store `w` into attempt `key` of the real store:
+// every table's rows in their scratch order (so row ids follow as in a sequential ingest), the
+// attempt row's values and the source row.
+Status CopyScratchAttempt(Store& store, std::int64_t key) {
+  for (std::string_view t : kAttemptTables) {
+    const std::string table(t);
+    auto cols = Columns(store, table);
+    if (!cols.ok()) return cols.status();
+    std::string sql;
+    if (table == "spark_attempts") {
+      // The placeholder row (key) takes the scratch attempt's values.
+      std::string others = cols.value();
+      others.erase(0, others.find(',') + 1);  // attempt_key is the first column
+      sql = "UPDATE main.spark_attempts SET (" + others + ") = (SELECT " + others +
+            " FROM w.spark_attempts) WHERE attempt_key = ?1";
+    } else {
+      // spark_tasks and the summaries are WITHOUT ROWID tables, ordered by their keys.
+      const bool rowid = table != "spark_tasks" && table.find("summaries") == std::string::npos;
+      sql = "INSERT INTO main." + table + "(" + cols.value() + ") SELECT " +
+            KeyedSelectList(cols.value()) + " FROM w." + table + (rowid ? " ORDER BY rowid" : "");
+    }
+    auto q = store.Prepare(sql);
+    if (!q.ok()) return q.status();
+    q.value().Bind(1, key);
+    if (Status st = q.value().Run(); !st.ok()) return st;
+  }
+  auto cols = Columns(store, "spark_sources");
+  if (!cols.ok()) return cols.status();
+  auto q = store.Prepare("INSERT OR REPLACE INTO main.spark_sources(" + cols.value() + ") SELECT " +
+                         KeyedSelectList(cols.value()) + " FROM w.spark_sources");
+  if (!q.ok()) return q.status();
+  q.value().Bind(1, key);
+  return q.value().Run();
+}
+
+// The writer's part for one parsed log, in one transaction of `store`: what IngestOne does after
+// reading, with the rows taken from the scratch store.
+Status WriteParsed(Store& store, const EventLogSource& src, const IngestLimits& limits,
+                   ParsedLog& p, IngestSummary* summary, SkipTally<SkippedLine>* skips) {
+  // Not parsed (unchanged), or the scratch store failed (no writable temporary directory, a full
+  // disk): the writer reads the log itself, as the sequential ingest does.
+  if (p.unchanged || !p.status.ok()) {
+    return IngestInTransaction(store, src, limits, summary, skips);
+  }
+  const auto count = [&] {
+    summary->events += p.counts.events;
+    summary->lines += p.counts.lines;
+    summary->bytes_read += p.counts.bytes_read;
+  };
+  if (!p.wrote) {
+    count();
+    skips->Merge(std::move(p.skips));
+    return Status::Ok();
+  }
+  const auto fail = [&](const Status& st) {
+    return Status::Failed(src.name + ": writing to the store failed: " + st.message());
+  };
+  auto attach = store.Prepare("ATTACH DATABASE ?1 AS w");
+  if (!attach.ok()) return fail(attach.status());
+  attach.value().Bind(1, p.scratch);
+  if (Status st = attach.value().Run(); !st.ok()) return fail(st);
+  Status st = store.Begin();
+  bool wrote = false;
+  // Unchanged by now (the same source listed twice, or another ingester stored it meanwhile):
+  // decided inside the write transaction, as the sequential ingest decides it.
+  if (st.ok() && SourceUnchanged(store, src, p.stamp)) {
+    store.Rollback();
+    if (Status detached = store.Exec("DETACH DATABASE w"); !detached.ok()) return fail(detached);
+    return IngestInTransaction(store, src, limits, summary, skips);
+  }
+  count();
+  if (st.ok()) {
+    auto key = InsertPlaceholder(store, src);
+    st = key.status();
+    std::string stale;
+    if (st.ok() && !limits.replace) {
+      auto why = StaleCopy(store, p.app, key.value());
+      st = why.status();
+      if (st.ok()) stale = std::move(why).value();
+    }
+    if (st.ok() && !stale.empty()) {
+      p.skips.Add({src.name, 0, std::move(stale)});
+    } else if (st.ok()) {
+      st = DeleteOtherAttempts(store, p.app.app_id, p.app.attempt_id, key.value());
+      if (st.ok()) st = CopyScratchAttempt(store, key.value());
+      if (st.ok()) st = store.Commit();
+      wrote = st.ok();
+    }
+    if (!wrote) store.Rollback();
+  }
+  Status detached = store.Exec("DETACH DATABASE w");
+  skips->Merge(std::move(p.skips));
+  if (!st.ok()) return fail(st);
+  if (!detached.ok()) return fail(detached);
+  if (wrote) summary->applications.push_back(std::move(p.app));
   return Status::Ok();
 }
 
@@ -1720,34 +2063,53 @@ Status IngestLimits::Validate() const {
 
 Result<IngestSummary> IngestEventLogs(Store& store, const std::vector<std::string>& paths,
                                       const IngestProgress& progress, const IngestLimits& limits) {
+  return IngestEventLogsParallel(store, paths, 1, progress, limits);
+}
+
+int DefaultIngestJobs() {
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+Result<IngestSummary> IngestEventLogsParallel(Store& store, const std::vector<std::string>& paths,
+                                              int jobs, const IngestProgress& progress,
+                                              const IngestLimits& limits) {
+  if (jobs < 1 || jobs > 256) {
+    return Status::InvalidField("jobs", "expected 1 to 256, got " + std::to_string(jobs));
+  }
   if (Status st = limits.Validate(); !st.ok()) return st;
   IngestSummary summary;
   SkipTally<SkippedLine> skips;
   std::vector<SkippedLine> missing;
   std::vector<EventLogSource> sources = FindEventLogs(paths, &missing);
   for (SkippedLine& m : missing) skips.Add(std::move(m));
-  for (std::size_t i = 0; i < sources.size(); ++i) {
-    if (Status st = store.Begin(); !st.ok()) return st;
-    IngestedApplication app;
-    bool wrote = false;
-    SkipTally<SkippedLine> log_skips;
-    Status st = IngestOne(store, sources[i], limits, &summary, &log_skips, &app, &wrote);
-    skips.Merge(std::move(log_skips));
-    if (!st.ok()) {
-      store.Rollback();
-      return Status::Failed(sources[i].name + ": writing to the store failed: " + st.message());
+  if (jobs == 1) {
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      if (Status st = IngestInTransaction(store, sources[i], limits, &summary, &skips); !st.ok()) {
+        return st;
+      }
+      if (progress) progress(i + 1, sources.size(), summary.bytes_read);
     }
-    if (wrote) {
-      if (Status c = store.Commit(); !c.ok()) return c;
-    } else {
-      store.Rollback();
-    }
-    if (!app.app_id.empty()) summary.applications.push_back(std::move(app));
-    if (progress) progress(i + 1, sources.size(), summary.bytes_read);
+    FinishSummary(&summary, &skips);
+    return summary;
   }
-  summary.skipped = std::move(skips.mutable_examples());
-  summary.skipped_total = skips.total();
-  summary.skipped_reasons = skips.Reasons();
+  RemoveStaleScratch();
+  // Sources the store already holds unchanged are not parsed: the writer handles them as the
+  // sequential ingest does.
+  std::vector<bool> unchanged(sources.size());
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    unchanged[i] = SourceUnchanged(store, sources[i], Stamp(sources[i]));
+  }
+  ParsePool pool(sources, unchanged, limits, static_cast<std::size_t>(jobs));
+  Status failed;
+  for (std::size_t i = 0; i < sources.size() && failed.ok(); ++i) {
+    ParsedLog& p = pool.Wait(i);
+    failed = WriteParsed(store, sources[i], limits, p, &summary, &skips);
+    pool.Done(i);
+    if (failed.ok() && progress) progress(i + 1, sources.size(), summary.bytes_read);
+  }
+  pool.Stop();
+  if (!failed.ok()) return failed;
+  FinishSummary(&summary, &skips);
   return summary;
 }
 

@@ -48,6 +48,14 @@ std::string DumpTables(profiles::Store& store, const std::string& table_prefix) 
   return out;
 }
 
+std::string QueryLines(profiles::Store& store, const std::vector<std::string>& queries) {
+  std::string out;
+  for (const std::string& sql : queries) {
+    for (const std::string& line : Texts(MustPrepare(store, sql))) out += line + "\n";
+  }
+  return out;
+}
+
 std::string IntegrityCheck(profiles::Store& store) {
   std::string out;
   for (const std::string& line : Texts(MustPrepare(store, "PRAGMA integrity_check"))) {

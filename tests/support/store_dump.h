@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "profiles/store.h"
 
@@ -13,6 +14,10 @@ namespace perfplan::testing {
 // strings = the same rows: nothing lost, nothing doubled. Throws std::runtime_error on an SQL
 // error.
 std::string DumpTables(profiles::Store& store, const std::string& table_prefix);
+
+// The first column of every row of each query in turn, one line per row: for comparing what
+// DumpTables leaves out (row ids, the order rows were written in). Throws like DumpTables.
+std::string QueryLines(profiles::Store& store, const std::vector<std::string>& queries);
 
 // The text of `PRAGMA integrity_check` ("ok" for a sound database file).
 std::string IntegrityCheck(profiles::Store& store);

@@ -1,4 +1,5 @@
 #include "profiles/hdfs/hdfs_store.h"
+#include "profiles/hdfs/hdfs_ingest_parallel.h"
 
 #include <doctest/doctest.h>
 #include <signal.h>
@@ -442,6 +443,94 @@ TEST_CASE("two ingesters started at once on one store take turns: nothing is rea
   REQUIRE(IngestHdfs(*fresh, sources, options).ok());
   CHECK(Dump(*fresh) == Dump(*shared));
   CHECK(testing::IntegrityCheck(*shared) == "ok");
+}
+
+
+// ---- Parallel ingest (profiles/hdfs/hdfs_ingest_parallel.h) ----
+
+// Everything a run reports, as one comparable string.
+std::string Describe(const HdfsIngestReport& r) {
+  std::string out = std::to_string(r.records) + " records, " + std::to_string(r.files_read) +
+                    " read, " + std::to_string(r.files_unchanged) + " unchanged, " +
+                    std::to_string(r.counts.lines) + " lines, " + std::to_string(r.counts.audit) +
+                    "/" + std::to_string(r.counts.transfer) + "/" + std::to_string(r.counts.block) +
+                    ", " + std::to_string(r.skipped_total) + " skipped\n";
+  for (const auto& p : r.skipped) out += "skipped " + FormatProblem(p) + "\n";
+  for (const auto& p : r.warnings) out += "warning " + FormatProblem(p) + "\n";
+  for (const auto& c : r.checkpoints) {
+    out += c.node + " " + c.path + " " + std::to_string(c.offset_bytes) + " " +
+           std::to_string(c.lines) + " " + std::to_string(c.last_time_ms) + "\n";
+  }
+  return out;
+}
+
+// The stored rows with their ids (chunk and checkpoint ids follow the order of the writes).
+std::string Rows(Store& store) {
+  return testing::DumpTables(store, "hdfs_") +
+         testing::QueryLines(
+             store,
+             {"SELECT id || ' ' || node || ' ' || path || ' ' || offset_bytes || ' ' || at_end FROM "
+              "hdfs_checkpoint ORDER BY id",
+              "SELECT rowid || ' ' || node || ' ' || records || ' ' || length(data) FROM "
+              "hdfs_audit_chunk ORDER BY rowid",
+              "SELECT rowid || ' ' || node || ' ' || records FROM hdfs_transfer_chunk ORDER BY rowid",
+              "SELECT rowid || ' ' || node || ' ' || line FROM hdfs_skipped ORDER BY rowid"});
+}
+
+// Four nodes: rotated and compressed siblings, garbled lines, a partial last line held back, a
+// missing file, and a node named twice (its second source depends on the first's checkpoints).
+std::vector<HdfsSource> WriteNodes(const std::string& dir) {
+  testing::WriteFile(dir + "/nn.log.2", Lines(0, 40, AuditLine));
+  WriteGzip(dir + "/nn.log.1.gz", Lines(40, 90, AuditLine) + "garbled\n");
+  testing::WriteFile(dir + "/nn.log", Lines(90, 130, AuditLine) + "2024-01-01 partial");
+  testing::WriteFile(dir + "/dn1.log", Lines(0, 75, TraceLine) + "oops\n" + Lines(75, 99, TraceLine));
+  WriteGzip(dir + "/dn2.log.1.gz", Lines(200, 260, TraceLine));
+  testing::WriteFile(dir + "/dn2.log", Lines(260, 300, TraceLine));
+  testing::WriteFile(dir + "/nn-extra.log", Lines(500, 530, AuditLine));
+  return {{"nn1", dir + "/nn.log"},   {"dn1", dir + "/dn1.log"},     {"gone", dir + "/gone.log"},
+          {"dn2", dir + "/dn2.log"},  {"nn1", dir + "/nn-extra.log"}};
+}
+
+TEST_CASE("two and four parser threads leave the store and the report of one, run after run") {
+  const std::string dir = testing::MakeTempDir();
+  const std::vector<HdfsSource> sources = WriteNodes(dir);
+  HdfsIngestOptions options;
+  options.batch_lines = 7;  // many batches, each committed with its checkpoint
+  std::vector<std::unique_ptr<Store>> stores;
+  for (int jobs : {1, 2, 4}) stores.push_back(OpenStore(dir + "/j" + std::to_string(jobs) + ".db"));
+  for (int round = 0; round < 2; ++round) {
+    CAPTURE(round);
+    std::vector<std::string> described;
+    int k = 0;
+    for (int jobs : {1, 2, 4}) {
+      auto report = IngestHdfsParallel(*stores[k++], sources, options, jobs);
+      REQUIRE_MESSAGE(report.ok(), report.status().message());
+      described.push_back(Describe(report.value()));
+    }
+    if (round == 0) {
+      CHECK(described[0].find("garbled") != std::string::npos);
+      CHECK(described[0].find("gone.log") != std::string::npos);
+      CHECK(described[0].find("held back") != std::string::npos);
+    }
+    CHECK(described[1] == described[0]);
+    CHECK(described[2] == described[0]);
+    CHECK(Rows(*stores[1]) == Rows(*stores[0]));
+    CHECK(Rows(*stores[2]) == Rows(*stores[0]));
+    // The next round finds what was appended and finishes the partial line.
+    Append(dir + "/nn.log", " 00:00:01,000 INFO x\n" + Lines(130, 150, AuditLine));
+    Append(dir + "/dn1.log", Lines(99, 140, TraceLine));
+  }
+  CHECK(testing::IntegrityCheck(*stores[2]) == "ok");
+}
+
+TEST_CASE("a job count outside 1 to 256 is refused naming the field") {
+  auto store = OpenStore(":memory:");
+  for (int jobs : {0, 257}) {
+    auto report = IngestHdfsParallel(*store, {{"nn1", "/nonexistent"}}, {}, jobs);
+    REQUIRE_FALSE(report.ok());
+    CHECK(report.status().field() == "jobs");
+    CHECK(report.status().message() == "jobs: expected 1 to 256, got " + std::to_string(jobs));
+  }
 }
 
 }  // namespace

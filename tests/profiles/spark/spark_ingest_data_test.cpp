@@ -3,8 +3,10 @@
 #include <doctest/doctest.h>
 
 #include "profiles/spark/spark_ingest.h"
+#include "profiles/spark/spark_ingest_parallel.h"
 #include "profiles/spark/spark_store.h"
 #include "tests/support/spark_store_fixture.h"
+#include "tests/support/store_dump.h"
 #include "tests/support/test_support.h"
 
 PERFPLAN_REQUIRE_SHARED_DATA();
@@ -102,6 +104,26 @@ TEST_CASE("Every real log in the data folder ingests without a skipped line") {
     CHECK(k.line == -1);  // fails, naming the line, for any other skipped line
   }
   CHECK(s.applications.size() >= 24);
+}
+
+TEST_CASE("Every real log of the data folder, on three parser threads, gives the store of one") {
+  std::vector<std::string> described;
+  std::vector<std::string> dumps;
+  for (int jobs : {1, 3}) {
+    auto store = Store::Open(":memory:", {StoreMigrations()});
+    REQUIRE(store.ok());
+    auto s = IngestEventLogsParallel(*store.value(), {Logs()}, jobs);
+    REQUIRE(s.ok());
+    std::string d = std::to_string(s.value().events) + " events, " +
+                    std::to_string(s.value().skipped_total) + " skipped\n";
+    for (const auto& a : s.value().applications) d += a.app_id + " " + a.source + "\n";
+    for (const auto& k : s.value().skipped) d += k.file + ":" + std::to_string(k.line) + "\n";
+    described.push_back(d);
+    dumps.push_back(testing::DumpTables(*store.value(), "spark_"));
+    CHECK(s.value().applications.size() > 20);
+  }
+  CHECK(described[1] == described[0]);
+  CHECK(dumps[1] == dumps[0]);
 }
 
 }  // namespace
