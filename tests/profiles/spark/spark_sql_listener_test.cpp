@@ -319,8 +319,8 @@ TEST_CASE("A version 3 store migrates: its executions answer sql with jobs from 
   const std::string path = testing::MakeTempDir() + "/v3.db";
   {
     Migrations v3 = StoreMigrations();
-    REQUIRE(v3.steps.size() == 4);
-    v3.steps.pop_back();
+    REQUIRE(v3.steps.size() > 3);
+    v3.steps.erase(v3.steps.begin() + 3, v3.steps.end());  // the schema as version 3 left it
     const auto old = testing::ValueOf(Store::Open(path, {v3}));
     Store& s = *old;
     REQUIRE(s.Exec("INSERT INTO spark_attempts(attempt_key, app_id, attempt_id, completed) "
