@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <unistd.h>
 
+#include "profiles/detail/spark_attempt_tables.h"
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/json_depth.h"
 #include "profiles/skip_tally.h"
@@ -1249,18 +1250,10 @@ Status AppBuilder::InsertTask(int stage_id, int stage_attempt, const TaskInfoRec
   return q.Run();
 }
 
-// The tables holding an application attempt's rows, keyed by attempt_key; spark_attempts last.
-constexpr const char* kAttemptTables[] = {
-    "spark_properties",     "spark_resource_profiles",        "spark_executors",
-    "spark_jobs",           "spark_stages",                   "spark_tasks",
-    "spark_sql_executions", "spark_stage_summaries",          "spark_stage_executor_summaries",
-    "spark_executor_summaries", "spark_rdds",                 "spark_misc_processes",
-    "spark_attempts"};
-
 // Deletes the rows of every other stored copy of the attempt (app_id, attempt_id) than `key`.
 Status DeleteOtherAttempts(Store& store, const std::string& app_id, const std::string& attempt_id,
                            std::int64_t key) {
-  for (const char* table : kAttemptTables) {
+  for (const char* table : profiles::detail::kSparkAttemptTables) {
     auto del = store.Prepare(std::string("DELETE FROM ") + table +
                              " WHERE attempt_key IN (SELECT attempt_key FROM spark_attempts "
                              "WHERE app_id = ?1 AND attempt_id = ?2 AND attempt_key != ?3)");
@@ -1953,7 +1946,7 @@ std::string KeyedSelectList(std::string_view cols) {
 // every table's rows in their scratch order (so row ids follow as in a sequential ingest), the
 // attempt row's values and the source row.
 Status CopyScratchAttempt(Store& store, std::int64_t key) {
-  for (std::string_view t : kAttemptTables) {
+  for (std::string_view t : profiles::detail::kSparkAttemptTables) {
     const std::string table(t);
     auto cols = Columns(store, table);
     if (!cols.ok()) return cols.status();

@@ -12,6 +12,7 @@
 
 #include "models/json_text.h"
 #include "profiles/detail/rows.h"
+#include "profiles/detail/spark_attempt_tables.h"
 #include "profiles/json_depth.h"
 #include "profiles/skip_tally.h"
 #include "profiles/spark/spark_executor_timeline.h"
@@ -34,14 +35,6 @@ constexpr const char* kApplicationTables[] = {
     "spark_summary_attempts"};
 constexpr const char* kStageTables[] = {"spark_stages", "spark_stage_summaries",
                                         "spark_stage_executor_summaries", "spark_stage_durations"};
-// Everything an attempt owns, removed before a replacement is loaded (the trigger of schema
-// version 5 removes spark_summary_attempts and spark_stage_durations with the attempt row).
-constexpr const char* kAttemptTables[] = {
-    "spark_properties",     "spark_resource_profiles", "spark_executors",
-    "spark_jobs",           "spark_stages",            "spark_tasks",
-    "spark_sql_executions", "spark_stage_summaries",   "spark_stage_executor_summaries",
-    "spark_executor_summaries", "spark_rdds",          "spark_misc_processes",
-    "spark_attempts"};
 
 // The record key: "<app id>/<attempt id>" with the escapes of a JSON string (no tab, no newline).
 std::string RecordKey(const std::string& app_id, const std::string& attempt_id) {
@@ -700,7 +693,7 @@ Result<std::vector<LoadedAttempt>> SummaryRecordReducer::Load(Store& store) cons
         out.push_back(std::move(loaded));
         continue;
       }
-      for (const char* table : kAttemptTables) {
+      for (const char* table : profiles::detail::kSparkAttemptTables) {
         auto del = store.Prepare(std::string("DELETE FROM ") + table + " WHERE attempt_key = ?1");
         if (!del.ok()) return fail(del.status());
         del.value().Bind(1, old->key);
