@@ -51,13 +51,13 @@ struct CpuSeconds {
   CpuSeconds operator-(const CpuSeconds& o) const { return {user - o.user, system - o.system}; }
 };
 
-// CPU seconds the process `pid` has used so far, from /proc/PID/stat (fields 14 and 15, in clock
-// ticks); zero when it cannot be read.
-CpuSeconds ProcessCpuSeconds(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+// The CPU seconds of one /proc/.../stat line (fields 14 and 15, in clock ticks) and the command
+// name between its parentheses (which may hold spaces); false when the line cannot be read.
+bool ParseStat(const std::string& path, CpuSeconds* cpu, std::string* name) {
+  std::ifstream in(path);
   std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::size_t close = stat.rfind(')');  // the command name may hold spaces
-  if (close == std::string::npos) return {};
+  const std::size_t open = stat.find('('), close = stat.rfind(')');
+  if (open == std::string::npos || close == std::string::npos) return false;
   std::istringstream fields(stat.substr(close + 2));
   std::string field;
   unsigned long long utime = 0, stime = 0;
@@ -66,7 +66,16 @@ CpuSeconds ProcessCpuSeconds(pid_t pid) {
     if (i == 15) stime = std::stoull(field);
   }
   const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
-  return {static_cast<double>(utime) / tick, static_cast<double>(stime) / tick};
+  *cpu = {static_cast<double>(utime) / tick, static_cast<double>(stime) / tick};
+  if (name) *name = stat.substr(open + 1, close - open - 1);
+  return true;
+}
+
+// CPU seconds the process `pid` has used so far; zero when it cannot be read.
+CpuSeconds ProcessCpuSeconds(pid_t pid) {
+  CpuSeconds cpu;
+  ParseStat("/proc/" + std::to_string(pid) + "/stat", &cpu, nullptr);
+  return cpu;
 }
 
 // CPU seconds by thread name (/proc/PID/task/TID/stat; the name is the thread's comm, e.g. the
@@ -78,21 +87,12 @@ std::map<std::string, CpuSeconds> ThreadCpuSeconds(pid_t pid) {
   if (!dir) return by_name;
   while (dirent* e = readdir(dir)) {
     if (e->d_name[0] == '.') continue;
-    std::ifstream in(tasks + "/" + e->d_name + "/stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::size_t open = stat.find('('), close = stat.rfind(')');
-    if (open == std::string::npos || close == std::string::npos) continue;
-    std::istringstream fields(stat.substr(close + 2));
-    std::string field;
-    unsigned long long utime = 0, stime = 0;
-    for (int i = 3; i <= 15 && fields >> field; ++i) {
-      if (i == 14) utime = std::stoull(field);
-      if (i == 15) stime = std::stoull(field);
-    }
-    const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
-    CpuSeconds& sum = by_name[stat.substr(open + 1, close - open - 1)];
-    sum.user += static_cast<double>(utime) / tick;
-    sum.system += static_cast<double>(stime) / tick;
+    CpuSeconds cpu;
+    std::string name;
+    if (!ParseStat(tasks + "/" + e->d_name + "/stat", &cpu, &name)) continue;
+    CpuSeconds& sum = by_name[name];
+    sum.user += cpu.user;
+    sum.system += cpu.system;
   }
   closedir(dir);
   return by_name;
