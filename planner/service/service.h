@@ -77,7 +77,9 @@ HttpReply HandleRequest(const Catalog& catalog, const ServiceOptions& options,
 
 class Service {
  public:
-  // `access_log` (may be null) receives one line per request; it must outlive the service.
+  // `access_log` (may be null) receives one line per request, in batches written at most 50 ms
+  // after the answer (every line is written by the time Stop returns); it must outlive the
+  // service.
   Service(Catalog catalog, ServiceOptions options, std::ostream* access_log);
   ~Service();  // stops if running
   Service(const Service&) = delete;

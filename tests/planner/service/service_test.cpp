@@ -10,6 +10,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -161,6 +163,27 @@ TEST_CASE("a token guards every endpoint but health, compared in constant time")
   CHECK_FALSE(ConstantTimeEquals("abc", "abd"));
   CHECK_FALSE(ConstantTimeEquals("abc", "abcd"));
   CHECK_FALSE(ConstantTimeEquals("", "a"));
+}
+
+TEST_CASE("access-log lines are written while the service runs, not only when it stops") {
+  const std::string file = testing::MakeTempDir() + "/access.log";
+  std::ofstream log(file);
+  ServiceOptions options;
+  options.port = 0;
+  Service service(ExampleCatalog(), options, &log);
+  REQUIRE(service.Start().ok());
+  httplib::Client client("127.0.0.1", service.port());
+  REQUIRE(client.Get("/v1/health"));
+  // The writer thread writes every 50 ms; two seconds is generous on a loaded machine.
+  std::string text;
+  for (int i = 0; i < 200 && text.find('\n') == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::ifstream in(file);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  CHECK(text.find(" 127.0.0.1 \"GET /v1/health\" 200 ") != std::string::npos);
+  CHECK(std::count(text.begin(), text.end(), '\n') == 1);
+  service.Stop();
 }
 
 TEST_CASE("the server answers over loopback, limits bodies and serves concurrent clients") {
