@@ -254,37 +254,26 @@ const char* KindName(const models::HdfsAuditRecord*) { return "audit"; }
 const char* KindName(const models::HdfsTransferRecord*) { return "transfer"; }
 const char* KindName(const models::HdfsBlockRecord*) { return "block"; }
 
-// Decodes every record into (*out)[start…], keeping those whose time lies in [from_ms, to_ms):
-// each is read over the element already there (its strings keep their capacity), *out grows
-// only past its size, and *end is one past the last kept. On an error *end is `start`.
+// Decodes every record, keeping those whose time lies in [from_ms, to_ms).
 template <typename Record>
 Status Decode(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
-              std::int64_t to_ms, std::vector<Record>* out, std::size_t start, std::size_t* end) {
+              std::int64_t to_ms, std::vector<Record>* out) {
   Cursor c(json);
   c.Open();
-  std::size_t n = start;
+  const std::size_t before = out->size();
+  Record r;
   while (c.NextRecord()) {
-    if (n == out->size()) out->emplace_back();
-    Record& r = (*out)[n];
     c.Int(&r.time_ms, true);
     ReadFields(c, r);
     c.Close();
     if (!c.ok()) break;
-    if (r.time_ms >= from_ms && r.time_ms < to_ms) ++n;
+    if (r.time_ms >= from_ms && r.time_ms < to_ms) out->push_back(r);
   }
-  *end = c.ok() ? n : start;
-  if (!c.ok()) return Broken(chunk_id, c, json, KindName(static_cast<const Record*>(nullptr)));
+  if (!c.ok()) {
+    out->erase(out->begin() + static_cast<std::ptrdiff_t>(before), out->end());
+    return Broken(chunk_id, c, json, KindName(static_cast<const Record*>(nullptr)));
+  }
   return Status::Ok();
-}
-
-// Appends (the DecodeHdfsChunk contract): *out as it was on an error.
-template <typename Record>
-Status Append(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
-              std::int64_t to_ms, std::vector<Record>* out) {
-  std::size_t end = 0;
-  Status s = Decode(chunk_id, json, from_ms, to_ms, out, out->size(), &end);
-  out->resize(end);
-  return s;
 }
 
 }  // namespace
@@ -368,31 +357,15 @@ void HdfsChunkBuilder::Clear() {
 
 Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
                        std::int64_t to_ms, std::vector<models::HdfsAuditRecord>* out) {
-  return Append(chunk_id, json, from_ms, to_ms, out);
+  return Decode(chunk_id, json, from_ms, to_ms, out);
 }
 Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
                        std::int64_t to_ms, std::vector<models::HdfsTransferRecord>* out) {
-  return Append(chunk_id, json, from_ms, to_ms, out);
+  return Decode(chunk_id, json, from_ms, to_ms, out);
 }
 Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
                        std::int64_t to_ms, std::vector<models::HdfsBlockRecord>* out) {
-  return Append(chunk_id, json, from_ms, to_ms, out);
-}
-
-Status DecodeHdfsChunkReusing(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
-                              std::int64_t to_ms, std::vector<models::HdfsAuditRecord>* out,
-                              std::size_t* count) {
-  return Decode(chunk_id, json, from_ms, to_ms, out, 0, count);
-}
-Status DecodeHdfsChunkReusing(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
-                              std::int64_t to_ms, std::vector<models::HdfsTransferRecord>* out,
-                              std::size_t* count) {
-  return Decode(chunk_id, json, from_ms, to_ms, out, 0, count);
-}
-Status DecodeHdfsChunkReusing(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
-                              std::int64_t to_ms, std::vector<models::HdfsBlockRecord>* out,
-                              std::size_t* count) {
-  return Decode(chunk_id, json, from_ms, to_ms, out, 0, count);
+  return Decode(chunk_id, json, from_ms, to_ms, out);
 }
 
 }  // namespace perfplan::profiles

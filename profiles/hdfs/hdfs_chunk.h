@@ -71,19 +71,4 @@ Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_
 Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
                        std::int64_t to_ms, std::vector<models::HdfsBlockRecord>* out);
 
-// As DecodeHdfsChunk, for a reader that decodes chunk after chunk into one buffer: the records
-// overwrite (*out)[0, *count), each read over the element already there so that its strings keep
-// their capacity (no allocation once the buffer has grown to the chunks' size); *out grows only
-// past its size, and elements from *count on are left over from earlier chunks. On an error
-// *count is 0.
-Status DecodeHdfsChunkReusing(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
-                              std::int64_t to_ms, std::vector<models::HdfsAuditRecord>* out,
-                              std::size_t* count);
-Status DecodeHdfsChunkReusing(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
-                              std::int64_t to_ms, std::vector<models::HdfsTransferRecord>* out,
-                              std::size_t* count);
-Status DecodeHdfsChunkReusing(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
-                              std::int64_t to_ms, std::vector<models::HdfsBlockRecord>* out,
-                              std::size_t* count);
-
 }  // namespace perfplan::profiles

@@ -1,7 +1,6 @@
 #include "profiles/hdfs/hdfs_store_streams.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <optional>
 #include <queue>
 #include <string>
@@ -31,7 +30,8 @@ class ChunkCursor : public models::HdfsRecordCursor<Record> {
   }
 
   const Record* Next() override {
-    if (done_ >= 0) {  // the chunk the previous record came from is used up: its slot is free
+    if (done_ >= 0) {  // the chunk the previous record came from is used up: free it
+      chunks_[static_cast<std::size_t>(done_)] = Chunk();
       free_.push_back(static_cast<std::size_t>(done_));
       done_ = -1;
     }
@@ -44,9 +44,9 @@ class ChunkCursor : public models::HdfsRecordCursor<Record> {
     const auto [time, id, slot] = heap_.top();
     heap_.pop();
     Chunk& c = chunks_[slot];
-    const Record* out = &c.At(c.next++);
-    if (c.next < c.count) {
-      heap_.emplace(c.At(c.next).time_ms, id, slot);
+    const Record* out = &c.records[c.next++];
+    if (c.next < c.records.size()) {
+      heap_.emplace(c.records[c.next].time_ms, id, slot);
     } else {
       done_ = static_cast<std::ptrdiff_t>(slot);
     }
@@ -55,15 +55,9 @@ class ChunkCursor : public models::HdfsRecordCursor<Record> {
   Status status() const override { return status_; }
 
  private:
-  // One open chunk. A slot's buffer is kept when its chunk is used up and the next chunk decoded
-  // over it (DecodeHdfsChunkReusing), so reading the store allocates nothing once the buffers
-  // have grown: no record is copied, no string allocated per record.
   struct Chunk {
-    std::vector<Record> records;  // [0, count) hold the chunk's records in the window
-    std::size_t count = 0;
-    std::vector<std::uint32_t> order;  // when the records are out of time order: by time, stably
+    std::vector<Record> records;  // in the window, stably sorted by time
     std::size_t next = 0;
-    const Record& At(std::size_t k) const { return order.empty() ? records[k] : records[order[k]]; }
   };
 
   void StepRow() {
@@ -76,40 +70,28 @@ class ChunkCursor : public models::HdfsRecordCursor<Record> {
   }
 
   bool Open() {
-    std::size_t slot;
-    if (!free_.empty()) {
-      slot = free_.back();
-      free_.pop_back();
-    } else {
-      slot = chunks_.size();
-      chunks_.emplace_back();
-    }
-    Chunk& c = chunks_[slot];
+    Chunk c;
     const std::int64_t id = rows_->ColumnInt(0);
-    Status s = DecodeHdfsChunkReusing(id, rows_->ColumnText(2), from_ms_, to_ms_, &c.records,
-                                      &c.count);
+    Status s = DecodeHdfsChunk(id, rows_->ColumnText(2), from_ms_, to_ms_, &c.records);
     if (!s.ok()) {
       status_ = s;
       return false;
     }
     StepRow();
     if (!status_.ok()) return false;
-    c.next = 0;
-    c.order.clear();
-    if (c.count == 0) {
-      free_.push_back(slot);
-      return true;
+    if (c.records.empty()) return true;
+    std::stable_sort(c.records.begin(), c.records.end(),
+                     [](const Record& x, const Record& y) { return x.time_ms < y.time_ms; });
+    std::size_t slot;
+    if (!free_.empty()) {
+      slot = free_.back();
+      free_.pop_back();
+      chunks_[slot] = std::move(c);
+    } else {
+      slot = chunks_.size();
+      chunks_.push_back(std::move(c));
     }
-    auto time = [&c](std::size_t k) { return c.records[k].time_ms; };
-    bool sorted = true;
-    for (std::size_t k = 1; k < c.count && sorted; ++k) sorted = time(k - 1) <= time(k);
-    if (!sorted) {
-      c.order.resize(c.count);
-      for (std::size_t k = 0; k < c.count; ++k) c.order[k] = static_cast<std::uint32_t>(k);
-      std::stable_sort(c.order.begin(), c.order.end(),
-                       [&](std::uint32_t x, std::uint32_t y) { return time(x) < time(y); });
-    }
-    heap_.emplace(c.At(0).time_ms, id, slot);
+    heap_.emplace(chunks_[slot].records.front().time_ms, id, slot);
     return true;
   }
 
