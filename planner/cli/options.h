@@ -5,7 +5,9 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstddef>
+#include <cstdio>
 #include <cstdint>
 #include <functional>
 #include <ostream>
@@ -26,15 +28,30 @@ inline CLI::Option* AddStoreOption(CLI::App& cmd, std::string& path) {
   return cmd.add_option("--store", path, "Profile store (SQLite file)");
 }
 
-// An ingest's progress on stderr ("\r[3/10 logs, 52 MiB]", `what` naming the inputs) when stderr is
-// a terminal; else empty (no progress line in logs and pipes).
+// One progress line of an ingest: "\r[3/10 logs, 52.4 MB, 48.1 MB/s]" (`what` names the inputs;
+// `bytes` read so far; the rate is bytes over `elapsed_seconds`, left out before 0.1 s when it
+// would mean little). Ends with a newline when done == total. Units are decimal: MB = 10^6 bytes.
+inline std::string FormatProgress(std::size_t done, std::size_t total, const std::string& what,
+                                  std::int64_t bytes, double elapsed_seconds) {
+  char line[160];
+  const double mb = static_cast<double>(bytes) / 1e6;
+  int n = std::snprintf(line, sizeof line, "\r[%zu/%zu %s, %.1f MB", done, total, what.c_str(), mb);
+  if (n > 0 && elapsed_seconds >= 0.1 && static_cast<std::size_t>(n) < sizeof line) {
+    n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), ", %.1f MB/s",
+                       mb / elapsed_seconds);
+  }
+  return std::string(line) + "]" + (done == total ? "\n" : "");
+}
+
+// An ingest's progress on stderr (FormatProgress, the rate since this call) when stderr is a
+// terminal; else empty (no progress line in logs and pipes).
 inline std::function<void(std::size_t, std::size_t, std::int64_t)> TerminalProgress(
     CliContext& ctx, const std::string& what) {
   if (isatty(STDERR_FILENO) == 0) return {};
-  return [&ctx, what](std::size_t done, std::size_t total, std::int64_t bytes) {
-    *ctx.err << "\r[" << done << "/" << total << " " << what << ", " << bytes / (1 << 20) << " MiB]"
-             << std::flush;
-    if (done == total) *ctx.err << "\n";
+  const auto start = std::chrono::steady_clock::now();
+  return [&ctx, what, start](std::size_t done, std::size_t total, std::int64_t bytes) {
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    *ctx.err << FormatProgress(done, total, what, bytes, elapsed.count()) << std::flush;
   };
 }
 

@@ -146,14 +146,10 @@ std::optional<YAML::Node> FieldReader::Scalar(const YAML::Node& map, const std::
                      "expected a single value");
 }
 
-std::optional<double> FieldReader::Number(const YAML::Node& map, const std::string& path,
-                                          const char* key, Range range, bool required) {
-  std::optional<YAML::Node> node = Scalar(map, path, key, required);
-  if (!node) return std::nullopt;
-  const std::string& text = node->Scalar();
-  const std::string field = Join(path, key);
-  if (IsQuoted(*node)) {
-    Report(*node, field, "expected a number, got the string " + Quote(text));
+std::optional<double> CheckNumber(const std::string& text, bool quoted, Range range,
+                                  std::string* problem) {
+  if (quoted) {
+    *problem = "expected a number, got the string " + Quote(text);
     return std::nullopt;
   }
   double v = 0;
@@ -164,36 +160,24 @@ std::optional<double> FieldReader::Number(const YAML::Node& map, const std::stri
     used = 0;
   }
   if (used == 0 || used != text.size() || !std::isfinite(v)) {
-    Report(*node, field, "expected a finite number, got " + Quote(text));
+    *problem = "expected a finite number, got " + Quote(text);
     return std::nullopt;
   }
   if (range == Range::kPositive && v <= 0) {
-    Report(*node, field, "must be > 0, got " + text);
+    *problem = "must be > 0, got " + text;
     return std::nullopt;
   }
   if (range == Range::kNonNegative && v < 0) {
-    Report(*node, field, "must be >= 0, got " + text);
+    *problem = "must be >= 0, got " + text;
     return std::nullopt;
   }
   return v;
 }
 
-void FieldReader::SchemaVersion(const YAML::Node& root, long long expected) {
-  if (auto v = Integer(root, "", "schema_version", 1, 1'000'000, true); v && *v != expected) {
-    Report(root["schema_version"], "schema_version",
-           "this perfplan reads version " + std::to_string(expected) + ", got " +
-               std::to_string(*v));
-  }
-}
-
-std::optional<long long> FieldReader::Integer(const YAML::Node& map, const std::string& path,
-                                              const char* key, long long min_value,
-                                              long long max_value, bool required) {
-  std::optional<YAML::Node> node = Scalar(map, path, key, required);
-  if (!node) return std::nullopt;
-  const std::string& text = node->Scalar();
-  if (IsQuoted(*node)) {
-    Report(*node, Join(path, key), "expected a whole number, got the string " + Quote(text));
+std::optional<long long> CheckInteger(const std::string& text, bool quoted, long long min_value,
+                                      long long max_value, std::string* problem) {
+  if (quoted) {
+    *problem = "expected a whole number, got the string " + Quote(text);
     return std::nullopt;
   }
   long long v = 0;
@@ -204,57 +188,115 @@ std::optional<long long> FieldReader::Integer(const YAML::Node& map, const std::
     used = 0;
   }
   if (used == 0 || used != text.size()) {
-    Report(*node, Join(path, key), "expected a whole number, got " + Quote(text));
+    *problem = "expected a whole number, got " + Quote(text);
     return std::nullopt;
   }
   if (v < min_value) {
-    Report(*node, Join(path, key), "must be >= " + std::to_string(min_value) + ", got " + text);
+    *problem = "must be >= " + std::to_string(min_value) + ", got " + text;
     return std::nullopt;
   }
   if (v > max_value) {
-    Report(*node, Join(path, key), "must be <= " + std::to_string(max_value) + ", got " + text);
+    *problem = "must be <= " + std::to_string(max_value) + ", got " + text;
     return std::nullopt;
   }
   return v;
 }
 
+std::optional<bool> CheckBool(const std::string& text, std::string* problem) {
+  if (text == "true") return true;
+  if (text == "false") return false;
+  *problem = "expected true or false, got " + Quote(text);
+  return std::nullopt;
+}
+
+bool CheckString(const std::string& text, std::string* problem) {
+  if (!text.empty()) return true;
+  *problem = "must not be empty";
+  return false;
+}
+
+bool CheckChoice(const std::string& text, const std::vector<std::string_view>& choices,
+                 std::string* problem) {
+  for (std::string_view c : choices) {
+    if (text == c) return true;
+  }
+  *problem = "expected " + JoinChoices(choices) + ", got " + Quote(text);
+  const std::string suggestion = SuggestClosest(text, choices);
+  if (!suggestion.empty()) *problem += "; did you mean \"" + suggestion + "\"?";
+  return false;
+}
+
+bool IsNullScalar(std::string_view plain) {
+  // yaml-cpp's IsNullString: the plain scalars its parser turns into a null node.
+  return plain.empty() || plain == "~" || plain == "null" || plain == "Null" || plain == "NULL";
+}
+
+// Runs `check` on the scalar under map[key]; reports its message at the scalar's line.
+template <typename Check>
+auto FieldReader::Checked(const YAML::Node& map, const std::string& path, const char* key,
+                          bool required, Check check) -> decltype(check(std::string(), false,
+                                                                        nullptr)) {
+  std::optional<YAML::Node> node = Scalar(map, path, key, required);
+  if (!node) return {};
+  std::string problem;
+  auto v = check(node->Scalar(), IsQuoted(*node), &problem);
+  if (!v) Report(*node, Join(path, key), problem);
+  return v;
+}
+
+std::optional<double> FieldReader::Number(const YAML::Node& map, const std::string& path,
+                                          const char* key, Range range, bool required) {
+  return Checked(map, path, key, required,
+                 [&](const std::string& t, bool quoted, std::string* problem) {
+                   return CheckNumber(t, quoted, range, problem);
+                 });
+}
+
+void FieldReader::SchemaVersion(const YAML::Node& root, long long expected) {
+  if (auto v = Integer(root, "", "schema_version", 1, 1'000'000, true); v && *v != expected) {
+    Report(root["schema_version"], "schema_version", SchemaVersionProblem(expected, *v));
+  }
+}
+
+std::string SchemaVersionProblem(long long expected, long long seen) {
+  return "this perfplan reads version " + std::to_string(expected) + ", got " +
+         std::to_string(seen);
+}
+
+std::optional<long long> FieldReader::Integer(const YAML::Node& map, const std::string& path,
+                                              const char* key, long long min_value,
+                                              long long max_value, bool required) {
+  return Checked(map, path, key, required,
+                 [&](const std::string& t, bool quoted, std::string* problem) {
+                   return CheckInteger(t, quoted, min_value, max_value, problem);
+                 });
+}
+
 std::optional<std::string> FieldReader::String(const YAML::Node& map, const std::string& path,
                                                const char* key, bool required) {
-  std::optional<YAML::Node> node = Scalar(map, path, key, required);
-  if (!node) return std::nullopt;
-  if (node->Scalar().empty()) {
-    Report(*node, Join(path, key), "must not be empty");
-    return std::nullopt;
-  }
-  return node->Scalar();
+  return Checked(map, path, key, required,
+                 [](const std::string& t, bool, std::string* problem) -> std::optional<std::string> {
+                   if (!CheckString(t, problem)) return std::nullopt;
+                   return t;
+                 });
 }
 
 std::optional<bool> FieldReader::Bool(const YAML::Node& map, const std::string& path,
                                       const char* key) {
-  std::optional<YAML::Node> node = Scalar(map, path, key, false);
-  if (!node) return std::nullopt;
-  const std::string& t = node->Scalar();
-  if (t == "true") return true;
-  if (t == "false") return false;
-  Report(*node, Join(path, key), "expected true or false, got " + Quote(t));
-  return std::nullopt;
+  return Checked(map, path, key, false, [](const std::string& t, bool, std::string* problem) {
+    return CheckBool(t, problem);
+  });
 }
 
 std::optional<std::string> FieldReader::Choice(const YAML::Node& map, const std::string& path,
                                                const char* key,
                                                const std::vector<std::string_view>& choices,
                                                bool required) {
-  std::optional<YAML::Node> node = Scalar(map, path, key, required);
-  if (!node) return std::nullopt;
-  const std::string& t = node->Scalar();
-  for (std::string_view c : choices) {
-    if (t == c) return t;
-  }
-  std::string message = "expected " + JoinChoices(choices) + ", got " + Quote(t);
-  const std::string suggestion = SuggestClosest(t, choices);
-  if (!suggestion.empty()) message += "; did you mean \"" + suggestion + "\"?";
-  Report(*node, Join(path, key), message);
-  return std::nullopt;
+  return Checked(map, path, key, required,
+                 [&](const std::string& t, bool, std::string* problem) -> std::optional<std::string> {
+                   if (!CheckChoice(t, choices, problem)) return std::nullopt;
+                   return t;
+                 });
 }
 
 }  // namespace perfplan::profiles::detail

@@ -67,9 +67,29 @@ class FieldReader {
  private:
   std::optional<YAML::Node> Scalar(const YAML::Node& map, const std::string& path, const char* key,
                                    bool required);
+  template <typename Check>
+  auto Checked(const YAML::Node& map, const std::string& path, const char* key, bool required,
+               Check check) -> decltype(check(std::string(), false, nullptr));
   std::string file_;
   std::vector<Problem>* problems_;
 };
+
+// The checks behind FieldReader's typed reads, on a scalar's text alone (`quoted`: the scalar was
+// written in quotes). Each returns the value, or nullopt with the message FieldReader reports
+// (without the field) in *problem. The fast profile reader (plain_profile.h) accepts a value only
+// when these do, so both readers agree on every document.
+std::optional<double> CheckNumber(const std::string& text, bool quoted, Range range,
+                                  std::string* problem);
+std::optional<long long> CheckInteger(const std::string& text, bool quoted, long long min_value,
+                                      long long max_value, std::string* problem);
+std::optional<bool> CheckBool(const std::string& text, std::string* problem);
+bool CheckString(const std::string& text, std::string* problem);
+bool CheckChoice(const std::string& text, const std::vector<std::string_view>& choices,
+                 std::string* problem);
+// yaml-cpp reads these plain (unquoted) scalars as null, not as text.
+bool IsNullScalar(std::string_view plain);
+// SchemaVersion's message for a document of another version.
+std::string SchemaVersionProblem(long long expected, long long seen);
 
 // Reads a whole file; on failure records "cannot read: <reason>" and returns nullopt.
 std::optional<std::string> ReadWholeFile(const std::string& path, std::vector<Problem>* problems);

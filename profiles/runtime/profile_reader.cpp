@@ -1,5 +1,6 @@
 #include "profiles/runtime/profile_reader.h"
 
+#include "profiles/detail/plain_profile.h"
 #include "profiles/detail/profile_node.h"
 #include "profiles/detail/yaml_fields.h"
 #include "profiles/runtime/topology.h"
@@ -10,48 +11,25 @@ namespace {
 using detail::FieldReader;
 using detail::Range;
 
-const std::vector<std::string_view> kTopKeys = {
-    "schema_version", "application", "description", "profiled_site", "reduction_object_class",
-    "reduction_object_scaling", "global_reduction_class", "retrieval_scales_with_storage_nodes",
-    "reduction_communication", "runs",
-    // written by `perfplan fit --json` (residuals,
-    // runs used); informational, not read
-    "fit"};
-const std::vector<std::string_view> kRunKeys = {"dataset_bytes",
-                                                "storage_nodes",
-                                                "compute_nodes",
-                                                "bandwidth_bytes_per_second",
-                                                "disk_seconds",
-                                                "network_seconds",
-                                                "compute_seconds",
-                                                "reduction_object_bytes",
-                                                "reduction_seconds",
-                                                "global_reduction_seconds",
-                                                "note"};
-
 // Reads one run; problems go to the reader, fields with problems keep their defaults.
 void ReadRun(FieldReader& r, const YAML::Node& node, const std::string& path,
              models::ProfileRun* run) {
-  if (!r.ExpectMap(node, path, kRunKeys)) return;
-  auto positive = [&](const char* key, double* out) {
-    if (auto v = r.Number(node, path, key, Range::kPositive, true)) *out = *v;
-  };
-  auto non_negative = [&](const char* key, double* out, bool required) {
-    if (auto v = r.Number(node, path, key, Range::kNonNegative, required)) *out = *v;
-  };
-  positive("dataset_bytes", &run->dataset_bytes);
-  auto count = [&](const char* key, double* out) {
-    if (auto v = r.Integer(node, path, key, 1, kMaxNodeCount, true)) *out = static_cast<double>(*v);
-  };
-  count("storage_nodes", &run->storage_nodes);
-  count("compute_nodes", &run->compute_nodes);
-  positive("bandwidth_bytes_per_second", &run->bandwidth_bytes_per_second);
-  non_negative("disk_seconds", &run->disk_seconds, true);
-  non_negative("network_seconds", &run->network_seconds, true);
-  non_negative("compute_seconds", &run->compute_seconds, true);
-  non_negative("reduction_object_bytes", &run->reduction_object_bytes, false);
-  non_negative("reduction_seconds", &run->reduction_seconds, false);
-  non_negative("global_reduction_seconds", &run->global_reduction_seconds, false);
+  if (!r.ExpectMap(node, path, detail::RunKeys())) return;
+  for (const detail::RunField& f : detail::kRunFields) {
+    const char* key = f.key.data();  // each key is a string literal
+    std::optional<double> v;
+    if (f.check == detail::RunField::Check::kNodeCount) {
+      if (auto n = r.Integer(node, path, key, 1, kMaxNodeCount, f.required)) {
+        v = static_cast<double>(*n);
+      }
+    } else {
+      v = r.Number(node, path, key,
+                   f.check == detail::RunField::Check::kPositive ? Range::kPositive
+                                                                 : Range::kNonNegative,
+                   f.required);
+    }
+    if (v) run->*f.member = *v;
+  }
 }
 
 // The model reports "runs[I].FIELD: message" or "FIELD: message"; point at that node.
@@ -76,7 +54,35 @@ Problem LocateModelProblem(const Status& status, const YAML::Node& root, const s
 
 }  // namespace
 
+const std::vector<std::string_view>& detail::RunKeys() {
+  static const std::vector<std::string_view> keys = [] {
+    std::vector<std::string_view> out;
+    for (const RunField& f : kRunFields) out.push_back(f.key);
+    out.push_back(kRunNoteKey);
+    return out;
+  }();
+  return keys;
+}
+
+std::optional<double> detail::CheckRunField(const RunField& field, const std::string& text,
+                                            bool quoted, std::string* problem) {
+  if (field.check == RunField::Check::kNodeCount) {
+    std::optional<long long> n = CheckInteger(text, quoted, 1, kMaxNodeCount, problem);
+    if (!n) return std::nullopt;
+    return static_cast<double>(*n);
+  }
+  return CheckNumber(text, quoted,
+                     field.check == RunField::Check::kPositive ? Range::kPositive
+                                                               : Range::kNonNegative,
+                     problem);
+}
+
 Loaded<ProfileDocument> ParseProfile(const std::string& text, const std::string& file) {
+  // The documents perfplan writes are read in one pass; anything else, and any document with a
+  // problem, by yaml-cpp (which reports the problems).
+  if (std::optional<ProfileDocument> plain = detail::ReadPlainProfile(text, file)) {
+    return {std::move(*plain), {}};
+  }
   Loaded<ProfileDocument> out;
   out.value.file = file;
   FieldReader r(file, &out.problems);
@@ -90,23 +96,22 @@ Loaded<ProfileDocument> detail::ParseProfileNode(const YAML::Node& root,
   Loaded<ProfileDocument> out;
   out.value.file = file;
   FieldReader r(file, &out.problems);
-  r.ExpectMap(root, "", kTopKeys);
+  r.ExpectMap(root, "", kProfileTopKeys);
 
   r.SchemaVersion(root, kProfileSchemaVersion);
   models::RuntimeProfile& p = out.value.profile;
   if (auto v = r.String(root, "", "application", true)) p.application = *v;
   if (auto v = r.String(root, "", "profiled_site", false)) out.value.profiled_site = *v;
   if (auto v =
-          r.Choice(root, "", "reduction_object_class", {"constant", "linear", "auto"}, false)) {
+          r.Choice(root, "", "reduction_object_class", kObjectClassChoices, false)) {
     models::ReductionObjectClass c;
     if (models::Parse(*v, &c)) p.reduction_object_class = c;  // "auto" leaves it open
   }
   if (auto v =
-          r.Choice(root, "", "reduction_object_scaling", {"dataset", "compute-nodes"}, false)) {
+          r.Choice(root, "", "reduction_object_scaling", kObjectScalingChoices, false)) {
     models::Parse(*v, &p.reduction_object_scaling);
   }
-  if (auto v = r.Choice(root, "", "global_reduction_class",
-                        {"linear-constant", "constant-linear", "auto"}, false)) {
+  if (auto v = r.Choice(root, "", "global_reduction_class", kGlobalClassChoices, false)) {
     models::GlobalReductionClass c;
     if (models::Parse(*v, &c)) p.global_reduction_class = c;  // "auto" leaves it open
   }
@@ -114,7 +119,7 @@ Loaded<ProfileDocument> detail::ParseProfileNode(const YAML::Node& root,
     p.retrieval_scales_with_storage_nodes = *v;
   }
   if (const YAML::Node rc = root["reduction_communication"]) {
-    if (r.ExpectMap(rc, "reduction_communication", {"seconds_per_byte", "fixed_seconds"})) {
+    if (r.ExpectMap(rc, "reduction_communication", kReductionCommunicationKeys)) {
       auto a =
           r.Number(rc, "reduction_communication", "seconds_per_byte", Range::kNonNegative, true);
       auto b = r.Number(rc, "reduction_communication", "fixed_seconds", Range::kNonNegative, true);

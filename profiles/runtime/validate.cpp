@@ -1,5 +1,6 @@
 #include "profiles/runtime/validate.h"
 
+#include "profiles/detail/plain_profile.h"
 #include "profiles/detail/profile_node.h"
 #include "profiles/detail/yaml_fields.h"
 #include "profiles/runtime/profile_reader.h"
@@ -24,6 +25,11 @@ FileValidation ValidateFile(const std::string& path) {
   out.file = path;
   std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
   if (!text) return out;
+  // A profile perfplan wrote, without problems, is read in one pass (plain_profile.h).
+  if (detail::ReadPlainProfile(*text, path)) {
+    out.kind = DocumentKind::kProfile;
+    return out;
+  }
   detail::FieldReader reader(path, &out.problems);
   std::optional<YAML::Node> root = reader.Parse(*text);
   if (!root) return out;

@@ -4,6 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <cstring>
+#include <random>
+
+#include "profiles/runtime/profile_writer.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles {
@@ -143,6 +148,203 @@ TEST_CASE("a missing file is reported with the reason") {
   Loaded<ProfileDocument> loaded = LoadProfile("/nonexistent/p.yaml");
   CHECK(Messages(loaded) ==
         std::vector<std::string>{"/nonexistent/p.yaml: cannot open (No such file or directory)"});
+}
+
+
+// ---- the one-pass reader of plain documents (the documents perfplan writes) ----
+
+// A leading comment holding a tab keeps the meaning of any YAML or JSON document but is outside
+// the one-pass reader's subset: the same document read by yaml-cpp.
+Loaded<ProfileDocument> ParseWithYamlCpp(const std::string& text) {
+  return ParseProfile("#\t\n" + text, "p.yaml");
+}
+
+bool SameDouble(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// Every value of the two documents, doubles bit for bit.
+bool SameDocument(const ProfileDocument& a, const ProfileDocument& b) {
+  const models::RuntimeProfile& p = a.profile;
+  const models::RuntimeProfile& q = b.profile;
+  if (p.application != q.application || a.profiled_site != b.profiled_site ||
+      p.reduction_object_class != q.reduction_object_class ||
+      p.reduction_object_scaling != q.reduction_object_scaling ||
+      p.global_reduction_class != q.global_reduction_class ||
+      p.retrieval_scales_with_storage_nodes != q.retrieval_scales_with_storage_nodes ||
+      p.reduction_communication.has_value() != q.reduction_communication.has_value() ||
+      p.runs.size() != q.runs.size()) {
+    return false;
+  }
+  if (p.reduction_communication &&
+      (!SameDouble(p.reduction_communication->seconds_per_byte,
+                   q.reduction_communication->seconds_per_byte) ||
+       !SameDouble(p.reduction_communication->fixed_seconds,
+                   q.reduction_communication->fixed_seconds))) {
+    return false;
+  }
+  for (std::size_t i = 0; i < p.runs.size(); ++i) {
+    const models::ProfileRun& r = p.runs[i];
+    const models::ProfileRun& s = q.runs[i];
+    for (auto m : {&models::ProfileRun::dataset_bytes, &models::ProfileRun::storage_nodes,
+                   &models::ProfileRun::compute_nodes,
+                   &models::ProfileRun::bandwidth_bytes_per_second,
+                   &models::ProfileRun::disk_seconds, &models::ProfileRun::network_seconds,
+                   &models::ProfileRun::compute_seconds,
+                   &models::ProfileRun::reduction_object_bytes,
+                   &models::ProfileRun::reduction_seconds,
+                   &models::ProfileRun::global_reduction_seconds}) {
+      if (!SameDouble(r.*m, s.*m)) return false;
+    }
+  }
+  return true;
+}
+
+models::RuntimeProfile GeneratedProfile(std::size_t runs) {
+  models::RuntimeProfile p;
+  p.application = "kmeans \"sky\" \\ survey";
+  p.reduction_object_class = models::ReductionObjectClass::kConstant;
+  p.global_reduction_class = models::GlobalReductionClass::kLinearConstant;
+  p.reduction_communication = models::ReductionCommunication{1.25e-9, 0.003};
+  for (std::size_t i = 0; i < runs; ++i) {
+    models::ProfileRun r;
+    r.dataset_bytes = 1.4e9 * static_cast<double>(1 + i % 7);
+    r.storage_nodes = 2;
+    r.compute_nodes = static_cast<double>(4 << (i % 3));
+    r.bandwidth_bytes_per_second = 12.5e6;
+    r.disk_seconds = 14.0 + 0.1 * static_cast<double>(i);
+    r.network_seconds = 56.0 / 3.0;
+    r.compute_seconds = 121.5;
+    r.reduction_object_bytes = 16000;
+    r.reduction_seconds = 0.9;
+    r.global_reduction_seconds = 0.6;
+    p.runs.push_back(r);
+  }
+  return p;
+}
+
+const char* kPlainJson = R"({
+  "schema_version": 1,
+  "application": "em",
+  "description": {"note": ["fit", 2, {"x": null}], "y": true},
+  "reduction_object_class": "constant",
+  "global_reduction_class": "constant-linear",
+  "retrieval_scales_with_storage_nodes": false,
+  "reduction_communication": {"seconds_per_byte": 0.001, "fixed_seconds": 1},
+  "runs": [
+    {"dataset_bytes": 1.4e9, "storage_nodes": 2, "compute_nodes": 4,
+     "bandwidth_bytes_per_second": 12.5e6, "disk_seconds": 14, "network_seconds": 56,
+     "compute_seconds": 310, "reduction_object_bytes": 48000, "reduction_seconds": 2.4,
+     "global_reduction_seconds": 4.5, "note": "first \/ \"one\""},
+    {"note": {"n": [1]}, "dataset_bytes": 2.8E+9, "storage_nodes": 2, "compute_nodes": 8,
+     "bandwidth_bytes_per_second": 12.5e6, "disk_seconds": 28, "network_seconds": 112,
+     "compute_seconds": 300, "reduction_object_bytes": 48000, "reduction_seconds": 2.4,
+     "global_reduction_seconds": -0}
+  ],
+  "fit": {"residual_seconds": [0.5, -1e-3], "runs_used": 2}
+})";
+
+TEST_CASE("the documents perfplan writes are read in one pass, to the value yaml-cpp reads") {
+  std::vector<std::pair<std::string, std::string>> documents = {
+      {"writer, 1 run", WriteProfileYaml(GeneratedProfile(1), "osu", "a \"quoted\" text",
+                                         {"written by a test", "second comment"})},
+      {"writer, 50 runs", WriteProfileYaml(GeneratedProfile(50), "", "", {})},
+      {"JSON, pretty", kPlainJson},
+  };
+  std::string compact = kPlainJson;
+  std::erase(compact, '\n');
+  documents.emplace_back("JSON, one line", compact);
+  for (const char* name : {"kmeans", "em", "knn", "vortex"}) {
+    documents.emplace_back(name, testing::ReadFile(testing::SourceDir() + "/examples/profiles/" +
+                                                   name + ".yaml"));
+  }
+  for (const auto& [name, text] : documents) {
+    CAPTURE(name);
+    Loaded<ProfileDocument> fast = ParseProfile(text, "p.yaml");
+    Loaded<ProfileDocument> slow = ParseWithYamlCpp(text);
+    REQUIRE(fast.ok());
+    REQUIRE(slow.ok());
+    CHECK(fast.value.read_in_one_pass);
+    CHECK_FALSE(slow.value.read_in_one_pass);
+    CHECK(SameDocument(fast.value, slow.value));
+  }
+}
+
+TEST_CASE("other YAML, and every document with a problem, is read by yaml-cpp") {
+  const std::string writer = WriteProfileYaml(GeneratedProfile(3), "", "", {});
+  std::string crlf;
+  for (char c : writer) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  std::string unknown = writer;
+  unknown.replace(unknown.find("compute_nodes"), 13, "compute_nodez");
+  struct Case {
+    const char* name;
+    std::string text;
+  };
+  const Case cases[] = {
+      {"flow runs", kValidYaml},
+      {"CRLF", crlf},
+      {"tab", "schema_version:\t1\n" + writer.substr(writer.find('\n') + 1)},
+      {"anchor", "schema_version: &v 1\n" + writer.substr(writer.find('\n') + 1)},
+      {"unknown key", unknown},
+      {"repeated key", "schema_version: 1\n" + writer},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    CHECK_FALSE(ParseProfile(c.text, "p.yaml").value.read_in_one_pass);
+  }
+  CHECK(Messages(ParseProfile(unknown, "p.yaml")) ==
+        std::vector<std::string>{
+            "p.yaml:13: runs[0].compute_nodez: unknown key; did you mean \"compute_nodes\"?",
+            "p.yaml:11: runs[0].compute_nodes: missing"});
+}
+
+// Random edits of plain documents (characters YAML and JSON give meaning to, inserted, replaced,
+// deleted; lines doubled): whenever the one-pass reader accepts an edit, yaml-cpp reads the same
+// edit without a problem and to the same value. Fails if the subset is wider than it knows.
+TEST_CASE("an edited document the one-pass reader accepts is one yaml-cpp reads the same") {
+  const std::string seeds[] = {WriteProfileYaml(GeneratedProfile(3), "osu", "d", {"c"}),
+                               kPlainJson,
+                               testing::ReadFile(testing::SourceDir() +
+                                                 "/examples/profiles/kmeans.yaml")};
+  const std::string alphabet = " :#-\"\\{}[],.\n0123456789eE+-_aflnrstu~'&*!|>?%@";
+  const char* snippets[] = {" ", "  # c", "\n# c\n", "\n\n", "\"", "0", "e+1", ".5", "-",
+                            ": ", "~", "null", "\\n", "\\\"", "  ", "\n  "};
+  std::mt19937_64 rng(16);
+  int accepted = 0, read_by_yaml_cpp = 0;
+  for (const std::string& seed : seeds) {
+    for (int k = 0; k < 3000; ++k) {
+      std::string text = seed;
+      const int edits = 1 + static_cast<int>(rng() % 3);
+      for (int e = 0; e < edits; ++e) {
+        const std::size_t at = rng() % text.size();
+        const char c = alphabet[rng() % alphabet.size()];
+        switch (rng() % 5) {
+          case 0: text.insert(at, 1, c); break;
+          case 4: text.insert(at, snippets[rng() % std::size(snippets)]); break;
+          case 1: text[at] = c; break;
+          case 2: text.erase(at, 1 + rng() % 3); break;
+          default: {
+            const std::size_t start = text.rfind('\n', at) + 1;
+            const std::size_t end = text.find('\n', at);
+            if (end != std::string::npos) text.insert(start, text.substr(start, end - start + 1));
+          }
+        }
+        if (text.empty()) text = "x";
+      }
+      CAPTURE(text);
+      Loaded<ProfileDocument> fast = ParseProfile(text, "p.yaml");
+      if (!fast.value.read_in_one_pass) {
+        ++read_by_yaml_cpp;
+        continue;
+      }
+      ++accepted;
+      Loaded<ProfileDocument> slow = ParseWithYamlCpp(text);
+      REQUIRE(slow.ok());
+      CHECK(SameDocument(fast.value, slow.value));
+    }
+  }
+  // Both paths are exercised: many edits (numbers, spaces, comments) stay plain and valid.
+  MESSAGE("accepted ", accepted, ", read by yaml-cpp ", read_by_yaml_cpp);
+  CHECK(accepted > 400);
+  CHECK(read_by_yaml_cpp > 4000);
 }
 
 }  // namespace
