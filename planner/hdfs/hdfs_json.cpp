@@ -6,6 +6,7 @@
 #include "models/json_text.h"
 #include "planner/hdfs/hdfs.h"
 #include "planner/output/skip_report.h"
+#include "profiles/hdfs/hdfs_log.h"
 
 namespace perfplan::planner {
 namespace {
@@ -42,9 +43,10 @@ std::string ToJson(const profiles::HdfsIngestReport& r) {
                                                last_time_ms));
   }
   const auto& n = r.counts;
-  json lines = PERFPLAN_JSON_FIELDS(n, audit, transfer, block, create, complete, other_trace,
-                                    other, continuation, blank, garbled, time_backwards);
-  lines["total"] = n.lines;
+  json lines = {{"total", n.lines}, {"time_backwards", n.time_backwards}};
+  for (const profiles::HdfsLineKindCount& k : profiles::HdfsLineKinds()) {
+    lines[k.name] = n.*k.count;
+  }
   json doc = PERFPLAN_JSON_FIELDS(r, records, files_read, files_unchanged, timezone, skipped_total);
   doc["lines"] = lines;
   doc["skipped"] = ProblemsJson(r.skipped);

@@ -134,18 +134,10 @@ Status HdfsMap(std::istream& in, std::ostream& out, std::ostream& err,
   if (in.bad())
     return Status::Failed(input_name + ": read error after line " +
                           std::to_string(reader.line_number()));
-  const std::pair<const char*, std::int64_t> totals[] = {{"lines", counts.lines},
-                                                         {"audit", counts.audit},
-                                                         {"transfer", counts.transfer},
-                                                         {"block", counts.block},
-                                                         {"create", counts.create},
-                                                         {"complete", counts.complete},
-                                                         {"other_trace", counts.other_trace},
-                                                         {"other", counts.other},
-                                                         {"continuation", counts.continuation},
-                                                         {"blank", counts.blank},
-                                                         {"garbled", counts.garbled}};
-  for (const auto& [name, value] : totals) out << "#\t" << name << '\t' << value << '\n';
+  out << "#\tlines\t" << counts.lines << '\n';
+  for (const profiles::HdfsLineKindCount& k : profiles::HdfsLineKinds()) {
+    out << "#\t" << k.name << '\t' << counts.*k.count << '\n';
+  }
   return Status::Ok();
 }
 
@@ -201,18 +193,10 @@ Result<WorkloadAnswer> HdfsReduce(std::istream& in, const models::HdfsWorkloadOp
     } else if (f[0] == "#") {
       std::int64_t v = 0;
       if (f.size() != 3 || !Int(f[2], &v)) return bad("expected \"#\\tNAME\\tCOUNT\"");
-      std::int64_t* slot = f[1] == "lines"          ? &counts.lines
-                           : f[1] == "audit"        ? &counts.audit
-                           : f[1] == "transfer"     ? &counts.transfer
-                           : f[1] == "block"        ? &counts.block
-                           : f[1] == "create"       ? &counts.create
-                           : f[1] == "complete"     ? &counts.complete
-                           : f[1] == "other_trace"  ? &counts.other_trace
-                           : f[1] == "other"        ? &counts.other
-                           : f[1] == "continuation" ? &counts.continuation
-                           : f[1] == "blank"        ? &counts.blank
-                           : f[1] == "garbled"      ? &counts.garbled
-                                                    : nullptr;
+      std::int64_t* slot = f[1] == "lines" ? &counts.lines : nullptr;
+      for (const profiles::HdfsLineKindCount& k : profiles::HdfsLineKinds()) {
+        if (f[1] == k.name) slot = &(counts.*k.count);
+      }
       if (slot == nullptr) return bad("unknown count \"" + std::string(f[1]) + "\"");
       *slot += v;
     } else {
