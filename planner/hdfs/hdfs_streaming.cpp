@@ -5,6 +5,7 @@
 #include <istream>
 #include <ostream>
 
+#include "models/text.h"
 #include "profiles/hdfs/hdfs_log.h"
 #include "profiles/line_reader.h"
 #include "profiles/stream_line_source.h"
@@ -23,20 +24,6 @@ void Escape(std::string_view s, std::string* out) {
     else
       out->push_back(c);
   }
-}
-
-std::string Unescape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 1 < s.size()) {
-      const char n = s[++i];
-      out.push_back(n == 't' ? '\t' : n == 'n' ? '\n' : n);
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
 }
 
 void Time(std::int64_t ms, std::string* out) {
@@ -167,13 +154,13 @@ Result<WorkloadAnswer> HdfsReduce(std::istream& in, const models::HdfsWorkloadOp
       models::HdfsAuditRecord a;
       a.time_ms = t;
       a.allowed = f[2] == "1";
-      a.user = Unescape(f[3]);
-      a.real_user = Unescape(f[4]);
-      a.ip = Unescape(f[5]);
-      a.cmd = Unescape(f[6]);
-      a.src = Unescape(f[7]);
-      a.dst = Unescape(f[8]);
-      a.proto = Unescape(f[9]);
+      a.user = models::UnescapeTabs(f[3]);
+      a.real_user = models::UnescapeTabs(f[4]);
+      a.ip = models::UnescapeTabs(f[5]);
+      a.cmd = models::UnescapeTabs(f[6]);
+      a.src = models::UnescapeTabs(f[7]);
+      a.dst = models::UnescapeTabs(f[8]);
+      a.proto = models::UnescapeTabs(f[9]);
       audits.push_back(std::move(a));
     } else if (f[0] == "T") {
       models::HdfsTransferRecord r;
@@ -182,14 +169,14 @@ Result<WorkloadAnswer> HdfsReduce(std::istream& in, const models::HdfsWorkloadOp
       }
       r.time_ms = t;
       r.is_read = f[2] == "1";
-      r.datanode = Unescape(f[3]);
-      r.peer = Unescape(f[4]);
-      r.block = Unescape(f[6]);
-      r.client_id = Unescape(f[7]);
+      r.datanode = models::UnescapeTabs(f[3]);
+      r.peer = models::UnescapeTabs(f[4]);
+      r.block = models::UnescapeTabs(f[6]);
+      r.client_id = models::UnescapeTabs(f[7]);
       transfers.push_back(std::move(r));
     } else if (f[0] == "B") {
       if (f.size() != 4 || !Int(f[1], &t)) return bad("expected a block record of 4 fields");
-      blocks.push_back({t, Unescape(f[2]), Unescape(f[3])});
+      blocks.push_back({t, models::UnescapeTabs(f[2]), models::UnescapeTabs(f[3])});
     } else if (f[0] == "#") {
       std::int64_t v = 0;
       if (f.size() != 3 || !Int(f[2], &v)) return bad("expected \"#\\tNAME\\tCOUNT\"");

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "models/text.h"
 #include "profiles/detail/columns.h"
 
 namespace perfplan::profiles::mapreduce {
@@ -116,19 +117,7 @@ void PackCounters(const std::vector<Counter>& counters, std::string& out) {
     out += '\n';
   }
 }
-std::string UnpackField(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 1 < s.size()) {
-      const char c = s[++i];
-      out += c == 't' ? '\t' : c == 'n' ? '\n' : c;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
+
 // The store wrote `text` (PackCounters or the v2 migration); a line that is not three fields
 // is a damaged store and fails rather than reading as a wrong counter.
 Result<std::vector<Counter>> UnpackCounters(std::string_view text) {
@@ -148,7 +137,7 @@ Result<std::vector<Counter>> UnpackCounters(std::string_view text) {
     if (g == "\\e") {
       group.clear();
     } else if (!g.empty()) {
-      group = UnpackField(g);
+      group = models::UnescapeTabs(g);
     }
     const std::string text_value(value);
     char* stop = nullptr;
@@ -156,7 +145,7 @@ Result<std::vector<Counter>> UnpackCounters(std::string_view text) {
     if (text_value.empty() || *stop != '\0') {
       return Status::Failed("mr_counter_sets: damaged counter value \"" + text_value + "\"");
     }
-    out.push_back({group, UnpackField(line.substr(t1 + 1, t2 - t1 - 1)), v});
+    out.push_back({group, models::UnescapeTabs(line.substr(t1 + 1, t2 - t1 - 1)), v});
   }
   return out;
 }
