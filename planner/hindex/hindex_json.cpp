@@ -4,7 +4,7 @@
 
 #include "models/json_fields.h"
 #include "models/json_text.h"
-#include "planner/hindex/hindex_json.h"
+#include "planner/hindex/hindex.h"
 #include "planner/hindex/hindex_fields.h"
 #include "planner/hindex/hindex_json_object.h"
 #include "planner/hindex/stragglers.h"

@@ -3,7 +3,7 @@
 
 #include "models/json_fields.h"
 #include "models/json_text.h"
-#include "planner/runtime/fit_json.h"
+#include "planner/runtime/fit_eval.h"
 #include "profiles/runtime/profile_writer.h"
 
 namespace perfplan::planner {
