@@ -27,9 +27,4 @@ std::string FormatNumber(double v);
 // human text (reports, tables), not for numbers read back.
 std::string FormatFixed(double v, int digits);
 
-// Reads back a field whose tabs, newlines and backslashes were escaped as \t, \n and \\ (the
-// tab-separated records of `hdfs map`/`hdfs reduce`, the store's packed MapReduce counters):
-// "\t" → tab, "\n" → newline, "\X" → X for any other byte X; a lone backslash at the end stays.
-std::string UnescapeTabs(std::string_view s);
-
 }  // namespace perfplan::models

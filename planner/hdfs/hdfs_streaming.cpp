@@ -5,7 +5,7 @@
 #include <istream>
 #include <ostream>
 
-#include "models/text.h"
+#include "models/tab_escape.h"
 #include "profiles/hdfs/hdfs_log.h"
 #include "profiles/line_reader.h"
 #include "profiles/stream_line_source.h"

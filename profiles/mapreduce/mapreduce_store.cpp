@@ -7,7 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "models/text.h"
+#include "models/tab_escape.h"
 #include "profiles/detail/columns.h"
 #include "profiles/detail/rows.h"
 
