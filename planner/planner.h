@@ -7,8 +7,7 @@
 // |----------|-------------------------------------|----------------------------------------------|
 // | runtime  | planner/runtime/runtime.h           | predict, select, validate                    |
 // |          | planner/runtime/json_output.h       | their JSON                                   |
-// |          | planner/runtime/fit_eval.h          | fit, evaluate, import scout                  |
-// |          | planner/runtime/fit_json.h          | their JSON                                   |
+// |          | planner/runtime/fit_eval.h          | fit, evaluate, backtest, import scout, JSON  |
 // |          | planner/runtime/accuracy.h          | the leave-out accuracy study                 |
 // | spark    | planner/spark/spark_api.h           | ingest spark, apps, app, whatif executors    |
 // |          | planner/spark/spark_streaming.h     | spark map, spark reduce                      |
@@ -16,8 +15,7 @@
 // | hdfs     | planner/hdfs/hdfs.h                 | ingest hdfs, workload, simulate hdfs         |
 // |          | planner/hdfs/hdfs_streaming.h       | hdfs map, hdfs reduce                        |
 // | ganglia  | planner/ganglia/ganglia_collect.h   | collect ganglia                              |
-// | hindex   | planner/hindex/hindex.h             | hindex, simulate hindex                      |
-// |          | planner/hindex/hindex_json.h        | their JSON                                   |
+// | hindex   | planner/hindex/hindex.h             | hindex, simulate hindex, their JSON          |
 // |          | planner/hindex/stragglers.h         | stragglers                                   |
 // | scoring  | planner/scoring/spark_scoring.h     | label, classify, score, scores               |
 // |          | planner/scoring/task_scoring.h      | task types and scores over stored runs       |
@@ -36,7 +34,6 @@
 #include "planner/hdfs/hdfs.h"
 #include "planner/hdfs/hdfs_streaming.h"
 #include "planner/hindex/hindex.h"
-#include "planner/hindex/hindex_json.h"
 #include "planner/hindex/stragglers.h"
 #include "planner/mapreduce/mapreduce_api.h"
 #include "planner/output/export.h"
@@ -47,7 +44,6 @@
 #include "planner/plan/spark_plan.h"
 #include "planner/runtime/accuracy.h"
 #include "planner/runtime/fit_eval.h"
-#include "planner/runtime/fit_json.h"
 #include "planner/runtime/json_output.h"
 #include "planner/runtime/runtime.h"
 #include "planner/scoring/spark_scoring.h"

@@ -39,9 +39,10 @@ perfplan_ensure_packages() {
     { apt-get update >&2 && apt-get install -y --no-install-recommends "${missing[@]}" >&2; }
 }
 
-# Configures (once) and builds the tree in $PERFPLAN_BUILD_DIR (default: build/).
+# Configures (once) and builds the tree in $PERFPLAN_BUILD_DIR (default: build/), and leaves
+# that folder's path in $build for the caller.
 perfplan_build() {
-  local root build
+  local root
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
   build=${PERFPLAN_BUILD_DIR:-$root/build}
   if [ ! -f "$build/build.ninja" ]; then

@@ -7,8 +7,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/deps.sh"
 perfplan_ensure_packages
-perfplan_build
-build=${PERFPLAN_BUILD_DIR:-$here/../build}
+perfplan_build  # sets $build
 cd "$build"
 ctest --output-on-failure --timeout 900 -j "$(nproc)" "$@"
 

@@ -4,7 +4,6 @@
 #include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/runtime/fit_eval.h"
-#include "planner/runtime/fit_json.h"
 #include "planner/runtime/store_backtest.h"
 
 namespace perfplan::cli {

@@ -92,6 +92,7 @@ Status InFlagTerms(const Status& status) {
       {"sources", "--node"},
       {"hadoop_version", "--hadoop-version"},
       {"timezone", "--timezone"},
+      {"batch_files", "--batch-files"},
   };
   std::string message = status.message();
   auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };

@@ -4,7 +4,6 @@
 #include "planner/cli/command.h"
 #include "planner/cli/table.h"
 #include "planner/runtime/fit_eval.h"
-#include "planner/runtime/fit_json.h"
 #include "profiles/runtime/profile_writer.h"
 
 namespace perfplan::cli {

@@ -2,13 +2,12 @@
 #include <iostream>
 #include <ostream>
 
+#include "models/input_file.h"
 #include "planner/cli/command.h"
 #include "planner/cli/hindex_flags.h"
 #include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/hindex/hindex.h"
-#include "planner/hindex/hindex_json.h"
-#include "models/input_file.h"
 
 namespace perfplan::cli {
 namespace {

@@ -2,7 +2,6 @@
 
 #include "planner/cli/command.h"
 #include "planner/runtime/fit_eval.h"
-#include "planner/runtime/fit_json.h"
 
 namespace perfplan::cli {
 namespace {

@@ -5,7 +5,6 @@
 #include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/hindex/hindex.h"
-#include "planner/hindex/hindex_json.h"
 
 namespace perfplan::cli {
 namespace {

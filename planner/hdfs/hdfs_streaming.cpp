@@ -5,6 +5,7 @@
 #include <istream>
 #include <ostream>
 
+#include "models/tab_escape.h"
 #include "profiles/hdfs/hdfs_log.h"
 #include "profiles/line_reader.h"
 #include "profiles/stream_line_source.h"
@@ -23,20 +24,6 @@ void Escape(std::string_view s, std::string* out) {
     else
       out->push_back(c);
   }
-}
-
-std::string Unescape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 1 < s.size()) {
-      const char n = s[++i];
-      out.push_back(n == 't' ? '\t' : n == 'n' ? '\n' : n);
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
 }
 
 void Time(std::int64_t ms, std::string* out) {
@@ -134,18 +121,10 @@ Status HdfsMap(std::istream& in, std::ostream& out, std::ostream& err,
   if (in.bad())
     return Status::Failed(input_name + ": read error after line " +
                           std::to_string(reader.line_number()));
-  const std::pair<const char*, std::int64_t> totals[] = {{"lines", counts.lines},
-                                                         {"audit", counts.audit},
-                                                         {"transfer", counts.transfer},
-                                                         {"block", counts.block},
-                                                         {"create", counts.create},
-                                                         {"complete", counts.complete},
-                                                         {"other_trace", counts.other_trace},
-                                                         {"other", counts.other},
-                                                         {"continuation", counts.continuation},
-                                                         {"blank", counts.blank},
-                                                         {"garbled", counts.garbled}};
-  for (const auto& [name, value] : totals) out << "#\t" << name << '\t' << value << '\n';
+  out << "#\tlines\t" << counts.lines << '\n';
+  for (const profiles::HdfsLineKindCount& k : profiles::HdfsLineKinds()) {
+    out << "#\t" << k.name << '\t' << counts.*k.count << '\n';
+  }
   return Status::Ok();
 }
 
@@ -175,13 +154,13 @@ Result<WorkloadAnswer> HdfsReduce(std::istream& in, const models::HdfsWorkloadOp
       models::HdfsAuditRecord a;
       a.time_ms = t;
       a.allowed = f[2] == "1";
-      a.user = Unescape(f[3]);
-      a.real_user = Unescape(f[4]);
-      a.ip = Unescape(f[5]);
-      a.cmd = Unescape(f[6]);
-      a.src = Unescape(f[7]);
-      a.dst = Unescape(f[8]);
-      a.proto = Unescape(f[9]);
+      a.user = models::UnescapeTabs(f[3]);
+      a.real_user = models::UnescapeTabs(f[4]);
+      a.ip = models::UnescapeTabs(f[5]);
+      a.cmd = models::UnescapeTabs(f[6]);
+      a.src = models::UnescapeTabs(f[7]);
+      a.dst = models::UnescapeTabs(f[8]);
+      a.proto = models::UnescapeTabs(f[9]);
       audits.push_back(std::move(a));
     } else if (f[0] == "T") {
       models::HdfsTransferRecord r;
@@ -190,29 +169,21 @@ Result<WorkloadAnswer> HdfsReduce(std::istream& in, const models::HdfsWorkloadOp
       }
       r.time_ms = t;
       r.is_read = f[2] == "1";
-      r.datanode = Unescape(f[3]);
-      r.peer = Unescape(f[4]);
-      r.block = Unescape(f[6]);
-      r.client_id = Unescape(f[7]);
+      r.datanode = models::UnescapeTabs(f[3]);
+      r.peer = models::UnescapeTabs(f[4]);
+      r.block = models::UnescapeTabs(f[6]);
+      r.client_id = models::UnescapeTabs(f[7]);
       transfers.push_back(std::move(r));
     } else if (f[0] == "B") {
       if (f.size() != 4 || !Int(f[1], &t)) return bad("expected a block record of 4 fields");
-      blocks.push_back({t, Unescape(f[2]), Unescape(f[3])});
+      blocks.push_back({t, models::UnescapeTabs(f[2]), models::UnescapeTabs(f[3])});
     } else if (f[0] == "#") {
       std::int64_t v = 0;
       if (f.size() != 3 || !Int(f[2], &v)) return bad("expected \"#\\tNAME\\tCOUNT\"");
-      std::int64_t* slot = f[1] == "lines"          ? &counts.lines
-                           : f[1] == "audit"        ? &counts.audit
-                           : f[1] == "transfer"     ? &counts.transfer
-                           : f[1] == "block"        ? &counts.block
-                           : f[1] == "create"       ? &counts.create
-                           : f[1] == "complete"     ? &counts.complete
-                           : f[1] == "other_trace"  ? &counts.other_trace
-                           : f[1] == "other"        ? &counts.other
-                           : f[1] == "continuation" ? &counts.continuation
-                           : f[1] == "blank"        ? &counts.blank
-                           : f[1] == "garbled"      ? &counts.garbled
-                                                    : nullptr;
+      std::int64_t* slot = f[1] == "lines" ? &counts.lines : nullptr;
+      for (const profiles::HdfsLineKindCount& k : profiles::HdfsLineKinds()) {
+        if (f[1] == k.name) slot = &(counts.*k.count);
+      }
       if (slot == nullptr) return bad("unknown count \"" + std::string(f[1]) + "\"");
       *slot += v;
     } else {

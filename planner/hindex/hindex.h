@@ -66,4 +66,13 @@ struct SimulateHIndexAnswer {
 // InvalidArgument "--mixture: column 5: …" for a bad expression; the model's errors otherwise.
 Result<SimulateHIndexAnswer> AnswerSimulateHIndex(const SimulateHIndexRequest& request);
 
+// The JSON documents (DESIGN §6 keys; hindex_json.cpp). Every H-index result is written by one
+// function with the keys of planner/hindex/hindex_fields.h: `hindex` → those keys (plus warnings,
+// bic, file, format, tasks[] and h_job); `stragglers` (its ToJson is in stragglers.h) → per stage
+// the same keys plus stage_id, attempt_id, task_seconds, included, weight, excluded_reason;
+// `simulate hindex` → true_h_index, mean_change_point, mean_h_index, median_h_index (plus the
+// settings and seed). nlohmann::json stays in the .cpp file.
+std::string ToJson(const HIndexAnswer& answer);
+std::string ToJson(const SimulateHIndexAnswer& answer);
+
 }  // namespace perfplan::planner

@@ -1,14 +1,13 @@
-#include "planner/hindex/hindex_json.h"
-
 #include <nlohmann/json.hpp>
 #include <type_traits>
 #include <variant>
 
+#include "models/json_fields.h"
+#include "models/json_text.h"
+#include "planner/hindex/hindex.h"
 #include "planner/hindex/hindex_fields.h"
 #include "planner/hindex/hindex_json_object.h"
 #include "planner/hindex/stragglers.h"
-
-#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
@@ -37,20 +36,14 @@ json ResultJson(const models::HIndexResult& r) {
   return j;
 }
 
-json Optional(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
 }  // namespace
 
 // A stage attempt of `perfplan stragglers`: its own keys, then the H-index keys of its result
 // (every one null for a stage left out of h_job, which says why in excluded_reason).
 json StageStragglersJson(const StageStragglers& s) {
-  json j = {{"stage_id", s.stage_id},
-            {"attempt_id", s.attempt_id},
-            {"n", s.tasks},
-            {"max_over_median", Optional(s.max_over_median)},
-            {"task_seconds", s.task_seconds},
-            {"included", s.included},
-            {"weight", s.weight}};
+  json j = PERFPLAN_JSON_FIELDS(s, stage_id, attempt_id, task_seconds, included, weight);
+  j["n"] = s.tasks;
+  j["max_over_median"] = OrNull(s.max_over_median);
   if (!s.included) {
     for (std::string_view key : HIndexKeys()) j.emplace(std::string(key), nullptr);
     j["warnings"] = json::array();
@@ -76,32 +69,24 @@ std::string ToJson(const HIndexAnswer& answer) {
     tasks.push_back(std::move(tj));
   }
   j["tasks"] = std::move(tasks);
-  j["h_job"] = answer.h_job ? json(*answer.h_job) : json(nullptr);
+  j["h_job"] = OrNull(answer.h_job);
   return JsonLine(j);
 }
 
 std::string ToJson(const SimulateHIndexAnswer& answer) {
   const models::HIndexSimulationResult& r = answer.result;
   const models::HIndexOptions& h = answer.options.hindex;
-  json j = {{"true_h_index", r.truth.h_index},
-            {"mean_change_point", r.mean_change_point},
-            {"mean_h_index", r.mean_h_index},
-            {"median_h_index", r.median_h_index},
-            {"sd_h_index", r.sd_h_index},
-            {"mean_change_point_fraction", r.mean_change_point_fraction},
-            {"mean_gini", r.mean_gini},
-            {"true_area_l", r.truth.area_l},
-            {"true_area_lstar", r.truth.area_baseline},
-            {"mixture", answer.mixture},
-            {"n", answer.options.n},
-            {"reps", answer.options.reps},
-            {"reps_used", r.reps},
-            {"failed_reps", r.failed_reps},
-            {"reps_without_change_point", r.reps_without_change_point},
-            {"degree", h.choose_degree ? json("bic") : json(h.degree)},
-            {"min_segment", models::EffectiveMinSegment(h, answer.options.n)},
-            {"seed", answer.seed},
-            {"warnings", r.warnings}};
+  json j = PERFPLAN_JSON_FIELDS(r, mean_change_point, mean_h_index, median_h_index, sd_h_index,
+                                mean_change_point_fraction, mean_gini, failed_reps,
+                                reps_without_change_point, warnings);
+  j.update(PERFPLAN_JSON_FIELDS(answer, mixture, seed));
+  j.update(PERFPLAN_JSON_FIELDS(answer.options, n, reps));
+  j["true_h_index"] = r.truth.h_index;
+  j["true_area_l"] = r.truth.area_l;
+  j["true_area_lstar"] = r.truth.area_baseline;
+  j["reps_used"] = r.reps;
+  j["degree"] = h.choose_degree ? json("bic") : json(h.degree);
+  j["min_segment"] = models::EffectiveMinSegment(h, answer.options.n);
   return JsonLine(j);
 }
 
@@ -112,7 +97,7 @@ std::string ToJson(const StragglersAnswer& answer) {
       {"application", answer.app_id},
       {"application_attempt", answer.attempt_id.empty() ? json(nullptr) : json(answer.attempt_id)},
       {"stages", std::move(stages)},
-      {"h_job", Optional(answer.h_job)},
+      {"h_job", OrNull(answer.h_job)},
       {"stages_used", answer.stages_used},
       {"stages_excluded", answer.stages.size() - answer.stages_used}};
   if (!answer.h_job) j["h_job_note"] = answer.h_job_note;

@@ -9,7 +9,7 @@
 
 namespace perfplan::planner {
 
-// The keys of `perfplan stragglers` for one stage attempt (planner/hindex/hindex_json.h).
+// The keys of `perfplan stragglers` for one stage attempt (the JSON of planner/hindex/hindex.h).
 nlohmann::json StageStragglersJson(const StageStragglers& entry);
 
 }  // namespace perfplan::planner

@@ -1,8 +1,8 @@
 // JSON for the MapReduce answers (planner/mapreduce/mapreduce_api.h).
 #include <nlohmann/json.hpp>
 
+#include "models/json_fields.h"
 #include "models/json_text.h"
-
 #include "planner/hindex/hindex_json_object.h"
 #include "planner/mapreduce/mapreduce_api.h"
 #include "planner/output/skip_report.h"
@@ -13,32 +13,16 @@ namespace {
 
 using nlohmann::json;
 
-template <typename T>
-json Opt(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
-
 json SummaryJson(const profiles::mapreduce::JobSummary& s) {
-  return {{"job_id", s.job_id},
-          {"name", s.name},
-          {"user", s.user},
-          {"queue", s.queue},
-          {"status", s.status},
-          {"format", s.format},
-          {"submit_time_ms", Opt(s.submit_ms)},
-          {"launch_time_ms", Opt(s.launch_ms)},
-          {"finish_time_ms", Opt(s.finish_ms)},
-          {"duration_seconds", Opt(SecondsBetween(s.submit_ms ? s.submit_ms : s.launch_ms,
-                                                  s.finish_ms))},
-          {"maps", s.maps},
-          {"reduces", s.reduces},
-          {"other_tasks", s.other_tasks},
-          {"attempts", s.attempts},
-          {"failed_attempts", s.failed_attempts},
-          {"killed_attempts", s.killed_attempts},
-          {"events", s.events},
-          {"conf_properties", s.conf_properties},
-          {"source", s.source}};
+  json j = PERFPLAN_JSON_FIELDS(s, job_id, name, user, queue, status, format, maps, reduces,
+                                other_tasks, attempts, failed_attempts, killed_attempts, events,
+                                conf_properties, source);
+  j["submit_time_ms"] = OrNull(s.submit_ms);
+  j["launch_time_ms"] = OrNull(s.launch_ms);
+  j["finish_time_ms"] = OrNull(s.finish_ms);
+  j["duration_seconds"] =
+      OrNull(SecondsBetween(s.submit_ms ? s.submit_ms : s.launch_ms, s.finish_ms));
+  return j;
 }
 
 json CountersJson(const std::vector<profiles::mapreduce::Counter>& counters) {
@@ -66,26 +50,21 @@ json PhasesJson(const std::vector<std::pair<std::string, StageStragglers>>& phas
 std::string ToJson(const profiles::mapreduce::IngestSummary& s) {
   json files = json::array();
   for (const auto& f : s.files) {
-    files.push_back({{"path", f.path},
-                     {"format", f.unchanged ? json(nullptr) : json(std::string(ToString(f.format)))},
-                     {"job_ids", f.job_ids},
-                     {"events", f.events},
-                     {"problems", f.problems},
-                     {"unchanged", f.unchanged}});
+    json file = PERFPLAN_JSON_FIELDS(f, path, job_ids, events, problems, unchanged);
+    file["format"] = f.unchanged ? json(nullptr) : json(std::string(ToString(f.format)));
+    files.push_back(std::move(file));
   }
   json skipped = json::array();
   for (const auto& p : s.skipped) {
-    skipped.push_back({{"file", p.file},
-                       {"line", p.line},
-                       {"field", p.field},
-                       {"message", p.message},
-                       {"text", profiles::FormatProblem(p)}});
+    json problem = PERFPLAN_JSON_FIELDS(p, file, line, field, message);
+    problem["text"] = profiles::FormatProblem(p);
+    skipped.push_back(std::move(problem));
   }
-  json j = {{"files", s.files.size()}, {"jobs", s.jobs},         {"events", s.events},
-            {"lines", s.lines},        {"bytes_read", s.bytes_read}, {"files_ingested", files},
-            {"ignored", s.ignored},    {"skipped", skipped},
-            {"skipped_total", s.skipped_total},
-            {"skipped_reasons", SkipReasonsJson(s.skipped_reasons)}};
+  json j = PERFPLAN_JSON_FIELDS(s, jobs, events, lines, bytes_read, ignored, skipped_total);
+  j["files"] = s.files.size();
+  j["files_ingested"] = files;
+  j["skipped"] = skipped;
+  j["skipped_reasons"] = SkipReasonsJson(s.skipped_reasons);
   return JsonLine(j);
 }
 
@@ -97,23 +76,21 @@ std::string ToJson(const std::vector<profiles::mapreduce::JobSummary>& jobs) {
 
 std::string ToJson(const JobAnswer& a) {
   json j = SummaryJson(a.summary);
-  j["total_maps"] = Opt(a.total_maps);
-  j["total_reduces"] = Opt(a.total_reduces);
-  j["finished_maps"] = Opt(a.finished_maps);
-  j["finished_reduces"] = Opt(a.finished_reduces);
-  j["failed_maps"] = Opt(a.failed_maps);
-  j["failed_reduces"] = Opt(a.failed_reduces);
-  j["killed_maps"] = Opt(a.killed_maps);
-  j["killed_reduces"] = Opt(a.killed_reduces);
+  j["total_maps"] = OrNull(a.total_maps);
+  j["total_reduces"] = OrNull(a.total_reduces);
+  j["finished_maps"] = OrNull(a.finished_maps);
+  j["finished_reduces"] = OrNull(a.finished_reduces);
+  j["failed_maps"] = OrNull(a.failed_maps);
+  j["failed_reduces"] = OrNull(a.failed_reduces);
+  j["killed_maps"] = OrNull(a.killed_maps);
+  j["killed_reduces"] = OrNull(a.killed_reduces);
   j["diagnostics"] = a.diagnostics;
   json phases = json::array();
   for (const auto& p : a.phases) {
-    phases.push_back({{"phase", p.phase},
-                      {"attempts", p.attempts},
-                      {"wall_seconds", Opt(p.wall_seconds)},
-                      {"attempt_seconds_sum", p.attempt_seconds_sum},
-                      {"attempt_seconds_median", p.attempt_seconds_median},
-                      {"attempt_seconds_max", p.attempt_seconds_max}});
+    json row = PERFPLAN_JSON_FIELDS(p, phase, attempts, attempt_seconds_sum, attempt_seconds_median,
+                                    attempt_seconds_max);
+    row["wall_seconds"] = OrNull(p.wall_seconds);
+    phases.push_back(std::move(row));
   }
   j["phases"] = phases;
   json tasks = json::array();
@@ -124,23 +101,15 @@ std::string ToJson(const JobAnswer& a) {
   j["counters"] = CountersJson(a.counters);
   json bad = json::array();
   for (const auto& at : a.unsuccessful_attempts) {
-    bad.push_back({{"attempt_id", at.attempt_id},
-                   {"task_id", at.task_id},
-                   {"task_type", at.task_type},
-                   {"status", at.status},
-                   {"host", at.host},
-                   {"start_time_ms", Opt(at.start_ms)},
-                   {"finish_time_ms", Opt(at.finish_ms)},
-                   {"error", at.error}});
+    json attempt = PERFPLAN_JSON_FIELDS(at, attempt_id, task_id, task_type, status, host, error);
+    attempt["start_time_ms"] = OrNull(at.start_ms);
+    attempt["finish_time_ms"] = OrNull(at.finish_ms);
+    bad.push_back(std::move(attempt));
   }
   j["unsuccessful_attempts"] = bad;
   json slow = json::array();
   for (const auto& t : a.slowest) {
-    slow.push_back({{"task_id", t.task_id},
-                    {"task_type", t.task_type},
-                    {"attempt_id", t.attempt_id},
-                    {"host", t.host},
-                    {"seconds", t.seconds}});
+    slow.push_back(PERFPLAN_JSON_FIELDS(t, task_id, task_type, attempt_id, host, seconds));
   }
   j["slowest_tasks"] = slow;
   json events = json::object();
@@ -154,7 +123,7 @@ std::string ToJson(const MapReduceStragglersAnswer& a) {
   json j = {{"job_id", a.job_id},
             {"phases", PhasesJson(a.phases)},
             {"reduce_sub_phases", PhasesJson(a.reduce_sub_phases)},
-            {"h_job", Opt(a.h_job)},
+            {"h_job", OrNull(a.h_job)},
             {"phases_used", a.phases_used}};
   if (!a.h_job) j["h_job_note"] = a.h_job_note;
   return JsonLine(j);

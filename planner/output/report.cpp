@@ -15,6 +15,7 @@
 
 #include "models/hdfs_workload.h"
 #include "models/hindex.h"
+#include "models/json_fields.h"
 #include "models/json_text.h"
 #include "models/text.h"
 #include "planner/hdfs/hdfs_stored_workload.h"
@@ -815,13 +816,12 @@ Result<ReportAnswer> AnswerReport(const ReportRequest& request) {
 }
 
 std::string ToJson(const ReportAnswer& answer) {
-  nlohmann::json j;
+  nlohmann::json j = PERFPLAN_JSON_FIELDS(answer, charts, warnings);
   j["out"] = answer.out_file;
-  j["charts"] = answer.charts;
   j["sections"] = nlohmann::json::array();
-  for (const ReportSection& s : answer.sections)
-    j["sections"].push_back({{"id", s.id}, {"title", s.title}, {"charts", s.charts}});
-  j["warnings"] = answer.warnings;
+  for (const ReportSection& s : answer.sections) {
+    j["sections"].push_back(PERFPLAN_JSON_FIELDS(s, id, title, charts));
+  }
   return JsonLine(j);
 }
 

@@ -1,6 +1,7 @@
 // ToJson(SparkPlanAnswer): one document, each part with the command that answers the same.
 #include <nlohmann/json.hpp>
 
+#include "models/json_fields.h"
 #include "models/json_text.h"
 #include "planner/plan/spark_plan.h"
 #include "tuning/model.h"
@@ -9,11 +10,6 @@ namespace perfplan::planner {
 namespace {
 
 using nlohmann::json;
-
-template <typename T>
-json Optional(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
 
 json Interval(const std::optional<models::ConformalInterval>& i) {
   if (!i) return nullptr;
@@ -30,7 +26,7 @@ std::string ToJson(const SparkPlanAnswer& a) {
     options.push_back({{"executors", o.executors},
                        {"whatif_seconds", o.whatif_seconds},
                        {"executor_seconds", o.executor_seconds},
-                       {"history_seconds", Optional(o.history_seconds)},
+                       {"history_seconds", OrNull(o.history_seconds)},
                        {"history_interval", Interval(o.history_interval)},
                        {"feasible", o.feasible}});
   }
@@ -73,12 +69,12 @@ std::string ToJson(const SparkPlanAnswer& a) {
     stages.push_back({{"stage_id", s.stage_id},
                       {"attempt_id", s.attempt_id},
                       {"task_seconds", s.task_seconds},
-                      {"h_index", Optional(s.h_index)},
-                      {"speedup", Optional(s.speedup)},
-                      {"max_over_median", Optional(s.max_over_median)},
+                      {"h_index", OrNull(s.h_index)},
+                      {"speedup", OrNull(s.speedup)},
+                      {"max_over_median", OrNull(s.max_over_median)},
                       {"speculation_would_act", s.speculation_would_act},
-                      {"median_shuffle_read_bytes", Optional(s.median_shuffle_read_bytes)},
-                      {"max_shuffle_read_bytes", Optional(s.max_shuffle_read_bytes)},
+                      {"median_shuffle_read_bytes", OrNull(s.median_shuffle_read_bytes)},
+                      {"max_shuffle_read_bytes", OrNull(s.max_shuffle_read_bytes)},
                       {"aqe_skew_would_act", s.aqe_skew_would_act},
                       {"note", s.note}});
   }
@@ -130,8 +126,8 @@ std::string ToJson(const SparkPlanAnswer& a) {
         {"note", a.score.note},
         {"command", "perfplan score " + a.latest_app_id + " --store " + a.store_path}}},
       {"stragglers",
-       {{"h_job", Optional(a.stragglers.h_job)},
-        {"speedup", Optional(a.stragglers.speedup)},
+       {{"h_job", OrNull(a.stragglers.h_job)},
+        {"speedup", OrNull(a.stragglers.speedup)},
         {"stages_used", a.stragglers.stages_used},
         {"slowest_stages", stages},
         {"note", a.stragglers.note},

@@ -3,7 +3,7 @@
 //
 // Each function reads its input files, reports every input problem as "file:line: column:
 // message" (InvalidArgument → exit 2), calls models/runtime_fit.h and returns a plain answer that
-// the CLI prints as a table or as JSON (planner/runtime/fit_json.h). No globals; thread-safe.
+// the CLI prints as a table or as JSON (ToJson below). No globals; thread-safe.
 #pragma once
 
 #include <string>
@@ -87,5 +87,13 @@ struct ImportScoutAnswer {
 };
 
 Result<ImportScoutAnswer> AnswerImportScout(const std::string& dir);
+
+// The JSON documents of these answers (fit_json.cpp). Keys follow DESIGN §6; units in every key
+// name. The fit document is itself a profile `perfplan predict` reads (the profile keys at top
+// level, plus an informational "fit" object). nlohmann::json stays in the .cpp.
+std::string ToJson(const FitAnswer& answer);
+std::string ToJson(const EvaluateAnswer& answer);
+std::string ToJson(const BacktestAnswer& answer);
+std::string ToJson(const ImportScoutAnswer& answer);
 
 }  // namespace perfplan::planner

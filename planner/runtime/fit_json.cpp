@@ -1,10 +1,10 @@
-#include "planner/runtime/fit_json.h"
-
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "profiles/runtime/profile_writer.h"
+#include "models/json_fields.h"
 #include "models/json_text.h"
+#include "planner/runtime/fit_eval.h"
+#include "profiles/runtime/profile_writer.h"
 
 namespace perfplan::planner {
 namespace {
@@ -18,15 +18,9 @@ json NodeCount(double nodes) {
 }
 
 json ConfigJson(const models::MeasuredRun& r) {
-  return {{"workload", r.workload},
-          {"instance_type", r.instance_type},
-          {"dataset_bytes", r.dataset_bytes},
-          {"storage_nodes", r.storage_nodes},
-          {"compute_nodes", r.compute_nodes},
-          {"bandwidth_bytes_per_second", r.bandwidth_bytes_per_second}};
+  return PERFPLAN_JSON_FIELDS(r, workload, instance_type, dataset_bytes, storage_nodes,
+                              compute_nodes, bandwidth_bytes_per_second);
 }
-
-json Optional(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 json EntryValue(const profiles::ProfileEntry& e) {
   switch (e.kind) {
@@ -67,10 +61,10 @@ json PredictedRunJson(const models::MeasuredRun& run, int line,
   row["line"] = line;
   row["completed"] = run.completed;
   row["measured_seconds"] = run.runtime_seconds;
-  row["predicted_seconds"] = Optional(predicted);
-  row["ape"] = Optional(ape);
-  row["interval"] = {{"low_seconds", Optional(low)}, {"high_seconds", Optional(high)}};
-  row["inside_interval"] = inside ? json(*inside) : json(nullptr);
+  row["predicted_seconds"] = OrNull(predicted);
+  row["ape"] = OrNull(ape);
+  row["interval"] = {{"low_seconds", OrNull(low)}, {"high_seconds", OrNull(high)}};
+  row["inside_interval"] = OrNull(inside);
   return row;
 }
 
@@ -82,27 +76,19 @@ json SummaryJson(const models::ErrorSummary& s) {
 }
 
 json FitJson(const models::RuntimeFit& f) {
-  json j = {{"workload", f.workload},
-            {"instance_type", f.instance_type},
-            {"reduction_object_class", models::ToString(f.reduction_object_class)},
-            {"reduction_object_scaling", models::ToString(f.reduction_object_scaling)},
-            {"global_reduction_class", models::ToString(f.global_reduction_class)},
-            {"classes_chosen_by_fit", f.classes_chosen_by_fit},
-            {"coefficients",
-             {{"disk", f.disk_coefficient},
-              {"network", f.network_coefficient},
-              {"compute", f.compute_coefficient},
-              {"fixed_seconds", f.fixed_seconds},
-              {"reduction_object", f.reduction_object_coefficient},
-              {"global_reduction", f.global_reduction_coefficient},
-              {"memory", f.memory_coefficient}}},
-            {"weighted_rms", f.weighted_rms},
-            {"selection_score", f.selection_score},
-            {"hardware_aware", f.hardware_aware},
-            {"instance_types", f.instance_types},
-            {"memory_overhead_factor", f.memory_overhead_factor},
-            {"censored_active", f.censored_active},
-            {"notes", f.notes}};
+  json j = PERFPLAN_JSON_FIELDS(f, workload, instance_type, classes_chosen_by_fit, weighted_rms,
+                                selection_score, hardware_aware, instance_types,
+                                memory_overhead_factor, censored_active, notes);
+  j["reduction_object_class"] = models::ToString(f.reduction_object_class);
+  j["reduction_object_scaling"] = models::ToString(f.reduction_object_scaling);
+  j["global_reduction_class"] = models::ToString(f.global_reduction_class);
+  j["coefficients"] = {{"disk", f.disk_coefficient},
+                       {"network", f.network_coefficient},
+                       {"compute", f.compute_coefficient},
+                       {"fixed_seconds", f.fixed_seconds},
+                       {"reduction_object", f.reduction_object_coefficient},
+                       {"global_reduction", f.global_reduction_coefficient},
+                       {"memory", f.memory_coefficient}};
   return j;
 }
 
@@ -178,12 +164,12 @@ std::string ToJson(const EvaluateAnswer& a) {
     row["interval_widening"] = r.interval_widening;
     row["transfer"] = r.transfer;
     row["method"] = r.method;
-    row["ernest_seconds"] = Optional(r.ernest_seconds);
-    row["ernest_ape"] = Optional(r.ernest_ape);
-    row["amdahl_seconds"] = Optional(r.amdahl_seconds);
-    row["amdahl_ape"] = Optional(r.amdahl_ape);
+    row["ernest_seconds"] = OrNull(r.ernest_seconds);
+    row["ernest_ape"] = OrNull(r.ernest_ape);
+    row["amdahl_seconds"] = OrNull(r.amdahl_seconds);
+    row["amdahl_ape"] = OrNull(r.amdahl_ape);
     if (!r.run.completed) {
-      row["respects_lower_bound"] = r.respects_bound ? json(*r.respects_bound) : json(nullptr);
+      row["respects_lower_bound"] = OrNull(r.respects_bound);
     }
     predictions.push_back(row);
   }

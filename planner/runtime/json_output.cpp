@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/json_fields.h"
 #include "models/json_text.h"
 
 namespace perfplan::planner {
@@ -10,15 +11,12 @@ namespace {
 using nlohmann::json;
 
 json BreakdownJson(const models::Breakdown& b) {
-  return {{"disk_seconds", b.disk_seconds},
-          {"network_seconds", b.network_seconds},
-          {"compute_seconds", b.compute_seconds},
-          {"reduction_seconds", b.reduction_seconds},
-          {"global_reduction_seconds", b.global_reduction_seconds}};
+  return PERFPLAN_JSON_FIELDS(b, disk_seconds, network_seconds, compute_seconds, reduction_seconds,
+                              global_reduction_seconds);
 }
 
 json ScalingJson(const models::ScalingFactors& s) {
-  return {{"disk", s.disk}, {"network", s.network}, {"compute", s.compute}};
+  return PERFPLAN_JSON_FIELDS(s, disk, network, compute);
 }
 
 json ModelJson(const models::ResolvedModel& m) {
@@ -42,16 +40,10 @@ json ModelJson(const models::ResolvedModel& m) {
 }
 
 json RunJson(const models::ProfileRun& r) {
-  return {{"dataset_bytes", r.dataset_bytes},
-          {"storage_nodes", r.storage_nodes},
-          {"compute_nodes", r.compute_nodes},
-          {"bandwidth_bytes_per_second", r.bandwidth_bytes_per_second},
-          {"disk_seconds", r.disk_seconds},
-          {"network_seconds", r.network_seconds},
-          {"compute_seconds", r.compute_seconds},
-          {"reduction_object_bytes", r.reduction_object_bytes},
-          {"reduction_seconds", r.reduction_seconds},
-          {"global_reduction_seconds", r.global_reduction_seconds}};
+  return PERFPLAN_JSON_FIELDS(r, dataset_bytes, storage_nodes, compute_nodes,
+                              bandwidth_bytes_per_second, disk_seconds, network_seconds,
+                              compute_seconds, reduction_object_bytes, reduction_seconds,
+                              global_reduction_seconds);
 }
 
 std::string Dump(const json& j) { return JsonLine(j); }
@@ -69,11 +61,8 @@ std::string ToJson(const PredictAnswer& a) {
              {{"profile", a.profile_file},
               {"reference_run", a.prediction.reference_run},
               {"reference", RunJson(a.model.runs[a.prediction.reference_run])},
-              {"target",
-               {{"dataset_bytes", t.dataset_bytes},
-                {"storage_nodes", t.storage_nodes},
-                {"compute_nodes", t.compute_nodes},
-                {"bandwidth_bytes_per_second", t.bandwidth_bytes_per_second}}},
+              {"target", PERFPLAN_JSON_FIELDS(t, dataset_bytes, storage_nodes, compute_nodes,
+                                              bandwidth_bytes_per_second)},
               {"scaling", ScalingJson(t.scaling)},
               {"profiled_site", a.profiled_site.empty() ? json(nullptr) : json(a.profiled_site)},
               {"site", a.site.empty() ? json(nullptr) : json(a.site)}}},
@@ -84,17 +73,12 @@ std::string ToJson(const PredictAnswer& a) {
 std::string ToJson(const SelectAnswer& a) {
   json alternatives = json::array();
   for (const Alternative& alt : a.selection.alternatives) {
-    alternatives.push_back({{"replica_site", alt.replica_site},
-                            {"compute_site", alt.compute_site},
-                            {"compute_nodes", alt.compute_nodes},
-                            {"storage_nodes", alt.storage_nodes},
-                            {"bandwidth_bytes_per_second", alt.bandwidth_bytes_per_second},
-                            {"latency_seconds", alt.latency_seconds},
-                            {"runtime_seconds", alt.runtime_seconds},
-                            {"node_seconds", alt.node_seconds},
-                            {"breakdown", BreakdownJson(alt.breakdown)},
-                            {"scaling", ScalingJson(alt.scaling)},
-                            {"warnings", alt.warnings}});
+    json row = PERFPLAN_JSON_FIELDS(alt, replica_site, compute_site, compute_nodes, storage_nodes,
+                                    bandwidth_bytes_per_second, latency_seconds, runtime_seconds,
+                                    node_seconds, warnings);
+    row["breakdown"] = BreakdownJson(alt.breakdown);
+    row["scaling"] = ScalingJson(alt.scaling);
+    alternatives.push_back(std::move(row));
   }
   json j = {{"dataset", a.selection.dataset},
             {"dataset_bytes", a.selection.dataset_bytes},
@@ -114,8 +98,7 @@ std::string ToJson(const ValidateAnswer& a) {
     files.push_back(
         {{"file", f.file}, {"kind", profiles::ToString(f.kind)}, {"problems", f.problems.size()}});
     for (const profiles::Problem& p : f.problems) {
-      problems.push_back(
-          {{"file", p.file}, {"line", p.line}, {"field", p.field}, {"message", p.message}});
+      problems.push_back(PERFPLAN_JSON_FIELDS(p, file, line, field, message));
     }
   }
   return Dump({{"files", files}, {"problems", problems}});

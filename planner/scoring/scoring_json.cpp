@@ -2,16 +2,13 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "models/json_fields.h"
+#include "models/json_text.h"
 #include "planner/scoring/spark_scoring.h"
 #include "planner/scoring/task_scoring.h"
-#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
-
-nlohmann::json Optional(const std::optional<double>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
 
 // The document of one score: `perfplan score --json` and each entry of `perfplan scores --json`.
 nlohmann::json ScoreJson(const ScoreAnswer& a) {
@@ -19,11 +16,11 @@ nlohmann::json ScoreJson(const ScoreAnswer& a) {
   nlohmann::json dims = nlohmann::json::array();
   for (const models::DimensionScore& d : r.dimensions) {
     dims.push_back({{"name", d.name},
-                    {"value", Optional(d.value)},
-                    {"baseline", Optional(d.baseline)},
-                    {"worst", Optional(d.worst)},
-                    {"best", Optional(d.best)},
-                    {"score", Optional(d.score)},
+                    {"value", OrNull(d.value)},
+                    {"baseline", OrNull(d.baseline)},
+                    {"worst", OrNull(d.worst)},
+                    {"best", OrNull(d.best)},
+                    {"score", OrNull(d.score)},
                     {"weight", d.weight},
                     {"note", d.note}});
   }

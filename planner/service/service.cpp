@@ -147,34 +147,38 @@ std::optional<ApiError> ResolveProfile(const Catalog& catalog, const Call& call,
   return ApiError{404, "not_found", message, "application"};
 }
 
-HttpReply Predict(const Catalog& catalog, const std::string& body) {
-  PredictCall call;
-  if (auto e = DecodePredictCall(body, &call)) return Error(*e);
+// A call on one profile: decodes `body` into a Call, resolves its profile, and answers 200 with
+// the JSON of answer(profile, call), or with the first error.
+template <typename Call, typename Answer>
+HttpReply AnswerOnProfile(const Catalog& catalog, const std::string& body,
+                          std::optional<ApiError> (*decode)(std::string_view, Call*),
+                          TopologyUse topology, const Answer& answer) {
+  Call call;
+  if (auto e = decode(body, &call)) return Error(*e);
   profiles::ProfileDocument storage;
   const profiles::ProfileDocument* doc = nullptr;
-  if (auto e = ResolveProfile(catalog, call, TopologyUse::kOptional, &storage, &doc)) {
-    return Error(*e);
-  }
-  if (!call.request.site.empty() && !catalog.topology()) {
-    return Error(
-        {400, "invalid_field", "site: the service was started without a topology", "site"});
-  }
-  Result<PredictAnswer> answer = AnswerPredict(*doc, catalog.topology(), call.request);
-  if (!answer.ok()) return FromStatus(answer.status());
-  return {200, ToJson(answer.value())};
+  if (auto e = ResolveProfile(catalog, call, topology, &storage, &doc)) return Error(*e);
+  auto result = answer(*doc, call);
+  if (!result.ok()) return FromStatus(result.status());
+  return {200, ToJson(result.value())};
+}
+
+HttpReply Predict(const Catalog& catalog, const std::string& body) {
+  return AnswerOnProfile(
+      catalog, body, DecodePredictCall, TopologyUse::kOptional,
+      [&](const profiles::ProfileDocument& doc, const PredictCall& call) -> Result<PredictAnswer> {
+        if (!call.request.site.empty() && !catalog.topology()) {
+          return Status::InvalidField("site", "the service was started without a topology");
+        }
+        return AnswerPredict(doc, catalog.topology(), call.request);
+      });
 }
 
 HttpReply Select(const Catalog& catalog, const std::string& body) {
-  SelectCall call;
-  if (auto e = DecodeSelectCall(body, &call)) return Error(*e);
-  profiles::ProfileDocument storage;
-  const profiles::ProfileDocument* doc = nullptr;
-  if (auto e = ResolveProfile(catalog, call, TopologyUse::kRequired, &storage, &doc)) {
-    return Error(*e);
-  }
-  Result<SelectAnswer> answer = AnswerSelect(*doc, *catalog.topology(), call.request);
-  if (!answer.ok()) return FromStatus(answer.status());
-  return {200, ToJson(answer.value())};
+  return AnswerOnProfile(catalog, body, DecodeSelectCall, TopologyUse::kRequired,
+                         [&](const profiles::ProfileDocument& doc, const SelectCall& call) {
+                           return AnswerSelect(doc, *catalog.topology(), call.request);
+                         });
 }
 
 // 503 when the store given at start has gone away since.

@@ -1,10 +1,11 @@
 #include <nlohmann/json.hpp>
 
-#include "planner/output/skip_report.h"
-#include "planner/spark/spark_api.h"
-#include "planner/spark/executor_timeline_answer.h"
 #include "models/executor_timeline.h"
+#include "models/json_fields.h"
 #include "models/json_text.h"
+#include "planner/output/skip_report.h"
+#include "planner/spark/executor_timeline_answer.h"
+#include "planner/spark/spark_api.h"
 #include "profiles/spark/spark_executor_timeline.h"
 
 namespace perfplan::planner {
@@ -12,48 +13,29 @@ namespace perfplan::planner {
 std::string ToJson(const profiles::spark::IngestSummary& summary) {
   nlohmann::json apps = nlohmann::json::array();
   for (const auto& a : summary.applications) {
-    apps.push_back({{"app_id", a.app_id},
-                    {"attempt_id", a.attempt_id},
-                    {"source", a.source},
-                    {"events", a.events},
-                    {"completed", a.completed},
-                    {"unchanged", a.unchanged}});
+    apps.push_back(
+        PERFPLAN_JSON_FIELDS(a, app_id, attempt_id, source, events, completed, unchanged));
   }
   nlohmann::json skipped = nlohmann::json::array();
   for (const auto& s : summary.skipped) {
-    skipped.push_back({{"file", s.file}, {"line", s.line}, {"reason", s.reason}});
+    skipped.push_back(PERFPLAN_JSON_FIELDS(s, file, line, reason));
   }
-  nlohmann::json doc = {{"applications", summary.applications.size()},
-                        {"events", summary.events},
-                        {"lines", summary.lines},
-                        {"bytes_read", summary.bytes_read},
-                        {"applications_ingested", apps},
-                        {"skipped", skipped},
-                        {"skipped_total", summary.skipped_total},
-                        {"skipped_reasons", SkipReasonsJson(summary.skipped_reasons)}};
+  nlohmann::json doc = PERFPLAN_JSON_FIELDS(summary, events, lines, bytes_read, skipped_total);
+  doc["applications"] = summary.applications.size();
+  doc["applications_ingested"] = apps;
+  doc["skipped"] = skipped;
+  doc["skipped_reasons"] = SkipReasonsJson(summary.skipped_reasons);
   return JsonLine(doc);
 }
 
 namespace {
 
 nlohmann::json AppJson(const profiles::spark::ApplicationSummary& a) {
-  nlohmann::json j = {{"app_id", a.app_id},
-                      {"attempt_id", a.attempt_id},
-                      {"name", a.name},
-                      {"user", a.user},
-                      {"spark_version", a.spark_version},
-                      {"start_time_ms", a.start_time_ms},
-                      {"end_time_ms", nullptr},
-                      {"duration_seconds", nullptr},
-                      {"completed", a.completed},
-                      {"jobs", a.jobs},
-                      {"stages", a.stages},
-                      {"tasks", a.tasks},
-                      {"failed_tasks", a.failed_tasks},
-                      {"executors", a.executors},
-                      {"events", a.events},
-                      {"skipped_lines", a.skipped_lines},
-                      {"source", a.source}};
+  nlohmann::json j = PERFPLAN_JSON_FIELDS(a, app_id, attempt_id, name, user, spark_version,
+                                          start_time_ms, completed, jobs, stages, tasks,
+                                          failed_tasks, executors, events, skipped_lines, source);
+  j["end_time_ms"] = nullptr;
+  j["duration_seconds"] = nullptr;
   if (a.end_time_ms) {
     j["end_time_ms"] = *a.end_time_ms;
     j["duration_seconds"] = static_cast<double>(*a.end_time_ms - a.start_time_ms) / 1000.0;
@@ -122,16 +104,12 @@ nlohmann::json WhatIfJson(const WhatIfAnswer& a) {
   nlohmann::json points = nlohmann::json::array();
   for (const auto& [n, t] : a.points)
     points.push_back({{"executors", n}, {"predicted_seconds", t}});
-  return {{"app_id", a.app_id},
-          {"attempt_id", a.attempt_id},
-          {"points", points},
-          {"critical_path_seconds", a.critical_path_seconds},
-          {"measured_seconds", a.measured_seconds},
-          {"driver_seconds", a.driver_seconds},
-          {"observed_executors", a.observed_executors},
-          {"cores_per_executor", a.cores_per_executor},
-          {"predicted_at_observed_seconds", a.predicted_at_observed_seconds},
-          {"relative_error_at_observed", a.relative_error_at_observed}};
+  nlohmann::json j =
+      PERFPLAN_JSON_FIELDS(a, app_id, attempt_id, critical_path_seconds, measured_seconds,
+                           driver_seconds, observed_executors, cores_per_executor,
+                           predicted_at_observed_seconds, relative_error_at_observed);
+  j["points"] = points;
+  return j;
 }
 
 }  // namespace
@@ -140,10 +118,8 @@ std::string ToJson(const WhatIfAnswer& a) { return JsonLine(WhatIfJson(a)); }
 
 std::string ToJson(const WhatIfOnTimeline& a) {
   nlohmann::json j = WhatIfJson(a.whatif);
-  j["max_concurrent_executors"] = a.timeline.max_concurrent_executors;
-  j["timeline_executors"] = a.timeline.timeline_executors;
-  j["revived_executors"] = a.timeline.revived_executors;
-  j["predicted_static_at_observed_seconds"] = a.timeline.predicted_static_at_observed_seconds;
+  j.update(PERFPLAN_JSON_FIELDS(a.timeline, max_concurrent_executors, timeline_executors,
+                                revived_executors, predicted_static_at_observed_seconds));
   return JsonLine(j);
 }
 
@@ -158,18 +134,11 @@ std::string ToJson(const profiles::spark::ApplicationSummary& app,
   nlohmann::json j = AppJson(app);
   nlohmann::json list = nlohmann::json::array();
   for (const auto& s : stages) {
-    list.push_back(
-        {{"stage_id", s.stage_id},
-         {"stage_attempt_id", s.stage_attempt_id},
-         {"name", s.name},
-         {"status", s.status},
-         {"num_tasks", s.num_tasks},
-         {"succeeded_tasks", s.succeeded_tasks},
-         {"failed_tasks", s.failed_tasks},
-         {"duration_seconds", s.duration_seconds ? nlohmann::json(*s.duration_seconds) : nullptr},
-         {"task_seconds_median", s.task_seconds_median},
-         {"task_seconds_max", s.task_seconds_max},
-         {"task_seconds_sum", s.task_seconds_sum}});
+    nlohmann::json stage = PERFPLAN_JSON_FIELDS(
+        s, stage_id, stage_attempt_id, name, status, num_tasks, succeeded_tasks, failed_tasks,
+        task_seconds_median, task_seconds_max, task_seconds_sum);
+    stage["duration_seconds"] = OrNull(s.duration_seconds);
+    list.push_back(std::move(stage));
   }
   j["stages"] = list;
   return JsonLine(j);

@@ -444,30 +444,40 @@ models::HdfsBlockRecord HdfsBlockView::ToRecord() const {
   return {time_ms, std::string(block), std::string(path)};
 }
 
-const char* ToString(HdfsLineKind kind) {
-  switch (kind) {
-    case HdfsLineKind::kAudit:
-      return "audit";
-    case HdfsLineKind::kTransfer:
-      return "transfer";
-    case HdfsLineKind::kBlock:
-      return "block";
-    case HdfsLineKind::kCreate:
-      return "create";
-    case HdfsLineKind::kComplete:
-      return "complete";
-    case HdfsLineKind::kOtherTrace:
-      return "other_trace";
-    case HdfsLineKind::kOther:
-      return "other";
-    case HdfsLineKind::kContinuation:
-      return "continuation";
-    case HdfsLineKind::kBlank:
-      return "blank";
-    case HdfsLineKind::kGarbled:
-      return "garbled";
+namespace {
+
+constexpr HdfsLineKindCount kLineKinds[] = {
+    {HdfsLineKind::kAudit, "audit", &HdfsParseCounts::audit},
+    {HdfsLineKind::kTransfer, "transfer", &HdfsParseCounts::transfer},
+    {HdfsLineKind::kBlock, "block", &HdfsParseCounts::block},
+    {HdfsLineKind::kCreate, "create", &HdfsParseCounts::create},
+    {HdfsLineKind::kComplete, "complete", &HdfsParseCounts::complete},
+    {HdfsLineKind::kOtherTrace, "other_trace", &HdfsParseCounts::other_trace},
+    {HdfsLineKind::kOther, "other", &HdfsParseCounts::other},
+    {HdfsLineKind::kContinuation, "continuation", &HdfsParseCounts::continuation},
+    {HdfsLineKind::kBlank, "blank", &HdfsParseCounts::blank},
+    {HdfsLineKind::kGarbled, "garbled", &HdfsParseCounts::garbled},
+};
+
+// kLineKinds[k] describes the kind whose value is k, so a line's kind indexes it.
+constexpr bool InEnumOrder() {
+  for (std::size_t k = 0; k < std::size(kLineKinds); ++k) {
+    if (static_cast<std::size_t>(kLineKinds[k].kind) != k) return false;
   }
-  return "?";
+  return true;
+}
+static_assert(InEnumOrder());
+
+const HdfsLineKindCount& KindCount(HdfsLineKind kind) {
+  return kLineKinds[static_cast<std::size_t>(kind)];
+}
+
+}  // namespace
+
+std::span<const HdfsLineKindCount> HdfsLineKinds() { return kLineKinds; }
+
+const char* ToString(HdfsLineKind kind) {
+  return static_cast<std::size_t>(kind) < std::size(kLineKinds) ? KindCount(kind).name : "?";
 }
 
 std::int64_t ParseLog4jTime(string_view s, std::size_t* consumed) {
@@ -628,52 +638,12 @@ void ParseHdfsLine(string_view line, HdfsLine* out) {
 
 void HdfsParseCounts::Add(const HdfsLine& line) {
   ++lines;
-  switch (line.kind) {
-    case HdfsLineKind::kAudit:
-      ++audit;
-      break;
-    case HdfsLineKind::kTransfer:
-      ++transfer;
-      break;
-    case HdfsLineKind::kBlock:
-      ++block;
-      break;
-    case HdfsLineKind::kCreate:
-      ++create;
-      break;
-    case HdfsLineKind::kComplete:
-      ++complete;
-      break;
-    case HdfsLineKind::kOtherTrace:
-      ++other_trace;
-      break;
-    case HdfsLineKind::kOther:
-      ++other;
-      break;
-    case HdfsLineKind::kContinuation:
-      ++continuation;
-      break;
-    case HdfsLineKind::kBlank:
-      ++blank;
-      break;
-    case HdfsLineKind::kGarbled:
-      ++garbled;
-      break;
-  }
+  ++(this->*KindCount(line.kind).count);
 }
 
 void HdfsParseCounts::Merge(const HdfsParseCounts& o) {
   lines += o.lines;
-  audit += o.audit;
-  transfer += o.transfer;
-  block += o.block;
-  create += o.create;
-  complete += o.complete;
-  other_trace += o.other_trace;
-  other += o.other;
-  continuation += o.continuation;
-  blank += o.blank;
-  garbled += o.garbled;
+  for (const HdfsLineKindCount& k : kLineKinds) this->*k.count += o.*k.count;
   time_backwards += o.time_backwards;
   for (const Problem& p : o.problems) {
     if (problems.size() < kMaxProblems) problems.push_back(p);

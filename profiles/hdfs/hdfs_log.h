@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -102,6 +103,16 @@ struct HdfsParseCounts {
   void Add(const HdfsLine& line);
   void Merge(const HdfsParseCounts& other);
 };
+
+// Each line kind, in enum order, with its name (ToString's) and the HdfsParseCounts member that
+// counts it: the one list behind the name, Add, Merge and every writer and reader of the counts
+// (the ingest report's "lines", `hdfs stream`'s "#" lines).
+struct HdfsLineKindCount {
+  HdfsLineKind kind;
+  const char* name;
+  std::int64_t HdfsParseCounts::*count;
+};
+std::span<const HdfsLineKindCount> HdfsLineKinds();
 
 // Reads a log file line by line. Plain and gzip files are both read through zlib (which passes
 // plain files through), so offsets are always in uncompressed bytes.

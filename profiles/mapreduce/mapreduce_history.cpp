@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
-
-#include "models/json_text.h"
 #include <pugixml.hpp>
 #include <unordered_map>
 
+#include "models/enum_names.h"
+#include "models/json_text.h"
 #include "profiles/spark/spark_log_reader.h"
 
 namespace perfplan::profiles::mapreduce {
@@ -619,6 +619,20 @@ std::string ApplyRecord1(JobBuilder& jb, const std::string& type,
   return bad;
 }
 
+// Passes the file's first line (already read, at `first_line`) and then every other line to
+// `feed(line, line_number)`, counting each in out.lines.
+template <typename Feed>
+void FeedLines(spark::EventLineReader& reader, std::string_view first, std::int64_t first_line,
+               HistoryFile& out, const Feed& feed) {
+  ++out.lines;
+  feed(first, first_line);
+  std::string_view line;
+  while (reader.Next(&line)) {
+    ++out.lines;
+    feed(line, reader.current_line());
+  }
+}
+
 void ReadHistory1(spark::EventLineReader& reader, std::string first, std::int64_t first_line,
                   HistoryFile& out) {
   JobBuilder jb;
@@ -652,13 +666,7 @@ void ReadHistory1(spark::EventLineReader& reader, std::string first, std::int64_
     // A record ends with an unescaped " ." (or a lone ".").
     if (line.size() >= 2 && line.substr(line.size() - 2) == " .") flush();
   };
-  ++out.lines;
-  feed(first, first_line);
-  std::string_view line;
-  while (reader.Next(&line)) {
-    ++out.lines;
-    feed(line, reader.current_line());
-  }
+  FeedLines(reader, first, first_line, out, feed);
   if (!rec.empty()) {
     out.problems.push_back(
         {out.path, static_cast<int>(rec_line), "", "record does not end with \" .\" (truncated)"});
@@ -908,13 +916,7 @@ void ReadJsonStream(spark::EventLineReader& reader, std::string first, std::int6
     }
     if (!buf.empty()) buf += '\n';
   };
-  ++out.lines;
-  feed(first, first_line);
-  std::string_view line;
-  while (reader.Next(&line)) {
-    ++out.lines;
-    feed(line, reader.current_line());
-  }
+  FeedLines(reader, first, first_line, out, feed);
   const auto rest = buf.find_first_not_of(" \t\r\n");
   if (rest != std::string::npos) {
     out.problems.push_back({out.path, static_cast<int>(start_line), "",
@@ -960,28 +962,17 @@ void ReadConfXml(spark::EventLineReader& reader, std::string first, HistoryFile&
   }
 }
 
+constexpr models::EnumName<Format> kFormatNames[] = {
+    {Format::kJhist, "jhist"},      {Format::kHistory1, "history1"},
+    {Format::kRumen, "rumen"},      {Format::kSls, "sls"},
+    {Format::kConfXml, "conf-xml"}, {Format::kSlsTopology, "sls-topology"}};
+
 }  // namespace
 
 CounterName::CounterName() : entry_(&Interned().entries.front()) {}
 CounterName::CounterName(std::string_view text) : entry_(Intern(text)) {}
 
-std::string_view ToString(Format format) {
-  switch (format) {
-    case Format::kJhist:
-      return "jhist";
-    case Format::kHistory1:
-      return "history1";
-    case Format::kRumen:
-      return "rumen";
-    case Format::kSls:
-      return "sls";
-    case Format::kConfXml:
-      return "conf-xml";
-    case Format::kSlsTopology:
-      return "sls-topology";
-  }
-  return "jhist";
-}
+std::string_view ToString(Format format) { return models::NameOf(kFormatNames, format); }
 
 std::string JobIdFromConfName(std::string_view file_name) {
   const std::size_t slash = file_name.rfind('/');

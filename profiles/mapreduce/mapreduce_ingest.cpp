@@ -74,8 +74,6 @@ struct Batch {
   bool open = false;
   std::int64_t files = 0, bytes = 0;
 };
-constexpr std::int64_t kBatchFiles = 256;
-constexpr std::int64_t kBatchBytes = 32 << 20;
 
 Status CommitBatch(Store& store, Batch* batch, const std::string& last_path) {
   if (!batch->open) return Status::Ok();
@@ -89,8 +87,22 @@ Status CommitBatch(Store& store, Batch* batch, const std::string& last_path) {
 
 }  // namespace
 
+Status IngestOptions::Validate() const {
+  if (batch_files < 1) {
+    return Status::InvalidField("batch_files",
+                                "must be at least 1 (got " + std::to_string(batch_files) + ")");
+  }
+  if (batch_bytes < 1) {
+    return Status::InvalidField("batch_bytes",
+                                "must be at least 1 (got " + std::to_string(batch_bytes) + ")");
+  }
+  return Status::Ok();
+}
+
 Result<IngestSummary> IngestMapReduce(Store& store, const std::vector<std::string>& paths,
-                                      const IngestProgress& progress) {
+                                      const IngestProgress& progress,
+                                      const IngestOptions& options) {
+  if (Status st = options.Validate(); !st.ok()) return st;
   // Two ingesters on one store take turns (each reads the sources' stamps once per file).
   auto lock = store.LockExclusively("ingest mapreduce");
   if (!lock.ok()) return lock.status();
@@ -149,7 +161,7 @@ Result<IngestSummary> IngestMapReduce(Store& store, const std::vector<std::strin
     }
     batch.files += 1;
     batch.bytes += h.bytes_read;
-    if (batch.files >= kBatchFiles || batch.bytes >= kBatchBytes) {
+    if (batch.files >= options.batch_files || batch.bytes >= options.batch_bytes) {
       if (Status st = CommitBatch(store, &batch, path); !st.ok()) return st;
     }
     IngestedFile f;

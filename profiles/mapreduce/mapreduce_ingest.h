@@ -2,11 +2,12 @@
 //
 // Each file (formats in mapreduce_history.h: .jhist, 0.20/1.x JobHistory, Rumen, SLS, conf.xml;
 // gzip'd or not) is read once and written inside one transaction (a batch of up to 256 files or
-// 32 MiB), replacing what the store held for the same job ids (and, for a configuration, the same
-// job's configuration). So ingesting the same files twice adds nothing, and a crash part-way
-// (SIGKILL included) leaves the state of the batches already committed: the open batch's files are
-// not recorded as ingested, so re-running the ingest gives a store identical to a clean run. An
-// unchanged file (same path, size, modification time and leading bytes) is not read again.
+// 32 MiB by default, IngestOptions), replacing what the store held for the same job ids (and, for a
+// configuration, the same job's configuration). So ingesting the same files twice adds nothing, and
+// a crash part-way (SIGKILL included) leaves the state of the batches already committed: the open
+// batch's files are not recorded as ingested, so re-running the ingest gives a store identical to a
+// clean run. An unchanged file (same path, size, modification time and leading bytes) is not read
+// again.
 //
 // Bad lines are reported with file:line and never stop the rest of the file. A file named on the
 // command line that is none of the formats is reported as skipped; inside a folder, files that are
@@ -50,10 +51,22 @@ struct IngestSummary {
 // Called after each file with (files done, files total, bytes read so far).
 using IngestProgress = std::function<void(std::size_t, std::size_t, std::int64_t)>;
 
+// How the files are grouped into transactions. The defaults suit every real ingest; a smaller
+// batch only makes the ingest slower (one commit per batch), which a crash test wants: with
+// batch_files = 1 every file commits alone, so a SIGKILL lands between commits.
+struct IngestOptions {
+  std::int64_t batch_files = 256;       // files per transaction, at least 1
+  std::int64_t batch_bytes = 32 << 20;  // or fewer once the batch has read this many bytes
+  // InvalidField naming batch_files or batch_bytes when one is below 1.
+  Status Validate() const;
+};
+
 // Ingests every file under `paths` (files, folders searched recursively in name order) into
-// `store`, which must have been opened with StoreMigrations(). Fails (Failed "PATH: writing to
-// the store failed: …") only when the store fails; the open batch's transaction is rolled back.
+// `store`, which must have been opened with StoreMigrations(). Fails with options.Validate()'s
+// error before touching the store, and (Failed "PATH: writing to the store failed: …") when the
+// store fails; the open batch's transaction is rolled back.
 Result<IngestSummary> IngestMapReduce(Store& store, const std::vector<std::string>& paths,
-                                      const IngestProgress& progress = {});
+                                      const IngestProgress& progress = {},
+                                      const IngestOptions& options = {});
 
 }  // namespace perfplan::profiles::mapreduce

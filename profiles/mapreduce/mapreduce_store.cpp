@@ -7,7 +7,9 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "models/tab_escape.h"
 #include "profiles/detail/columns.h"
+#include "profiles/detail/rows.h"
 
 namespace perfplan::profiles::mapreduce {
 namespace {
@@ -116,19 +118,7 @@ void PackCounters(const std::vector<Counter>& counters, std::string& out) {
     out += '\n';
   }
 }
-std::string UnpackField(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 1 < s.size()) {
-      const char c = s[++i];
-      out += c == 't' ? '\t' : c == 'n' ? '\n' : c;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
+
 // The store wrote `text` (PackCounters or the v2 migration); a line that is not three fields
 // is a damaged store and fails rather than reading as a wrong counter.
 Result<std::vector<Counter>> UnpackCounters(std::string_view text) {
@@ -148,7 +138,7 @@ Result<std::vector<Counter>> UnpackCounters(std::string_view text) {
     if (g == "\\e") {
       group.clear();
     } else if (!g.empty()) {
-      group = UnpackField(g);
+      group = models::UnescapeTabs(g);
     }
     const std::string text_value(value);
     char* stop = nullptr;
@@ -156,7 +146,7 @@ Result<std::vector<Counter>> UnpackCounters(std::string_view text) {
     if (text_value.empty() || *stop != '\0') {
       return Status::Failed("mr_counter_sets: damaged counter value \"" + text_value + "\"");
     }
-    out.push_back({group, UnpackField(line.substr(t1 + 1, t2 - t1 - 1)), v});
+    out.push_back({group, models::UnescapeTabs(line.substr(t1 + 1, t2 - t1 - 1)), v});
   }
   return out;
 }
@@ -406,6 +396,18 @@ Result<JobSummary> LoadJobSummary(Store& store, const std::string& job_id) {
   return SummaryRow(q.value());
 }
 
+// The counters of each of `items` (tasks or attempts, by their `id` member), under `scope`.
+template <typename T>
+Status LoadCountersOf(Store& store, std::int64_t key, const char* scope, std::string T::*id,
+                      std::vector<T>& items) {
+  for (T& item : items) {
+    auto c = LoadCounters(store, key, scope, item.*id);
+    if (!c.ok()) return c.status();
+    item.counters = std::move(c).value();
+  }
+  return Status::Ok();
+}
+
 Result<Job> LoadJob(Store& store, const std::string& job_id) {
   auto q = store.Prepare(
       "SELECT job_key, name, user_name, queue, status, submit_time_ms, launch_time_ms, "
@@ -430,54 +432,53 @@ Result<Job> LoadJob(Store& store, const std::string& job_id) {
     if (!c.ok()) return c.status();
     if (!c.value().empty()) job.counters[scope] = std::move(c).value();
   }
-  auto ec = store.Prepare("SELECT event_type, count FROM mr_event_counts WHERE job_key = ?1");
-  if (!ec.ok()) return ec.status();
-  ec.value().Bind(1, key);
-  while (ec.value().Step()) job.event_counts[ec.value().ColumnText(0)] = ec.value().ColumnInt(1);
-
-  auto t = store.Prepare(
+  if (Status st = detail::EachRow(
+          store, "SELECT event_type, count FROM mr_event_counts WHERE job_key = ?1",
+          [&](Statement& q) { job.event_counts[q.ColumnText(0)] = q.ColumnInt(1); }, key);
+      !st.ok()) {
+    return st;
+  }
+  auto tasks = detail::CollectRows(
+      store,
       "SELECT task_id, task_type, status, start_time_ms, finish_time_ms, successful_attempt, "
-      "error, splits FROM mr_tasks WHERE job_key = ?1 ORDER BY ord");
-  if (!t.ok()) return t.status();
-  t.value().Bind(1, key);
-  while (t.value().Step()) {
-    Task task;
-    detail::ReadColumns(t.value(), 0, task.task_id, task.task_type, task.status, task.start_ms,
-                        task.finish_ms, task.successful_attempt, task.error, task.splits);
-    job.tasks.push_back(std::move(task));
+      "error, splits FROM mr_tasks WHERE job_key = ?1 ORDER BY ord",
+      [](Statement& q) {
+        Task task;
+        detail::ReadColumns(q, 0, task.task_id, task.task_type, task.status, task.start_ms,
+                            task.finish_ms, task.successful_attempt, task.error, task.splits);
+        return task;
+      },
+      key);
+  if (!tasks.ok()) return tasks.status();
+  job.tasks = std::move(tasks).value();
+  if (Status st = LoadCountersOf(store, key, "task", &Task::task_id, job.tasks); !st.ok()) {
+    return st;
   }
-  if (!t.value().Error().ok()) return t.value().Error();
-  for (Task& task : job.tasks) {
-    auto c = LoadCounters(store, key, "task", task.task_id);
-    if (!c.ok()) return c.status();
-    task.counters = std::move(c).value();
-  }
-  auto a = store.Prepare(
+  auto attempts = detail::CollectRows(
+      store,
       "SELECT attempt_id, task_id, task_type, status, host, rack, start_time_ms, finish_time_ms, "
       "map_finish_time_ms, shuffle_finish_time_ms, sort_finish_time_ms, error FROM mr_attempts "
-      "WHERE job_key = ?1 ORDER BY ord");
-  if (!a.ok()) return a.status();
-  a.value().Bind(1, key);
-  while (a.value().Step()) {
-    Attempt at;
-    detail::ReadColumns(a.value(), 0, at.attempt_id, at.task_id, at.task_type, at.status, at.host,
-                        at.rack, at.start_ms, at.finish_ms, at.map_finish_ms,
-                        at.shuffle_finish_ms, at.sort_finish_ms, at.error);
-    job.attempts.push_back(std::move(at));
+      "WHERE job_key = ?1 ORDER BY ord",
+      [](Statement& q) {
+        Attempt at;
+        detail::ReadColumns(q, 0, at.attempt_id, at.task_id, at.task_type, at.status, at.host,
+                            at.rack, at.start_ms, at.finish_ms, at.map_finish_ms,
+                            at.shuffle_finish_ms, at.sort_finish_ms, at.error);
+        return at;
+      },
+      key);
+  if (!attempts.ok()) return attempts.status();
+  job.attempts = std::move(attempts).value();
+  if (Status st = LoadCountersOf(store, key, "attempt", &Attempt::attempt_id, job.attempts);
+      !st.ok()) {
+    return st;
   }
-  if (!a.value().Error().ok()) return a.value().Error();
-  for (Attempt& at : job.attempts) {
-    auto c = LoadCounters(store, key, "attempt", at.attempt_id);
-    if (!c.ok()) return c.status();
-    at.counters = std::move(c).value();
+  if (Status st = detail::EachRow(
+          store, "SELECT name, value FROM mr_conf WHERE job_id = ?1 ORDER BY ord",
+          [&](Statement& q) { job.conf.emplace_back(q.ColumnText(0), q.ColumnText(1)); }, job_id);
+      !st.ok()) {
+    return st;
   }
-  auto conf = store.Prepare("SELECT name, value FROM mr_conf WHERE job_id = ?1 ORDER BY ord");
-  if (!conf.ok()) return conf.status();
-  conf.value().Bind(1, job_id);
-  while (conf.value().Step()) {
-    job.conf.emplace_back(conf.value().ColumnText(0), conf.value().ColumnText(1));
-  }
-  if (!conf.value().Error().ok()) return conf.value().Error();
   return job;
 }
 

@@ -11,7 +11,6 @@
 #include <sstream>
 #include <string>
 
-#include "planner/hindex/hindex_json.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::planner {

@@ -39,6 +39,18 @@ struct Served {
   std::unique_ptr<httplib::Client> client;
 };
 
+// Each request body is answered 400 with its field named.
+template <std::size_t N>
+void CheckRefused(httplib::Client& client, const std::pair<json, std::string> (&refused)[N]) {
+  for (const auto& [bad, field] : refused) {
+    CAPTURE(bad.dump());
+    auto r = client.Post("/v1/plan", bad.dump(), "application/json");
+    REQUIRE(r);
+    CHECK(r->status == 400);
+    CHECK(json::parse(r->body)["field"] == field);
+  }
+}
+
 TEST_CASE("POST /v1/plan answers what perfplan plan answers, and names bad price fields") {
   const std::string examples = testing::SourceDir() + "/examples";
   Served served;
@@ -142,13 +154,7 @@ TEST_CASE("POST /v1/plan with spark_app answers what perfplan plan --store --app
       {{{"spark_app", ""}}, "spark_app"},
       {{{"application", "kmeans"}, {"dataset", "sky-survey"}, {"executors", {2}}}, "executors"},
   };
-  for (const auto& [bad, field] : refused) {
-    CAPTURE(bad.dump());
-    r = client.Post("/v1/plan", bad.dump(), "application/json");
-    REQUIRE(r);
-    CHECK(r->status == 400);
-    CHECK(json::parse(r->body)["field"] == field);
-  }
+  CheckRefused(client, refused);
   r = client.Post("/v1/plan", json({{"spark_app", "no-such-app"}}).dump(), "application/json");
   REQUIRE(r);
   CHECK(r->status == 404);
@@ -286,13 +292,7 @@ TEST_CASE("POST /v1/plan with runs_csv answers what perfplan plan --runs answers
       {{{"runs_csv", RunsCsv()}, {"workload", "kmeans"}, {"spark_app", "a"}, {"executors", {2}}},
        "executors"},
   };
-  for (const auto& [bad, field] : refused) {
-    CAPTURE(bad.dump());
-    r = client.Post("/v1/plan", bad.dump(), "application/json");
-    REQUIRE(r);
-    CHECK(r->status == 400);
-    CHECK(json::parse(r->body)["field"] == field);
-  }
+  CheckRefused(client, refused);
   // A CSV that does not parse: its first problem, as request.runs_csv:LINE: column: message.
   r = client.Post("/v1/plan",
                   json({{"runs_csv", RunsCsv() + "kmeans,m5,abc,4,4,1e8,100,true\n"},

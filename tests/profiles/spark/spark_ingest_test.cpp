@@ -15,6 +15,17 @@ namespace {
 using testing::Count;
 using testing::OpenSparkStore;
 
+// `path` ingested alone into an empty store: reported once, with `reason`, and nothing stored.
+void CheckRefusedAlone(const std::string& path, const std::string& reason) {
+  auto store = OpenSparkStore(":memory:");
+  auto summary = IngestEventLogs(*store, {path});
+  REQUIRE(summary.ok());
+  CHECK(summary.value().applications.empty());
+  REQUIRE(summary.value().skipped.size() == 1);
+  CHECK(summary.value().skipped[0].reason == reason);
+  CHECK(Count(*store, "SELECT count(*) FROM spark_attempts") == 0);
+}
+
 TEST_CASE("A synthetic log lands as one application with its stages and task durations") {
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/app-1", testing::SyntheticEventLog("app-1", 2, 5));
@@ -133,21 +144,8 @@ TEST_CASE("Bad lines are reported with file, line and reason; the rest is ingest
 TEST_CASE("A file that is not an event log is reported once and leaves the store untouched") {
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/notes", "a\nb\nc\nd\ne\nf\ng\n");
-  auto store = OpenSparkStore(":memory:");
-  auto summary = IngestEventLogs(*store, {dir + "/notes"});
-  REQUIRE(summary.ok());
-  CHECK(summary.value().applications.empty());
-  REQUIRE(summary.value().skipped.size() == 1);
-  CHECK(summary.value().skipped[0].reason ==
-        "not a Spark event log: no Spark event in the first lines");
-  CHECK(Count(*store, "SELECT count(*) FROM spark_attempts") == 0);
+  CheckRefusedAlone(dir + "/notes", "not a Spark event log: no Spark event in the first lines");
 }
-
-}  // namespace
-}  // namespace perfplan::profiles::spark
-
-namespace perfplan::profiles::spark {
-namespace {
 
 TEST_CASE("Events out of order or missing their context still ingest what they can") {
   const std::string dir = testing::MakeTempDir();
@@ -183,12 +181,6 @@ TEST_CASE("Events out of order or missing their context still ingest what they c
   REQUIRE(durations.value().size() == 1);
   CHECK(durations.value()[0].task_duration_seconds == std::vector<double>{0.2});
 }
-
-}  // namespace
-}  // namespace perfplan::profiles::spark
-
-namespace perfplan::profiles::spark {
-namespace {
 
 TEST_CASE("A stale .inprogress copy does not replace the complete log unless replace is set") {
   const std::string dir = testing::MakeTempDir();
@@ -255,12 +247,6 @@ TEST_CASE("A shorter complete copy of a stored attempt is refused with both even
                                                " (the replace option forces it)");
 }
 
-}  // namespace
-}  // namespace perfplan::profiles::spark
-
-namespace perfplan::profiles::spark {
-namespace {
-
 TEST_CASE("A zstd log cut before its first block ends is reported as a truncated frame") {
   const std::string dir = testing::MakeTempDir();
   // One frame of 128 KiB blocks: the first 1,000 bytes hold no complete block, so no event
@@ -269,14 +255,9 @@ TEST_CASE("A zstd log cut before its first block ends is reported as a truncated
       testing::EncodeZstdFrames(testing::SyntheticEventLog("app-z", 4, 200), 1 << 20);
   REQUIRE(z.size() > 1000);
   testing::WriteFile(dir + "/app-z.zstd", z.substr(0, 1000));
-  auto store = OpenSparkStore(":memory:");
-  auto summary = IngestEventLogs(*store, {dir + "/app-z.zstd"});
-  REQUIRE(summary.ok());
-  CHECK(summary.value().applications.empty());
-  REQUIRE(summary.value().skipped.size() == 1);
-  CHECK(summary.value().skipped[0].reason ==
-        "corrupt zstd stream: truncated zstd frame at byte 1,000 (the end of the file)");
-  CHECK(Count(*store, "SELECT count(*) FROM spark_attempts") == 0);
+  CheckRefusedAlone(
+      dir + "/app-z.zstd",
+      "corrupt zstd stream: truncated zstd frame at byte 1,000 (the end of the file)");
 }
 
 }  // namespace
