@@ -6,8 +6,9 @@
 // With SCALING memory or network, the parallel term scales with that figure instead of vCPUs
 // (h = 2 · figure / c4.large's figure, so c4.large's runs are the same in all three): a known truth
 // that runs of one instance type cannot tell apart from the vCPU one (docs/accuracy.md, step 7).
-// Usage: build/bench/evaluate_bench [REPETITIONS [SEED [vcpus|memory|network]]]  (defaults 5, 1,
-// vcpus). Prints CPU seconds per
+// Usage: build/bench/evaluate_bench [REPETITIONS [SEED [vcpus|memory|network [no-span]]]]
+// (defaults 5, 1, vcpus; no-span: EvaluateOptions::span_unidentified_scalings = false in the
+// accuracy tables). Prints CPU seconds per
 // evaluate (std::clock: user + sys of this process) and the synthetic workload's target (a)/(b)
 // figures. Not a timed test; docs/performance.md records its output.
 #include <cmath>
@@ -100,8 +101,10 @@ int main(int argc, char** argv) {
           "3 runs of c4.large")) {
     return 1;
   }
+  perfplan::planner::AccuracyOptions accuracy;
+  accuracy.evaluate.span_unidentified_scalings = !(argc > 4 && std::string(argv[4]) == "no-span");
   perfplan::Result<perfplan::planner::AccuracyReport> report =
-      perfplan::planner::StudyAccuracy(rows);
+      perfplan::planner::StudyAccuracy(rows, accuracy);
   if (!report.ok()) {
     std::fprintf(stderr, "%s\n", report.status().message().c_str());
     return 1;
