@@ -390,6 +390,7 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
       const double predicted = *row.predicted_seconds;
       row.interval_widening = WideningFactor(all_training, row.run, &row.transfer);
       std::vector<ConformalPoint> points;
+      bool own_short = false;  // spanned rows: the chosen form's own calibration set is short
       if (hardware) {
         // The spanned scalings stand for the transfer's unknown: its +1 is not added again.
         const bool span = row.transfer && !alternatives.empty();
@@ -397,6 +398,8 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
         points = NormalisedCalibrationPoints(*ev.choice, difficulty, row.run, predicted,
                                              row.interval_widening);
         if (span) {
+          // The spanned sets repeat the same calibration errors: they add no evidence.
+          own_short = CvPlusInterval(points, predicted, options.interval_level).short_of_points;
           double lowest = predicted, highest = predicted;
           for (const ScalingAlternative& a : alternatives) {
             const std::optional<double> p = PredictForm(a.choice.model, row.run);
@@ -418,7 +421,7 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
       const ConformalInterval interval = CvPlusInterval(points, predicted, options.interval_level);
       row.interval_low_seconds = interval.low_seconds;
       row.interval_high_seconds = interval.high_seconds;
-      ev.intervals_short_of_points += interval.short_of_points ? 1 : 0;
+      ev.intervals_short_of_points += interval.short_of_points || own_short ? 1 : 0;
       if (row.interval_widening > 1 || row.scaling_spread > 1) {
         ++ev.widened_rows;
         ev.max_interval_widening = std::max(ev.max_interval_widening, row.interval_widening);

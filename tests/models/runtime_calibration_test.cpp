@@ -181,6 +181,8 @@ TEST_CASE("evaluate: a transfer row's interval spans the three scalings, without
   CHECK(*at16.interval_low_seconds == doctest::Approx(100 + 250 / 4.0));
   CHECK(*at16.interval_high_seconds == doctest::Approx(100 + 250 / 1.5));
   CHECK(ev.value().scaling_rows == 2);
+  // 9 points, but 3 calibration errors: short of the 9 a 90% interval needs, and said so.
+  CHECK(ev.value().intervals_short_of_points == 2);
   CHECK(ev.value().max_scaling_spread == doctest::Approx((100 + 500 / 1.5) / 225));
   const std::vector<std::string>& notes = ev.value().notes;
   CAPTURE(notes.size());
