@@ -3,7 +3,12 @@
 // intervals on data nobody tuned for: a serial floor plus a communication term growing with
 // machines, on Scout's nine instance types at its node counts, with 10% log-normal noise:
 //   T = 120 + 6e4/(m·vCPUs) + 4·m seconds.
-// Usage: build/bench/evaluate_bench [REPETITIONS [SEED]]  (defaults 5, 1). Prints CPU seconds per
+// With SCALING memory or network, the parallel term scales with that figure instead of vCPUs
+// (h = 2 · figure / c4.large's figure, so c4.large's runs are the same in all three): a known truth
+// that runs of one instance type cannot tell apart from the vCPU one (docs/accuracy.md, step 7).
+// Usage: build/bench/evaluate_bench [REPETITIONS [SEED [vcpus|memory|network [no-span]]]]
+// (defaults 5, 1, vcpus; no-span: EvaluateOptions::span_unidentified_scalings = false in the
+// accuracy tables). Prints CPU seconds per
 // evaluate (std::clock: user + sys of this process) and the synthetic workload's target (a)/(b)
 // figures. Not a timed test; docs/performance.md records its output.
 #include <cmath>
@@ -22,8 +27,9 @@ namespace {
 
 using perfplan::models::MeasuredRun;
 
-std::vector<MeasuredRun> Synthetic(std::uint64_t seed) {
+std::vector<MeasuredRun> Synthetic(std::uint64_t seed, const std::string& scaling) {
   perfplan::models::Rng rng(seed);
+  const auto c4_large = perfplan::models::FindInstanceType("c4.large");
   const char* types[] = {"c4.large",  "c4.xlarge",  "c4.2xlarge", "m4.large", "m4.xlarge",
                          "m4.2xlarge", "r4.large",  "r4.xlarge",  "r4.2xlarge"};
   // Node counts per type (4..48; 3 × (11 + 8 + 4) = 69 configurations, like a Scout workload).
@@ -45,7 +51,11 @@ std::vector<MeasuredRun> Synthetic(std::uint64_t seed) {
       r.memory_bytes = hw->memory_bytes;
       const double u1 = rng.Uniform(), u2 = rng.Uniform();
       const double noise = std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
-      r.runtime_seconds = (120 + 6e4 / (m * r.vcpus) + 4 * m) * std::exp(0.1 * noise);
+      const double h = scaling == "memory"    ? 2 * hw->memory_bytes / c4_large->memory_bytes
+                       : scaling == "network" ? 2 * hw->network_bytes_per_second /
+                                                    c4_large->network_bytes_per_second
+                                              : r.vcpus;
+      r.runtime_seconds = (120 + 6e4 / (m * h) + 4 * m) * std::exp(0.1 * noise);
       rows.push_back(r);
     }
   }
@@ -57,24 +67,44 @@ std::vector<MeasuredRun> Synthetic(std::uint64_t seed) {
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 5;
   const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
-  const std::vector<MeasuredRun> rows = Synthetic(seed);
-  const std::vector<bool> train =
-      perfplan::planner::SmallestCompletedPerType(rows, "join_synthetic", 3);
-  double cpu_seconds = 0;
-  perfplan::Result<perfplan::models::Evaluation> ev = perfplan::Status::Failed("not run");
-  for (int i = 0; i < reps; ++i) {
-    const std::clock_t start = std::clock();
-    ev = perfplan::models::EvaluateWorkload(rows, train, "join_synthetic");
-    cpu_seconds += static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+  const std::string scaling = argc > 3 ? argv[3] : "vcpus";
+  if (scaling != "vcpus" && scaling != "memory" && scaling != "network") {
+    std::fprintf(stderr, "SCALING must be vcpus, memory or network, got %s\n", scaling.c_str());
+    return 2;
   }
-  if (!ev.ok()) {
-    std::fprintf(stderr, "%s\n", ev.status().message().c_str());
+  const std::vector<MeasuredRun> rows = Synthetic(seed, scaling);
+  // CPU seconds per evaluate (std::clock: user + sys), over `reps` runs.
+  auto time_evaluate = [&](const std::vector<bool>& train, const char* what) {
+    double cpu_seconds = 0;
+    perfplan::Result<perfplan::models::Evaluation> ev = perfplan::Status::Failed("not run");
+    for (int i = 0; i < reps; ++i) {
+      const std::clock_t start = std::clock();
+      ev = perfplan::models::EvaluateWorkload(rows, train, "join_synthetic");
+      cpu_seconds += static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+    }
+    if (!ev.ok()) {
+      std::fprintf(stderr, "%s\n", ev.status().message().c_str());
+      return false;
+    }
+    std::printf("evaluate over %zu configurations (%zu training rows, %s): %.4f CPU s per run "
+                "(%d runs)\n",
+                rows.size(), ev.value().train_rows.size(), what, cpu_seconds / reps, reps);
+    return true;
+  };
+  if (!time_evaluate(perfplan::planner::SmallestCompletedPerType(rows, "join_synthetic", 3),
+                     "3 smallest node counts of every type")) {
     return 1;
   }
-  std::printf("evaluate over %zu configurations (%zu training rows): %.4f CPU s per run (%d runs)\n",
-              rows.size(), ev.value().train_rows.size(), cpu_seconds / reps, reps);
+  // Target (b)'s design: 3 runs of one type, the others by transfer (the scalings refitted).
+  if (!time_evaluate(
+          perfplan::planner::SmallestCompletedPerType(rows, "join_synthetic", 3, "c4.large"),
+          "3 runs of c4.large")) {
+    return 1;
+  }
+  perfplan::planner::AccuracyOptions accuracy;
+  accuracy.evaluate.span_unidentified_scalings = !(argc > 4 && std::string(argv[4]) == "no-span");
   perfplan::Result<perfplan::planner::AccuracyReport> report =
-      perfplan::planner::StudyAccuracy(rows);
+      perfplan::planner::StudyAccuracy(rows, accuracy);
   if (!report.ok()) {
     std::fprintf(stderr, "%s\n", report.status().message().c_str());
     return 1;

@@ -1,7 +1,9 @@
 // Prints the accuracy tables of docs/accuracy.md for a Scout folder:
 //   build/bench/scout_accuracy ../shared/data/04-workload-runtime-traces/scout
-//   [hardware|references [own-errors]]
-// own-errors: intervals calibrated on the workload's own out-of-sample errors only.
+//   [hardware|references [own-errors|no-span]]
+// own-errors: intervals calibrated on the workload's own out-of-sample errors only (the default);
+// no-span: transfer intervals under one training type without the spanned scalings
+// (EvaluateOptions::span_unidentified_scalings = false, docs/accuracy.md step 7).
 // Exit 2 when the folder cannot be imported.
 #include <iostream>
 #include <string>
@@ -11,7 +13,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: scout_accuracy SCOUT_DIR [hardware|references [own-errors]]\n";
+    std::cerr << "usage: scout_accuracy SCOUT_DIR [hardware|references [own-errors|no-span]]\n";
     return 2;
   }
   perfplan::Result<perfplan::planner::ImportScoutAnswer> runs =
@@ -26,11 +28,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (argc > 3) {
-    if (std::string(argv[3]) != "own-errors") {
-      std::cerr << "the third argument can only be own-errors, got " << argv[3] << "\n";
+    const std::string third = argv[3];
+    if (third != "own-errors" && third != "no-span") {
+      std::cerr << "the third argument can only be own-errors or no-span, got " << third << "\n";
       return 2;
     }
     options.evaluate.interval_noise_from_references = false;
+    options.evaluate.span_unidentified_scalings = third != "no-span";
   }
   auto report = perfplan::planner::StudyAccuracy(runs.value().runs, options);
   if (!report.ok()) {

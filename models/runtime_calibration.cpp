@@ -1,5 +1,6 @@
 #include "models/runtime_calibration.h"
 
+#include <algorithm>
 #include <set>
 
 #include "models/runtime_evaluate.h"
@@ -75,6 +76,36 @@ std::vector<ConformalPoint> NormalisedCalibrationPoints(const ModelChoice& choic
     points[j].radius_log *= target_widening / sigma;
   }
   return points;
+}
+
+std::vector<ScalingAlternative> UnidentifiedScalings(const ModelChoice& choice,
+                                                     const std::vector<MeasuredRun>& train,
+                                                     const std::vector<std::string>& target_types,
+                                                     const ChoiceOptions& options) {
+  std::vector<ScalingAlternative> out;
+  if (options.scaling != HardwareScaling::kVcpus || !IsPooledForm(choice.chosen)) return out;
+  std::set<std::string> types;
+  for (const MeasuredRun& r : train) {
+    if (r.completed) types.insert(r.instance_type);
+  }
+  if (types.size() != 1) return out;
+  for (HardwareScaling scaling : {HardwareScaling::kMemory, HardwareScaling::kNetwork}) {
+    if (std::any_of(train.begin(), train.end(),
+                    [&](const MeasuredRun& r) { return !(HardwareFigure(r, scaling) > 0); })) {
+      continue;
+    }
+    ChoiceOptions alternative = options;
+    alternative.candidates = {choice.chosen};
+    alternative.scaling = scaling;
+    Result<ModelChoice> refit = ChooseRuntimeForm(train, target_types, alternative);
+    if (!refit.ok()) continue;
+    ScalingAlternative a;
+    a.scaling = scaling;
+    a.choice = refit.value();
+    a.difficulty = CalibrationDifficulty(a.choice, train);
+    out.push_back(std::move(a));
+  }
+  return out;
 }
 
 }  // namespace perfplan::models

@@ -8,6 +8,15 @@
 // when the normalised scores are exchangeable. docs/accuracy.md (held-out protocol, step 6) says
 // how the rule was fixed.
 //
+// Transfer under one training type (docs/accuracy.md, held-out protocol step 7): when every
+// completed training run is of one instance type, a pooled form's hardware ratio v is 1 on every
+// training run whichever hardware figure it is the ratio of, so the form fitted with v from
+// vCPUs, from memory or from network bandwidth is one and the same fit on the training rows (same
+// coefficients, same CV residuals). UnidentifiedScalings() refits the chosen form under the
+// figures other than vCPUs; a row of another type is given the CV+ interval over the union of the
+// calibration sets (each centred at its own fold models), so the interval spans what the data
+// cannot decide.
+//
 // Pure functions over plain structs; thread-safe.
 #pragma once
 
@@ -41,5 +50,23 @@ std::vector<ConformalPoint> NormalisedCalibrationPoints(const ModelChoice& choic
                                                         const MeasuredRun& target,
                                                         double predicted_seconds,
                                                         double target_widening);
+
+// The chosen form refitted (same folds) with v from another hardware figure, with its own
+// calibration difficulty (CalibrationDifficulty on the same runs).
+struct ScalingAlternative {
+  HardwareScaling scaling = HardwareScaling::kMemory;
+  ModelChoice choice;
+  std::vector<double> difficulty;
+};
+
+// The alternatives to `choice` (made on `train` with `options`) that the training runs cannot
+// tell apart from it: memory and network bandwidth, when every completed run of `train` is of one
+// instance type, options.scaling is kVcpus, the chosen form is pooled and every run has the
+// figure. Empty otherwise (several training types identify the scaling; freeride-g, ernest and
+// average are not refitted). A figure whose refit fails is left out.
+std::vector<ScalingAlternative> UnidentifiedScalings(const ModelChoice& choice,
+                                                     const std::vector<MeasuredRun>& train,
+                                                     const std::vector<std::string>& target_types,
+                                                     const ChoiceOptions& options);
 
 }  // namespace perfplan::models

@@ -177,10 +177,10 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
       target_types.push_back(rows[i].instance_type);
     }
   }
+  ChoiceOptions choice_options;
+  choice_options.fit = fit_options;
+  choice_options.candidates = options.candidates;
   if (hardware) {
-    ChoiceOptions choice_options;
-    choice_options.fit = fit_options;
-    choice_options.candidates = options.candidates;
     Result<ModelChoice> choice =
         ChooseRuntimeForm(train_by_group[kPooled], target_types, choice_options);
     if (!choice.ok()) return choice.status();
@@ -377,15 +377,40 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
     const std::vector<double> difficulty =
         hardware ? CalibrationDifficulty(*ev.choice, train_by_group[kPooled])
                  : std::vector<double>{};
+    // One training type: the scalings it cannot tell apart (step 7 of docs/accuracy.md).
+    const std::vector<ScalingAlternative> alternatives =
+        hardware && options.span_unidentified_scalings
+            ? UnidentifiedScalings(*ev.choice, train_by_group[kPooled], target_types,
+                                   choice_options)
+            : std::vector<ScalingAlternative>{};
+    std::vector<double> spreads;
     for (std::size_t k = 0; k < ev.rows.size(); ++k) {
       EvaluatedRow& row = ev.rows[k];
       if (!row.predicted_seconds) continue;
       const double predicted = *row.predicted_seconds;
       row.interval_widening = WideningFactor(all_training, row.run, &row.transfer);
       std::vector<ConformalPoint> points;
+      bool own_short = false;  // spanned rows: the chosen form's own calibration set is short
       if (hardware) {
+        // The spanned scalings stand for the transfer's unknown: its +1 is not added again.
+        const bool span = row.transfer && !alternatives.empty();
+        if (span) row.interval_widening -= 1;
         points = NormalisedCalibrationPoints(*ev.choice, difficulty, row.run, predicted,
                                              row.interval_widening);
+        if (span) {
+          // The spanned sets repeat the same calibration errors: they add no evidence.
+          own_short = CvPlusInterval(points, predicted, options.interval_level).short_of_points;
+          double lowest = predicted, highest = predicted;
+          for (const ScalingAlternative& a : alternatives) {
+            const std::optional<double> p = PredictForm(a.choice.model, row.run);
+            const std::vector<ConformalPoint> more = NormalisedCalibrationPoints(
+                a.choice, a.difficulty, row.run, p ? *p : predicted, row.interval_widening);
+            points.insert(points.end(), more.begin(), more.end());
+            if (p) lowest = std::min(lowest, *p), highest = std::max(highest, *p);
+          }
+          row.scaling_spread = highest / lowest;
+          spreads.push_back(row.scaling_spread);
+        }
       } else {
         for (double radius : residual_pool[row_group[k]]) {
           points.push_back({std::log(predicted), radius * row.interval_widening});
@@ -396,8 +421,8 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
       const ConformalInterval interval = CvPlusInterval(points, predicted, options.interval_level);
       row.interval_low_seconds = interval.low_seconds;
       row.interval_high_seconds = interval.high_seconds;
-      ev.intervals_short_of_points += interval.short_of_points ? 1 : 0;
-      if (row.interval_widening > 1) {
+      ev.intervals_short_of_points += interval.short_of_points || own_short ? 1 : 0;
+      if (row.interval_widening > 1 || row.scaling_spread > 1) {
         ++ev.widened_rows;
         ev.max_interval_widening = std::max(ev.max_interval_widening, row.interval_widening);
       }
@@ -418,6 +443,26 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
                          (hardware ? ", each over its own fold's widening," : "") +
                          " multiplied by up to " +
                          FormatShort(std::round(100 * ev.max_interval_widening) / 100));
+    }
+    if (!spreads.empty()) {
+      ev.scaling_rows = spreads.size();
+      ev.max_scaling_spread = *std::max_element(spreads.begin(), spreads.end());
+      ev.median_scaling_spread = Summarize(spreads).median_ape;
+      std::string figures, type;
+      for (const ScalingAlternative& a : alternatives) {
+        figures += ", " + std::string(ToString(a.scaling));
+      }
+      for (const MeasuredRun& r : train_by_group[kPooled]) {
+        if (r.completed && type.empty()) type = r.instance_type;
+      }
+      ev.notes.push_back(
+          std::to_string(ev.scaling_rows) + " interval(s) on types reached by transfer span " +
+          std::string(ToString(ev.choice->chosen)) + " with its hardware ratio from vCPUs" +
+          figures + ": the training runs, all of " + type +
+          ", cannot tell them apart; their predictions differ by up to " +
+          FormatShort(std::round(100 * ev.max_scaling_spread) / 100) + "x (median " +
+          FormatShort(std::round(100 * ev.median_scaling_spread) / 100) +
+          "x), the point prediction is the vCPU one");
     }
     if (ev.intervals_short_of_points) {
       ev.notes.push_back(std::to_string(ev.intervals_short_of_points) +

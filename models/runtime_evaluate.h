@@ -12,7 +12,10 @@
 // They are widened when the target lies beyond the trained node range or on a type reached only
 // through transfer (factor 1 + d/span, plus 1 for a transfer; d the log distance outside the
 // trained node range, span that range's log width, at least log 2), and always contain their own
-// prediction.
+// prediction. When every completed training run is of one type and the chosen form is pooled, a
+// transfer row's interval instead spans the form refitted with its hardware ratio from vCPUs,
+// memory and network bandwidth, which those runs cannot tell apart (radii 1 + d/span, no +1;
+// models/runtime_calibration.h).
 //
 // Pure functions over plain structs; no randomness. Thread-safe. Units: seconds.
 #pragma once
@@ -54,6 +57,10 @@ struct EvaluateOptions {
   // LR's 60% (too narrow) on the Scout data; the own residuals alone were chosen by the
   // leave-one-workload-out protocol of docs/accuracy.md.
   bool interval_noise_from_references = false;
+  // One training type (kHardware, pooled form): transfer rows' intervals span the vCPU, memory and
+  // network scalings those runs cannot tell apart, without the transfer's +1 (docs/accuracy.md
+  // step 7). false: step 6's rule (vCPUs only, +1), for comparison.
+  bool span_unidentified_scalings = true;
   Status Validate() const;
 };
 
@@ -69,6 +76,10 @@ struct EvaluatedRow {
   // range and/or an instance type reached only through transfer.
   double interval_widening = 1;
   bool transfer = false;  // the row's instance type has no completed training run
+  // A transfer row when every completed training run is of one instance type: the interval spans
+  // the chosen form refitted with its hardware ratio from vCPUs, memory and network bandwidth
+  // (models/runtime_calibration.h); largest over smallest of their predictions (1 = not spanned).
+  double scaling_spread = 1;
   std::string method;  // "same-type fit", "hardware-aware fit" or "heterogeneity from <type>"
   std::optional<double> ernest_seconds, ernest_ape;
   std::optional<double> amdahl_seconds, amdahl_ape;
@@ -113,6 +124,8 @@ struct Evaluation {
   std::optional<ModelChoice> choice;
   std::size_t widened_rows = 0;     // rows whose interval was widened
   double max_interval_widening = 1;
+  std::size_t scaling_rows = 0;     // rows whose interval spans the hardware scalings
+  double max_scaling_spread = 1, median_scaling_spread = 1;
   std::size_t intervals_short_of_points = 0;  // rows whose calibration set is below 1/α − 1
   HeterogeneityMode heterogeneity = HeterogeneityMode::kHardware;  // the mode actually used
   std::size_t interval_noise_references = 0;  // reference errors in the calibration (0: own)

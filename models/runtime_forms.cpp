@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/enum_names.h"
 #include "models/nnls.h"
 #include "models/runtime_calibration.h"
 #include "models/runtime_evaluate.h"
@@ -38,15 +39,11 @@ std::array<bool, kPooledColumns> PooledColumns(RuntimeForm form) {
   }
 }
 
-bool IsPooled(RuntimeForm form) {
-  return form == RuntimeForm::kSerialFloor || form == RuntimeForm::kLogNodes ||
-         form == RuntimeForm::kCommunication || form == RuntimeForm::kMemory;
-}
-
-std::optional<double> RelativeVcpus(const FormModel& m, const MeasuredRun& x) {
-  if (m.reference_vcpus > 0) {
-    if (!(x.vcpus > 0)) return std::nullopt;
-    return x.vcpus / m.reference_vcpus;
+std::optional<double> RelativeFigure(const FormModel& m, const MeasuredRun& x) {
+  if (m.reference_figure > 0) {
+    const double figure = HardwareFigure(x, m.scaling);
+    if (!(figure > 0)) return std::nullopt;
+    return figure / m.reference_figure;
   }
   if (x.instance_type != m.single_type) return std::nullopt;
   return 1.0;
@@ -181,6 +178,26 @@ bool Parse(std::string_view text, RuntimeForm* out) {
   return false;
 }
 
+bool IsPooledForm(RuntimeForm form) {
+  return form == RuntimeForm::kSerialFloor || form == RuntimeForm::kLogNodes ||
+         form == RuntimeForm::kCommunication || form == RuntimeForm::kMemory;
+}
+
+constexpr EnumName<HardwareScaling> kScalingNames[] = {{HardwareScaling::kVcpus, "vCPUs"},
+                                                      {HardwareScaling::kMemory, "memory"},
+                                                      {HardwareScaling::kNetwork,
+                                                       "network bandwidth"}};
+std::string_view ToString(HardwareScaling scaling) { return NameOf(kScalingNames, scaling); }
+
+double HardwareFigure(const MeasuredRun& run, HardwareScaling scaling) {
+  switch (scaling) {
+    case HardwareScaling::kVcpus: return run.vcpus;
+    case HardwareScaling::kMemory: return run.memory_bytes;
+    case HardwareScaling::kNetwork: return run.bandwidth_bytes_per_second;
+  }
+  return 0;
+}
+
 const std::vector<RuntimeForm>& AllRuntimeForms() {
   static const std::vector<RuntimeForm> kAll = {
       RuntimeForm::kSerialFloor, RuntimeForm::kLogNodes, RuntimeForm::kCommunication,
@@ -195,7 +212,7 @@ Status ChoiceOptions::Validate() const {
 }
 
 Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs,
-                          const FitOptions& fit) {
+                          const FitOptions& fit, HardwareScaling scaling) {
   std::vector<const MeasuredRun*> completed, all;
   for (const MeasuredRun& r : runs) {
     if (r.completed) completed.push_back(&r);
@@ -229,15 +246,17 @@ Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs
     }
     return m;
   }
+  m.scaling = scaling;
   bool hardware = true;
-  for (const MeasuredRun* r : all) hardware &= r->vcpus > 0;
+  for (const MeasuredRun* r : all) hardware &= HardwareFigure(*r, scaling) > 0;
   if (hardware) {
-    m.reference_vcpus = completed[0]->vcpus;
+    m.reference_figure = HardwareFigure(*completed[0], scaling);
   } else {
     for (const MeasuredRun* r : all) {
       if (r->instance_type != completed[0]->instance_type) {
         return Status::InvalidArgument(std::string(ToString(form)) +
-                                       ": pooling instance types needs vcpus on every run; '" +
+                                       ": pooling instance types needs " +
+                                       std::string(ToString(scaling)) + " on every run; '" +
                                        r->instance_type + "' has none");
       }
     }
@@ -251,7 +270,7 @@ Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs
       }
     }
   }
-  const double ref = m.reference_vcpus;
+  const double ref = m.reference_figure;
   // κ over the grid (the memory form) by the weighted in-sample residual, ties to the smaller.
   // The grid is MemoryOverheadGrid() (models/runtime_fit.h), the same as FitRuntime's.
   const std::vector<double> kappas =
@@ -261,7 +280,7 @@ Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs
     Result<Theta> theta = SolveWeighted(
         all, PooledColumns(form),
         [&](const MeasuredRun& x, double out[kPooledColumns]) {
-          PooledBasis(x, ref > 0 ? x.vcpus / ref : 1.0, kappa, out);
+          PooledBasis(x, ref > 0 ? HardwareFigure(x, scaling) / ref : 1.0, kappa, out);
         },
         fit.max_censoring_iterations);
     if (!theta.ok()) return theta.status();
@@ -310,7 +329,7 @@ std::optional<double> PredictForm(const FormModel& model, const MeasuredRun& tar
       break;
     }
     default: {
-      std::optional<double> v = RelativeVcpus(model, target);
+      std::optional<double> v = RelativeFigure(model, target);
       if (!v) return std::nullopt;
       if (model.form == RuntimeForm::kMemory && !(target.memory_bytes > 0)) return std::nullopt;
       double b[kPooledColumns];
@@ -367,7 +386,7 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
     Scored s;
     s.score.form = form;
     s.held_out_log_prediction.assign(train.size(), std::nan(""));
-    Result<FormModel> full = FitForm(form, train, options.fit);
+    Result<FormModel> full = FitForm(form, train, options.fit, options.scaling);
     if (!full.ok()) {
       s.score.note = full.status().message();
       scored.push_back(s);
@@ -378,9 +397,10 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
     s.configurations = FewestConfigurations(form, train);
     std::string missing;
     for (const std::string& t : target_types) {
-      const bool reaches = form == RuntimeForm::kErnest ? s.full->per_type.count(t) > 0
-                           : IsPooled(form) ? s.full->reference_vcpus > 0 || s.full->single_type == t
-                                            : true;
+      const bool reaches =
+          form == RuntimeForm::kErnest ? s.full->per_type.count(t) > 0
+          : IsPooledForm(form)         ? s.full->reference_figure > 0 || s.full->single_type == t
+                                       : true;
       if (!reaches) {
         missing = "cannot reach instance type " + t + " (no training run of it)";
         break;
@@ -394,7 +414,7 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
           rest.push_back(train[i]);
         }
       }
-      Result<FormModel> fold_model = FitForm(form, rest, fold_fit);
+      Result<FormModel> fold_model = FitForm(form, rest, fold_fit, options.scaling);
       if (!fold_model.ok()) {
         missing = "fold " + std::to_string(k + 1) + ": " + fold_model.status().message();
         break;

@@ -3,7 +3,8 @@
 // on; other workloads level off or slow down at large node counts. Each form below is fitted by
 // non-negative least squares with residuals weighted by 1/runtime (relative error); m = compute
 // nodes, s = dataset bytes, v = vCPUs per node relative to the first training run's type (1 when
-// the runs are of one type and carry no hardware figures):
+// the runs are of one type and carry no hardware figures; with ChoiceOptions::scaling, memory or
+// network bandwidth per node instead of vCPUs):
 //
 //   serial-floor    θ0 + θ1·s/(m·v)                  Amdahl with vCPU scaling: levels off at θ0
 //   log-nodes       θ0 + θ1·s/(m·v) + θ2·log m       coordination growing slowly with machines
@@ -68,12 +69,24 @@ std::string_view ToString(RuntimeForm form);
 bool Parse(std::string_view text, RuntimeForm* out);
 // Every form, from the fewest parameters to the most (the parsimony order).
 const std::vector<RuntimeForm>& AllRuntimeForms();
+// serial-floor, log-nodes, communication and memory: one fit over every type through v.
+bool IsPooledForm(RuntimeForm form);
+
+// Which hardware figure of a node the pooled forms' v is the ratio of. kVcpus is the model;
+// memory and network bandwidth are the alternatives that runs of one instance type cannot tell
+// apart from it (models/runtime_calibration.h, UnidentifiedScalings).
+enum class HardwareScaling { kVcpus, kMemory, kNetwork };
+std::string_view ToString(HardwareScaling scaling);
+// The run's figure for `scaling` (vcpus, memory_bytes, bandwidth_bytes_per_second); 0 = unknown.
+double HardwareFigure(const MeasuredRun& run, HardwareScaling scaling);
 
 // One fitted form (only the members of its kind are set).
 struct FormModel {
   RuntimeForm form = RuntimeForm::kSerialFloor;
   std::optional<RuntimeFit> freeride;       // kFreerideG
-  double reference_vcpus = 0;               // pooled forms; 0 = v is 1 (one type, no hardware)
+  HardwareScaling scaling = HardwareScaling::kVcpus;  // pooled forms: the figure v is the ratio of
+  double reference_figure = 0;              // pooled forms: the first training run's figure;
+                                            // 0 = v is 1 (one type, no hardware)
   std::string single_type;                  // pooled forms without hardware: the only type
   std::array<double, 5> theta = {0, 0, 0, 0, 0};  // pooled: [1, s/(m·v), log m, m, memory]
   double memory_factor = 0;                 // kMemory: the fitted κ
@@ -81,12 +94,13 @@ struct FormModel {
   std::vector<FormModel> members;           // kAverage
 };
 
-// Fits `form` to the runs (one workload). kFreerideG uses `fit` as given (the caller sets
-// hardware_aware). Errors (InvalidArgument): no completed run; pooled forms over several types
-// without vcpus on every run; kMemory without memory_bytes on every run; kAverage (fit through
-// ChooseRuntimeForm).
+// Fits `form` to the runs (one workload); pooled forms take v from `scaling`. kFreerideG uses
+// `fit` as given (the caller sets hardware_aware). Errors (InvalidArgument): no completed run;
+// pooled forms over several types without the scaling's figure on every run; kMemory without
+// memory_bytes on every run; kAverage (fit through ChooseRuntimeForm).
 Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs,
-                          const FitOptions& fit);
+                          const FitOptions& fit,
+                          HardwareScaling scaling = HardwareScaling::kVcpus);
 
 // The form's prediction at `target` (its instance type and configuration), seconds; nullopt when
 // the model cannot reach the target (ernest on an untrained type; a pooled form without hardware
@@ -98,6 +112,7 @@ struct ChoiceOptions {
   // Forms to consider, in parsimony order; default every form. kAverage averages the others in
   // this list that are eligible.
   std::vector<RuntimeForm> candidates = AllRuntimeForms();
+  HardwareScaling scaling = HardwareScaling::kVcpus;  // the pooled forms' v
   Status Validate() const;  // non-empty candidates; fit.Validate()
 };
 

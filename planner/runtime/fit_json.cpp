@@ -163,6 +163,7 @@ std::string ToJson(const EvaluateAnswer& a) {
                                 r.interval_low_seconds, r.interval_high_seconds, r.inside_interval);
     row["interval_widening"] = r.interval_widening;
     row["transfer"] = r.transfer;
+    row["scaling_spread"] = r.scaling_spread;
     row["method"] = r.method;
     row["ernest_seconds"] = OrNull(r.ernest_seconds);
     row["ernest_ape"] = OrNull(r.ernest_ape);
@@ -197,6 +198,8 @@ std::string ToJson(const EvaluateAnswer& a) {
         {"reference_errors", ev.interval_noise_references},
         {"widened_rows", ev.widened_rows},
         {"max_widening", ev.max_interval_widening},
+        {"scaling_rows", ev.scaling_rows},
+        {"max_scaling_spread", ev.max_scaling_spread},
         {"short_of_points", ev.intervals_short_of_points}}},
       {"model_choice", ev.choice ? ChoiceJson(*ev.choice) : json(nullptr)},
       {"censored", {{"rows", ev.censored_rows}, {"prediction_above_bound", ev.censored_respected}}},

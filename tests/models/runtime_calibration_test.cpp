@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "models/instance_types.h"
 #include "models/random.h"
 #include "models/runtime_evaluate.h"
 
@@ -89,6 +90,188 @@ TEST_CASE("difficulties of runs the choice was not made on are all 1") {
   const std::vector<ConformalPoint> plain = CalibrationPoints(choice.value(), target, 50);
   for (std::size_t j = 0; j < points.size(); ++j) {
     CHECK(points[j].radius_log == doctest::Approx(2 * plain[j].radius_log));
+  }
+}
+
+// A second type: twice the vCPUs, four times the memory, 1.5 times the bandwidth of type a.
+MeasuredRun OnTypeB(double nodes, double seconds) {
+  MeasuredRun r{"w", "b", 1e10, nodes, nodes, 1.5e8, seconds};
+  r.vcpus = 4;
+  r.memory_bytes = 32e9;
+  return r;
+}
+
+TEST_CASE("runs of one type cannot tell the vCPU, memory and network scalings apart") {
+  const std::vector<MeasuredRun> runs = ThreeNodeCounts();
+  ChoiceOptions options;
+  options.candidates = {RuntimeForm::kSerialFloor};
+  Result<ModelChoice> choice = ChooseRuntimeForm(runs, {"a", "b"}, options);
+  REQUIRE(choice.ok());
+  const std::vector<ScalingAlternative> alternatives =
+      UnidentifiedScalings(choice.value(), runs, {"a", "b"}, options);
+  REQUIRE(alternatives.size() == 2);
+  CHECK(alternatives[0].scaling == HardwareScaling::kMemory);
+  CHECK(alternatives[1].scaling == HardwareScaling::kNetwork);
+  const FormModel& vcpus = choice.value().model;
+  const MeasuredRun target = OnTypeB(8, 0);
+  // v on type b: 4/2 vCPUs, 32e9/8e9 memory, 1.5e8/1e8 bandwidth.
+  const double ratio[] = {4, 1.5};
+  for (std::size_t k = 0; k < alternatives.size(); ++k) {
+    CAPTURE(k);
+    const ModelChoice& alt = alternatives[k].choice;
+    // The same fit on the training rows: coefficients, held-out residuals and difficulties.
+    CHECK(alt.model.theta[0] == doctest::Approx(vcpus.theta[0]));
+    CHECK(alt.model.theta[1] == doctest::Approx(vcpus.theta[1]));
+    REQUIRE(alt.calibration_radius_log.size() == choice.value().calibration_radius_log.size());
+    for (std::size_t j = 0; j < alt.calibration_radius_log.size(); ++j) {
+      CHECK(alt.calibration_radius_log[j] ==
+            doctest::Approx(choice.value().calibration_radius_log[j]));
+    }
+    CHECK(alternatives[k].difficulty == CalibrationDifficulty(choice.value(), runs));
+    CHECK(*PredictForm(alt.model, runs[1]) == doctest::Approx(*PredictForm(vcpus, runs[1])));
+    // Another type: θ0 + θ1·s/(m·v) with that figure's ratio.
+    CHECK(*PredictForm(alt.model, target) ==
+          doctest::Approx(vcpus.theta[0] + vcpus.theta[1] * 1e10 / (8 * ratio[k])));
+  }
+  CHECK(*PredictForm(vcpus, target) ==
+        doctest::Approx(vcpus.theta[0] + vcpus.theta[1] * 1e10 / (8 * 2)));
+}
+
+TEST_CASE("several training types, another scaling or a form that is not pooled: no alternatives") {
+  std::vector<MeasuredRun> runs = ThreeNodeCounts();
+  ChoiceOptions options;
+  options.candidates = {RuntimeForm::kSerialFloor};
+  Result<ModelChoice> one = ChooseRuntimeForm(runs, {"a", "b"}, options);
+  REQUIRE(one.ok());
+  ModelChoice ernest = one.value();
+  ernest.chosen = RuntimeForm::kErnest;
+  CHECK(UnidentifiedScalings(ernest, runs, {"a", "b"}, options).empty());
+  ChoiceOptions memory = options;
+  memory.scaling = HardwareScaling::kMemory;
+  CHECK(UnidentifiedScalings(one.value(), runs, {"a", "b"}, memory).empty());
+  runs.push_back(OnTypeB(4, 80));
+  Result<ModelChoice> two = ChooseRuntimeForm(runs, {"a", "b"}, options);
+  REQUIRE(two.ok());
+  CHECK(UnidentifiedScalings(two.value(), runs, {"a", "b"}, options).empty());
+}
+
+TEST_CASE("evaluate: a transfer row's interval spans the three scalings, without the +1") {
+  // Exact serial-floor runs on type a, T = 100 + 4e-7 · s/m (zero held-out residuals), so each
+  // interval is exactly the span of the three scalings' predictions.
+  std::vector<MeasuredRun> rows = {Run(4, 1100), Run(6, 100 + 4000.0 / 6), Run(8, 600),
+                                   OnTypeB(8, 300), OnTypeB(16, 200)};
+  const std::vector<bool> train = {true, true, true, false, false};
+  EvaluateOptions options;
+  options.candidates = {RuntimeForm::kSerialFloor};
+  Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
+  REQUIRE(ev.ok());
+  REQUIRE(ev.value().rows.size() == 2);
+  // At 8 nodes of b: vCPUs 100 + 500/2, memory 100 + 500/4, bandwidth 100 + 500/1.5.
+  const EvaluatedRow& at8 = ev.value().rows[0];
+  CHECK(at8.transfer);
+  CHECK(*at8.predicted_seconds == doctest::Approx(350));
+  CHECK(at8.interval_widening == doctest::Approx(1));  // inside 4..8: no widening, no +1
+  CHECK(*at8.interval_low_seconds == doctest::Approx(225));
+  CHECK(*at8.interval_high_seconds == doctest::Approx(100 + 500 / 1.5));
+  CHECK(at8.scaling_spread == doctest::Approx((100 + 500 / 1.5) / 225));
+  CHECK(*at8.inside_interval);
+  // 16 nodes: beyond the trained 4..8 by log 2 over a span of log 2: widening 2 (it was 3).
+  const EvaluatedRow& at16 = ev.value().rows[1];
+  CHECK(at16.interval_widening == doctest::Approx(2));
+  CHECK(*at16.interval_low_seconds == doctest::Approx(100 + 250 / 4.0));
+  CHECK(*at16.interval_high_seconds == doctest::Approx(100 + 250 / 1.5));
+  CHECK(ev.value().scaling_rows == 2);
+  // 9 points, but 3 calibration errors: short of the 9 a 90% interval needs, and said so.
+  CHECK(ev.value().intervals_short_of_points == 2);
+  CHECK(ev.value().max_scaling_spread == doctest::Approx((100 + 500 / 1.5) / 225));
+  const std::vector<std::string>& notes = ev.value().notes;
+  CAPTURE(notes.size());
+  bool found = false;
+  for (const std::string& n : notes) {
+    found |= n ==
+             "2 interval(s) on types reached by transfer span serial-floor with its hardware ratio "
+             "from vCPUs, memory, network bandwidth: the training runs, all of a, cannot tell them "
+             "apart; their predictions differ by up to 1.93x (median 1.78x), the point prediction "
+             "is the vCPU one";
+  }
+  CHECK(found);
+}
+
+// Seeded designs of setting (b) with a known truth: Scout's nine instance types at 4–16 nodes,
+// T = θ0 + W/(m·h) with 10% log-normal noise, h the type's vCPUs, memory or bandwidth (relative to
+// c4.large, times its 2 vCPUs); 3 runs of one type train, every other type is a transfer.
+struct TransferCoverage {
+  int inside_spanned[3] = {0, 0, 0}, inside_vcpus[3] = {0, 0, 0}, rows[3] = {0, 0, 0};
+};
+TransferCoverage SimulateOneTypeDesigns(int designs) {
+  const char* types[] = {"c4.large",   "c4.xlarge", "c4.2xlarge", "m4.large",  "m4.xlarge",
+                         "m4.2xlarge", "r4.large",  "r4.xlarge",  "r4.2xlarge"};
+  const InstanceType base_hw = *FindInstanceType("c4.large");
+  Rng rng(20261203);
+  TransferCoverage out;
+  for (int d = 0; d < designs; ++d) {
+    const int truth = (d / 9) % 3;  // 0 vCPUs, 1 memory, 2 bandwidth
+    const std::string base = types[d % 9];
+    const double theta0 = 60 + 140 * rng.Uniform();
+    const double work = 8 * theta0 * (1 + 4 * rng.Uniform());  // parallel share at 4 × c4.large
+    std::vector<MeasuredRun> rows;
+    std::vector<bool> train;
+    for (const char* t : types) {
+      const InstanceType hw = *FindInstanceType(t);
+      const double h = truth == 0 ? hw.vcpus
+                       : truth == 1
+                           ? 2 * hw.memory_bytes / base_hw.memory_bytes
+                           : 2 * hw.network_bytes_per_second / base_hw.network_bytes_per_second;
+      for (double m : {4.0, 6.0, 8.0, 12.0, 16.0}) {
+        const double u1 = rng.Uniform(), u2 = rng.Uniform();
+        const double noise = std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
+        MeasuredRun r{"w",
+                      t,
+                      1e10,
+                      m,
+                      m,
+                      hw.network_bytes_per_second,
+                      (theta0 + work / (m * h)) * std::exp(0.1 * noise)};
+        r.vcpus = hw.vcpus;
+        r.memory_bytes = hw.memory_bytes;
+        rows.push_back(r);
+        train.push_back(t == base && m <= 8);
+      }
+    }
+    for (bool span : {true, false}) {
+      EvaluateOptions options;
+      options.span_unidentified_scalings = span;
+      Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
+      REQUIRE(ev.ok());
+      for (const EvaluatedRow& r : ev.value().rows) {
+        if (!r.transfer || !r.inside_interval) continue;
+        (span ? out.inside_spanned : out.inside_vcpus)[truth] += *r.inside_interval ? 1 : 0;
+        out.rows[truth] += span ? 1 : 0;
+      }
+    }
+  }
+  return out;
+}
+
+// Measured with this seed: spanned 83.4% / 86.9% / 85.3% for vCPU / memory / bandwidth truths;
+// vCPUs only (with the transfer's +1) 80.5% / 71.4% / 71.1%. Three calibration runs cannot give
+// exactly 90%; the span is what keeps the memory and bandwidth truths from falling short.
+TEST_CASE(
+    "one training type: spanned intervals cover transfers whatever figure the truth "
+    "scales with; vCPU-only intervals miss when it is not vCPUs") {
+  const TransferCoverage c = SimulateOneTypeDesigns(270);
+  for (int truth = 0; truth < 3; ++truth) {
+    CAPTURE(truth);
+    const double spanned = static_cast<double>(c.inside_spanned[truth]) / c.rows[truth];
+    const double vcpus = static_cast<double>(c.inside_vcpus[truth]) / c.rows[truth];
+    CAPTURE(spanned);
+    CAPTURE(vcpus);
+    CHECK(spanned >= 0.80);
+    CHECK(spanned <= 0.97);
+    if (truth > 0) {
+      CHECK(vcpus < 0.75);
+      CHECK(spanned - vcpus >= 0.10);
+    }
   }
 }
 

@@ -63,6 +63,44 @@ TEST_CASE("each pooled form recovers its hand-computed coefficients from exact r
   }
 }
 
+TEST_CASE("with another scaling, v is that hardware figure's ratio to the first run's type") {
+  // T = 20 + 4e-9·s/(m·h), h = memory / 16 GiB (type a) or bandwidth / 1e8 (type a); type b has
+  // the same vCPUs, so only the chosen figure separates the types.
+  for (HardwareScaling scaling : {HardwareScaling::kMemory, HardwareScaling::kNetwork}) {
+    CAPTURE(ToString(scaling));
+    std::vector<MeasuredRun> runs;
+    for (double m : {2.0, 4.0, 8.0}) {
+      runs.push_back(Run("a", 2, m, 20 + 40 / m));
+      runs.back().memory_bytes = 16 * kGiB;
+      runs.push_back(Run("b", 2, m, 20 + 40 / (m * 4)));
+      runs.back().memory_bytes = 64 * kGiB;  // 4 × a's memory
+      runs.back().bandwidth_bytes_per_second = scaling == HardwareScaling::kNetwork ? 4e8 : 1e8;
+      if (scaling == HardwareScaling::kNetwork) runs.back().memory_bytes = 16 * kGiB;
+    }
+    Result<FormModel> fit = FitForm(RuntimeForm::kSerialFloor, runs, {}, scaling);
+    REQUIRE(fit.ok());
+    CHECK(fit.value().scaling == scaling);
+    CHECK(fit.value().theta[0] == doctest::Approx(20).epsilon(kRecoveryTolerance));
+    CHECK(fit.value().theta[1] == doctest::Approx(4e-9).epsilon(kRecoveryTolerance));
+    // A type with twice a's figure at 16 nodes: 20 + 40/(16·2).
+    MeasuredRun c = Run("c", 2, 16, 0);
+    c.memory_bytes = scaling == HardwareScaling::kMemory ? 32 * kGiB : 16 * kGiB;
+    c.bandwidth_bytes_per_second = scaling == HardwareScaling::kNetwork ? 2e8 : 1e8;
+    CHECK(*PredictForm(fit.value(), c) ==
+          doctest::Approx(20 + 40.0 / 32).epsilon(kRecoveryTolerance));
+  }
+  CHECK(ToString(HardwareScaling::kVcpus) == "vCPUs");
+  MeasuredRun r = Run("a", 2, 4, 1);
+  CHECK(HardwareFigure(r, HardwareScaling::kVcpus) == 2);
+  CHECK(HardwareFigure(r, HardwareScaling::kMemory) == 64 * kGiB);
+  CHECK(HardwareFigure(r, HardwareScaling::kNetwork) == 1e8);
+  // Pooling types needs the figure on every run.
+  std::vector<MeasuredRun> runs = {Run("a", 2, 4, 30), Run("b", 2, 4, 25)};
+  runs[1].memory_bytes = 0;
+  CHECK(FitForm(RuntimeForm::kSerialFloor, runs, {}, HardwareScaling::kMemory).status().message() ==
+        "serial-floor: pooling instance types needs memory on every run; 'b' has none");
+}
+
 TEST_CASE("ernest fits one model per instance type and reaches only those types") {
   std::vector<MeasuredRun> runs;
   for (double m : {2.0, 4.0, 8.0, 16.0, 32.0}) {
@@ -84,7 +122,7 @@ TEST_CASE("ernest fits one model per instance type and reaches only those types"
 TEST_CASE("a pooled form without hardware figures stays on its one instance type") {
   std::vector<MeasuredRun> runs = {Run("a", 0, 2, 40), Run("b", 0, 4, 30)};
   CHECK(FitForm(RuntimeForm::kSerialFloor, runs, {}).status().message() ==
-        "serial-floor: pooling instance types needs vcpus on every run; 'b' has none");
+        "serial-floor: pooling instance types needs vCPUs on every run; 'b' has none");
 }
 
 // Nine types (2/4/8 vCPUs × three memory sizes), node counts 2..64, 1% log-normal noise.

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -149,6 +150,38 @@ TEST_CASE("evaluate and fit report every candidate form's CV error and the chose
   const nlohmann::json f = nlohmann::json::parse(fit.out);
   CHECK(f["fit"]["model_choice"]["chosen"] == "serial-floor");
   CHECK(f["fit"]["model_choice"]["candidates"].size() == 7);
+}
+
+TEST_CASE("evaluate trained on one type: a transfer's interval spans the scalings it cannot tell "
+          "apart, and a note says by how much") {
+  // m4.large runs (2 vCPUs, 8 GiB) and one r4.large run (2 vCPUs, 15.25 GiB, same bandwidth
+  // column): vCPUs and bandwidth say 50 + 2000/8 = 300 s at 8 nodes, memory 50 + 250/1.90625.
+  const std::string dir = FolderWith(
+      "runs.csv", RunsCsv("m4.large") + "w,r4.large,1e10,8,8,1e8,400,true\n");
+  const Run ev = Perfplan("evaluate --runs " + dir +
+                              "/runs.csv --workload w --train "
+                              "\"instance_type=m4.large and compute_nodes<=16\" --json",
+                          dir + "/err");
+  REQUIRE(ev.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(ev.out);
+  const double memory = 50 + 250 / 1.90625;
+  nlohmann::json transfer;
+  for (const nlohmann::json& p : j["predictions"]) {
+    if (p["transfer"] == true) transfer = p;
+  }
+  REQUIRE(transfer.is_object());
+  CHECK(transfer["predicted_seconds"].get<double>() == doctest::Approx(300));
+  CHECK(transfer["interval"]["low_seconds"].get<double>() == doctest::Approx(memory));
+  CHECK(transfer["interval"]["high_seconds"].get<double>() == doctest::Approx(300));
+  CHECK(transfer["scaling_spread"].get<double>() == doctest::Approx(300 / memory));
+  CHECK(transfer["interval_widening"].get<double>() == doctest::Approx(1));  // no +1
+  CHECK(j["interval"]["scaling_rows"] == 1);
+  const std::string note =
+      "1 interval(s) on types reached by transfer span serial-floor with its hardware ratio from "
+      "vCPUs, memory, network bandwidth: the training runs, all of m4.large, cannot tell them "
+      "apart; their predictions differ by up to 1.66x (median 1.66x), the point prediction is "
+      "the vCPU one";
+  CHECK(std::find(j["notes"].begin(), j["notes"].end(), note) != j["notes"].end());
 }
 
 TEST_CASE("bad input exits 2 with a message that says what to fix") {

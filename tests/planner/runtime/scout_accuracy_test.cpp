@@ -84,10 +84,11 @@ TEST_CASE("90% intervals cover 80-97% in target (a) and in the median over base 
       CHECK(s.median_interval_coverage >= 0.80);
       CHECK(s.median_interval_coverage <= 0.97);
     } else {
-      // Not met for lr_spark: 47.5% with the normalised CV+ radii (54.1% before them, which
-      // multiplied radii that already held their fold's extrapolation by the target's widening
-      // in full; docs/accuracy.md step 6). Guard.
-      CHECK(s.median_interval_coverage >= 0.45);
+      // Not met for lr_spark: 50.8% with transfer intervals spanning the vCPU, memory and
+      // network scalings (docs/accuracy.md step 7; 47.5% before, with the normalised CV+ radii
+      // of step 6; 54.1% before those). From its memory-rich base types the three runs are
+      // flat, so no scaling reaches the slower types. Guard.
+      CHECK(s.median_interval_coverage >= 0.50);
     }
   }
 }
