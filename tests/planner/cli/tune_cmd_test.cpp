@@ -228,7 +228,8 @@ TEST_CASE("tune recommend on Hadoop runs: integral values, site XML files, failu
   // The text answer says what the failure model did.
   const Run text = RunPerfplan(args);
   REQUIRE(text.exit_code == 0);
-  CHECK(text.out.find("# failure-aware: a logistic model of ") != std::string::npos);
+  CHECK(text.out.find("# failure-aware: a logistic model (") != std::string::npos);
+  CHECK(text.out.find(" failed run(s) (nested 5-fold CV accuracy ") != std::string::npos);
   CHECK(text.out.find("# mapred-site.xml:\n<?xml version=\"1.0\"?>") != std::string::npos);
 }
 
