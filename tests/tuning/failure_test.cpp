@@ -1,9 +1,13 @@
 #include "tuning/failure.h"
 
 #include <array>
+#include <cinttypes>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/support/test_support.h"
 #include "tests/tuning/tuning_fixtures.h"
@@ -170,6 +174,48 @@ TEST_CASE("A saved model keeps its failure model, bit-identically") {
   CHECK(perfplan::testing::ReadFile(dir + "/plain.json").find("\"failure\"") ==
         std::string::npos);
   CHECK(Model::Load(dir + "/plain.json").value().failure() == nullptr);
+}
+
+// The model file's checksum, as tuning/model.cpp computes it over the "model" object's text.
+std::string ModelChecksum(const nlohmann::json& model) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : model.dump()) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "fnv1a64:%016" PRIx64, h);
+  return buf;
+}
+
+TEST_CASE("A model file from before session 8 (one weights/bias on the values) still loads") {
+  const Dataset d = WithFailures(120);
+  Model m = Model::Fit(d, ModelKind::kRidge, {}).value();
+  FailureOptions values_only;
+  values_only.feature_sets = {FailureFeatures::kValues};
+  values_only.union_units = {};
+  values_only.lambdas = {1};
+  m.set_failure(FitFailureModel(d, values_only).value());
+  const std::string dir = perfplan::testing::MakeTempDir();
+  REQUIRE(m.Save(dir + "/new.json").ok());
+  // Rewrite the failure object as session 7 wrote it.
+  nlohmann::json doc = nlohmann::json::parse(perfplan::testing::ReadFile(dir + "/new.json"));
+  nlohmann::json& f = doc["model"]["failure"];
+  f["weights"] = f["units"][0]["weights"];
+  f["bias"] = f["units"][0]["bias"];
+  for (const char* key : {"units", "terms", "features", "cv_log_loss"}) f.erase(key);
+  doc["checksum"] = ModelChecksum(doc["model"]);
+  perfplan::testing::WriteFile(dir + "/old.json", doc.dump(1));
+  const Result<Model> back = Model::Load(dir + "/old.json");
+  REQUIRE_MESSAGE(back.ok(), back.status().message());
+  const FailureModel* old = back.value().failure();
+  REQUIRE(old != nullptr);
+  CHECK(old->features == FailureFeatures::kValues);
+  CHECK(old->units.size() == 1);
+  CHECK(old->terms.size() == 2);
+  for (const auto& x : {std::vector<double>{4000, 100}, std::vector<double>{600, 2000}}) {
+    CHECK(old->Probability(x) == m.failure()->Probability(x));
+  }
 }
 
 TEST_CASE("Without failed runs there is nothing to learn") {
