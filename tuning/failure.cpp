@@ -33,7 +33,9 @@ double Sigmoid(double z) {
 }
 
 // log σ(z), stably.
-double LogSigmoid(double z) { return z >= 0 ? -std::log1p(std::exp(-z)) : z - std::log1p(std::exp(z)); }
+double LogSigmoid(double z) {
+  return z >= 0 ? -std::log1p(std::exp(-z)) : z - std::log1p(std::exp(z));
+}
 
 double TermValue(const FailureTerm& t, double x) {
   return t.log ? std::log(std::max(x, t.floor)) : x;
@@ -138,8 +140,8 @@ double Objective(const Eigen::MatrixXd& z, const Eigen::VectorXd& t, const Eigen
 }
 
 // Newton's method from `beta` (a warm start), halving a step that lowers the objective.
-Eigen::VectorXd Newton(const Eigen::MatrixXd& z, const Eigen::VectorXd& t,
-                       const Eigen::VectorXd& w, double lambda, Eigen::VectorXd beta) {
+Eigen::VectorXd Newton(const Eigen::MatrixXd& z, const Eigen::VectorXd& t, const Eigen::VectorXd& w,
+                       double lambda, Eigen::VectorXd beta) {
   const Eigen::Index p = z.cols();
   Eigen::VectorXd penalty = Eigen::VectorXd::Constant(p, lambda);
   penalty(0) = 0;
@@ -171,7 +173,8 @@ Eigen::VectorXd Newton(const Eigen::MatrixXd& z, const Eigen::VectorXd& t,
 }
 
 // P(fail) of every row under units `betas`: 1 − Π (1 − σ(η_k)).
-Eigen::VectorXd UnionProbability(const Eigen::MatrixXd& z, const std::vector<Eigen::VectorXd>& betas) {
+Eigen::VectorXd UnionProbability(const Eigen::MatrixXd& z,
+                                 const std::vector<Eigen::VectorXd>& betas) {
   Eigen::VectorXd none = Eigen::VectorXd::Ones(z.rows());
   for (const auto& b : betas) {
     const Eigen::VectorXd eta = z * b;
@@ -228,7 +231,8 @@ std::vector<Eigen::VectorXd> FitUnion(const Design& g, double lambda, std::size_
         if (g.y(i) == 1) fired[k](i) = std::min(1.0, Sigmoid(eta(i)) / std::max(p(i), kClip));
       }
     }
-    for (std::size_t k = 0; k < units; ++k) betas[k] = Newton(g.z, fired[k], ones, lambda, betas[k]);
+    for (std::size_t k = 0; k < units; ++k)
+      betas[k] = Newton(g.z, fired[k], ones, lambda, betas[k]);
     const double next = UnionObjective(g, betas, lambda);
     const bool converged = std::abs(next - current) <= kEmTolerance * (1 + std::abs(current));
     current = next;
@@ -307,8 +311,7 @@ std::vector<FailureModel> FitAll(const Rows& train, std::size_t d, const Failure
 }
 
 // The candidate of the lowest CV log-loss on `rows` (ties: the first), fitted on all of them.
-FailureModel Select(const Rows& rows, std::size_t d, const FailureOptions& o,
-                    std::uint64_t seed) {
+FailureModel Select(const Rows& rows, std::size_t d, const FailureOptions& o, std::uint64_t seed) {
   std::vector<FailureCandidate> candidates = Candidates(o);
   const std::size_t n = rows.x.size();
   const std::size_t folds = std::min(o.folds, n);
@@ -418,9 +421,8 @@ Result<FailureModel> FitFailureModel(const Dataset& data, const FailureOptions& 
   }
   model.cv_accuracy = static_cast<double>(score.correct) / static_cast<double>(n);
   model.cv_log_loss = score.log_loss / static_cast<double>(n);
-  model.majority_accuracy =
-      static_cast<double>(std::max(model.failed_runs, model.succeeded_runs)) /
-      static_cast<double>(n);
+  model.majority_accuracy = static_cast<double>(std::max(model.failed_runs, model.succeeded_runs)) /
+                            static_cast<double>(n);
   return model;
 }
 

@@ -77,9 +77,8 @@ struct FailureModel {
 // What FitFailureModel chooses among. The defaults are the documented rule; tests narrow them.
 struct FailureOptions {
   // Terms of the single-unit candidates, in tie-break order. Default: all three, in enum order.
-  std::vector<FailureFeatures> feature_sets = {FailureFeatures::kValues,
-                                               FailureFeatures::kLogValues,
-                                               FailureFeatures::kValuesAndLogs};
+  std::vector<FailureFeatures> feature_sets = {
+      FailureFeatures::kValues, FailureFeatures::kLogValues, FailureFeatures::kValuesAndLogs};
   // Unit counts (>= 2) of the any-of-K candidates, on the log-values terms, tried after the
   // single-unit ones. Default 2 and 3; empty: single units only.
   std::vector<std::size_t> union_units = {2, 3};

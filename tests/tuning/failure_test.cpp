@@ -1,12 +1,12 @@
 #include "tuning/failure.h"
 
+#include <doctest/doctest.h>
+
 #include <array>
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-
-#include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/test_support.h"
@@ -130,12 +130,12 @@ TEST_CASE("A failed region that is the union of two rules is learned by two unit
   CHECK(chosen.cv_log_loss < one.cv_log_loss);
   CHECK(chosen.cv_accuracy > one.cv_accuracy);
   // Each rule alone fails a configuration; together they leave the corner both allow.
-  CHECK(chosen.Probability({6000, 4500, 200}) > 0.8);  // container above the allocation
+  CHECK(chosen.Probability({6000, 4500, 200}) > 0.8);    // container above the allocation
   CHECK(chosen.Probability({2000, 16000, 1500}) > 0.8);  // sort buffer above the container's 56 %
-  CHECK(chosen.Probability({2000, 16000, 300}) < 0.2);  // both hold
+  CHECK(chosen.Probability({2000, 16000, 300}) < 0.2);   // both hold
 }
 
-TEST_CASE("Any of K units: P(fail) = 1 - product of (1 - sigma_k), logs floored at the training minimum") {
+TEST_CASE("Any of K units: P(fail) = 1 - prod(1 - sigma_k); a log term is floored") {
   FailureModel m;
   m.terms = {{0, false, 0}, {1, true, 2.0}};
   m.mean = {1, 0};
@@ -171,8 +171,7 @@ TEST_CASE("A saved model keeps its failure model, bit-identically") {
   }
   // Without one, the file has none and the loaded model neither.
   REQUIRE(Model::Fit(d, ModelKind::kRidge, {}).value().Save(dir + "/plain.json").ok());
-  CHECK(perfplan::testing::ReadFile(dir + "/plain.json").find("\"failure\"") ==
-        std::string::npos);
+  CHECK(perfplan::testing::ReadFile(dir + "/plain.json").find("\"failure\"") == std::string::npos);
   CHECK(Model::Load(dir + "/plain.json").value().failure() == nullptr);
 }
 
