@@ -593,7 +593,8 @@ Status Model::Save(const std::string& path) const {
       terms.push_back({{"column", t.column}, {"log", t.log}, {"floor", t.floor}});
     }
     Json units = Json::array();
-    for (const FailureUnit& u : f.units) units.push_back({{"weights", u.weights}, {"bias", u.bias}});
+    for (const FailureUnit& u : f.units)
+      units.push_back({{"weights", u.weights}, {"bias", u.bias}});
     m["failure"] = {{"features", std::string(ToString(f.features))},
                     {"terms", terms},
                     {"mean", f.mean},
@@ -764,11 +765,13 @@ Result<Model> Model::Load(const std::string& path) {
         }
         f.cv_log_loss = fj.at("cv_log_loss").get<double>();
         for (const Json& u : fj.at("units")) {
-          f.units.push_back({u.at("weights").get<std::vector<double>>(), u.at("bias").get<double>()});
+          f.units.push_back(
+              {u.at("weights").get<std::vector<double>>(), u.at("bias").get<double>()});
         }
       } else {
         for (std::size_t j = 0; j < d; ++j) f.terms.push_back({j, false, 0});
-        f.units.push_back({fj.at("weights").get<std::vector<double>>(), fj.at("bias").get<double>()});
+        f.units.push_back(
+            {fj.at("weights").get<std::vector<double>>(), fj.at("bias").get<double>()});
       }
       const std::size_t t = f.terms.size();
       if (f.mean.size() != t || f.scale.size() != t || f.units.empty()) {

@@ -7,9 +7,9 @@
 #include <ostream>
 #include <thread>
 
+#include "models/text.h"
 #include "planner/cli/command.h"
 #include "planner/cli/options.h"
-#include "models/text.h"
 #include "planner/cli/table.h"
 #include "planner/output/report.h"
 #include "planner/runtime/json_output.h"

@@ -381,7 +381,8 @@ TEST_CASE("Held out: recommend on a BestConf-layout Hadoop set gives a usable co
     CHECK(j["predicted"].get<double>() < j["baseline_predicted"].get<double>());
     // The failure model the documented rule chose beats the majority class held out (nested CV),
     // so the answer carries no weak-model warning.
-    CHECK(j["failure"]["cv_accuracy"].get<double>() > j["failure"]["majority_accuracy"].get<double>());
+    CHECK(j["failure"]["cv_accuracy"].get<double>() >
+          j["failure"]["majority_accuracy"].get<double>());
     for (const auto& w : j["warnings"]) {
       CHECK(w.get<std::string>().rfind("the failure model does not beat", 0) == std::string::npos);
     }
@@ -407,7 +408,6 @@ TEST_CASE("Held out: recommend on a BestConf-layout Hadoop set gives a usable co
     }
   }
 }
-
 
 // The held-out Spark-on-YARN set (bench/tune_spark_yarn_gen.py), its rules written again from
 // Spark's and YARN's documentation: an executor or driver container (memory + max(384 MiB, 10 %)
@@ -437,7 +437,8 @@ TEST_CASE("Held out: recommend on a Spark-on-YARN set stays out of its failed re
   CHECK_FALSE(FailsOnYarn(j["config"]));
   CHECK(j["failure"]["failed_runs"] == 66);
   CHECK(j["failure"]["probability"].get<double>() <= 0.2);
-  CHECK(j["failure"]["cv_accuracy"].get<double>() > j["failure"]["majority_accuracy"].get<double>());
+  CHECK(j["failure"]["cv_accuracy"].get<double>() >
+        j["failure"]["majority_accuracy"].get<double>());
   // Spark properties as spark-defaults.conf lines, the YARN limits in yarn-site.xml.
   bool memory_line = false;
   for (const auto& line : j["spark_defaults"]) {
