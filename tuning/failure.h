@@ -1,11 +1,19 @@
 // Failure-aware tuning (issue 21): which configurations fail. Runs marked as failed (the
-// DatasetOptions::failed_markers, BestConf's -1) train an L2-regularised logistic regression of
-// the failure probability on the standardized parameters, fitted by Newton's method (IRLS) on
-// Eigen; recommendations skip configurations whose predicted probability exceeds a threshold.
-// Deterministic; a fitted FailureModel is an immutable value, thread-safe to query.
+// DatasetOptions::failed_markers, BestConf's -1) train an L2-regularised logistic model of the
+// failure probability, fitted by Newton's method (IRLS) on Eigen; recommendations skip
+// configurations whose predicted probability exceeds a threshold.
+//
+// The model is chosen among candidates (docs/tuning.md, "Which logistic model"): the terms (the
+// parameters' values, the logarithms of the positive ones, or both: a ratio rule a/b > c is linear
+// in the logarithms), one logistic unit or "any of K units" (a noisy-OR: a run fails when any of
+// several rules breaks), and an L2 penalty; the lowest 5-fold CV log-loss on the training runs
+// wins. The accuracy it reports is nested: the whole selection is repeated inside each outer fold.
+// Deterministic (seeded, stratified folds; no random start); a fitted FailureModel is an
+// immutable value, thread-safe to query.
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "models/status.h"
@@ -13,24 +21,77 @@
 
 namespace perfplan::tuning {
 
-struct FailureModel {
-  std::vector<double> mean, scale;  // standardization of each feature (training runs)
-  std::vector<double> weights;      // per standardized feature
+// The terms a candidate's logistic units are linear in.
+enum class FailureFeatures {
+  kValues,         // each parameter's value
+  kLogValues,      // log x for parameters > 0 in every training run, the value for the others
+  kValuesAndLogs,  // every value, and the log of every positive parameter
+};
+std::string_view ToString(FailureFeatures f);  // "values", "log-values", "values+logs"
+bool ParseFailureFeatures(std::string_view text, FailureFeatures* out);
+
+// One term: a parameter's value, or its logarithm.
+struct FailureTerm {
+  std::size_t column = 0;  // index into Dataset::features
+  bool log = false;        // log(max(x, floor)) instead of x
+  double floor = 0;        // log terms: the smallest training value (> 0), so log never sees <= 0
+};
+
+// One logistic unit: σ(bias + Σ weights[k] · standardized term k).
+struct FailureUnit {
+  std::vector<double> weights;  // per standardized term
   double bias = 0;
+};
+
+// A candidate of the selection on all runs, with its CV mean log-loss and accuracy (p > 0.5).
+struct FailureCandidate {
+  FailureFeatures features = FailureFeatures::kValues;
+  std::size_t units = 1;
+  double lambda = 1;
+  double cv_log_loss = -1;
+  double cv_accuracy = -1;
+};
+
+struct FailureModel {
+  FailureFeatures features = FailureFeatures::kValues;  // the chosen candidate's terms
+  double lambda = 1;                                    // and its penalty
+  std::vector<FailureTerm> terms;
+  std::vector<double> mean, scale;  // standardization of each term (training runs)
+  // One unit: logistic regression. Several: P(fail) = 1 − Π (1 − σ_k), any unit failing it.
+  std::vector<FailureUnit> units;
   std::size_t failed_runs = 0;
   std::size_t succeeded_runs = 0;
-  double lambda = 1;
-  // Leave-one-fold-out accuracy (5 folds, every run predicted by a model that did not see it) and
-  // that of always answering the majority class, for the answer to report honestly.
+  // Out-of-fold accuracy and mean log-loss of the whole procedure (nested: each outer fold's
+  // model was selected and fitted without its runs), and that of always answering the majority
+  // class, for the answer to report honestly.
   double cv_accuracy = -1;
+  double cv_log_loss = -1;
   double majority_accuracy = -1;
+  // The selection on all runs, in candidate order (not kept in saved model files).
+  std::vector<FailureCandidate> candidates;
 
   // Predicted probability that configuration x (original units, features order) fails.
   double Probability(const std::vector<double>& x) const;
 };
 
-// Fits from the succeeded runs of `data` (data.x) and its failed runs (data.failed_x).
-// InvalidArgument when there are no failed runs, or no succeeded ones, or lambda <= 0.
-Result<FailureModel> FitFailureModel(const Dataset& data, double lambda = 1.0);
+// What FitFailureModel chooses among. The defaults are the documented rule; tests narrow them.
+struct FailureOptions {
+  // Terms of the single-unit candidates, in tie-break order. Default: all three, in enum order.
+  std::vector<FailureFeatures> feature_sets = {
+      FailureFeatures::kValues, FailureFeatures::kLogValues, FailureFeatures::kValuesAndLogs};
+  // Unit counts (>= 2) of the any-of-K candidates, on the log-values terms, tried after the
+  // single-unit ones. Default 2 and 3; empty: single units only.
+  std::vector<std::size_t> union_units = {2, 3};
+  // L2 penalties tried (> 0), in tie-break order. Default 100, 10, 1, 0.1, 0.01.
+  std::vector<double> lambdas = {100, 10, 1, 0.1, 0.01};
+  std::size_t folds = 5;  // CV folds for the selection and the nested estimate (>= 2)
+  // InvalidField naming failure_feature_sets, failure_union_units, failure_lambdas or
+  // failure_folds.
+  Status Validate() const;
+};
+
+// Selects and fits from the succeeded runs of `data` (data.x) and its failed runs (data.failed_x).
+// InvalidArgument when there are no failed runs, or no succeeded ones, or the options are invalid.
+Result<FailureModel> FitFailureModel(const Dataset& data, const FailureOptions& options = {});
 
 }  // namespace perfplan::tuning

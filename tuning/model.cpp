@@ -588,14 +588,23 @@ Status Model::Save(const std::string& path) const {
   }
   if (failure_) {
     const FailureModel& f = *failure_;
-    m["failure"] = {{"mean", f.mean},
+    Json terms = Json::array();
+    for (const FailureTerm& t : f.terms) {
+      terms.push_back({{"column", t.column}, {"log", t.log}, {"floor", t.floor}});
+    }
+    Json units = Json::array();
+    for (const FailureUnit& u : f.units)
+      units.push_back({{"weights", u.weights}, {"bias", u.bias}});
+    m["failure"] = {{"features", std::string(ToString(f.features))},
+                    {"terms", terms},
+                    {"mean", f.mean},
                     {"scale", f.scale},
-                    {"weights", f.weights},
-                    {"bias", f.bias},
+                    {"units", units},
                     {"failed_runs", f.failed_runs},
                     {"succeeded_runs", f.succeeded_runs},
                     {"lambda", f.lambda},
                     {"cv_accuracy", f.cv_accuracy},
+                    {"cv_log_loss", f.cv_log_loss},
                     {"majority_accuracy", f.majority_accuracy}};
   }
   const std::string body = JsonText(m);
@@ -740,15 +749,41 @@ Result<Model> Model::Load(const std::string& path) {
       FailureModel f;
       f.mean = fj.at("mean").get<std::vector<double>>();
       f.scale = fj.at("scale").get<std::vector<double>>();
-      f.weights = fj.at("weights").get<std::vector<double>>();
-      f.bias = fj.at("bias").get<double>();
       f.failed_runs = fj.at("failed_runs").get<std::size_t>();
       f.succeeded_runs = fj.at("succeeded_runs").get<std::size_t>();
       f.lambda = fj.at("lambda").get<double>();
       f.cv_accuracy = fj.at("cv_accuracy").get<double>();
       f.majority_accuracy = fj.at("majority_accuracy").get<double>();
-      if (f.mean.size() != d || f.scale.size() != d || f.weights.size() != d) {
+      // Files before session 8 have one value term per feature and no feature set.
+      if (fj.contains("terms")) {
+        if (!ParseFailureFeatures(fj.at("features").get<std::string>(), &f.features)) {
+          return corrupt("unknown failure model feature set");
+        }
+        for (const Json& t : fj.at("terms")) {
+          f.terms.push_back({t.at("column").get<std::size_t>(), t.at("log").get<bool>(),
+                             t.at("floor").get<double>()});
+        }
+        f.cv_log_loss = fj.at("cv_log_loss").get<double>();
+        for (const Json& u : fj.at("units")) {
+          f.units.push_back(
+              {u.at("weights").get<std::vector<double>>(), u.at("bias").get<double>()});
+        }
+      } else {
+        for (std::size_t j = 0; j < d; ++j) f.terms.push_back({j, false, 0});
+        f.units.push_back(
+            {fj.at("weights").get<std::vector<double>>(), fj.at("bias").get<double>()});
+      }
+      const std::size_t t = f.terms.size();
+      if (f.mean.size() != t || f.scale.size() != t || f.units.empty()) {
         return corrupt("failure model size mismatch");
+      }
+      for (const FailureUnit& u : f.units) {
+        if (u.weights.size() != t) return corrupt("failure model size mismatch");
+      }
+      for (const FailureTerm& term : f.terms) {
+        if (term.column >= d || (term.log && !(term.floor > 0))) {
+          return corrupt("a failure model term is out of range");
+        }
       }
       for (double sc : f.scale) {
         if (!(sc > 0)) return corrupt("a failure model scale is not positive");

@@ -494,13 +494,17 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
     out.failed_runs = failure->failed_runs;
     out.failure_cv_accuracy = failure->cv_accuracy;
     out.failure_majority_accuracy = failure->majority_accuracy;
+    out.failure_cv_log_loss = failure->cv_log_loss;
+    out.failure_features = std::string(ToString(failure->features));
+    out.failure_units = failure->units.size();
+    out.failure_lambda = failure->lambda;
     if (failure->cv_accuracy <= failure->majority_accuracy) {
       out.warnings.push_back(
           "the failure model does not beat always answering the majority class held out (" +
           FormatSparkValue(100 * failure->cv_accuracy, Unit::kNone) + "% vs " +
           FormatSparkValue(100 * failure->majority_accuracy, Unit::kNone) +
-          "%): the failed runs are too few or not separable by a linear boundary, so avoiding "
-          "them is weak evidence");
+          "%): the failed runs are too few or their region is not one the failure model can "
+          "draw, so avoiding them is weak evidence");
     }
   }
   if (model.cv_mre() >= 0 && out.predicted_gain > 0 && out.predicted_gain < model.cv_mre()) {

@@ -119,8 +119,12 @@ struct Recommendation {
   double baseline_failure_probability = 0;
   std::size_t failure_rejected = 0;
   std::size_t failed_runs = 0;  // failed runs the failure model learned from
-  double failure_cv_accuracy = -1;        // FailureModel::cv_accuracy
+  double failure_cv_accuracy = -1;        // FailureModel::cv_accuracy (nested CV)
+  double failure_cv_log_loss = -1;        // FailureModel::cv_log_loss (nested CV)
   double failure_majority_accuracy = -1;  // FailureModel::majority_accuracy
+  std::string failure_features;           // the chosen terms: ToString(FailureModel::features)
+  std::size_t failure_units = 0;          // its logistic units (more than 1: any of them fails)
+  double failure_lambda = 0;              // its L2 penalty
   std::vector<std::string> warnings;
 };
 

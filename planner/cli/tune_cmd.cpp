@@ -7,6 +7,7 @@
 #include <ostream>
 #include <thread>
 
+#include "models/text.h"
 #include "planner/cli/command.h"
 #include "planner/cli/options.h"
 #include "planner/cli/table.h"
@@ -141,13 +142,15 @@ Result<std::vector<std::pair<std::string, std::string>>> ParseAt(
 void AddDataFlags(CLI::App* cmd, TuneFlags* f) {
   cmd->add_option("--data", f->data_file, "Runs: CSV with a header, or ARFF");
   cmd->add_option("--store", f->store,
-                  "Profile store: one run per ingested Spark application (instead of --data)");
+                  "Profile store: one run per ingested Spark application, or per MapReduce job "
+                  "when it has no Spark application (instead of --data)");
   cmd->add_option("--apps", f->apps, "With --store: only these application ids")->delimiter(',');
   cmd->add_option("--app-name", f->app_name,
                   "With --store: only applications whose name contains this text");
   cmd->add_option("--target", f->target,
                   "Metric column to model (sensitivity with --store: default the metric of "
-                  "the worst-scoring dimension of the latest application)");
+                  "the worst-scoring dimension of the latest Spark application or MapReduce "
+                  "job)");
   cmd->add_option("--ranges", f->ranges,
                   "YAML of min/max/default per parameter: turns normalised values x of --data "
                   "into max(x*max, min); the defaults become the baseline");
@@ -215,8 +218,10 @@ void PrintRecommendation(std::ostream& out, const tuning::Recommendation& r) {
       << Fixed(100 * r.predicted_gain, 1) << "%; model " << tuning::ToString(r.kind) << ", CV MRE "
       << Mre(r.cv_mre) << ")\n";
   if (r.failure_aware) {
-    out << "# failure-aware: a logistic model of " << r.failed_runs
-        << " failed run(s) (5-fold CV accuracy " << Fixed(100 * r.failure_cv_accuracy, 1)
+    out << "# failure-aware: a logistic model (" << r.failure_features;
+    if (r.failure_units > 1) out << ", any of " << r.failure_units << " units";
+    out << ", lambda " << models::FormatNumber(r.failure_lambda) << ") of " << r.failed_runs
+        << " failed run(s) (nested 5-fold CV accuracy " << Fixed(100 * r.failure_cv_accuracy, 1)
         << "% vs " << Fixed(100 * r.failure_majority_accuracy, 1)
         << "% for the majority class) skipped " << r.failure_rejected
         << " sampled configuration(s) with failure probability > "

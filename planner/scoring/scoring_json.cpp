@@ -4,6 +4,7 @@
 
 #include "models/json_fields.h"
 #include "models/json_text.h"
+#include "planner/mapreduce/mapreduce_api.h"
 #include "planner/scoring/spark_scoring.h"
 #include "planner/scoring/task_scoring.h"
 
@@ -27,6 +28,7 @@ nlohmann::json ScoreJson(const ScoreAnswer& a) {
   nlohmann::json explanation = nlohmann::json::array();
   for (std::size_t j : r.worst_first) explanation.push_back(r.dimensions[j].name);
   nlohmann::json j = {{"app_id", a.app_id},
+                      {"kind", IsMapReduceJobId(a.app_id) ? "mapreduce" : "spark"},
                       {"score", r.score},
                       {"max_score", models::kMaxScore},
                       {"comparable_runs", r.comparable_runs},

@@ -91,7 +91,7 @@ inline constexpr double kComparableInputFactor = 4.0;
 Result<ScoreAnswer> ScoreRun(const std::vector<RunVector>& runs, const ClassifyAnswer& classes,
                              const std::string& app_id, const models::ScoreOptions& settings = {});
 
-// {"app_id", "score", "max_score", "comparable_runs", "comparison", "task_type", "provisional",
+// {"app_id", "kind" ("spark" or "mapreduce", as `scores` prints it), "score", "max_score", "comparable_runs", "comparison", "task_type", "provisional",
 // "provisional_reasons", "dimensions": [{name, value, baseline, worst, best, score, weight,
 // note}] (γ order), "explanation": [names worst first], "warnings"}; absent values are null.
 std::string ToJson(const ScoreAnswer& answer);

@@ -127,7 +127,11 @@ std::string ToJson(const tuning::Recommendation& r) {
                {"baseline_probability", Number(r.baseline_failure_probability)},
                {"rejected_candidates", r.failure_rejected},
                {"cv_accuracy", Number(r.failure_cv_accuracy)},
-               {"majority_accuracy", Number(r.failure_majority_accuracy)}};
+               {"cv_log_loss", Number(r.failure_cv_log_loss)},
+               {"majority_accuracy", Number(r.failure_majority_accuracy)},
+               {"features", r.failure_features},
+               {"units", r.failure_units},
+               {"lambda", Number(r.failure_lambda)}};
   }
   return Dump({{"target", r.target},
                {"config", config},

@@ -2,6 +2,13 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
 #include "tests/support/test_support.h"
 #include "tests/tuning/tuning_fixtures.h"
 #include "tuning/model.h"
@@ -9,27 +16,34 @@
 namespace perfplan::tuning {
 namespace {
 
-// Runs fail when the map container is too small for the sort buffer (io.sort.mb > 0.7 x
-// map.memory.mb, a real MapReduce failure mode), otherwise time falls with memory.
-Dataset WithFailures(int n) {
+// n runs on a deterministic low-discrepancy design: row(u, i) gives run i's cells from its
+// coordinates u in [0, 1)^4. The last column is the target "time", -1 for a failed run.
+template <typename Row>
+Dataset Runs(const std::vector<std::string>& columns, int n, Row row) {
+  constexpr double kSteps[] = {0.6180339887, 0.7548776662, 0.5698402910, 0.8191725134};
   std::vector<std::vector<std::string>> rows;
   for (int i = 0; i < n; ++i) {
-    const double u1 = std::fmod(0.5 + i * 0.6180339887, 1.0);
-    const double u2 = std::fmod(0.5 + i * 0.7548776662, 1.0);
-    const int mem = 512 + static_cast<int>(u1 * 3584);
-    const int sort = 64 + static_cast<int>(u2 * 1984);
-    const bool fails = sort > 0.7 * mem;
-    const double time = fails ? -1 : 100 + 200000.0 / mem + 0.01 * sort;
-    rows.push_back({std::to_string(mem), std::to_string(sort), std::to_string(time)});
+    std::array<double, 4> u{};
+    for (std::size_t k = 0; k < u.size(); ++k) u[k] = std::fmod(0.5 + i * kSteps[k], 1.0);
+    rows.push_back(row(u, i));
   }
   DatasetOptions s;
   s.target = "time";
   s.failed_markers = {-1};
-  return BuildDataset(testing::Table({"mapreduce.map.memory.mb", "mapreduce.task.io.sort.mb",
-                                      "time"},
-                                     rows),
-                      s)
-      .value();
+  return BuildDataset(testing::Table(columns, rows), s).value();
+}
+
+// Runs fail when the map container is too small for the sort buffer (io.sort.mb > 0.7 x
+// map.memory.mb, a real MapReduce failure mode), otherwise time falls with memory.
+Dataset WithFailures(int n) {
+  return Runs({"mapreduce.map.memory.mb", "mapreduce.task.io.sort.mb", "time"}, n,
+              [](const std::array<double, 4>& u, int) -> std::vector<std::string> {
+                const int mem = 512 + static_cast<int>(u[0] * 3584);
+                const int sort = 64 + static_cast<int>(u[1] * 1984);
+                const bool fails = sort > 0.7 * mem;
+                const double time = fails ? -1 : 100 + 200000.0 / mem + 0.01 * sort;
+                return {std::to_string(mem), std::to_string(sort), std::to_string(time)};
+              });
 }
 
 TEST_CASE("The data set keeps the failed runs' configurations for the failure model") {
@@ -45,10 +59,95 @@ TEST_CASE("A logistic model learns the failure region and beats the majority cla
   const FailureModel m = FitFailureModel(d).value();
   CHECK(m.failed_runs == d.failed_x.size());
   CHECK(m.succeeded_runs == d.x.size());
+  CHECK(m.candidates.size() == 25);  // 3 term sets x 5 lambdas, then 2 union sizes x 5
   CHECK(m.cv_accuracy > 0.9);
   CHECK(m.cv_accuracy > m.majority_accuracy);
+  CHECK(m.cv_log_loss > 0);
   CHECK(m.Probability({4000, 100}) < 0.05);  // lots of memory, small buffer: fine
   CHECK(m.Probability({600, 2000}) > 0.95);  // buffer larger than the container: fails
+  // Deterministic: the same data give the same model.
+  const FailureModel again = FitFailureModel(d).value();
+  CHECK(again.Probability({1500, 1000}) == m.Probability({1500, 1000}));
+  CHECK(again.cv_accuracy == m.cv_accuracy);
+}
+
+// Runs fail when (memory - 300) x fraction / cores, the memory a Spark task gets, is under a
+// working set that shrinks with the partitions (80000 / partitions): a product of four
+// parameters, linear in their logarithms but not in their values.
+Dataset TaskMemoryFailures(int n) {
+  return Runs({"spark.executor.memory.mb", "spark.memory.fraction", "spark.executor.cores",
+               "spark.sql.shuffle.partitions", "time"},
+              n, [](const std::array<double, 4>& u, int i) -> std::vector<std::string> {
+                const int mem = 1024 + static_cast<int>(u[0] * 15360);
+                const double fraction = 0.3 + 0.6 * u[1];
+                const int cores = 1 + static_cast<int>(u[2] * 8);
+                const int partitions = 20 + static_cast<int>(u[3] * 780);
+                const bool fails = (mem - 300) * fraction / cores < 80000.0 / partitions;
+                return {std::to_string(mem), std::to_string(fraction), std::to_string(cores),
+                        std::to_string(partitions), fails ? "-1" : std::to_string(100 + i % 7)};
+              });
+}
+
+TEST_CASE("A rule in a product of parameters is learned on their logarithms") {
+  const Dataset d = TaskMemoryFailures(200);
+  REQUIRE(d.failed_x.size() > 20);
+  FailureOptions values_only;
+  values_only.feature_sets = {FailureFeatures::kValues};
+  values_only.union_units = {};
+  FailureOptions single;
+  single.union_units = {};
+  const FailureModel linear = FitFailureModel(d, values_only).value();
+  const FailureModel chosen = FitFailureModel(d, single).value();
+  CHECK(chosen.features != FailureFeatures::kValues);
+  CHECK(chosen.units.size() == 1);
+  CHECK(chosen.cv_log_loss < linear.cv_log_loss);
+  CHECK(chosen.cv_accuracy > linear.cv_accuracy);
+}
+
+// Runs fail by either of two rules, as YARN and MapReduce fail them: the map container above the
+// scheduler's maximum allocation, or the sort buffer above 56 % of the map container.
+Dataset TwoRuleFailures(int n) {
+  return Runs({"mapreduce.map.memory.mb", "yarn.scheduler.maximum-allocation-mb",
+               "mapreduce.task.io.sort.mb", "time"},
+              n, [](const std::array<double, 4>& u, int i) -> std::vector<std::string> {
+                const int map_mb = 1024 + static_cast<int>(u[0] * 7168);
+                const int alloc_mb = 4096 + static_cast<int>(u[1] * 12288);
+                const int sort_mb = 50 + static_cast<int>(u[2] * 1550);
+                const bool fails = map_mb > alloc_mb || sort_mb > 0.56 * map_mb;
+                return {std::to_string(map_mb), std::to_string(alloc_mb), std::to_string(sort_mb),
+                        fails ? "-1" : std::to_string(100 + i % 7)};
+              });
+}
+
+TEST_CASE("A failed region that is the union of two rules is learned by two units") {
+  const Dataset d = TwoRuleFailures(200);
+  REQUIRE(d.failed_x.size() > 20);
+  FailureOptions single;
+  single.union_units = {};
+  const FailureModel one = FitFailureModel(d, single).value();
+  const FailureModel chosen = FitFailureModel(d).value();
+  CHECK(chosen.units.size() >= 2);
+  CHECK(chosen.cv_log_loss < one.cv_log_loss);
+  CHECK(chosen.cv_accuracy > one.cv_accuracy);
+  // Each rule alone fails a configuration; together they leave the corner both allow.
+  CHECK(chosen.Probability({6000, 4500, 200}) > 0.8);    // container above the allocation
+  CHECK(chosen.Probability({2000, 16000, 1500}) > 0.8);  // sort buffer above the container's 56 %
+  CHECK(chosen.Probability({2000, 16000, 300}) < 0.2);   // both hold
+}
+
+TEST_CASE("Any of K units: P(fail) = 1 - prod(1 - sigma_k); a log term is floored") {
+  FailureModel m;
+  m.terms = {{0, false, 0}, {1, true, 2.0}};
+  m.mean = {1, 0};
+  m.scale = {2, 1};
+  m.units = {{{1.0, 0.0}, -1.0}, {{0.0, 2.0}, 0.5}};
+  const auto sigma = [](double z) { return 1 / (1 + std::exp(-z)); };
+  // x = (3, 4): unit 1 sees (3 - 1) / 2 = 1, eta 0; unit 2 sees log 4, eta 0.5 + 2 log 4.
+  const double expected = 1 - (1 - sigma(0.0)) * (1 - sigma(0.5 + 2 * std::log(4.0)));
+  CHECK(m.Probability({3, 4}) == doctest::Approx(expected).epsilon(1e-15));
+  // Below the floor (and at 0) the log term reads log 2.
+  CHECK(m.Probability({3, 0}) == m.Probability({3, 2}));
+  CHECK(m.Probability({3, 1}) == m.Probability({3, 2}));
 }
 
 TEST_CASE("A saved model keeps its failure model, bit-identically") {
@@ -62,23 +161,82 @@ TEST_CASE("A saved model keeps its failure model, bit-identically") {
   REQUIRE(back.failure() != nullptr);
   CHECK(back.failure()->failed_runs == m.failure()->failed_runs);
   CHECK(back.failure()->cv_accuracy == m.failure()->cv_accuracy);
+  CHECK(back.failure()->cv_log_loss == m.failure()->cv_log_loss);
+  CHECK(back.failure()->features == m.failure()->features);
+  CHECK(back.failure()->units.size() == m.failure()->units.size());
+  CHECK(back.failure()->terms.size() == m.failure()->terms.size());
   for (const auto& x : {std::vector<double>{4000, 100}, std::vector<double>{600, 2000},
                         std::vector<double>{1500, 1000}}) {
     CHECK(back.failure()->Probability(x) == m.failure()->Probability(x));
   }
   // Without one, the file has none and the loaded model neither.
   REQUIRE(Model::Fit(d, ModelKind::kRidge, {}).value().Save(dir + "/plain.json").ok());
-  CHECK(perfplan::testing::ReadFile(dir + "/plain.json").find("\"failure\"") ==
-        std::string::npos);
+  CHECK(perfplan::testing::ReadFile(dir + "/plain.json").find("\"failure\"") == std::string::npos);
   CHECK(Model::Load(dir + "/plain.json").value().failure() == nullptr);
+}
+
+// The model file's checksum, as tuning/model.cpp computes it over the "model" object's text.
+std::string ModelChecksum(const nlohmann::json& model) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : model.dump()) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "fnv1a64:%016" PRIx64, h);
+  return buf;
+}
+
+TEST_CASE("A model file from before session 8 (one weights/bias on the values) still loads") {
+  const Dataset d = WithFailures(120);
+  Model m = Model::Fit(d, ModelKind::kRidge, {}).value();
+  FailureOptions values_only;
+  values_only.feature_sets = {FailureFeatures::kValues};
+  values_only.union_units = {};
+  values_only.lambdas = {1};
+  m.set_failure(FitFailureModel(d, values_only).value());
+  const std::string dir = perfplan::testing::MakeTempDir();
+  REQUIRE(m.Save(dir + "/new.json").ok());
+  // Rewrite the failure object as session 7 wrote it.
+  nlohmann::json doc = nlohmann::json::parse(perfplan::testing::ReadFile(dir + "/new.json"));
+  nlohmann::json& f = doc["model"]["failure"];
+  f["weights"] = f["units"][0]["weights"];
+  f["bias"] = f["units"][0]["bias"];
+  for (const char* key : {"units", "terms", "features", "cv_log_loss"}) f.erase(key);
+  doc["checksum"] = ModelChecksum(doc["model"]);
+  perfplan::testing::WriteFile(dir + "/old.json", doc.dump(1));
+  const Result<Model> back = Model::Load(dir + "/old.json");
+  REQUIRE_MESSAGE(back.ok(), back.status().message());
+  const FailureModel* old = back.value().failure();
+  REQUIRE(old != nullptr);
+  CHECK(old->features == FailureFeatures::kValues);
+  CHECK(old->units.size() == 1);
+  CHECK(old->terms.size() == 2);
+  for (const auto& x : {std::vector<double>{4000, 100}, std::vector<double>{600, 2000}}) {
+    CHECK(old->Probability(x) == m.failure()->Probability(x));
+  }
 }
 
 TEST_CASE("Without failed runs there is nothing to learn") {
   const Dataset d = testing::SyntheticDataset(20);
   CHECK(FitFailureModel(d).status().message() ==
         "synthetic.csv: no failed runs; a failure model needs runs marked as failed");
-  CHECK(FitFailureModel(WithFailures(40), 0).status().message() ==
-        "failure_lambda: must be > 0");
+  FailureOptions o;
+  o.lambdas = {1, 0};
+  CHECK(FitFailureModel(WithFailures(40), o).status().message() ==
+        "failure_lambdas: must be > 0 (got 0)");
+  o = {};
+  o.union_units = {1};
+  CHECK(FitFailureModel(WithFailures(40), o).status().message() ==
+        "failure_union_units: must be >= 2 (got 1)");
+  o = {};
+  o.folds = 1;
+  CHECK(FitFailureModel(WithFailures(40), o).status().message() ==
+        "failure_folds: must be >= 2 (got 1)");
+  o = {};
+  o.feature_sets = {};
+  CHECK(FitFailureModel(WithFailures(40), o).status().message() ==
+        "failure_feature_sets: is empty");
 }
 
 }  // namespace

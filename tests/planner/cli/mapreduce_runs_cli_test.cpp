@@ -134,6 +134,7 @@ TEST_CASE("scores lists the MapReduce jobs, kind mapreduce, each as score JOB sc
   REQUIRE(json.exit_code == 0);
   const auto all = nlohmann::json::parse(json.out)["applications"];
   REQUIRE(all.size() == 8);
+  for (const auto& a : all) CHECK(a["kind"] == "mapreduce");  // the JSON says what the text says
   const CliRun one = RunPerfplan("score job_1500000000000_0003 --store '" + db + "' --json");
   REQUIRE(one.exit_code == 0);
   CHECK(all[2]["app_id"] == "job_1500000000000_0003");

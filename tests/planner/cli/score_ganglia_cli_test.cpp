@@ -151,6 +151,7 @@ TEST_CASE("On every store built from shared data no score leaves [0, 100] and no
       CHECK(s["score"].get<double>() >= 0);
       CHECK(s["score"].get<double>() <= s["max_score"].get<double>());
       CHECK(s["max_score"] == 100.0);
+      CHECK(s["kind"] == "spark");  // as the text table's kind column says
       CHECK(tasks.at(s["app_id"]) > 0);
       for (const auto& d : s["dimensions"]) {
         if (d["score"].is_null()) continue;
