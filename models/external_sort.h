@@ -10,7 +10,9 @@
 // The storage is injected (ScratchFile), so models/ does no I/O itself: MemoryScratch for callers
 // that hold their records anyway, a temporary file from profiles/ (profiles/scratch_file.h) for
 // the store. Records compare by `less` (a strict weak order); equal records come in no
-// particular order. Thread-safety: one thread. T must be trivially copyable.
+// particular order. Thread-safety: one thread. T must be trivially copyable and have no padding
+// (std::has_unique_object_representations): its bytes are written as they are, and padding bytes
+// would be uninitialized memory in the scratch storage (declare the padding as a zeroed member).
 #pragma once
 
 #include <algorithm>
@@ -66,6 +68,8 @@ using ScratchFactory = std::function<Result<std::unique_ptr<ScratchFile>>()>;
 template <typename T, typename Less>
 class ExternalSorter {
   static_assert(std::is_trivially_copyable_v<T>, "records are written as bytes");
+  static_assert(std::has_unique_object_representations_v<T>,
+                "records are written as bytes: declare padding as a member, initialized");
 
  public:
   static constexpr std::size_t kReadBufferBytes = 64 * 1024;

@@ -249,19 +249,24 @@ enum PairFlag : std::uint8_t { kRead = 1, kWritten = 2 };
 // transfer goes to the user of its client's latest access of the path at or before it, else (none
 // yet) of the client's first access; (time, user) pairs compare by time, then by the user's name.
 // A pair's accesses also say which distinct files the client and each user read and wrote.
+// Their bytes go to the scratch storage as they are: the padding is a member, zeroed by the
+// aggregate initialization that leaves it out (the sorter refuses types with implicit padding).
 struct AccessRow {
   std::uint32_t path, client;
   std::int64_t time_ms;
   std::uint32_t user;
   std::uint8_t flag;  // kRead | kWritten
+  std::uint8_t padding[3];
 };
 struct TransferRow {
   std::uint32_t path, client;
   std::int64_t time_ms;
   std::int64_t bytes;
   std::uint32_t datanode;
-  bool is_read;
+  std::uint8_t is_read;  // 0 or 1 (a bool's representation is the compiler's)
+  std::uint8_t padding[3];
 };
+static_assert(sizeof(AccessRow) == 24 && sizeof(TransferRow) == 32);
 template <typename Row>
 std::uint64_t PairOf(const Row& r) {
   return static_cast<std::uint64_t>(r.path) << 32 | r.client;
@@ -526,7 +531,7 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
       ++ac.write_ops, ++au.write_ops, ++c.write_ops;
     }
     p.flags |= flag;
-    if (spilled.ok()) spilled = accesses.Add({path, client, a.time_ms, user, flag});
+    if (spilled.ok()) spilled = accesses.Add({path, client, a.time_ms, user, flag, {}});
   };
   auto on_block = [&](const HdfsBlockRecord& b) {
     const std::uint32_t id = blocks.Find(b.block);
@@ -579,7 +584,7 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
     }
     if (spilled.ok()) {
       spilled = attributable.Add(
-          {block_state[block].path, peer, t.time_ms, t.bytes, datanode, t.is_read});
+          {block_state[block].path, peer, t.time_ms, t.bytes, datanode, t.is_read, {}});
     }
   };
   {
