@@ -273,6 +273,10 @@ std::uint64_t PairOf(const Row& r) {
 }
 
 // The opens of one path inside the cache window ending at the latest, and the best count seen.
+// At most twice the opens inside the window are held (plus one): the expired front goes as soon
+// as it is half the vector (amortized O(1) an open). Dropping it only past 64 expired opens kept
+// every path's first 64 opens for good, which is most of a long history's opens when each file
+// is opened a few times an hour (1.4 million opens, 11 MB, at 10^7 records).
 struct OpenWindow {
   std::vector<std::int64_t> times;  // times[head..] are inside the window
   std::size_t head = 0;
@@ -280,7 +284,7 @@ struct OpenWindow {
   void Add(std::int64_t t, std::int64_t window_ms) {
     times.push_back(t);
     while (t - times[head] > window_ms) ++head;
-    if (head > 64 && head * 2 > times.size()) {  // drop the expired front now and then
+    if (head > 0 && head * 2 >= times.size()) {  // drop the expired front
       times.erase(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(head));
       head = 0;
     }
