@@ -4,8 +4,11 @@
 //
 // A source hands out cursors; each call starts a new pass over the records of one kind, ordered by
 // time_ms (ties in a fixed order of the source's choosing). The analysis makes two passes over
-// the transfers and one over the audits and blocks. The store (profiles/hdfs/hdfs_store.h,
-// HdfsStoreStreams) and plain vectors (VectorHdfsStreams) are the two sources.
+// the transfers and the blocks and one over the audits. A source also hands out scratch storage
+// for the sorts that join transfers to accesses (models/external_sort.h), so that the analysis's
+// memory does not grow with the number of (client, path) pairs either. The store
+// (profiles/hdfs/hdfs_store.h, HdfsStoreStreams: a temporary file) and plain vectors
+// (VectorHdfsStreams: memory) are the two sources.
 //
 // Thread-safety: a source and its cursors belong to one thread.
 #pragma once
@@ -13,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/external_sort.h"
 #include "models/hdfs_records.h"
 #include "models/hdfs_workload.h"
 #include "models/status.h"
@@ -35,6 +39,12 @@ class HdfsRecordStreams {
   virtual std::unique_ptr<HdfsRecordCursor<HdfsAuditRecord>> Audits() = 0;
   virtual std::unique_ptr<HdfsRecordCursor<HdfsTransferRecord>> Transfers() = 0;
   virtual std::unique_ptr<HdfsRecordCursor<HdfsBlockRecord>> Blocks() = 0;
+  // Storage for a sort's runs, asked for only when a sort outgrows
+  // HdfsWorkloadOptions::sort_run_bytes. Memory unless the source says otherwise; a failure
+  // fails the analysis.
+  virtual Result<std::unique_ptr<ScratchFile>> Scratch() {
+    return std::unique_ptr<ScratchFile>(std::make_unique<MemoryScratch>());
+  }
 };
 
 // Records held in vectors (any order; each cursor visits them by time, stably). The vectors must
@@ -56,9 +66,10 @@ class VectorHdfsStreams : public HdfsRecordStreams {
 };
 
 // AnalyzeHdfsWorkload (models/hdfs_workload.h) over streamed records: the same answer for the
-// same records, in memory that does not grow with their number (the block → file map and the
-// blocks themselves excepted: they are held whole, as the path map needs every allocation).
-// Fails only when a cursor does.
+// same records, in memory that does not grow with their number: state per distinct client, user,
+// path, block and DataNode, and two sorts of at most options.sort_run_bytes each (their runs go
+// to records.Scratch()) for what is per (client, path) pair and per (user, path) pair. Fails only
+// when a cursor or the scratch storage does.
 Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
                                          const HdfsWorkloadOptions& options);
 

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "models/external_sort.h"
 #include "models/hdfs_record_streams.h"
 #include "models/text.h"
 
@@ -49,6 +50,10 @@ Status HdfsWorkloadOptions::Validate() const {
         "max_cache_directives = " + std::to_string(max_cache_directives) + ": must be >= 0");
   }
   if (cache_pool.empty()) return Status::InvalidField("cache_pool", "must not be empty");
+  if (sort_run_bytes < 1) {
+    return Status::InvalidArgument("sort_run_bytes = " + std::to_string(sort_run_bytes) +
+                                   ": must be >= 1");
+  }
   if (from_ms >= 0 && to_ms >= 0 && to_ms <= from_ms) {
     return Status::InvalidField("to_ms", "must be after from_ms");
   }
@@ -236,24 +241,42 @@ class PairMap {
   std::size_t mask_ = 0, size_ = 0;
 };
 
-// kFirst: first_user is set (pass 1); kSeen: latest_* are set (pass 2, as the audits come).
-enum PairFlag : std::uint8_t { kRead = 1, kWritten = 2, kFirst = 4, kSeen = 8 };
+// What a client (or user) did to a path: read it (an open), wrote it (a create or append).
+enum PairFlag : std::uint8_t { kRead = 1, kWritten = 2 };
 
-// A client's opens and creates of one path, for attributing its transfers to a user: the latest
-// access at or before a transfer, else (none yet) the client's first access, known from a first
-// pass over the audits, so that a transfer before any access needs no state of its own. (time,
-// user) pairs compare by time, then by the user's name. The pair itself says the client read
-// (kRead) or wrote (kWritten) the path: its distinct files.
-struct Access {
-  std::int64_t latest_ms = 0;  // the first access's time until kSeen
-  std::uint32_t latest_user = 0;
-  std::uint32_t first_user : 28;
-  std::uint32_t flags : 4;  // PairFlag
-  Access() : first_user(0), flags(0) {}
+// One access (an allowed open, create or append in the window), and one transfer of a known
+// block by a client, as the two sorts that join them hold them: by (path, client, time). A
+// transfer goes to the user of its client's latest access of the path at or before it, else (none
+// yet) of the client's first access; (time, user) pairs compare by time, then by the user's name.
+// A pair's accesses also say which distinct files the client and each user read and wrote.
+// Their bytes go to the scratch storage as they are: the padding is a member, zeroed by the
+// aggregate initialization that leaves it out (the sorter refuses types with implicit padding).
+struct AccessRow {
+  std::uint32_t path, client;
+  std::int64_t time_ms;
+  std::uint32_t user;
+  std::uint8_t flag;  // kRead | kWritten
+  std::uint8_t padding[3];
 };
-constexpr std::size_t kMaxUsers = std::size_t{1} << 28;
+struct TransferRow {
+  std::uint32_t path, client;
+  std::int64_t time_ms;
+  std::int64_t bytes;
+  std::uint32_t datanode;
+  std::uint8_t is_read;  // 0 or 1 (a bool's representation is the compiler's)
+  std::uint8_t padding[3];
+};
+static_assert(sizeof(AccessRow) == 24 && sizeof(TransferRow) == 32);
+template <typename Row>
+std::uint64_t PairOf(const Row& r) {
+  return static_cast<std::uint64_t>(r.path) << 32 | r.client;
+}
 
 // The opens of one path inside the cache window ending at the latest, and the best count seen.
+// At most twice the opens inside the window are held (plus one): the expired front goes as soon
+// as it is half the vector (amortized O(1) an open). Dropping it only past 64 expired opens kept
+// every path's first 64 opens for good, which is most of a long history's opens when each file
+// is opened a few times an hour (1.4 million opens, 11 MB, at 10^7 records).
 struct OpenWindow {
   std::vector<std::int64_t> times;  // times[head..] are inside the window
   std::size_t head = 0;
@@ -261,7 +284,7 @@ struct OpenWindow {
   void Add(std::int64_t t, std::int64_t window_ms) {
     times.push_back(t);
     while (t - times[head] > window_ms) ++head;
-    if (head > 64 && head * 2 > times.size()) {  // drop the expired front now and then
+    if (head > 0 && head * 2 >= times.size()) {  // drop the expired front
       times.erase(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(head));
       head = 0;
     }
@@ -307,25 +330,18 @@ void AddTo(Acc& a, PairMap<std::int64_t>& datanode_bytes, std::uint64_t key, boo
   datanode_bytes[key] += bytes;
 }
 
-// Counts owner's distinct files and sums their known sizes from (owner, path) → flags. Sizes
-// are summed as integers: the mean is the same double as summing them one by one in name order
-// while the total stays below 2^53 bytes, and exact beyond.
-template <typename V, typename FlagsOf>
-void CountFiles(const PairMap<V>& pairs, FlagsOf flags_of, const std::vector<PathState>& paths,
-                std::vector<Acc>& accs) {
-  pairs.ForEach([&](std::uint32_t owner, std::uint32_t path, const V& v) {
-    const unsigned flags = flags_of(v);
-    Acc& a = accs[owner];
-    const PathState& p = paths[path];
-    if (flags & kRead) {
-      ++a.files_read;
-      if (p.sized) ++a.read_sized, a.read_size_sum += p.size;
-    }
-    if (flags & kWritten) {
-      ++a.files_written;
-      if (p.sized) ++a.write_sized, a.write_size_sum += p.size;
-    }
-  });
+// Counts one of an owner's distinct files (flags: kRead | kWritten) and adds its known size.
+// Sizes are summed as integers: the mean is the same double as summing them one by one in name
+// order while the total stays below 2^53 bytes, and exact beyond.
+void CountFile(Acc& a, unsigned flags, const PathState& p) {
+  if (flags & kRead) {
+    ++a.files_read;
+    if (p.sized) ++a.read_sized, a.read_size_sum += p.size;
+  }
+  if (flags & kWritten) {
+    ++a.files_written;
+    if (p.sized) ++a.write_sized, a.write_size_sum += p.size;
+  }
 }
 
 double Mean(std::int64_t sum, std::int64_t n) {
@@ -416,30 +432,41 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   const std::int64_t from = options.from_ms >= 0 ? options.from_ms : INT64_MIN;
   const std::int64_t to = options.to_ms >= 0 ? options.to_ms : INT64_MAX;
   auto in_window = [&](std::int64_t t) { return t >= from && t < to; };
-  // Every piece of state below is per distinct key (IP, user, path, block, (client, path),
-  // (user, path), (client or user, DataNode)); no record is held (streams excepted).
+  // Every piece of state below is per distinct key (IP, user, path, block, (client or user,
+  // DataNode)) or a sort of bounded memory; no record is held (streams excepted).
   Interner ips, users, paths, blocks;
   std::vector<std::uint8_t> is_datanode;  // by IP id
   std::vector<PathState> path_state;      // by path id
   std::vector<BlockState> block_state;    // by block id
-  PairMap<Access> access;                 // (client IP id, path id)
-  PairMap<std::uint8_t> user_files;       // (user id, path id) → kRead | kWritten
   PairMap<std::int64_t> client_datanode_bytes, user_datanode_bytes;  // (owner id, DataNode IP id)
+  // What grows with the pairs a history touches goes through two sorts (bounded memory, runs in
+  // the source's scratch storage) joined after the merge: accesses and attributable transfers.
+  const auto run_records = [&options](std::size_t row_bytes) {
+    return static_cast<std::size_t>(options.sort_run_bytes) / row_bytes;
+  };
+  auto access_less = [&users](const AccessRow& x, const AccessRow& y) {
+    if (x.path != y.path) return x.path < y.path;
+    if (x.client != y.client) return x.client < y.client;
+    if (x.time_ms != y.time_ms) return x.time_ms < y.time_ms;
+    return x.user != y.user && users.Name(x.user) < users.Name(y.user);
+  };
+  auto transfer_less = [](const TransferRow& x, const TransferRow& y) {
+    return std::tie(x.path, x.client, x.time_ms) < std::tie(y.path, y.client, y.time_ms);
+  };
+  const ScratchFactory scratch = [&records] { return records.Scratch(); };
+  ExternalSorter<AccessRow, decltype(access_less)> accesses(run_records(sizeof(AccessRow)),
+                                                            access_less, scratch);
+  ExternalSorter<TransferRow, decltype(transfer_less)> attributable(
+      run_records(sizeof(TransferRow)), transfer_less, scratch);
+  Status spilled = Status::Ok();  // the first failure to add to a sort
   auto path_id = [&](const std::string& path) {
     const std::uint32_t id = paths.Id(path);
     Slot(path_state, id);
     return id;
   };
-  auto before = [&users](std::int64_t t1, std::uint32_t u1, std::int64_t t2, std::uint32_t u2) {
-    return t1 != t2 ? t1 < t2 : u1 != u2 && users.Name(u1) < users.Name(u2);
-  };
-  auto is_access = [&](const HdfsAuditRecord& a) {
-    return a.allowed && in_window(a.time_ms) && Classify(a.cmd) != OpClass::kMetadata;
-  };
 
-  // Pass 1: every block (the block → path map: a block's latest allocation, by (time, path)),
-  // every transfer (DataNode IPs, to tell pipeline hops, and block sizes: the largest write), and
-  // every access (each (client, path) pair's first access, by (time, user)).
+  // Pass 1: every block (the block → path map: a block's latest allocation, by (time, path)) and
+  // every transfer (DataNode IPs, to tell pipeline hops, and block sizes: the largest write).
   std::int64_t block_records = 0;
   Status status = EachRecord(records.Blocks(), [&](const HdfsBlockRecord& b) {
     ++block_records;
@@ -460,20 +487,6 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
     }
   });
   if (!status.ok()) return status;
-  status = EachRecord(records.Audits(), [&](const HdfsAuditRecord& a) {
-    if (!is_access(a)) return;
-    const std::uint32_t user = users.Id(a.user);
-    Access& x = access[PairMap<Access>::Key(ips.Id(a.ip), path_id(a.src))];
-    if (!(x.flags & kFirst) || before(a.time_ms, user, x.latest_ms, x.first_user)) {
-      x.latest_ms = a.time_ms, x.first_user = user, x.flags = kFirst;
-    }
-  });
-  if (!status.ok()) return status;
-  if (users.size() >= kMaxUsers) {
-    return Status::Failed(std::to_string(users.size()) + " distinct users: more than the " +
-                          std::to_string(kMaxUsers) + " the analysis can tell apart");
-  }
-
   // Pass 2: audits, blocks and transfers merged by time (at equal times audits first, then
   // blocks, then transfers: a create or open at t precedes what it explains at t).
   HdfsClusterStats& c = w.cluster;
@@ -522,13 +535,7 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
       ++ac.write_ops, ++au.write_ops, ++c.write_ops;
     }
     p.flags |= flag;
-    user_files[PairMap<std::uint8_t>::Key(user, path)] |= flag;
-    Access& x = access[PairMap<Access>::Key(client, path)];  // made by pass 1
-    if (!(x.flags & kFirst)) x.first_user = user, x.flags |= kFirst;  // the store grew since
-    if (!(x.flags & kSeen) || before(x.latest_ms, x.latest_user, a.time_ms, user)) {
-      x.latest_ms = a.time_ms, x.latest_user = user;
-    }
-    x.flags |= kSeen | flag;
+    if (spilled.ok()) spilled = accesses.Add({path, client, a.time_ms, user, flag, {}});
   };
   auto on_block = [&](const HdfsBlockRecord& b) {
     const std::uint32_t id = blocks.Find(b.block);
@@ -571,24 +578,18 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
       st.client = t.peer;
       st.blocks.push_back({t.time_ms, t.datanode, t.block, t.bytes});
     }
-    // Attribute to a user: block → path → the client's latest open/create at or before t (or,
-    // when it has none yet, its first one).
+    // Attributed to a user after the merge (the join below): block → path → the client's latest
+    // open/create at or before t (or, when it has none yet, its first one).
     const std::uint32_t block = blocks.Find(t.block);
     if (block == Interner::kNone || block_state[block].path == Interner::kNone) {
       ++unknown_blocks;
       c.unattributed_bytes += t.bytes;
       return;
     }
-    const Access* x = access.Find(PairMap<Access>::Key(peer, block_state[block].path));
-    if (x == nullptr) {  // the client never opened or created the file
-      c.unattributed_bytes += t.bytes;
-      return;
+    if (spilled.ok()) {
+      spilled = attributable.Add(
+          {block_state[block].path, peer, t.time_ms, t.bytes, datanode, t.is_read, {}});
     }
-    const std::uint32_t user = (x->flags & kSeen) ? x->latest_user : x->first_user;
-    Acc& au = Slot(by_user, user);
-    au.used = true;
-    AddTo(au, user_datanode_bytes, PairMap<std::int64_t>::Key(user, datanode),
-          t.is_read, t.bytes, 1);
   };
   {
     auto audit_cursor = records.Audits();
@@ -615,8 +616,63 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
       }
     }
     for (const Status& cursor_status :
-         {audit_cursor->status(), block_cursor->status(), transfer_cursor->status()}) {
+         {audit_cursor->status(), block_cursor->status(), transfer_cursor->status(), spilled}) {
       if (!cursor_status.ok()) return cursor_status;
+    }
+  }
+
+  // The join, pair by pair in (path, client) order: each transfer goes to the user of the latest
+  // access at or before it (the sort puts the latest last), else of the pair's first access; a
+  // pair with transfers and no access is unattributed. Each path's accesses say its distinct
+  // readers and writers among the clients (per pair) and the users (flags by user, per path).
+  for (Status s : {accesses.Finish(), attributable.Finish()}) {
+    if (!s.ok()) return s;
+  }
+  {
+    std::vector<std::uint8_t> user_flags(users.size());
+    std::vector<std::uint32_t> touched;  // users with flags for this path
+    const AccessRow* a = accesses.Next();
+    const TransferRow* t = attributable.Next();
+    while (a || t) {
+      const std::uint32_t path = !t || (a && a->path <= t->path) ? a->path : t->path;
+      while ((a && a->path == path) || (t && t->path == path)) {
+        const std::uint64_t pair = !(t && t->path == path) || (a && a->path == path &&
+                                                               PairOf(*a) <= PairOf(*t))
+                                       ? PairOf(*a)
+                                       : PairOf(*t);
+        if (!(a && PairOf(*a) == pair)) {  // the client never opened or created the file
+          for (; t && PairOf(*t) == pair; t = attributable.Next()) c.unattributed_bytes += t->bytes;
+          continue;
+        }
+        const std::uint32_t client = a->client, first_user = a->user;
+        std::uint32_t latest_user = Interner::kNone;
+        unsigned flags = 0;
+        auto take = [&] {
+          flags |= a->flag;
+          if (!user_flags[a->user]) touched.push_back(a->user);
+          user_flags[a->user] |= a->flag;
+          latest_user = a->user;
+          a = accesses.Next();
+        };
+        for (; t && PairOf(*t) == pair; t = attributable.Next()) {
+          while (a && PairOf(*a) == pair && a->time_ms <= t->time_ms) take();
+          const std::uint32_t user = latest_user != Interner::kNone ? latest_user : first_user;
+          Acc& au = Slot(by_user, user);
+          au.used = true;
+          AddTo(au, user_datanode_bytes, PairMap<std::int64_t>::Key(user, t->datanode),
+                t->is_read, t->bytes, 1);
+        }
+        while (a && PairOf(*a) == pair) take();
+        CountFile(Slot(by_client, client), flags, path_state[path]);
+      }
+      for (const std::uint32_t user : touched) {
+        CountFile(Slot(by_user, user), user_flags[user], path_state[path]);
+        user_flags[user] = 0;
+      }
+      touched.clear();
+    }
+    for (Status s : {accesses.status(), attributable.status()}) {
+      if (!s.ok()) return s;
     }
   }
   if (unknown_blocks) {
@@ -636,10 +692,6 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
 
   Slot(by_client, static_cast<std::uint32_t>(ips.size()));  // every IP id has a slot
   Slot(by_user, static_cast<std::uint32_t>(users.size()));
-  CountFiles(access, [](const Access& x) { return x.flags; }, path_state, by_client);
-  CountFiles(user_files, [](std::uint8_t f) { return f; }, path_state, by_user);
-  access = {};  // the largest state: gone before the answer is built
-  user_files = {};
   w.clients = Freeze(by_client, ips, client_datanode_bytes, ips, c.window_seconds);
   w.users = Freeze(by_user, users, user_datanode_bytes, ips, c.window_seconds);
 

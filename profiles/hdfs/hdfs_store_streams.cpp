@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "profiles/hdfs/hdfs_chunk.h"
+#include "profiles/scratch_file.h"
 
 namespace perfplan::profiles {
 namespace {
@@ -124,6 +125,7 @@ class StoreStreams : public models::HdfsRecordStreams {
     return std::make_unique<ChunkCursor<models::HdfsBlockRecord>>(store_, "hdfs_block_chunk",
                                                                   INT64_MIN, INT64_MAX);
   }
+  Result<std::unique_ptr<models::ScratchFile>> Scratch() override { return OpenScratchFile(); }
 
  private:
   Store& store_;

@@ -5,7 +5,8 @@
 // time and merges the chunks that overlap in time, so it holds only those chunks (a few per node)
 // however long the history. Records come ordered by time, then insertion (chunk id, position):
 // the order of LoadHdfsRecords, and the same records: audits and transfers in [from_ms, to_ms),
-// every block whatever its time (a file allocated before the window is read inside it).
+// every block whatever its time (a file allocated before the window is read inside it). The
+// analysis's sorts spill to a temporary file (profiles/scratch_file.h).
 //
 // Thread-safety: one thread; the store must outlive the streams and their cursors.
 #pragma once

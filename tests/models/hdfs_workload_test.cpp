@@ -142,6 +142,55 @@ TEST_CASE("imbalance above the threshold recommends the balancer; the window fil
   REQUIRE(w.warnings.size() == 1);
 }
 
+TEST_CASE("a transfer goes to its client's latest access at or before it, else the first") {
+  // Client 10.0.0.5 reads /a: a transfer before any open goes to the first opener by (time,
+  // name): bob and zed at t=100, bob first; at t=100 itself the latest is zed (the later name);
+  // after alice's open at 300, alice. 10.0.0.6 reads /a without ever opening it: unattributed.
+  // Every run of the two sorts holds one record when sort_run_bytes is 1, so the join reads
+  // merged runs from the scratch storage; the answer is the same.
+  const std::vector<HdfsAuditRecord> audits = {
+      Audit(100, "zed", "10.0.0.5", "open", "/a"),
+      Audit(100, "bob", "10.0.0.5", "open", "/a"),
+      Audit(300, "alice", "10.0.0.5", "open", "/a"),
+      Audit(400, "carol", "10.0.0.7", "create", "/b"),
+  };
+  const std::vector<HdfsBlockRecord> blocks = {{0, "blk_a", "/a"}, {400, "blk_b", "/b"}};
+  const std::vector<HdfsTransferRecord> transfers = {
+      Transfer(50, true, "10.0.1.1", "10.0.0.5", 1, "blk_a"),
+      Transfer(100, true, "10.0.1.1", "10.0.0.5", 20, "blk_a"),
+      Transfer(200, true, "10.0.1.2", "10.0.0.5", 300, "blk_a"),
+      Transfer(300, true, "10.0.1.1", "10.0.0.5", 4000, "blk_a"),
+      Transfer(350, true, "10.0.1.1", "10.0.0.6", 50000, "blk_a"),
+      Transfer(500, false, "10.0.1.2", "10.0.0.7", 600000, "blk_b"),
+  };
+  for (const std::int64_t run_bytes : {std::int64_t{8} << 20, std::int64_t{1}}) {
+    CAPTURE(run_bytes);
+    HdfsWorkloadOptions options;
+    options.sort_run_bytes = run_bytes;
+    const HdfsWorkload w = AnalyzeHdfsWorkload(audits, transfers, blocks, options);
+    CHECK(w.cluster.unattributed_bytes == 50000);
+    REQUIRE(Find(w.users, "bob") != nullptr);
+    CHECK(Find(w.users, "bob")->read_bytes == 1);
+    CHECK(Find(w.users, "zed")->read_bytes == 320);
+    CHECK(Find(w.users, "alice")->read_bytes == 4000);
+    CHECK(Find(w.users, "carol")->write_bytes == 600000);
+    CHECK(Find(w.users, "zed")->bytes_per_datanode ==
+          std::vector<std::pair<std::string, std::int64_t>>{{"10.0.1.1", 20}, {"10.0.1.2", 300}});
+    for (const char* user : {"alice", "bob", "zed"}) {
+      CAPTURE(user);
+      CHECK(Find(w.users, user)->files_read == 1);
+      CHECK(Find(w.users, user)->files_written == 0);
+    }
+    CHECK(Find(w.users, "carol")->files_written == 1);
+    CHECK(Find(w.users, "carol")->mean_write_file_bytes == 600000);
+    CHECK(Find(w.clients, "10.0.0.5")->files_read == 1);
+    CHECK(Find(w.clients, "10.0.0.6")->files_read == 0);
+    CHECK(Find(w.clients, "10.0.0.6")->read_bytes == 50000);
+    CHECK(w.cluster.files_read == 1);
+    CHECK(w.cluster.files_written == 1);
+  }
+}
+
 TEST_CASE("options are validated with the field and the value") {
   HdfsWorkloadOptions o;
   o.cache_min_reads = 1;
@@ -150,6 +199,9 @@ TEST_CASE("options are validated with the field and the value") {
   o = {};
   o.balancer_gini_threshold = 2;
   CHECK(o.Validate().message() == "balancer_gini_threshold = 2.000: expected a value in [0, 1]");
+  o = {};
+  o.sort_run_bytes = 0;
+  CHECK(o.Validate().message() == "sort_run_bytes = 0: must be >= 1");
 }
 
 }  // namespace

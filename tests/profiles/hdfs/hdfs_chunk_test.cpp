@@ -317,10 +317,13 @@ TEST_CASE("the store's streams give LoadHdfsRecords' records in its order, chunk
       REQUIRE(transfers[i].peer == loaded.value().transfers[i].peer);
       REQUIRE(transfers[i].bytes == loaded.value().transfers[i].bytes);
     }
-    // The analysis reads the same numbers from either source.
+    // The analysis reads the same numbers from either source, also when the store's sorts
+    // spill to its scratch file (runs of 4 KiB here, a few hundred of them).
     models::HdfsWorkloadOptions wo;
     wo.streams = true;
-    auto streamed = models::AnalyzeHdfsWorkload(*streams, wo);
+    models::HdfsWorkloadOptions spilling = wo;
+    spilling.sort_run_bytes = 4096;
+    auto streamed = models::AnalyzeHdfsWorkload(*streams, spilling);
     REQUIRE(streamed.ok());
     const models::HdfsWorkload held = models::AnalyzeHdfsWorkload(
         loaded.value().audits, loaded.value().transfers, loaded.value().blocks, wo);
@@ -331,7 +334,15 @@ TEST_CASE("the store's streams give LoadHdfsRecords' records in its order, chunk
     for (std::size_t i = 0; i < held.users.size(); ++i) {
       CHECK(streamed.value().users[i].key == held.users[i].key);
       CHECK(streamed.value().users[i].read_bytes == held.users[i].read_bytes);
+      CHECK(streamed.value().users[i].files_read == held.users[i].files_read);
+      CHECK(streamed.value().users[i].bytes_per_datanode == held.users[i].bytes_per_datanode);
     }
+    REQUIRE(streamed.value().clients.size() == held.clients.size());
+    for (std::size_t i = 0; i < held.clients.size(); ++i) {
+      CHECK(streamed.value().clients[i].files_read == held.clients[i].files_read);
+      CHECK(streamed.value().clients[i].files_written == held.clients[i].files_written);
+    }
+    CHECK(streamed.value().cluster.unattributed_bytes == held.cluster.unattributed_bytes);
     REQUIRE(streamed.value().recommendations.size() == held.recommendations.size());
     for (std::size_t i = 0; i < held.recommendations.size(); ++i) {
       CHECK(streamed.value().recommendations[i].reason == held.recommendations[i].reason);

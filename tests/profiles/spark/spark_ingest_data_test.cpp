@@ -106,6 +106,28 @@ TEST_CASE("Every real log in the data folder ingests without a skipped line") {
   CHECK(s.applications.size() >= 24);
 }
 
+TEST_CASE("Every real log's summaries kept at ingest equal the GROUP BYs over its stored tasks") {
+  IngestSummary s;
+  auto store = Ingest(Logs(), &s);
+  const char* tables[] = {"spark_stage_summaries", "spark_stage_executor_summaries",
+                          "spark_executor_summaries"};
+  auto dump = [&] {
+    std::string d;
+    for (const char* t : tables) d += testing::DumpTables(*store, t);
+    return d;
+  };
+  const std::string kept = dump();
+  CHECK(kept.find(": 0 rows") == std::string::npos);
+  for (const char* t : tables) REQUIRE(store->Exec(std::string("DELETE FROM ") + t).ok());
+  auto keys = store->Prepare("SELECT attempt_key FROM spark_attempts ORDER BY attempt_key");
+  REQUIRE(keys.ok());
+  std::vector<std::int64_t> attempts;
+  while (keys.value().Step()) attempts.push_back(keys.value().ColumnInt(0));
+  CHECK(attempts.size() >= 24);
+  for (const std::int64_t key : attempts) REQUIRE(WriteSummaries(*store, key).ok());
+  CHECK(dump() == kept);
+}
+
 TEST_CASE("Every real log of the data folder, on three parser threads, gives the store of one") {
   std::vector<std::string> described;
   std::vector<std::string> dumps;

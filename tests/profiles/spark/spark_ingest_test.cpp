@@ -7,6 +7,7 @@
 #include "profiles/spark/spark_store.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/spark_store_fixture.h"
+#include "tests/support/store_dump.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles::spark {
@@ -24,6 +25,73 @@ void CheckRefusedAlone(const std::string& path, const std::string& reason) {
   REQUIRE(summary.value().skipped.size() == 1);
   CHECK(summary.value().skipped[0].reason == reason);
   CHECK(Count(*store, "SELECT count(*) FROM spark_attempts") == 0);
+}
+
+// The three summary tables, as ingest kept them and as WriteSummaries groups them from the
+// stored tasks (the rows deleted and written again): the two dumps must be equal.
+std::pair<std::string, std::string> KeptAndRegroupedSummaries(Store& store) {
+  const char* tables[] = {"spark_stage_summaries", "spark_stage_executor_summaries",
+                          "spark_executor_summaries"};
+  auto dump = [&] {
+    std::string d;
+    for (const char* t : tables) d += testing::DumpTables(store, t);
+    return d;
+  };
+  const std::string kept = dump();
+  for (const char* t : tables) REQUIRE(store.Exec(std::string("DELETE FROM ") + t).ok());
+  auto keys = store.Prepare("SELECT attempt_key FROM spark_attempts ORDER BY attempt_key");
+  REQUIRE(keys.ok());
+  std::vector<std::int64_t> attempts;
+  while (keys.value().Step()) attempts.push_back(keys.value().ColumnInt(0));
+  for (const std::int64_t key : attempts) REQUIRE(WriteSummaries(store, key).ok());
+  return {kept, dump()};
+}
+
+TEST_CASE("Summaries kept at ingest equal the GROUP BYs over the stored tasks") {
+  // Every status (success, failed, killed, a task still running at the end), a second stage
+  // attempt, a task end repeated (its row is stored once: counted once), a task without
+  // metrics, shuffle reads (remote + local), and the driver's executor id.
+  const std::string dir = testing::MakeTempDir();
+  auto task_end = [](int stage, int attempt, int id, const char* executor, const char* reason,
+                     int finish, const char* metrics) {
+    return std::string(R"({"Event":"SparkListenerTaskEnd","Stage ID":)") +
+           std::to_string(stage) + R"(,"Stage Attempt ID":)" + std::to_string(attempt) +
+           R"(,"Task End Reason":{"Reason":")" + reason +
+           R"("},"Task Info":{"Task ID":)" + std::to_string(id) + R"(,"Index":)" +
+           std::to_string(id) + R"(,"Attempt":0,"Launch Time":1000,"Executor ID":")" + executor +
+           R"(","Host":"h","Finish Time":)" + std::to_string(finish) + "}" + metrics + "}\n";
+  };
+  const char* m1 =
+      R"(,"Task Metrics":{"Executor Run Time":7,"JVM GC Time":2,"Input Metrics":{"Bytes Read":100,"Records Read":3},"Shuffle Read Metrics":{"Remote Bytes Read":40,"Local Bytes Read":2,"Total Records Read":5},"Shuffle Write Metrics":{"Shuffle Bytes Written":9,"Shuffle Records Written":1}})";
+  const char* m2 =
+      R"(,"Task Metrics":{"Executor Run Time":11,"Memory Bytes Spilled":64,"Disk Bytes Spilled":32,"Output Metrics":{"Bytes Written":5,"Records Written":1}})";
+  std::string log =
+      R"({"Event":"SparkListenerApplicationStart","App Name":"s","App ID":"app-s","Timestamp":900,"User":"u"})"
+      "\n"
+      R"({"Event":"SparkListenerTaskStart","Stage ID":1,"Stage Attempt ID":0,"Task Info":{"Task ID":9,"Index":9,"Attempt":0,"Launch Time":1500,"Executor ID":"2","Host":"h"}})"
+      "\n";
+  log += task_end(0, 0, 1, "1", "Success", 1200, m1);
+  log += task_end(0, 0, 2, "1", "Success", 1300, m2);
+  log += task_end(0, 0, 2, "1", "Success", 1300, m2);  // repeated: stored once
+  log += task_end(0, 0, 3, "2", "ExceptionFailure", 1100, m1);
+  log += task_end(0, 0, 4, "driver", "TaskKilled", 1400, "");
+  log += task_end(0, 1, 5, "2", "Success", 2100, m2);
+  log += task_end(1, 0, 6, "1", "Success", 0, m1);  // no finish time: NULL duration
+  testing::WriteFile(dir + "/app-s", log);
+  auto store = OpenSparkStore(":memory:");
+  auto summary = IngestEventLogs(*store, {dir + "/app-s"});
+  REQUIRE(summary.ok());
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks") == 7);
+  CHECK(Count(*store, "SELECT tasks FROM spark_stage_summaries WHERE stage_id = 0 AND "
+                      "stage_attempt_id = 0") == 4);
+  CHECK(Count(*store, "SELECT running_tasks FROM spark_stage_summaries WHERE stage_id = 1") == 1);
+  CHECK(Count(*store, "SELECT shuffle_read_bytes FROM spark_stage_executor_summaries WHERE "
+                      "stage_id = 0 AND stage_attempt_id = 0 AND executor_id = '1'") == 42);
+  CHECK(Count(*store, "SELECT finish_time_ms_max FROM spark_stage_summaries WHERE stage_id = 0 "
+                      "AND stage_attempt_id = 0") == 1400);
+  const auto [kept, regrouped] = KeptAndRegroupedSummaries(*store);
+  CHECK(kept.find(": 0 rows") == std::string::npos);
+  CHECK(kept == regrouped);
 }
 
 TEST_CASE("A synthetic log lands as one application with its stages and task durations") {
