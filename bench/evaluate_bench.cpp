@@ -6,11 +6,18 @@
 // With SCALING memory or network, the parallel term scales with that figure instead of vCPUs
 // (h = 2 · figure / c4.large's figure, so c4.large's runs are the same in all three): a known truth
 // that runs of one instance type cannot tell apart from the vCPU one (docs/accuracy.md, step 7).
-// Usage: build/bench/evaluate_bench [REPETITIONS [SEED [vcpus|memory|network [no-span]]]]
-// (defaults 5, 1, vcpus; no-span: EvaluateOptions::span_unidentified_scalings = false in the
-// accuracy tables). Prints CPU seconds per
+// With SCALING cliff, the vCPU truth plus a memory cliff: 400 s per unit of the share of 60 GiB
+// that the cluster's memory does not hold, P · max(0, 60 GiB / (m · memory) − 1) (docs/accuracy.md
+// step 8: a cost that runs on a memory-rich type do not show).
+// Usage: build/bench/evaluate_bench [REPETITIONS [SEED [SCALING [OPTION...]]]], SCALING vcpus,
+// memory, network or cliff; OPTION no-span (EvaluateOptions::span_unidentified_scalings = false),
+// no-references (span_reference_workloads = false) or reference=SCALING: a second workload,
+// "ref_synthetic", T = 300 + 1e5/(m·h) + 2·m with that truth (a cliff of 600 s per unit over
+// 40 GiB), seed + 1, in the same rows: each workload is the other's reference, and the tables
+// score both. Defaults 5, 1, vcpus. Prints CPU seconds per
 // evaluate (std::clock: user + sys of this process) and the synthetic workload's target (a)/(b)
 // figures. Not a timed test; docs/performance.md records its output.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +34,14 @@ namespace {
 
 using perfplan::models::MeasuredRun;
 
-std::vector<MeasuredRun> Synthetic(std::uint64_t seed, const std::string& scaling) {
+struct Truth {
+  const char* workload = "join_synthetic";
+  double floor = 120, work = 6e4, per_node = 4;
+  double cliff_seconds = 400, cliff_bytes = 60 * 1073741824.0;
+};
+
+std::vector<MeasuredRun> Synthetic(std::uint64_t seed, const std::string& scaling,
+                                   const Truth& truth = {}) {
   perfplan::models::Rng rng(seed);
   const auto c4_large = perfplan::models::FindInstanceType("c4.large");
   const char* types[] = {"c4.large",  "c4.xlarge",  "c4.2xlarge", "m4.large", "m4.xlarge",
@@ -46,7 +60,7 @@ std::vector<MeasuredRun> Synthetic(std::uint64_t seed, const std::string& scalin
     const std::size_t count = nodes == xxlarge ? 4 : nodes == xlarge ? 8 : 11;
     for (std::size_t k = 0; k < count; ++k) {
       const double m = nodes[k];
-      MeasuredRun r{"join_synthetic", t, 1e10, m, m, hw->network_bytes_per_second, 0};
+      MeasuredRun r{truth.workload, t, 1e10, m, m, hw->network_bytes_per_second, 0};
       r.vcpus = hw->vcpus;
       r.memory_bytes = hw->memory_bytes;
       const double u1 = rng.Uniform(), u2 = rng.Uniform();
@@ -55,7 +69,13 @@ std::vector<MeasuredRun> Synthetic(std::uint64_t seed, const std::string& scalin
                        : scaling == "network" ? 2 * hw->network_bytes_per_second /
                                                     c4_large->network_bytes_per_second
                                               : r.vcpus;
-      r.runtime_seconds = (120 + 6e4 / (m * h) + 4 * m) * std::exp(0.1 * noise);
+      const double cliff =
+          scaling == "cliff"
+              ? truth.cliff_seconds *
+                    std::max(0.0, truth.cliff_bytes / (m * hw->memory_bytes) - 1)
+              : 0;
+      r.runtime_seconds =
+          (truth.floor + truth.work / (m * h) + truth.per_node * m + cliff) * std::exp(0.1 * noise);
       rows.push_back(r);
     }
   }
@@ -68,11 +88,36 @@ int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::atoi(argv[1]) : 5;
   const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
   const std::string scaling = argc > 3 ? argv[3] : "vcpus";
-  if (scaling != "vcpus" && scaling != "memory" && scaling != "network") {
-    std::fprintf(stderr, "SCALING must be vcpus, memory or network, got %s\n", scaling.c_str());
+  auto known = [](const std::string& s) {
+    return s == "vcpus" || s == "memory" || s == "network" || s == "cliff";
+  };
+  if (!known(scaling)) {
+    std::fprintf(stderr, "SCALING must be vcpus, memory, network or cliff, got %s\n",
+                 scaling.c_str());
     return 2;
   }
-  const std::vector<MeasuredRun> rows = Synthetic(seed, scaling);
+  bool span = true, references = true;
+  std::string reference;
+  for (int i = 4; i < argc; ++i) {
+    const std::string option = argv[i];
+    if (option == "no-span") {
+      span = false;
+    } else if (option == "no-references") {
+      references = false;
+    } else if (option.rfind("reference=", 0) == 0 && known(option.substr(10))) {
+      reference = option.substr(10);
+    } else {
+      std::fprintf(stderr,
+                   "OPTION must be no-span, no-references or reference=SCALING, got %s\n",
+                   option.c_str());
+      return 2;
+    }
+  }
+  std::vector<MeasuredRun> rows = Synthetic(seed, scaling);
+  if (!reference.empty()) {
+    const Truth other{"ref_synthetic", 300, 1e5, 2, 600, 40 * 1073741824.0};
+    for (const MeasuredRun& r : Synthetic(seed + 1, reference, other)) rows.push_back(r);
+  }
   // CPU seconds per evaluate (std::clock: user + sys), over `reps` runs.
   auto time_evaluate = [&](const std::vector<bool>& train, const char* what) {
     double cpu_seconds = 0;
@@ -102,7 +147,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   perfplan::planner::AccuracyOptions accuracy;
-  accuracy.evaluate.span_unidentified_scalings = !(argc > 4 && std::string(argv[4]) == "no-span");
+  accuracy.evaluate.span_unidentified_scalings = span;
+  accuracy.evaluate.span_reference_workloads = references;
   perfplan::Result<perfplan::planner::AccuracyReport> report =
       perfplan::planner::StudyAccuracy(rows, accuracy);
   if (!report.ok()) {

@@ -1,9 +1,11 @@
 // Prints the accuracy tables of docs/accuracy.md for a Scout folder:
 //   build/bench/scout_accuracy ../shared/data/04-workload-runtime-traces/scout
-//   [hardware|references [own-errors|no-span]]
+//   [hardware|references [own-errors|no-span|no-references]]
 // own-errors: intervals calibrated on the workload's own out-of-sample errors only (the default);
 // no-span: transfer intervals under one training type without the spanned scalings
-// (EvaluateOptions::span_unidentified_scalings = false, docs/accuracy.md step 7).
+// (EvaluateOptions::span_unidentified_scalings = false, docs/accuracy.md step 7); no-references:
+// the spanned scalings without the reference workloads' type-to-type ratios
+// (EvaluateOptions::span_reference_workloads = false, step 8).
 // Exit 2 when the folder cannot be imported.
 #include <iostream>
 #include <string>
@@ -13,7 +15,8 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: scout_accuracy SCOUT_DIR [hardware|references [own-errors|no-span]]\n";
+    std::cerr << "usage: scout_accuracy SCOUT_DIR "
+                 "[hardware|references [own-errors|no-span|no-references]]\n";
     return 2;
   }
   perfplan::Result<perfplan::planner::ImportScoutAnswer> runs =
@@ -29,12 +32,14 @@ int main(int argc, char** argv) {
   }
   if (argc > 3) {
     const std::string third = argv[3];
-    if (third != "own-errors" && third != "no-span") {
-      std::cerr << "the third argument can only be own-errors or no-span, got " << third << "\n";
+    if (third != "own-errors" && third != "no-span" && third != "no-references") {
+      std::cerr << "the third argument can only be own-errors, no-span or no-references, got "
+                << third << "\n";
       return 2;
     }
     options.evaluate.interval_noise_from_references = false;
     options.evaluate.span_unidentified_scalings = third != "no-span";
+    options.evaluate.span_reference_workloads = third == "own-errors";
   }
   auto report = perfplan::planner::StudyAccuracy(runs.value().runs, options);
   if (!report.ok()) {

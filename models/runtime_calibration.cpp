@@ -1,6 +1,9 @@
 #include "models/runtime_calibration.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <map>
 #include <set>
 
 #include "models/runtime_evaluate.h"
@@ -106,6 +109,26 @@ std::vector<ScalingAlternative> UnidentifiedScalings(const ModelChoice& choice,
     out.push_back(std::move(a));
   }
   return out;
+}
+
+std::optional<double> ReferenceRuntime(const std::vector<MeasuredRun>& reference,
+                                       const std::string& type, double nodes) {
+  std::map<double, std::pair<double, int>> log_sum;  // node count -> (sum of log runtime, runs)
+  for (const MeasuredRun& r : reference) {
+    if (!r.completed || r.instance_type != type || !(r.runtime_seconds > 0)) continue;
+    auto& [sum, count] = log_sum[r.compute_nodes];
+    sum += std::log(r.runtime_seconds);
+    ++count;
+  }
+  if (log_sum.empty() || !(nodes > 0)) return std::nullopt;
+  auto mean = [](const std::pair<double, int>& v) { return v.first / v.second; };
+  auto above = log_sum.lower_bound(nodes);
+  if (above == log_sum.begin()) return std::exp(mean(above->second));
+  if (above == log_sum.end()) return std::exp(mean(std::prev(above)->second));
+  if (above->first == nodes) return std::exp(mean(above->second));
+  const auto below = std::prev(above);
+  const double t = std::log(nodes / below->first) / std::log(above->first / below->first);
+  return std::exp(mean(below->second) + t * (mean(above->second) - mean(below->second)));
 }
 
 }  // namespace perfplan::models

@@ -20,6 +20,7 @@
 // Pure functions over plain structs; thread-safe.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,5 +69,14 @@ std::vector<ScalingAlternative> UnidentifiedScalings(const ModelChoice& choice,
                                                      const std::vector<MeasuredRun>& train,
                                                      const std::vector<std::string>& target_types,
                                                      const ChoiceOptions& options);
+
+// The runtime of a reference workload (`reference`: its runs) on `type` at `nodes` compute nodes:
+// log runtime interpolated linearly in log nodes between its completed runs of that type (their
+// geometric mean where several share a node count), held at the nearest measured node count
+// beyond them. nullopt when it has no completed run of the type. Used by EvaluateWorkload under
+// one training type (docs/accuracy.md, held-out protocol step 8): "the workload changes between
+// instance types as this reference does" is one more hypothesis the training runs cannot reject.
+std::optional<double> ReferenceRuntime(const std::vector<MeasuredRun>& reference,
+                                       const std::string& type, double nodes);
 
 }  // namespace perfplan::models

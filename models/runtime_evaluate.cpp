@@ -383,6 +383,18 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
             ? UnidentifiedScalings(*ev.choice, train_by_group[kPooled], target_types,
                                    choice_options)
             : std::vector<ScalingAlternative>{};
+    // Step 8: the reference workloads' runs, for "changes between types as this reference does".
+    std::map<std::string, std::vector<MeasuredRun>> reference_runs;
+    const MeasuredRun* base_run = nullptr;
+    if (!alternatives.empty() && options.span_reference_workloads) {
+      for (const MeasuredRun& r : rows) {
+        if (r.workload != workload) reference_runs[r.workload].push_back(r);
+      }
+      for (const MeasuredRun& r : train_by_group[kPooled]) {
+        if (r.completed && !base_run) base_run = &r;
+      }
+    }
+    std::set<std::string> references_used;
     std::vector<double> spreads;
     for (std::size_t k = 0; k < ev.rows.size(); ++k) {
       EvaluatedRow& row = ev.rows[k];
@@ -407,6 +419,31 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
                 a.choice, a.difficulty, row.run, p ? *p : predicted, row.interval_widening);
             points.insert(points.end(), more.begin(), more.end());
             if (p) lowest = std::min(lowest, *p), highest = std::max(highest, *p);
+          }
+          // The same configuration on the training type, scaled as each reference changes.
+          MeasuredRun at_base = row.run;
+          if (base_run) {
+            at_base.instance_type = base_run->instance_type;
+            at_base.vcpus = base_run->vcpus;
+            at_base.memory_bytes = base_run->memory_bytes;
+            at_base.bandwidth_bytes_per_second = base_run->bandwidth_bytes_per_second;
+          }
+          const std::optional<double> on_base =
+              base_run ? PredictForm(ev.choice->model, at_base) : std::nullopt;
+          for (const auto& [name, runs] : reference_runs) {
+            if (!on_base) break;
+            const std::optional<double> to =
+                ReferenceRuntime(runs, row.run.instance_type, row.run.compute_nodes);
+            const std::optional<double> from =
+                ReferenceRuntime(runs, base_run->instance_type, row.run.compute_nodes);
+            if (!to || !from) continue;
+            std::vector<ConformalPoint> more = NormalisedCalibrationPoints(
+                *ev.choice, difficulty, at_base, *on_base, row.interval_widening);
+            for (ConformalPoint& p : more) p.centre_log += std::log(*to / *from);
+            points.insert(points.end(), more.begin(), more.end());
+            const double p = *on_base * *to / *from;
+            lowest = std::min(lowest, p), highest = std::max(highest, p);
+            references_used.insert(name);
           }
           row.scaling_spread = highest / lowest;
           spreads.push_back(row.scaling_spread);
@@ -451,6 +488,14 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
       std::string figures, type;
       for (const ScalingAlternative& a : alternatives) {
         figures += ", " + std::string(ToString(a.scaling));
+      }
+      ev.scaling_references.assign(references_used.begin(), references_used.end());
+      std::string references;
+      for (const std::string& name : ev.scaling_references) {
+        references += (references.empty() ? "" : ", ") + name;
+      }
+      if (!references.empty()) {
+        figures += " and as reference workload(s) " + references + " change between the types";
       }
       for (const MeasuredRun& r : train_by_group[kPooled]) {
         if (r.completed && type.empty()) type = r.instance_type;

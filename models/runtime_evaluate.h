@@ -14,8 +14,9 @@
 // trained node range, span that range's log width, at least log 2), and always contain their own
 // prediction. When every completed training run is of one type and the chosen form is pooled, a
 // transfer row's interval instead spans the form refitted with its hardware ratio from vCPUs,
-// memory and network bandwidth, which those runs cannot tell apart (radii 1 + d/span, no +1;
-// models/runtime_calibration.h).
+// memory and network bandwidth, which those runs cannot tell apart, and the base type's prediction
+// scaled by each reference workload's runtime ratio between the two types (radii 1 + d/span, no
+// +1; models/runtime_calibration.h).
 //
 // Pure functions over plain structs; no randomness. Thread-safe. Units: seconds.
 #pragma once
@@ -61,6 +62,11 @@ struct EvaluateOptions {
   // network scalings those runs cannot tell apart, without the transfer's +1 (docs/accuracy.md
   // step 7). false: step 6's rule (vCPUs only, +1), for comparison.
   bool span_unidentified_scalings = true;
+  // With span_unidentified_scalings: the span also holds, for each reference workload with
+  // completed runs on the training type and on the row's type, the base type's prediction times
+  // that reference's runtime ratio between the two types at the row's node count (docs/accuracy.md
+  // step 8). false: the three hardware scalings only (step 7), for comparison.
+  bool span_reference_workloads = true;
   Status Validate() const;
 };
 
@@ -125,6 +131,8 @@ struct Evaluation {
   std::size_t widened_rows = 0;     // rows whose interval was widened
   double max_interval_widening = 1;
   std::size_t scaling_rows = 0;     // rows whose interval spans the hardware scalings
+  // Reference workloads whose type-to-type ratio joined some spanned interval (step 8).
+  std::vector<std::string> scaling_references;
   double max_scaling_spread = 1, median_scaling_spread = 1;
   std::size_t intervals_short_of_points = 0;  // rows whose calibration set is below 1/α − 1
   HeterogeneityMode heterogeneity = HeterogeneityMode::kHardware;  // the mode actually used

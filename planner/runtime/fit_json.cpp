@@ -200,6 +200,7 @@ std::string ToJson(const EvaluateAnswer& a) {
         {"max_widening", ev.max_interval_widening},
         {"scaling_rows", ev.scaling_rows},
         {"max_scaling_spread", ev.max_scaling_spread},
+        {"scaling_references", ev.scaling_references},
         {"short_of_points", ev.intervals_short_of_points}}},
       {"model_choice", ev.choice ? ChoiceJson(*ev.choice) : json(nullptr)},
       {"censored", {{"rows", ev.censored_rows}, {"prediction_above_bound", ev.censored_respected}}},

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "models/instance_types.h"
@@ -197,6 +198,56 @@ TEST_CASE("evaluate: a transfer row's interval spans the three scalings, without
   CHECK(found);
 }
 
+TEST_CASE("a reference's runtime between its measured node counts is log-linear in log nodes") {
+  auto on = [](const char* type, double nodes, double seconds, bool completed = true) {
+    MeasuredRun r{"r", type, 1e10, nodes, nodes, 1e8, seconds};
+    r.completed = completed;
+    return r;
+  };
+  const std::vector<MeasuredRun> ref = {on("a", 4, 400), on("a", 16, 100), on("a", 32, 7200, false),
+                                        on("b", 8, 300), on("b", 8, 75)};
+  CHECK(*ReferenceRuntime(ref, "a", 8) == doctest::Approx(200));  // halfway in log: √(400·100)
+  CHECK(*ReferenceRuntime(ref, "a", 16) == doctest::Approx(100));
+  CHECK(*ReferenceRuntime(ref, "a", 2) == doctest::Approx(400));   // held below 4
+  CHECK(*ReferenceRuntime(ref, "a", 48) == doctest::Approx(100));  // the timeout is not a point
+  CHECK(*ReferenceRuntime(ref, "b", 4) == doctest::Approx(150));   // geometric mean at 8 nodes
+  CHECK_FALSE(ReferenceRuntime(ref, "c", 8).has_value());
+}
+
+TEST_CASE("evaluate: a transfer row's span also holds the base type scaled as a reference changes") {
+  // The exact serial-floor runs of the test above (600 s at 8 nodes of a), and a reference
+  // workload three times slower on b than on a at 8 nodes: "w changes as r does" says 1,800 s.
+  MeasuredRun r_a = Run(8, 100), r_b = OnTypeB(8, 300);
+  r_a.workload = r_b.workload = "r";
+  std::vector<MeasuredRun> rows = {Run(4, 1100), Run(6, 100 + 4000.0 / 6), Run(8, 600),
+                                   OnTypeB(8, 300), r_a, r_b};
+  const std::vector<bool> train = {true, true, true, false, false, false};
+  EvaluateOptions options;
+  options.candidates = {RuntimeForm::kSerialFloor};
+  Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
+  REQUIRE(ev.ok());
+  REQUIRE(ev.value().rows.size() == 1);
+  const EvaluatedRow& at8 = ev.value().rows[0];
+  CHECK(*at8.predicted_seconds == doctest::Approx(350));  // the point is still the vCPU one
+  CHECK(*at8.interval_low_seconds == doctest::Approx(225));
+  CHECK(*at8.interval_high_seconds == doctest::Approx(1800));
+  CHECK(at8.scaling_spread == doctest::Approx(1800.0 / 225));
+  CHECK(ev.value().scaling_references == std::vector<std::string>{"r"});
+  const std::vector<std::string>& notes = ev.value().notes;
+  CHECK(std::find(notes.begin(), notes.end(),
+                  "1 interval(s) on types reached by transfer span serial-floor with its hardware "
+                  "ratio from vCPUs, memory, network bandwidth and as reference workload(s) r "
+                  "change between the types: the training runs, all of a, cannot tell them apart; "
+                  "their predictions differ by up to 8x (median 8x), the point prediction is the "
+                  "vCPU one") != notes.end());
+  // Step 7's rule alone, for comparison: the three scalings only.
+  options.span_reference_workloads = false;
+  Result<Evaluation> without = EvaluateWorkload(rows, train, "w", options);
+  REQUIRE(without.ok());
+  CHECK(*without.value().rows[0].interval_high_seconds == doctest::Approx(100 + 500 / 1.5));
+  CHECK(without.value().scaling_references.empty());
+}
+
 // Seeded designs of setting (b) with a known truth: Scout's nine instance types at 4–16 nodes,
 // T = θ0 + W/(m·h) with 10% log-normal noise, h the type's vCPUs, memory or bandwidth (relative to
 // c4.large, times its 2 vCPUs); 3 runs of one type train, every other type is a transfer.
@@ -273,6 +324,83 @@ TEST_CASE(
       CHECK(spanned - vcpus >= 0.10);
     }
   }
+}
+
+// Seeded designs of setting (b) where the type effect is one no hardware scaling of the base curve
+// gives: T = θ0 + W/(m·vCPUs) + P·max(0, D/(m·memory) − 1), a cost while the cluster's memory
+// does not hold D bytes (a cached working set), with 10% log-normal noise; a reference workload in
+// the same rows shares the mechanism with its own θ0, W, P and D (within a factor 1.5 of the
+// workload's). 3 runs at 4–8 nodes of one type train; every other type is a transfer.
+struct ReferenceCoverage {
+  int inside_with = 0, inside_without = 0, rows = 0;
+};
+ReferenceCoverage SimulateCliffDesigns(int designs) {
+  const char* types[] = {"c4.large",   "c4.xlarge", "c4.2xlarge", "m4.large",  "m4.xlarge",
+                         "m4.2xlarge", "r4.large",  "r4.xlarge",  "r4.2xlarge"};
+  constexpr double kGiB = 1073741824.0;
+  Rng rng(20261209);
+  ReferenceCoverage out;
+  for (int d = 0; d < designs; ++d) {
+    const std::string base = types[d % 9];
+    std::vector<MeasuredRun> rows;
+    std::vector<bool> train;
+    const double bytes = (20 + 60 * rng.Uniform()) * kGiB;
+    for (const char* workload : {"w", "r"}) {
+      const bool own = std::string(workload) == "w";
+      const double theta0 = 60 + 140 * rng.Uniform();
+      const double work = 8 * theta0 * (1 + 4 * rng.Uniform());
+      const double penalty = theta0 * (0.5 + 2 * rng.Uniform());
+      const double held = own ? bytes : bytes * std::exp(std::log(1.5) * (2 * rng.Uniform() - 1));
+      for (const char* t : types) {
+        const InstanceType hw = *FindInstanceType(t);
+        for (double m : {4.0, 6.0, 8.0, 12.0, 16.0}) {
+          const double u1 = rng.Uniform(), u2 = rng.Uniform();
+          const double noise = std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
+          const double cliff = penalty * std::max(0.0, held / (m * hw.memory_bytes) - 1);
+          MeasuredRun r{workload,
+                        t,
+                        1e10,
+                        m,
+                        m,
+                        hw.network_bytes_per_second,
+                        (theta0 + work / (m * hw.vcpus) + cliff) * std::exp(0.1 * noise)};
+          r.vcpus = hw.vcpus;
+          r.memory_bytes = hw.memory_bytes;
+          rows.push_back(r);
+          train.push_back(own && t == base && m <= 8);
+        }
+      }
+    }
+    for (bool with : {true, false}) {
+      EvaluateOptions options;
+      options.span_reference_workloads = with;
+      Result<Evaluation> ev = EvaluateWorkload(rows, train, "w", options);
+      REQUIRE(ev.ok());
+      for (const EvaluatedRow& r : ev.value().rows) {
+        if (!r.transfer || !r.inside_interval) continue;
+        (with ? out.inside_with : out.inside_without) += *r.inside_interval ? 1 : 0;
+        out.rows += with ? 1 : 0;
+      }
+    }
+  }
+  return out;
+}
+
+TEST_CASE(
+    "one training type: a reference that shares the workload's type effect raises transfer "
+    "coverage towards the nominal 90% without over-covering") {
+  // Measured (session 10): 91.7% with the references, 86.1% with the three hardware scalings
+  // alone. The session-9 guess that the scalings alone fall well short (a gain of 10 points) was
+  // wrong on these designs; the bounds below were set after that measurement (docs/accuracy.md,
+  // step 8) and fail if the references are not used (equal coverage) or over-widen (> 97%).
+  const ReferenceCoverage c = SimulateCliffDesigns(54);
+  const double with = static_cast<double>(c.inside_with) / c.rows;
+  const double without = static_cast<double>(c.inside_without) / c.rows;
+  CAPTURE(with);
+  CAPTURE(without);
+  CHECK(with >= 0.85);
+  CHECK(with <= 0.97);
+  CHECK(with > without);
 }
 
 // Errors that grow with the difficulty σ (log error σ·ε, ε ~ N(0, 0.1)), calibration runs

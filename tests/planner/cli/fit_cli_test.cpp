@@ -176,6 +176,8 @@ TEST_CASE("evaluate trained on one type: a transfer's interval spans the scaling
   CHECK(transfer["scaling_spread"].get<double>() == doctest::Approx(300 / memory));
   CHECK(transfer["interval_widening"].get<double>() == doctest::Approx(1));  // no +1
   CHECK(j["interval"]["scaling_rows"] == 1);
+  // One workload in the file: no reference's type-to-type ratio joins the span (step 8).
+  CHECK(j["interval"]["scaling_references"] == nlohmann::json::array());
   const std::string note =
       "1 interval(s) on types reached by transfer span serial-floor with its hardware ratio from "
       "vCPUs, memory, network bandwidth: the training runs, all of m4.large, cannot tell them "

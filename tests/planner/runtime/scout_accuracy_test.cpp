@@ -84,11 +84,11 @@ TEST_CASE("90% intervals cover 80-97% in target (a) and in the median over base 
       CHECK(s.median_interval_coverage >= 0.80);
       CHECK(s.median_interval_coverage <= 0.97);
     } else {
-      // Not met for lr_spark: 50.8% with transfer intervals spanning the vCPU, memory and
-      // network scalings (docs/accuracy.md step 7; 47.5% before, with the normalised CV+ radii
-      // of step 6; 54.1% before those). From its memory-rich base types the three runs are
-      // flat, so no scaling reaches the slower types. Guard.
-      CHECK(s.median_interval_coverage >= 0.50);
+      // Not met for lr_spark: 75.4% with the reference workload's type-to-type ratios in the
+      // transfer span (docs/accuracy.md step 8; 50.8% with the vCPU, memory and network scalings
+      // alone, step 7; 47.5% with the normalised CV+ radii of step 6; 54.1% before those).
+      // TeraSort's ratios do not reach lr_spark's slowest types. Guard: fails if step 8 is lost.
+      CHECK(s.median_interval_coverage >= 0.70);
     }
   }
 }
