@@ -225,7 +225,7 @@ TEST_CASE(
   CHECK(r.failure_bounds == 1);
   REQUIRE(r.binding_bounds.size() == 1);
   CHECK(r.binding_bounds[0] ==
-        "spark.executor.memory * spark.executor.cores <= 6.87195e+10 (the successful runs' "
+        "spark.executor.memory * spark.executor.cores <= 68719476736 (the successful runs' "
         "largest)");
   for (const std::string& w : r.warnings) CHECK(w.find("no bounds") == std::string::npos);
 }
