@@ -2,9 +2,11 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <thread>
 
 #include "models/enum_names.h"
 #include "models/random.h"
@@ -339,6 +341,56 @@ FailureModel Select(const Rows& rows, std::size_t d, const FailureOptions& o, st
   return m;
 }
 
+// The bounds of the successful runs (docs/tuning.md): for each pair of columns > 0 in every run,
+// the ratio and the product, on each side where a failed run lies beyond every successful run.
+std::vector<FailureBound> SuccessBounds(const Dataset& data) {
+  const std::size_t d = data.features.size();
+  std::vector<bool> positive(d, true);
+  for (const auto* runs : {&data.x, &data.failed_x}) {
+    for (const auto& x : *runs) {
+      for (std::size_t j = 0; j < d; ++j) positive[j] = positive[j] && x[j] > 0;
+    }
+  }
+  std::vector<FailureBound> out;
+  for (std::size_t a = 0; a < d; ++a) {
+    if (!positive[a]) continue;
+    for (std::size_t b = a + 1; b < d; ++b) {
+      if (!positive[b]) continue;
+      for (bool product : {false, true}) {
+        const FailureBound probe{a, b, product, true, 0};
+        double lo = probe.Value(data.x.front()), hi = lo;
+        for (const auto& x : data.x) {
+          lo = std::min(lo, probe.Value(x));
+          hi = std::max(hi, probe.Value(x));
+        }
+        bool above = false, below = false;
+        for (const auto& x : data.failed_x) {
+          above = above || probe.Value(x) > hi;
+          below = below || probe.Value(x) < lo;
+        }
+        if (above) out.push_back({a, b, product, true, hi});
+        if (below) out.push_back({a, b, product, false, lo});
+      }
+    }
+  }
+  return out;
+}
+
+// Runs jobs 0..tasks-1 on up to `threads` threads (the calling one included), each taking the
+// next job left; job i writes only its own result, so the outcome does not depend on the threads.
+template <typename Job>
+void RunParallel(std::size_t tasks, int threads, const Job& job) {
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < tasks; i = next++) job(i);
+  };
+  const std::size_t n = std::min<std::size_t>(tasks, static_cast<std::size_t>(threads));
+  std::vector<std::thread> workers;
+  for (std::size_t w = 1; w < n; ++w) workers.emplace_back(work);
+  work();
+  for (auto& t : workers) t.join();
+}
+
 }  // namespace
 
 std::string_view ToString(FailureFeatures f) { return models::NameOf(kFeatureNames, f); }
@@ -366,7 +418,27 @@ Status FailureOptions::Validate() const {
     return Status::InvalidField("failure_folds",
                                 "must be >= 2 (got " + std::to_string(folds) + ")");
   }
+  if (threads < 1 || threads > 1024) {
+    return Status::InvalidField("failure_threads",
+                                "must be 1 to 1024 (got " + std::to_string(threads) + ")");
+  }
   return Status::Ok();
+}
+
+double FailureBound::Value(const std::vector<double>& x) const {
+  return product ? x[a] * x[b] : x[a] / x[b];
+}
+
+bool FailureBound::Holds(const std::vector<double>& x) const {
+  const double v = Value(x);
+  return upper ? v <= limit : v >= limit;
+}
+
+const FailureBound* FailureModel::BrokenBound(const std::vector<double>& x) const {
+  for (const FailureBound& b : bounds) {
+    if (b.b < x.size() && !b.Holds(x)) return &b;
+  }
+  return nullptr;
 }
 
 double FailureModel::Probability(const std::vector<double>& x) const {
@@ -401,28 +473,40 @@ Result<FailureModel> FitFailureModel(const Dataset& data, const FailureOptions& 
     all.x.push_back(&x);
     all.failed.push_back(1);
   }
-  FailureModel model = Select(all, d, options, kFoldSeed);
-  model.failed_runs = data.failed_x.size();
-  model.succeeded_runs = data.x.size();
-
-  // Nested CV: each outer fold's model is selected (inner CV) and fitted on the other folds.
+  // The selection on all runs (task 0) and, for the nested CV, each outer fold's selection
+  // (inner CV) fitted on the other folds (tasks 1..folds): independent, so shared by threads.
   const std::size_t n = all.x.size();
   const std::size_t folds = std::min(options.folds, n);
   const std::vector<std::size_t> fold_of = StratifiedFolds(all, folds, kFoldSeed);
+  std::vector<FailureModel> fitted(folds + 1);
+  std::vector<char> scored(folds + 1, 0);  // not vector<bool>: threads write its elements
+  RunParallel(folds + 1, options.threads, [&](std::size_t task) {
+    if (task == 0) {
+      fitted[0] = Select(all, d, options, kFoldSeed);
+      return;
+    }
+    const Rows train = Subset(all, fold_of, task - 1, false);
+    const Rows test = Subset(all, fold_of, task - 1, true);
+    if (train.x.empty() || test.x.empty()) return;
+    fitted[task] = Select(train, d, options, kFoldSeed + 1);
+    scored[task] = 1;
+  });
+  FailureModel model = std::move(fitted[0]);
+  model.failed_runs = data.failed_x.size();
+  model.succeeded_runs = data.x.size();
   Score score;
   for (std::size_t k = 0; k < folds; ++k) {
-    const Rows train = Subset(all, fold_of, k, false);
+    if (!scored[k + 1]) continue;
     const Rows test = Subset(all, fold_of, k, true);
-    if (train.x.empty() || test.x.empty()) continue;
-    const FailureModel fold = Select(train, d, options, kFoldSeed + 1);
     for (std::size_t t = 0; t < test.x.size(); ++t) {
-      score.Add(fold.Probability(*test.x[t]), test.failed[t] == 1);
+      score.Add(fitted[k + 1].Probability(*test.x[t]), test.failed[t] == 1);
     }
   }
   model.cv_accuracy = static_cast<double>(score.correct) / static_cast<double>(n);
   model.cv_log_loss = score.log_loss / static_cast<double>(n);
   model.majority_accuracy = static_cast<double>(std::max(model.failed_runs, model.succeeded_runs)) /
                             static_cast<double>(n);
+  model.bounds = SuccessBounds(data);
   return model;
 }
 

@@ -10,6 +10,12 @@
 // wins. The accuracy it reports is nested: the whole selection is repeated inside each outer fold.
 // Deterministic (seeded, stratified folds; no random start); a fitted FailureModel is an
 // immutable value, thread-safe to query.
+//
+// Beside the logistic model, the fit keeps the bounds of the successful runs (FailureBound): for
+// each pair of positive parameters, the successful runs' range of their ratio and product on
+// every side a failed run lies beyond. A configuration inside them breaks no one- or
+// two-parameter threshold rule that a training run broke (docs/tuning.md), whatever the logistic
+// model says; recommendations stay inside them.
 #pragma once
 
 #include <cstddef>
@@ -52,6 +58,19 @@ struct FailureCandidate {
   double cv_accuracy = -1;
 };
 
+// A bound the successful runs show to be safe: x[a] / x[b] (or x[a] · x[b]) at most (upper) or at
+// least `limit`, the successful runs' largest (smallest) value, kept because a failed run lies
+// beyond it.
+struct FailureBound {
+  std::size_t a = 0, b = 0;  // columns (indices into Dataset::features), a < b
+  bool product = false;      // x[a] · x[b] instead of x[a] / x[b]
+  bool upper = true;         // value <= limit; else value >= limit
+  double limit = 0;
+
+  double Value(const std::vector<double>& x) const;  // x[a] / x[b] or x[a] · x[b]
+  bool Holds(const std::vector<double>& x) const;
+};
+
 struct FailureModel {
   FailureFeatures features = FailureFeatures::kValues;  // the chosen candidate's terms
   double lambda = 1;                                    // and its penalty
@@ -69,9 +88,16 @@ struct FailureModel {
   double majority_accuracy = -1;
   // The selection on all runs, in candidate order (not kept in saved model files).
   std::vector<FailureCandidate> candidates;
+  // The bounds of the successful runs, in (a, b, ratio before product, upper before lower)
+  // order. bounds_known is false for a model loaded from a file written before session 9,
+  // which has none.
+  std::vector<FailureBound> bounds;
+  bool bounds_known = true;
 
   // Predicted probability that configuration x (original units, features order) fails.
   double Probability(const std::vector<double>& x) const;
+  // The first bound x breaks, or nullptr when x is inside them all.
+  const FailureBound* BrokenBound(const std::vector<double>& x) const;
 };
 
 // What FitFailureModel chooses among. The defaults are the documented rule; tests narrow them.
@@ -85,13 +111,17 @@ struct FailureOptions {
   // L2 penalties tried (> 0), in tie-break order. Default 100, 10, 1, 0.1, 0.01.
   std::vector<double> lambdas = {100, 10, 1, 0.1, 0.01};
   std::size_t folds = 5;  // CV folds for the selection and the nested estimate (>= 2)
-  // InvalidField naming failure_feature_sets, failure_union_units, failure_lambdas or
-  // failure_folds.
+  // Threads sharing the selection on all runs and the nested estimate's outer folds (each a
+  // whole selection); the model does not depend on it. Default 1.
+  int threads = 1;
+  // InvalidField naming failure_feature_sets, failure_union_units, failure_lambdas,
+  // failure_folds or failure_threads (1 to 1024).
   Status Validate() const;
 };
 
-// Selects and fits from the succeeded runs of `data` (data.x) and its failed runs (data.failed_x).
-// InvalidArgument when there are no failed runs, or no succeeded ones, or the options are invalid.
+// Selects and fits from the succeeded runs of `data` (data.x) and its failed runs (data.failed_x),
+// and finds the bounds of the successful runs. InvalidArgument when there are no failed runs, or
+// no succeeded ones, or the options are invalid.
 Result<FailureModel> FitFailureModel(const Dataset& data, const FailureOptions& options = {});
 
 }  // namespace perfplan::tuning

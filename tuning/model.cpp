@@ -522,8 +522,13 @@ namespace {
 
 constexpr const char* kFormatName = "perfplan-tuning-model";
 
-std::string Checksum(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a 64
+// FNV-1a 64's offset basis. Files written before session 9 were summed from one digit short of
+// it (kLegacyFnvOffset); they still load (docs/tuning.md, "Model file").
+constexpr std::uint64_t kFnvOffset = 14695981039346656037ULL;
+constexpr std::uint64_t kLegacyFnvOffset = 1469598103934665603ULL;
+
+std::string Checksum(const std::string& text, std::uint64_t offset = kFnvOffset) {
+  std::uint64_t h = offset;
   for (unsigned char c : text) {
     h ^= c;
     h *= 1099511628211ULL;
@@ -606,6 +611,17 @@ Status Model::Save(const std::string& path) const {
                     {"cv_accuracy", f.cv_accuracy},
                     {"cv_log_loss", f.cv_log_loss},
                     {"majority_accuracy", f.majority_accuracy}};
+    if (f.bounds_known) {
+      Json bounds = Json::array();
+      for (const FailureBound& b : f.bounds) {
+        bounds.push_back({{"a", b.a},
+                          {"b", b.b},
+                          {"product", b.product},
+                          {"upper", b.upper},
+                          {"limit", b.limit}});
+      }
+      m["failure"]["bounds"] = bounds;
+    }
   }
   const std::string body = JsonText(m);
   Json doc;
@@ -648,8 +664,10 @@ Result<Model> Model::Load(const std::string& path) {
     return corrupt("missing \"model\" or \"checksum\"");
   }
   const Json& m = doc["model"];
-  if (doc["checksum"] != Checksum(JsonText(m)))
+  const std::string body = JsonText(m);
+  if (doc["checksum"] != Checksum(body) && doc["checksum"] != Checksum(body, kLegacyFnvOffset)) {
     return corrupt("checksum mismatch: edited or damaged");
+  }
   try {
     auto state = std::make_shared<State>();
     if (!Parse(m.at("kind").get<std::string>(), &state->kind)) return corrupt("unknown kind");
@@ -787,6 +805,19 @@ Result<Model> Model::Load(const std::string& path) {
       }
       for (double sc : f.scale) {
         if (!(sc > 0)) return corrupt("a failure model scale is not positive");
+      }
+      // Files before session 9 have no bounds of the successful runs.
+      f.bounds_known = fj.contains("bounds");
+      if (f.bounds_known) {
+        for (const Json& b : fj.at("bounds")) {
+          f.bounds.push_back({b.at("a").get<std::size_t>(), b.at("b").get<std::size_t>(),
+                              b.at("product").get<bool>(), b.at("upper").get<bool>(),
+                              b.at("limit").get<double>()});
+          const FailureBound& got = f.bounds.back();
+          if (!(got.a < got.b && got.b < d && got.limit > 0 && std::isfinite(got.limit))) {
+            return corrupt("a failure model bound is out of range");
+          }
+        }
       }
       model.failure_ = std::move(f);
     }

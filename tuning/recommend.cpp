@@ -58,6 +58,13 @@ std::size_t LevelOf(const Dim& d, const std::vector<double>& x) {
   return 0;
 }
 
+// "mapreduce.task.io.sort.mb / mapreduce.map.memory.mb <= 0.529 (the successful runs' largest)".
+std::string BoundText(const Model& model, const FailureBound& b) {
+  const auto name = [&](std::size_t j) { return DescribeProperty(model.features()[j]).property; };
+  return name(b.a) + (b.product ? " * " : " / ") + name(b.b) + (b.upper ? " <= " : " >= ") +
+         FormatSparkValue(b.limit, Unit::kNone) + " (the successful runs' " +
+         (b.upper ? "largest" : "smallest") + ")";
+}
 
 }  // namespace
 
@@ -260,11 +267,14 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
   auto likely_to_fail = [&](const std::vector<double>& x) {
     return failure != nullptr && failure->Probability(x) > settings.max_failure_probability;
   };
+  auto beyond_bounds = [&](const std::vector<double>& x) {
+    return failure != nullptr && failure->BrokenBound(x) != nullptr;
+  };
   auto feasible = [&](const std::vector<double>& x) {
     for (const Constraint& c : constraints) {
       if (!c.Holds(x)) return false;
     }
-    return !likely_to_fail(x);
+    return !likely_to_fail(x) && !beyond_bounds(x);
   };
   auto clipped = [&](const std::vector<double>& x) {
     return std::clamp(model.Predict(x), model.target_min(), model.target_max());
@@ -276,9 +286,14 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
   out.baseline_predicted = model.Predict(baseline);
   const bool baseline_feasible = feasible(baseline);
   if (!baseline_feasible) {
-    out.warnings.push_back(likely_to_fail(baseline)
-                               ? "the baseline configuration is predicted to fail"
-                               : "the baseline configuration violates the constraints");
+    if (likely_to_fail(baseline)) {
+      out.warnings.push_back("the baseline configuration is predicted to fail");
+    } else if (beyond_bounds(baseline)) {
+      out.warnings.push_back("the baseline configuration lies beyond the bound " +
+                             BoundText(model, *failure->BrokenBound(baseline)));
+    } else {
+      out.warnings.push_back("the baseline configuration violates the constraints");
+    }
   }
 
   // Latin hypercube: each dimension's N strata in a seeded random order.
@@ -338,7 +353,11 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
       }
     }
     if (!feasible(x)) {
-      if (likely_to_fail(x)) ++out.failure_rejected;
+      if (likely_to_fail(x)) {
+        ++out.failure_rejected;
+      } else if (beyond_bounds(x)) {
+        ++out.bound_rejected;
+      }
       continue;
     }
     ++out.feasible;
@@ -363,6 +382,9 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
     if (failure != nullptr && out.failure_rejected > 0) {
       names += (names.empty() ? "" : "; ") + std::string("failure probability <= ") +
                FormatSparkValue(settings.max_failure_probability, Unit::kNone);
+    }
+    if (failure != nullptr && out.bound_rejected > 0) {
+      names += (names.empty() ? "" : "; ") + std::string("the bounds of the successful runs");
     }
     return Status::InvalidArgument("no sampled configuration satisfies the constraints (" + names +
                                    "); relax them or raise the sample count");
@@ -498,6 +520,19 @@ Result<Recommendation> Recommend(const Model& model, const RecommendOptions& set
     out.failure_features = std::string(ToString(failure->features));
     out.failure_units = failure->units.size();
     out.failure_lambda = failure->lambda;
+    out.failure_bounds = failure->bounds.size();
+    for (const FailureBound& b : failure->bounds) {
+      // A bound the answer sits on (within 1 % of it) is what keeps it from going further.
+      if (std::fabs(b.Value(winner.x) - b.limit) <= 0.01 * std::fabs(b.limit)) {
+        out.binding_bounds.push_back(BoundText(model, b));
+      }
+    }
+    if (!failure->bounds_known) {
+      out.warnings.push_back(
+          "the model file has no bounds of the successful runs (written before session 9): "
+          "only the logistic model keeps this answer out of the failed region; retrain to bound "
+          "it");
+    }
     if (failure->cv_accuracy <= failure->majority_accuracy) {
       out.warnings.push_back(
           "the failure model does not beat always answering the majority class held out (" +

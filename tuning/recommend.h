@@ -63,7 +63,8 @@ struct RecommendOptions {
   std::vector<std::string> constraints;  // see Constraint
   std::vector<std::string> fixed;        // parameters held at their baseline value
   // Failure-aware search: when set, configurations whose predicted failure probability exceeds
-  // max_failure_probability are never candidates (as if they violated a constraint). The model
+  // max_failure_probability, or that lie beyond a bound of the successful runs
+  // (FailureModel::bounds), are never candidates (as if they violated a constraint). The model
   // must have been fitted on the same features (FitFailureModel on the training data set).
   const FailureModel* failure = nullptr;
   double max_failure_probability = 0.2;
@@ -118,6 +119,12 @@ struct Recommendation {
   double failure_probability = 0;
   double baseline_failure_probability = 0;
   std::size_t failure_rejected = 0;
+  // Sampled candidates under the threshold but beyond a bound of the successful runs
+  // (FailureModel::bounds), how many bounds there are, and those the answer sits on (within
+  // 1 %), as "A / B <= 0.529 (the successful runs' largest)".
+  std::size_t bound_rejected = 0;
+  std::size_t failure_bounds = 0;
+  std::vector<std::string> binding_bounds;
   std::size_t failed_runs = 0;  // failed runs the failure model learned from
   double failure_cv_accuracy = -1;        // FailureModel::cv_accuracy (nested CV)
   double failure_cv_log_loss = -1;        // FailureModel::cv_log_loss (nested CV)

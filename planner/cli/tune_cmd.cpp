@@ -225,9 +225,11 @@ void PrintRecommendation(std::ostream& out, const tuning::Recommendation& r) {
         << "% vs " << Fixed(100 * r.failure_majority_accuracy, 1)
         << "% for the majority class) skipped " << r.failure_rejected
         << " sampled configuration(s) with failure probability > "
-        << Fixed(r.max_failure_probability, 2) << "; this one's is "
+        << Fixed(r.max_failure_probability, 2) << " and " << r.bound_rejected << " beyond the "
+        << r.failure_bounds << " bound(s) of the successful runs; this one's is "
         << Fixed(r.failure_probability, 3) << " (baseline "
         << Fixed(r.baseline_failure_probability, 3) << ")\n";
+    for (const auto& b : r.binding_bounds) out << "# at the bound " << b << "\n";
   }
   for (const auto& line : r.spark_defaults) out << line << "\n";
   if (!r.mapred_site_xml.empty()) out << "# mapred-site.xml:\n" << r.mapred_site_xml;

@@ -223,9 +223,11 @@ Result<tuning::Model> ModelFrom(const TuneModelSource& source) {
 
 // Failure-aware: the runs dropped as failed train a classifier kept with the model (and in its
 // saved file), which recommendations steer clear of.
-Status AttachFailureModel(const tuning::Dataset& ds, tuning::Model* model) {
+Status AttachFailureModel(const tuning::Dataset& ds, int threads, tuning::Model* model) {
   if (ds.failed_x.empty()) return Status::Ok();
-  Result<tuning::FailureModel> fm = tuning::FitFailureModel(ds);
+  tuning::FailureOptions options;
+  options.threads = threads;
+  Result<tuning::FailureModel> fm = tuning::FitFailureModel(ds, options);
   if (!fm.ok()) return fm.status();
   model->set_failure(std::move(fm).value());
   return Status::Ok();
@@ -260,7 +262,9 @@ Result<TuneTrainAnswer> AnswerTuneTrain(const TuneDataRequest& data,
       tuning::TrainSelected(ds.value(), cv.value().selection, search.solver);
   if (!model.ok()) return model.status();
   if (Status s = UseRangeDefaults(data.ranges_file, &model.value()); !s.ok()) return s;
-  if (Status s = AttachFailureModel(ds.value(), &model.value()); !s.ok()) return s;
+  if (Status s = AttachFailureModel(ds.value(), search.threads, &model.value()); !s.ok()) {
+    return s;
+  }
   if (Status s = model.value().Save(out_file); !s.ok()) return s;
   TuneTrainAnswer a;
   a.cv = std::move(cv).value();
@@ -422,7 +426,9 @@ Result<tuning::Recommendation> AnswerTuneRecommend(const TuneModelSource& source
       tuning::TrainSelected(ds.value(), sel.value(), source.search.solver);
   if (!model.ok()) return model.status();
   if (Status s = UseRangeDefaults(source.data.ranges_file, &model.value()); !s.ok()) return s;
-  if (Status s = AttachFailureModel(ds.value(), &model.value()); !s.ok()) return s;
+  if (Status s = AttachFailureModel(ds.value(), settings.threads, &model.value()); !s.ok()) {
+    return s;
+  }
   Result<tuning::Recommendation> r = RecommendWith(model.value(), settings);
   if (!r.ok()) return r;
   r.value().warnings.insert(r.value().warnings.begin(), ds.value().warnings.begin(),

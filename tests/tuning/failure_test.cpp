@@ -135,6 +135,74 @@ TEST_CASE("A failed region that is the union of two rules is learned by two unit
   CHECK(chosen.Probability({2000, 16000, 300}) < 0.2);   // both hold
 }
 
+// The logistic candidates cut to one: the bounds do not depend on them.
+FailureOptions OneCandidate() {
+  FailureOptions o;
+  o.feature_sets = {FailureFeatures::kValues};
+  o.union_units = {};
+  o.lambdas = {1};
+  return o;
+}
+
+TEST_CASE("The bounds of the successful runs: a ratio a failed run lies beyond stops at theirs") {
+  const Dataset d = WithFailures(80);
+  const FailureModel m = FitFailureModel(d, OneCandidate()).value();
+  // Runs fail when sort > 0.7 x memory: every failed run's memory / sort is below every
+  // successful run's, so the smallest successful memory / sort is a lower bound.
+  double smallest = d.x[0][0] / d.x[0][1];
+  for (const auto& x : d.x) smallest = std::min(smallest, x[0] / x[1]);
+  REQUIRE(m.bounds_known);
+  bool found = false;
+  for (const FailureBound& b : m.bounds) {
+    if (b.a == 0 && b.b == 1 && !b.product && !b.upper) found = b.limit == smallest;
+  }
+  CHECK(found);
+  CHECK(m.BrokenBound({4000, 100}) == nullptr);  // lots of memory, small buffer
+  const FailureBound* broken = m.BrokenBound({600, 2000});
+  REQUIRE(broken != nullptr);
+  CHECK(broken->Value({600, 2000}) == 600.0 / 2000.0);
+}
+
+// Each data set's rules are thresholds on ratios of two parameters, so every failed run lies
+// beyond a bound and no successful run does (the guarantee in docs/tuning.md).
+TEST_CASE("Every run that broke a two-parameter ratio rule is outside the bounds") {
+  for (const Dataset& d : {WithFailures(80), TwoRuleFailures(120)}) {
+    CAPTURE(d.features.size());
+    const FailureModel m = FitFailureModel(d, OneCandidate()).value();
+    for (const auto& x : d.failed_x) CHECK(m.BrokenBound(x) != nullptr);
+    for (const auto& x : d.x) CHECK(m.BrokenBound(x) == nullptr);
+  }
+}
+
+TEST_CASE("Parameters that are not positive in every run get no bound") {
+  // A 0/1 column (anything with a 0) has no logarithm: no ratio or product with it is bounded.
+  const Dataset d = Runs({"mapreduce.map.memory.mb", "mapreduce.task.io.sort.mb",
+                          "mapreduce.map.output.compress", "time"},
+                         80, [](const std::array<double, 4>& u, int i) -> std::vector<std::string> {
+                           const int mem = 512 + static_cast<int>(u[0] * 3584);
+                           const int sort = 64 + static_cast<int>(u[1] * 1984);
+                           return {std::to_string(mem), std::to_string(sort), std::to_string(i % 2),
+                                   sort > 0.7 * mem ? "-1" : "100"};
+                         });
+  const FailureModel m = FitFailureModel(d, OneCandidate()).value();
+  CHECK_FALSE(m.bounds.empty());
+  for (const FailureBound& b : m.bounds) CHECK(b.b != 2);
+}
+
+TEST_CASE("The fit does not depend on the thread count") {
+  const Dataset d = TwoRuleFailures(120);
+  FailureOptions one, two;
+  one.lambdas = two.lambdas = {10, 1};
+  two.threads = 2;
+  const FailureModel a = FitFailureModel(d, one).value();
+  const FailureModel b = FitFailureModel(d, two).value();
+  CHECK(a.cv_accuracy == b.cv_accuracy);
+  CHECK(a.cv_log_loss == b.cv_log_loss);
+  CHECK(a.units.size() == b.units.size());
+  for (const auto& x : d.failed_x) CHECK(a.Probability(x) == b.Probability(x));
+  CHECK(a.bounds.size() == b.bounds.size());
+}
+
 TEST_CASE("Any of K units: P(fail) = 1 - prod(1 - sigma_k); a log term is floored") {
   FailureModel m;
   m.terms = {{0, false, 0}, {1, true, 2.0}};
@@ -168,6 +236,12 @@ TEST_CASE("A saved model keeps its failure model, bit-identically") {
   for (const auto& x : {std::vector<double>{4000, 100}, std::vector<double>{600, 2000},
                         std::vector<double>{1500, 1000}}) {
     CHECK(back.failure()->Probability(x) == m.failure()->Probability(x));
+    CHECK((back.failure()->BrokenBound(x) == nullptr) == (m.failure()->BrokenBound(x) == nullptr));
+  }
+  REQUIRE(back.failure()->bounds_known);
+  REQUIRE(back.failure()->bounds.size() == m.failure()->bounds.size());
+  for (std::size_t i = 0; i < m.failure()->bounds.size(); ++i) {
+    CHECK(back.failure()->bounds[i].limit == m.failure()->bounds[i].limit);
   }
   // Without one, the file has none and the loaded model neither.
   REQUIRE(Model::Fit(d, ModelKind::kRidge, {}).value().Save(dir + "/plain.json").ok());
@@ -175,16 +249,46 @@ TEST_CASE("A saved model keeps its failure model, bit-identically") {
   CHECK(Model::Load(dir + "/plain.json").value().failure() == nullptr);
 }
 
-// The model file's checksum, as tuning/model.cpp computes it over the "model" object's text.
-std::string ModelChecksum(const nlohmann::json& model) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : model.dump()) {
+// FNV-1a 64 of `text` from offset basis `offset`, as the model file writes it:
+// "fnv1a64:<16 hex digits>".
+std::string Fnv1a64(const std::string& text, std::uint64_t offset) {
+  std::uint64_t h = offset;
+  for (unsigned char c : text) {
     h ^= c;
     h *= 1099511628211ULL;
   }
   char buf[32];
   std::snprintf(buf, sizeof buf, "fnv1a64:%016" PRIx64, h);
   return buf;
+}
+
+constexpr std::uint64_t kFnvOffset = 14695981039346656037ULL;  // FNV-1a 64's offset basis
+// One digit short of it: model files written before session 9.
+constexpr std::uint64_t kLegacyFnvOffset = 1469598103934665603ULL;
+
+TEST_CASE("A model file's checksum is FNV-1a 64; files summed from the short basis still load") {
+  // The published test vectors of FNV-1a 64.
+  CHECK(Fnv1a64("", kFnvOffset) == "fnv1a64:cbf29ce484222325");
+  CHECK(Fnv1a64("a", kFnvOffset) == "fnv1a64:af63dc4c8601ec8c");
+  const Dataset d = WithFailures(40);
+  const Model m = Model::Fit(d, ModelKind::kRidge, {}).value();
+  const std::string dir = perfplan::testing::MakeTempDir();
+  REQUIRE(m.Save(dir + "/m.json").ok());
+  nlohmann::json doc = nlohmann::json::parse(perfplan::testing::ReadFile(dir + "/m.json"));
+  CHECK(doc["checksum"] == Fnv1a64(doc["model"].dump(), kFnvOffset));
+  // A file written before session 9 carries the short basis's sum: it loads, predicting the same.
+  doc["checksum"] = Fnv1a64(doc["model"].dump(), kLegacyFnvOffset);
+  perfplan::testing::WriteFile(dir + "/old.json", doc.dump(1));
+  const Result<Model> old = Model::Load(dir + "/old.json");
+  REQUIRE_MESSAGE(old.ok(), old.status().message());
+  CHECK(old.value().Predict(d.x[3]) == m.Predict(d.x[3]));
+  // Any other sum is an edited file.
+  doc["checksum"] = Fnv1a64(doc["model"].dump(), kFnvOffset + 1);
+  perfplan::testing::WriteFile(dir + "/edited.json", doc.dump(1));
+  CHECK(Model::Load(dir + "/edited.json").status().message() ==
+        dir +
+            "/edited.json: not a valid perfplan tuning model (checksum mismatch: edited or "
+            "damaged); train it again with 'perfplan tune train'");
 }
 
 TEST_CASE("A model file from before session 8 (one weights/bias on the values) still loads") {
@@ -202,8 +306,8 @@ TEST_CASE("A model file from before session 8 (one weights/bias on the values) s
   nlohmann::json& f = doc["model"]["failure"];
   f["weights"] = f["units"][0]["weights"];
   f["bias"] = f["units"][0]["bias"];
-  for (const char* key : {"units", "terms", "features", "cv_log_loss"}) f.erase(key);
-  doc["checksum"] = ModelChecksum(doc["model"]);
+  for (const char* key : {"units", "terms", "features", "cv_log_loss", "bounds"}) f.erase(key);
+  doc["checksum"] = Fnv1a64(doc["model"].dump(), kLegacyFnvOffset);
   perfplan::testing::WriteFile(dir + "/old.json", doc.dump(1));
   const Result<Model> back = Model::Load(dir + "/old.json");
   REQUIRE_MESSAGE(back.ok(), back.status().message());
@@ -212,6 +316,8 @@ TEST_CASE("A model file from before session 8 (one weights/bias on the values) s
   CHECK(old->features == FailureFeatures::kValues);
   CHECK(old->units.size() == 1);
   CHECK(old->terms.size() == 2);
+  CHECK_FALSE(old->bounds_known);  // written before session 9: no bounds of the successful runs
+  CHECK(old->bounds.empty());
   for (const auto& x : {std::vector<double>{4000, 100}, std::vector<double>{600, 2000}}) {
     CHECK(old->Probability(x) == m.failure()->Probability(x));
   }
@@ -237,6 +343,10 @@ TEST_CASE("Without failed runs there is nothing to learn") {
   o.feature_sets = {};
   CHECK(FitFailureModel(WithFailures(40), o).status().message() ==
         "failure_feature_sets: is empty");
+  o = {};
+  o.threads = 0;
+  CHECK(FitFailureModel(WithFailures(40), o).status().message() ==
+        "failure_threads: must be 1 to 1024 (got 0)");
 }
 
 }  // namespace

@@ -189,8 +189,64 @@ TEST_CASE("Failure-aware search stays out of the region where runs failed, and s
   CHECK(r.failure_rejected > 0);
   CHECK(r.failed_runs == d.failed_x.size());
   CHECK(r.config[0].value / 50 + r.config[1].value / 32 <= 1.4);
+  CHECK(failure.BrokenBound({r.config[0].value, r.config[1].value, r.config[2].value}) == nullptr);
+  CHECK(r.failure_bounds == failure.bounds.size());
   s.max_failure_probability = 1.5;
   CHECK(Recommend(m, s).status().message() == "max_failure_probability: 1.5; expected 0 to 1");
+}
+
+// A failure model whose logistic part never objects (P = 0 everywhere), with one bound:
+// executor memory x cores at most 64 GiB (or none, as in a file written before session 9).
+FailureModel BoundOnly(bool bounds_known) {
+  FailureModel f;
+  f.terms = {{0, false, 0}};
+  f.mean = {0};
+  f.scale = {1};
+  f.units = {{{0.0}, -800.0}};
+  f.failed_runs = 1;
+  f.bounds_known = bounds_known;
+  if (bounds_known) f.bounds = {{0, 1, true, true, 64.0 * 1024 * 1024 * 1024}};
+  return f;
+}
+
+TEST_CASE(
+    "Recommendations stay inside the bounds of the successful runs and name those they meet") {
+  const Model m = SyntheticModel();
+  const FailureModel bound = BoundOnly(true);
+  RecommendOptions s;
+  s.samples = 500;
+  s.failure = &bound;
+  const Recommendation r = Recommend(m, s).value();
+  // More memory and more cores are faster: unbounded the search goes to 16 GiB x 8 cores; here
+  // it goes up to the bound, not past it.
+  CHECK(r.config[0].value * r.config[1].value <= 64.0 * 1024 * 1024 * 1024);
+  CHECK(r.failure_rejected == 0);
+  CHECK(r.bound_rejected > 0);
+  CHECK(r.failure_bounds == 1);
+  REQUIRE(r.binding_bounds.size() == 1);
+  CHECK(r.binding_bounds[0] ==
+        "spark.executor.memory * spark.executor.cores <= 68719476736 (the successful runs' "
+        "largest)");
+  for (const std::string& w : r.warnings) CHECK(w.find("no bounds") == std::string::npos);
+}
+
+TEST_CASE("A failure model from a file without bounds says the answer is not bounded") {
+  const Model m = SyntheticModel();
+  const FailureModel old = BoundOnly(false);
+  RecommendOptions s;
+  s.samples = 200;
+  s.failure = &old;
+  const Recommendation r = Recommend(m, s).value();
+  CHECK(r.bound_rejected == 0);
+  CHECK(r.binding_bounds.empty());
+  bool warned = false;
+  for (const std::string& w : r.warnings) {
+    warned |= w ==
+              "the model file has no bounds of the successful runs (written before session "
+              "9): only the logistic model keeps this answer out of the failed region; "
+              "retrain to bound it";
+  }
+  CHECK(warned);
 }
 
 }  // namespace
