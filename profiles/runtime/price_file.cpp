@@ -103,10 +103,7 @@ Loaded<PriceFile> ParsePriceFile(const std::string& text, const std::string& fil
 }
 
 Loaded<PriceFile> LoadPriceFile(const std::string& path) {
-  Loaded<PriceFile> out;
-  std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
-  if (!text) return out;
-  return ParsePriceFile(*text, path);
+  return detail::LoadFile(path, ParsePriceFile);
 }
 
 }  // namespace perfplan::profiles

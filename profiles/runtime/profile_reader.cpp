@@ -144,10 +144,7 @@ Loaded<ProfileDocument> detail::ParseProfileNode(const YAML::Node& root,
 }
 
 Loaded<ProfileDocument> LoadProfile(const std::string& path) {
-  Loaded<ProfileDocument> out;
-  std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
-  if (!text) return out;
-  return ParseProfile(*text, path);
+  return detail::LoadFile(path, ParseProfile);
 }
 
 }  // namespace perfplan::profiles

@@ -236,10 +236,7 @@ Loaded<RunsTable> ParseRunsCsv(const std::string& text, const std::string& file)
 }
 
 Loaded<RunsTable> LoadRunsCsv(const std::string& path) {
-  Loaded<RunsTable> out;
-  std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
-  if (!text) return out;
-  return ParseRunsCsv(*text, path);
+  return detail::LoadFile(path, ParseRunsCsv);
 }
 
 std::string WriteRunsCsv(const std::vector<models::MeasuredRun>& runs) {

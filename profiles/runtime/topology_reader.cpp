@@ -261,10 +261,7 @@ Loaded<Topology> ParseTopology(const std::string& text, const std::string& file)
 }
 
 Loaded<Topology> LoadTopology(const std::string& path) {
-  Loaded<Topology> out;
-  std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
-  if (!text) return out;
-  return ParseTopology(*text, path);
+  return detail::LoadFile(path, ParseTopology);
 }
 
 Result<models::ScalingFactors> SiteScaling(const Topology& t, const std::string& profiled_site,

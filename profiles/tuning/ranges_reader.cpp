@@ -80,10 +80,7 @@ Loaded<RangesFile> ParseRangesFile(const std::string& text, const std::string& f
 }
 
 Loaded<RangesFile> ReadRangesFile(const std::string& path) {
-  Loaded<RangesFile> out;
-  std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
-  if (!text) return out;
-  return ParseRangesFile(*text, path);
+  return detail::LoadFile(path, ParseRangesFile);
 }
 
 }  // namespace perfplan::profiles
