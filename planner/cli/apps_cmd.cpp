@@ -61,28 +61,26 @@ void PrintApplication(std::ostream& out,
 
 }  // namespace
 
-void AddAppsCommand(CLI::App& command, CliContext& ctx) {
+void AddAppsCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<AppsFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan apps --store spark.db");
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  cmd.footer("Example:\n  perfplan apps --store spark.db");
+  AddStoreOption(cmd, flags->store);
+  AddJsonFlag(cmd, flags->json);
+  cmd.callback([flags, &ctx] {
     WriteAnswer(ctx, "apps", flags->json,
                 AskStore(OpenSparkStore(flags->store), profiles::spark::ListApplications),
                 PrintApplications, [](const auto& apps) { return planner::ToJson(apps); });
   });
 }
 
-void AddAppCommand(CLI::App& command, CliContext& ctx) {
+void AddAppCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<AppsFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan app local-1430917381534 --store spark.db");
-  cmd->add_option("id", flags->app_id, "Application id")->required();
-  cmd->add_option("--attempt", flags->attempt_id, "Attempt id (default: the latest)");
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  cmd.footer("Example:\n  perfplan app local-1430917381534 --store spark.db");
+  cmd.add_option("id", flags->app_id, "Application id")->required();
+  cmd.add_option("--attempt", flags->attempt_id, "Attempt id (default: the latest)");
+  AddStoreOption(cmd, flags->store);
+  AddJsonFlag(cmd, flags->json);
+  cmd.callback([flags, &ctx] {
     WriteAnswer(ctx, "app", flags->json,
                 AskStore(OpenSparkStore(flags->store),
                          [&](profiles::Store& store) {

@@ -80,13 +80,12 @@ void PrintJobs(std::ostream& out, const std::vector<profiles::mapreduce::JobSumm
 
 }  // namespace
 
-void AddJobsCommand(CLI::App& command, CliContext& ctx) {
+void AddJobsCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<JobsFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan jobs --store mr.db");
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  cmd.footer("Example:\n  perfplan jobs --store mr.db");
+  AddStoreOption(cmd, flags->store);
+  AddJsonFlag(cmd, flags->json);
+  cmd.callback([flags, &ctx] {
     WriteAnswer(
         ctx, "jobs", flags->json,
         AskStore(profiles::Store::Open(flags->store, {profiles::mapreduce::StoreMigrations()}),
@@ -95,16 +94,15 @@ void AddJobsCommand(CLI::App& command, CliContext& ctx) {
   });
 }
 
-void AddJobCommand(CLI::App& command, CliContext& ctx) {
+void AddJobCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<JobsFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan job job_1329348432655_0001 --store mr.db");
-  cmd->add_option("job", flags->job_id, "MapReduce job id")->required();
-  AddStoreOption(*cmd, flags->store);
-  cmd->add_option("--slowest", flags->slowest, "How many of the slowest attempts to list")
+  cmd.footer("Example:\n  perfplan job job_1329348432655_0001 --store mr.db");
+  cmd.add_option("job", flags->job_id, "MapReduce job id")->required();
+  AddStoreOption(cmd, flags->store);
+  cmd.add_option("--slowest", flags->slowest, "How many of the slowest attempts to list")
       ->capture_default_str();
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  AddJsonFlag(cmd, flags->json);
+  cmd.callback([flags, &ctx] {
     WriteAnswer(
         ctx, "job", flags->json,
         AskStore(profiles::Store::Open(flags->store, {profiles::mapreduce::StoreMigrations()}),

@@ -30,15 +30,14 @@ void PrintClasses(std::ostream& out, const planner::ClassifyAnswer& classes) {
 
 }  // namespace
 
-void AddLabelCommand(CLI::App& command, CliContext& ctx) {
+void AddLabelCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<LabelFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan label local-1430917381534 compute --store spark.db");
-  cmd->add_option("app", flags->app_id, "Application id (as `perfplan apps` lists it)")->required();
-  cmd->add_option("type", flags->type, "io or compute")->required();
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  cmd.footer("Example:\n  perfplan label local-1430917381534 compute --store spark.db");
+  cmd.add_option("app", flags->app_id, "Application id (as `perfplan apps` lists it)")->required();
+  cmd.add_option("type", flags->type, "io or compute")->required();
+  AddStoreOption(cmd, flags->store);
+  AddJsonFlag(cmd, flags->json);
+  cmd.callback([flags, &ctx] {
     const auto type = models::TaskTypeFromString(flags->type);
     if (!type || *type == models::TaskType::kUnknown) {
       return ReportError(
@@ -63,13 +62,12 @@ void AddLabelCommand(CLI::App& command, CliContext& ctx) {
   });
 }
 
-void AddClassifyCommand(CLI::App& command, CliContext& ctx) {
+void AddClassifyCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<LabelFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan classify --store spark.db");
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  cmd.footer("Example:\n  perfplan classify --store spark.db");
+  AddStoreOption(cmd, flags->store);
+  AddJsonFlag(cmd, flags->json);
+  cmd.callback([flags, &ctx] {
     WriteAnswer(ctx, "classify", flags->json,
                 AskStore(profiles::Store::Open(flags->store, planner::ScoringMigrations()),
                          planner::ClassifyStoredApplications),
