@@ -1,19 +1,19 @@
 #include "planner/output/export.h"
 
 #include <algorithm>
-
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "models/csv_field.h"
 #include "models/enum_names.h"
+#include "models/json_text.h"
 #include "models/task_vectors.h"
 #include "models/text.h"
 #include "planner/hindex/hindex_fields.h"
-#include "planner/scoring/spark_scoring.h"
 #include "planner/plan/combined_plan.h"
+#include "planner/scoring/spark_scoring.h"
 #include "planner/tuning/tune.h"
 #include "tuning/spark_units.h"
-#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
@@ -37,13 +37,7 @@ std::string CsvField(const ExportCell& cell) {
   if (!text.empty() && (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@')) {
     text.insert(text.begin(), '\'');
   }
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
+  return models::QuoteCsvField(text);
 }
 
 std::string JoinWarnings(const std::vector<std::string>& warnings) {
