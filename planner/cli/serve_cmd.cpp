@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <ostream>
+#include <tuple>
 
 #include "planner/cli/command.h"
 #include "planner/service/service.h"
@@ -77,15 +78,17 @@ void AddServeCommand(CLI::App& cmd, CliContext& ctx) {
                  "File holding a bearer token every request must carry (else $PERFPLAN_TOKEN)");
   cmd.add_option("--max-body-kib", flags->max_body_kib, "Largest request body, KiB")
       ->check(CLI::Range(1, 1 << 20));
-  cmd.add_option("--read-timeout-seconds", flags->options.read_timeout_seconds,
-                 "Disconnect clients that send nothing for this long")
-      ->check(CLI::Range(1, 3600));
-  cmd.add_option("--write-timeout-seconds", flags->options.write_timeout_seconds,
-                 "Disconnect clients that do not read for this long")
-      ->check(CLI::Range(1, 3600));
-  cmd.add_option("--header-timeout-seconds", flags->options.header_timeout_seconds,
-                 "Answer 408 when a request's line and headers take longer than this")
-      ->check(CLI::Range(1, 3600));
+  // The timeouts, each from a second to an hour.
+  const std::tuple<const char*, int*, const char*> timeouts[] = {
+      {"--read-timeout-seconds", &flags->options.read_timeout_seconds,
+       "Disconnect clients that send nothing for this long"},
+      {"--write-timeout-seconds", &flags->options.write_timeout_seconds,
+       "Disconnect clients that do not read for this long"},
+      {"--header-timeout-seconds", &flags->options.header_timeout_seconds,
+       "Answer 408 when a request's line and headers take longer than this"}};
+  for (const auto& [flag, seconds, description] : timeouts) {
+    cmd.add_option(flag, *seconds, description)->check(CLI::Range(1, 3600));
+  }
   cmd.add_option("--max-connections", flags->options.max_connections,
                  "Open connections served at once; the next one is answered 503")
       ->check(CLI::Range(1, 1000000));
