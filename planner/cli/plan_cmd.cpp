@@ -320,9 +320,7 @@ void AddPlanCommand(CLI::App& cmd, CliContext& ctx) {
                  "Price file (YAML): price per node-hour per site, billing terms");
   cmd.add_option("--objective", flags->objective, "time, cost or node-seconds")
       ->check(CLI::IsMember({"time", "cost", "node-seconds"}));
-  cmd.add_option("--deadline-seconds", flags->request.deadline_seconds,
-                 "Drop alternatives predicted to take longer (0 = none)")
-      ->check(CLI::Range(0.0, 1e300));
+  AddDeadlineOption(cmd, flags->request.deadline_seconds);
   cmd.add_option("--budget", flags->request.budget,
                  "Drop alternatives costing more, in the price file's currency (0 = none)")
       ->check(CLI::Range(0.0, 1e300));
@@ -330,10 +328,8 @@ void AddPlanCommand(CLI::App& cmd, CliContext& ctx) {
       ->check(CLI::Range(0, 1 << 30));
   cmd.add_option("--site", flags->request.allowed_sites,
                  "Allowed compute site (repeatable; default every site)");
-  cmd.add_option("--profiled-site", flags->request.profiled_site,
-                 "Site whose hardware the profile measured (default: the profile's)");
-  cmd.add_option("--model", flags->model, "Model variant: auto, simple or reductions")
-      ->check(CLI::IsMember({"auto", "simple", "reductions"}));
+  AddProfiledSiteOption(cmd, flags->request.profiled_site);
+  AddModelVariantOption(cmd, flags->model);
   cmd.add_option("--top", flags->top, "Alternatives listed in the table (0 = all)")
       ->check(CLI::Range(0, 1 << 30));
   AddJsonFlag(cmd, flags->json, "tables");

@@ -60,8 +60,7 @@ void AddPredictCommand(CLI::App& cmd, CliContext& ctx) {
   cmd.add_option("--cluster", flags->request.cluster_file,
                  "Topology file whose site hardware scales the prediction (with --site)");
   cmd.add_option("--site", flags->request.site, "Target site in --cluster");
-  cmd.add_option("--model", flags->model, "Model variant: auto, simple or reductions")
-      ->check(CLI::IsMember({"auto", "simple", "reductions"}));
+  AddModelVariantOption(cmd, flags->model);
   AddJsonFlag(cmd, flags->json, "a table");
   cmd.callback([flags, &ctx] {
     models::Parse(flags->model, &flags->request.variant);

@@ -58,16 +58,12 @@ void AddSelectCommand(CLI::App& cmd, CliContext& ctx) {
   cmd.add_option("--max-compute-nodes", flags->request.options.max_compute_nodes,
                  "Node budget per alternative (0 = none)")
       ->check(CLI::Range(0, 1 << 30));
-  cmd.add_option("--deadline-seconds", flags->request.options.deadline_seconds,
-                 "Drop alternatives predicted to take longer (0 = none)")
-      ->check(CLI::Range(0.0, 1e300));
+  AddDeadlineOption(cmd, flags->request.options.deadline_seconds);
   cmd.add_option("--top", flags->request.options.top,
                  "How many alternatives to list, best first (0 = all)")
       ->check(CLI::Range(0, 1 << 30));
-  cmd.add_option("--profiled-site", flags->request.options.profiled_site,
-                 "Site whose hardware the profile measured (default: the profile's)");
-  cmd.add_option("--model", flags->model, "Model variant: auto, simple or reductions")
-      ->check(CLI::IsMember({"auto", "simple", "reductions"}));
+  AddProfiledSiteOption(cmd, flags->request.options.profiled_site);
+  AddModelVariantOption(cmd, flags->model);
   AddJsonFlag(cmd, flags->json, "a table");
   cmd.callback([flags, &ctx] {
     planner::Parse(flags->objective, &flags->request.options.objective);
