@@ -228,6 +228,15 @@ void CheckReachability(FieldReader& r, const YAML::Node& root, const Topology& t
   }
 }
 
+void ReadTopology(FieldReader& r, const YAML::Node& root, Loaded<Topology>& out) {
+  r.ExpectMap(root, "", kTopKeys);
+  r.SchemaVersion(root, kTopologySchemaVersion);
+  ReadSites(r, root, &out.value);
+  ReadLinks(r, root, &out.value);
+  ReadDatasets(r, root, &out.value);
+  ReadReferenceRuns(r, root, &out.value);
+  if (out.ok()) CheckReachability(r, root, out.value);
+}
 }  // namespace
 
 const Site* Topology::FindSite(const std::string& name) const {
@@ -245,19 +254,7 @@ const Dataset* Topology::FindDataset(const std::string& name) const {
 }
 
 Loaded<Topology> ParseTopology(const std::string& text, const std::string& file) {
-  Loaded<Topology> out;
-  out.value.file = file;
-  FieldReader r(file, &out.problems);
-  std::optional<YAML::Node> root = r.Parse(text);
-  if (!root) return out;
-  r.ExpectMap(*root, "", kTopKeys);
-  r.SchemaVersion(*root, kTopologySchemaVersion);
-  ReadSites(r, *root, &out.value);
-  ReadLinks(r, *root, &out.value);
-  ReadDatasets(r, *root, &out.value);
-  ReadReferenceRuns(r, *root, &out.value);
-  if (out.ok()) CheckReachability(r, *root, out.value);
-  return out;
+  return detail::ReadDocument<Topology>(text, file, ReadTopology);
 }
 
 Loaded<Topology> LoadTopology(const std::string& path) {
