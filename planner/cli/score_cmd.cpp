@@ -6,6 +6,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/options.h"
+#include "planner/cli/store_flags.h"
 #include "planner/cli/table.h"
 #include "planner/mapreduce/mapreduce_api.h"
 #include "planner/mapreduce/mapreduce_runs.h"
@@ -14,11 +15,9 @@
 namespace perfplan::cli {
 namespace {
 
-struct ScoreFlags {
-  std::string store = "perfplan.db";
+struct ScoreFlags : StoreFlags {
   std::string app_id;
   std::string sort = "score";
-  bool json = false;
 };
 
 std::string Number(std::optional<double> v, const char* format = "%.4g") {
@@ -57,8 +56,7 @@ void AddScoreCommand(CLI::App& cmd, CliContext& ctx) {
   cmd.add_option("app", flags->app_id,
                  "Application id (as `perfplan apps` lists it), or MapReduce job id (job_…)")
       ->required();
-  AddStoreOption(cmd, flags->store);
-  AddJsonFlag(cmd, flags->json);
+  AddStoreFlags(cmd, *flags);
   cmd.callback([flags, &ctx] {
     auto answers = planner::IsMapReduceJobId(flags->app_id)
                        ? planner::AnswerJobScores(flags->store, flags->app_id)
