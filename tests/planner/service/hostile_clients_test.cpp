@@ -32,7 +32,8 @@ using testing::StatusOf;
 
 // Options of a service on a free port (read it back with port()); a case sets what it tests.
 ServiceOptions OnAnyPort() {
-  ServiceOptions options = OnAnyPort();
+  ServiceOptions options;
+  options.port = 0;
   return options;
 }
 
