@@ -120,6 +120,23 @@ double PeakMiB() {
   return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
+struct Timing {
+  double seconds = 0, cpu_seconds = 0;
+};
+
+// The Result of one call of work(), timed (wall and CPU seconds) into *t; a failed one's error is
+// printed on stderr.
+template <typename Work>
+auto Timed(Work work, Timing* t) {
+  const double cpu0 = CpuSeconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto result = work();
+  t->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  t->cpu_seconds = CpuSeconds() - cpu0;
+  if (!result.ok()) std::fprintf(stderr, "%s\n", result.status().message().c_str());
+  return result;
+}
+
 struct Sum : perfplan::profiles::HdfsRecordSink {
   std::int64_t bytes = 0, records = 0;
   void OnLine(const HdfsLine& l) override {
@@ -131,23 +148,18 @@ struct Sum : perfplan::profiles::HdfsRecordSink {
 int Parse(const std::string& path) {
   const double size = static_cast<double>(std::filesystem::file_size(path));
   Sum sum;
-  const double cpu0 = CpuSeconds();
-  const auto t0 = std::chrono::steady_clock::now();
-  auto counts = perfplan::profiles::ParseHdfsLogFile(path, &sum);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!counts.ok()) {
-    std::fprintf(stderr, "%s\n", counts.status().message().c_str());
-    return 1;
-  }
+  Timing t;
+  auto counts = Timed([&] { return perfplan::profiles::ParseHdfsLogFile(path, &sum); }, &t);
+  if (!counts.ok()) return 1;
   const auto& c = counts.value();
   std::printf(
       "mode=parse seconds=%.3f cpu_seconds=%.3f lines=%lld lines_per_second=%.0f "
       "lines_per_cpu_second=%.0f mb_per_second=%.1f records=%lld transfer_bytes=%lld garbled=%lld "
       "peak_rss_mib=%.1f\n",
-      s, CpuSeconds() - cpu0, static_cast<long long>(c.lines), static_cast<double>(c.lines) / s,
-      static_cast<double>(c.lines) / (CpuSeconds() - cpu0), size / 1e6 / s,
-      static_cast<long long>(sum.records), static_cast<long long>(sum.bytes),
-      static_cast<long long>(c.garbled), PeakMiB());
+      t.seconds, t.cpu_seconds, static_cast<long long>(c.lines),
+      static_cast<double>(c.lines) / t.seconds, static_cast<double>(c.lines) / t.cpu_seconds,
+      size / 1e6 / t.seconds, static_cast<long long>(sum.records),
+      static_cast<long long>(sum.bytes), static_cast<long long>(c.garbled), PeakMiB());
   return 0;
 }
 
@@ -158,15 +170,14 @@ int Ingest(const std::string& path, const std::string& db) {
   const double size = static_cast<double>(std::filesystem::file_size(path));
   perfplan::profiles::HdfsIngestOptions options;
   options.complete_files = true;
-  const double cpu0 = CpuSeconds();
-  const auto t0 = std::chrono::steady_clock::now();
-  auto report = perfplan::profiles::IngestHdfs(*store.value(), {{"bench", path}}, options);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!report.ok()) {
-    std::fprintf(stderr, "%s\n", report.status().message().c_str());
-    return 1;
-  }
-  const double cpu = CpuSeconds() - cpu0;
+  Timing t;
+  auto report = Timed(
+      [&] {
+        return perfplan::profiles::IngestHdfs(*store.value(), {{"bench", path}}, options);
+      },
+      &t);
+  if (!report.ok()) return 1;
+  const double s = t.seconds, cpu = t.cpu_seconds;
   std::printf(
       "mode=ingest seconds=%.3f cpu_seconds=%.3f lines=%lld lines_per_second=%.0f "
       "mb_per_second=%.1f mb_per_cpu_second=%.1f records=%lld peak_rss_mib=%.1f\n",
@@ -189,19 +200,15 @@ std::unique_ptr<perfplan::profiles::Store> OpenForReading(const std::string& db)
 int Load(const std::string& db) {
   auto store = OpenForReading(db);
   if (!store) return 1;
-  const double cpu0 = CpuSeconds();
-  const auto t0 = std::chrono::steady_clock::now();
-  auto records = perfplan::profiles::LoadHdfsRecords(*store, INT64_MIN, INT64_MAX);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!records.ok()) {
-    std::fprintf(stderr, "%s\n", records.status().message().c_str());
-    return 1;
-  }
+  Timing t;
+  auto records =
+      Timed([&] { return perfplan::profiles::LoadHdfsRecords(*store, INT64_MIN, INT64_MAX); }, &t);
+  if (!records.ok()) return 1;
   const auto& r = records.value();
-  std::printf("mode=load seconds=%.3f cpu_seconds=%.3f audits=%zu transfers=%zu blocks=%zu "
-              "peak_rss_mib=%.1f\n",
-              s, CpuSeconds() - cpu0, r.audits.size(), r.transfers.size(), r.blocks.size(),
-              PeakMiB());
+  std::printf(
+      "mode=load seconds=%.3f cpu_seconds=%.3f audits=%zu transfers=%zu blocks=%zu "
+      "peak_rss_mib=%.1f\n",
+      t.seconds, t.cpu_seconds, r.audits.size(), r.transfers.size(), r.blocks.size(), PeakMiB());
   return 0;
 }
 
@@ -209,22 +216,23 @@ int Load(const std::string& db) {
 int Workload(const std::string& db) {
   auto store = OpenForReading(db);
   if (!store) return 1;
-  const double cpu0 = CpuSeconds();
-  const auto t0 = std::chrono::steady_clock::now();
-  auto streams = perfplan::profiles::HdfsStoreStreams(*store, INT64_MIN, INT64_MAX);
-  auto w = perfplan::models::AnalyzeHdfsWorkload(*streams, perfplan::models::HdfsWorkloadOptions{});
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!w.ok()) {
-    std::fprintf(stderr, "%s\n", w.status().message().c_str());
-    return 1;
-  }
+  Timing t;
+  auto w = Timed(
+      [&] {
+        auto streams = perfplan::profiles::HdfsStoreStreams(*store, INT64_MIN, INT64_MAX);
+        return perfplan::models::AnalyzeHdfsWorkload(*streams,
+                                                     perfplan::models::HdfsWorkloadOptions{});
+      },
+      &t);
+  if (!w.ok()) return 1;
   const auto& c = w.value().cluster;
-  std::printf("mode=workload seconds=%.3f cpu_seconds=%.3f audits=%lld transfers=%lld blocks=%lld "
-              "clients=%lld files_read=%lld read_bytes=%lld peak_rss_mib=%.1f\n",
-              s, CpuSeconds() - cpu0, static_cast<long long>(c.audit_records),
-              static_cast<long long>(c.transfer_records), static_cast<long long>(c.block_records),
-              static_cast<long long>(c.clients), static_cast<long long>(c.files_read),
-              static_cast<long long>(c.read_bytes), PeakMiB());
+  std::printf(
+      "mode=workload seconds=%.3f cpu_seconds=%.3f audits=%lld transfers=%lld blocks=%lld "
+      "clients=%lld files_read=%lld read_bytes=%lld peak_rss_mib=%.1f\n",
+      t.seconds, t.cpu_seconds, static_cast<long long>(c.audit_records),
+      static_cast<long long>(c.transfer_records), static_cast<long long>(c.block_records),
+      static_cast<long long>(c.clients), static_cast<long long>(c.files_read),
+      static_cast<long long>(c.read_bytes), PeakMiB());
   return 0;
 }
 

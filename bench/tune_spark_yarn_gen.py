@@ -61,7 +61,7 @@ import json
 import math
 import sys
 
-import numpy as np
+from tune_gen_common import latin_hypercube, main
 
 MIB = 1
 NODES, NODE_MB, NODE_VCORES = 10, 57344, 16
@@ -201,21 +201,11 @@ def judge(path):
     print(f"fails: {rule}" if rule else f"succeeds; noise-free run time {runtime(c):.1f} s")
 
 
-def main():
-    if sys.argv[1] == "--judge":
-        judge(sys.argv[2])
-        return
-    out = sys.argv[1]
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 150
-    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 8
-    rng = np.random.default_rng(seed)
+def write(out, runs, rng):
     rows = [[spark_text(n, k, d) for n, _, _, d, k in COLUMNS]]  # Spark's defaults first
-    strata = [rng.permutation(runs - 1) for _ in COLUMNS]
-    for i in range(runs - 1):
+    for drawn in latin_hypercube(rng, runs - 1, [(lo, hi) for _, lo, hi, _, _ in COLUMNS]):
         row = []
-        for j, (name, lo, hi, _, kind) in enumerate(COLUMNS):
-            u = (strata[j][i] + rng.uniform()) / (runs - 1)
-            v = lo + u * (hi - lo)
+        for v, (name, lo, hi, _, kind) in zip(drawn, COLUMNS):
             if kind in ("int", "mib", "kib", "codec", "bool"):
                 v = min(math.floor(v), hi if kind in ("int", "mib", "kib") else hi - 1)
             row.append(spark_text(name, kind, v))
@@ -238,4 +228,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(write, judge, default_runs=150, default_seed=8)

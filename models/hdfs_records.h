@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 
 namespace perfplan::models {
 
@@ -45,5 +46,18 @@ struct HdfsBlockRecord {
   std::string block;  // "blk_<id>"
   std::string path;
 };
+
+// The fields of an audit or transfer record after its time, in the one order that every copy and
+// text form of it lists them (the parser's views' ToRecord, `hdfs map`'s records and `hdfs
+// reduce`'s reading of them): references into `r`, a record or a view of one with the same field
+// names (profiles/hdfs/hdfs_log.h).
+template <typename Audit>
+auto AuditFields(Audit& r) {
+  return std::tie(r.allowed, r.user, r.real_user, r.ip, r.cmd, r.src, r.dst, r.proto);
+}
+template <typename Transfer>
+auto TransferFields(Transfer& r) {
+  return std::tie(r.is_read, r.datanode, r.peer, r.bytes, r.block, r.client_id, r.duration_ns);
+}
 
 }  // namespace perfplan::models

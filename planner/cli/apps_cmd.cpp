@@ -4,6 +4,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/options.h"
+#include "planner/cli/store_flags.h"
 #include "planner/cli/table.h"
 #include "planner/spark/spark_api.h"
 #include "profiles/spark/spark_store.h"
@@ -11,10 +12,8 @@
 namespace perfplan::cli {
 namespace {
 
-struct AppsFlags {
-  std::string store = "perfplan.db";
+struct AppsFlags : StoreFlags {
   std::string app_id, attempt_id;
-  bool json = false;
 };
 
 std::optional<double> DurationSeconds(const profiles::spark::ApplicationSummary& a) {
@@ -61,28 +60,19 @@ void PrintApplication(std::ostream& out,
 
 }  // namespace
 
-void AddAppsCommand(CLI::App& command, CliContext& ctx) {
-  auto flags = std::make_shared<AppsFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan apps --store spark.db");
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
-    WriteAnswer(ctx, "apps", flags->json,
-                AskStore(OpenSparkStore(flags->store), profiles::spark::ListApplications),
-                PrintApplications, [](const auto& apps) { return planner::ToJson(apps); });
-  });
+void AddAppsCommand(CLI::App& cmd, CliContext& ctx) {
+  cmd.footer("Example:\n  perfplan apps --store spark.db");
+  AddStoreQuestion(cmd, ctx, "apps", OpenSparkStore, profiles::spark::ListApplications,
+                   PrintApplications, [](const auto& apps) { return planner::ToJson(apps); });
 }
 
-void AddAppCommand(CLI::App& command, CliContext& ctx) {
+void AddAppCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<AppsFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan app local-1430917381534 --store spark.db");
-  cmd->add_option("id", flags->app_id, "Application id")->required();
-  cmd->add_option("--attempt", flags->attempt_id, "Attempt id (default: the latest)");
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  cmd.footer("Example:\n  perfplan app local-1430917381534 --store spark.db");
+  cmd.add_option("id", flags->app_id, "Application id")->required();
+  cmd.add_option("--attempt", flags->attempt_id, "Attempt id (default: the latest)");
+  AddStoreFlags(cmd, *flags);
+  cmd.callback([flags, &ctx] {
     WriteAnswer(ctx, "app", flags->json,
                 AskStore(OpenSparkStore(flags->store),
                          [&](profiles::Store& store) {

@@ -49,33 +49,33 @@ void PrintBacktest(std::ostream& out, const planner::BacktestAnswer& a,
 
 }  // namespace
 
-void AddBacktestCommand(CLI::App& command, CliContext& ctx) {
+void AddBacktestCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<BacktestFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "The runs CSV needs a numeric time column (e.g. Unix seconds of submission). With --store,\n"
       "the Spark applications of one name are replayed in start order (executors, cores per\n"
       "executor, executor memory and input bytes as the configuration, duration as the runtime).\n"
       "Examples:\n  perfplan backtest --runs history.csv --workload etl --time-column "
-      "submitted_at\n  perfplan backtest --store spark.db --app-name \"Spark shell\" --min-history 2");
-  auto* runs = cmd->add_option("--runs", flags->request.runs_file, "Runs CSV with a time column");
+      "submitted_at\n  perfplan backtest --store spark.db --app-name \"Spark shell\" --min-history "
+      "2");
+  auto* runs = cmd.add_option("--runs", flags->request.runs_file, "Runs CSV with a time column");
   auto* workload =
-      cmd->add_option("--workload", flags->request.workload, "Workload to replay (with --runs)");
-  auto* store = cmd->add_option("--store", flags->store.store_path,
-                                "Profile store: replay its Spark applications instead");
-  auto* name = cmd->add_option("--app-name", flags->store.app_name,
-                               "With --store: the applications of this exact name");
+      cmd.add_option("--workload", flags->request.workload, "Workload to replay (with --runs)");
+  auto* store = cmd.add_option("--store", flags->store.store_path,
+                               "Profile store: replay its Spark applications instead");
+  auto* name = cmd.add_option("--app-name", flags->store.app_name,
+                              "With --store: the applications of this exact name");
   runs->excludes(store)->needs(workload);
   store->needs(name);
   workload->needs(runs);
   name->needs(store);
-  cmd->add_option("--time-column", flags->request.time_column,
-                  "Column giving each run's time (default: time)");
-  cmd->add_option("--min-history", flags->request.options.min_history_runs,
-                  "Completed earlier runs needed before predicting (default 3)")
+  cmd.add_option("--time-column", flags->request.time_column,
+                 "Column giving each run's time (default: time)");
+  cmd.add_option("--min-history", flags->request.options.min_history_runs,
+                 "Completed earlier runs needed before predicting (default 3)")
       ->check(CLI::Range(2, 1000000));
-  AddJsonFlag(*cmd, flags->json, "a table");
-  cmd->callback([flags, &ctx] {
+  AddJsonFlag(cmd, flags->json, "a table");
+  cmd.callback([flags, &ctx] {
     if (!flags->store.store_path.empty()) {
       flags->store.options = flags->request.options;
       return WriteAnswer(ctx, "backtest", flags->json, planner::AnswerStoreBacktest(flags->store),

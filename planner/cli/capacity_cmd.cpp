@@ -56,50 +56,48 @@ void PrintCapacity(std::ostream& out, const planner::CapacityAnswer& a) {
 
 }  // namespace
 
-void AddCapacityCommand(CLI::App& command, CliContext& ctx) {
+void AddCapacityCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<CapacityFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "Example:\n  perfplan capacity --trace examples/swim/fb2009_first50.tsv "
       "--profile examples/profiles/kmeans.yaml --nodes 4,16,64 --prices examples/prices/grid.yaml "
       "--price-site osu-cluster --within-hours 1\n"
       "  perfplan capacity --store mr.db --profile examples/profiles/kmeans.yaml --nodes 4,16,64\n"
       "  perfplan capacity --store mr.db --from 2013-01-01 --window-hours 24 --runs runs.csv "
       "--workload sort --nodes 4,16,64");
-  cmd->add_option("--trace", flags->request.trace_file, "SWIM trace (.tsv)");
-  cmd->add_option("--store", flags->request.store_path,
-                  "Instead of --trace: the MapReduce jobs and Spark applications of a store");
-  cmd->add_option("--from", flags->from,
-                  "Store: window start (2024-01-01[ HH:MM:SS] or epoch ms)");
-  cmd->add_option("--to", flags->to, "Store: window end, exclusive");
-  cmd->add_option("--window-hours", flags->request.window.hours,
-                  "Store: window length; without --from/--to the busiest such window "
-                  "(default 24; 0 = every job)")
+  cmd.add_option("--trace", flags->request.trace_file, "SWIM trace (.tsv)");
+  cmd.add_option("--store", flags->request.store_path,
+                 "Instead of --trace: the MapReduce jobs and Spark applications of a store");
+  cmd.add_option("--from", flags->from, "Store: window start (2024-01-01[ HH:MM:SS] or epoch ms)");
+  cmd.add_option("--to", flags->to, "Store: window end, exclusive");
+  cmd.add_option("--window-hours", flags->request.window.hours,
+                 "Store: window length; without --from/--to the busiest such window "
+                 "(default 24; 0 = every job)")
       ->check(CLI::Range(0.0, 1e300));
-  cmd->add_option("--profile", flags->request.profile_file,
-                  "Profile of a representative job (YAML or JSON); or --runs");
-  cmd->add_option("--runs", flags->request.runs_file,
-                  "Instead of --profile: a runs CSV whose fitted history predicts each job");
-  cmd->add_option("--workload", flags->request.workload, "With --runs: the workload to fit");
-  cmd->add_option("--instance-type", flags->request.instance_type,
-                  "With --runs: the type to fit (default: the one with the most runs)");
-  cmd->add_option("--nodes", flags->request.cluster_nodes, "Cluster sizes to replay (comma list)")
+  cmd.add_option("--profile", flags->request.profile_file,
+                 "Profile of a representative job (YAML or JSON); or --runs");
+  cmd.add_option("--runs", flags->request.runs_file,
+                 "Instead of --profile: a runs CSV whose fitted history predicts each job");
+  cmd.add_option("--workload", flags->request.workload, "With --runs: the workload to fit");
+  cmd.add_option("--instance-type", flags->request.instance_type,
+                 "With --runs: the type to fit (default: the one with the most runs)");
+  cmd.add_option("--nodes", flags->request.cluster_nodes, "Cluster sizes to replay (comma list)")
       ->required()
       ->delimiter(',');
-  cmd->add_option("--split-bytes", flags->request.split_bytes,
-                  "Map input per node-task (default 128 MiB)")
+  cmd.add_option("--split-bytes", flags->request.split_bytes,
+                 "Map input per node-task (default 128 MiB)")
       ->check(CLI::Range(1.0, 1e300));
-  cmd->add_option("--bandwidth", flags->request.bandwidth_bytes_per_second,
-                  "Storage-to-compute bytes/s (default: the profile's first run)")
+  cmd.add_option("--bandwidth", flags->request.bandwidth_bytes_per_second,
+                 "Storage-to-compute bytes/s (default: the profile's first run)")
       ->check(CLI::Range(0.0, 1e300));
-  cmd->add_option("--prices", flags->request.price_file, "Price file (YAML)");
-  cmd->add_option("--price-site", flags->request.price_site,
-                  "Site or instance type whose price applies");
-  cmd->add_option("--within-hours", flags->request.within_hours,
-                  "Mark the sizes whose makespan is within this many hours")
+  cmd.add_option("--prices", flags->request.price_file, "Price file (YAML)");
+  cmd.add_option("--price-site", flags->request.price_site,
+                 "Site or instance type whose price applies");
+  cmd.add_option("--within-hours", flags->request.within_hours,
+                 "Mark the sizes whose makespan is within this many hours")
       ->check(CLI::Range(0.0, 1e300));
-  AddJsonFlag(*cmd, flags->json, "a table");
-  cmd->callback([flags, &ctx] {
+  AddJsonFlag(cmd, flags->json, "a table");
+  cmd.callback([flags, &ctx] {
     if (Status s = planner::ParseCapacityWindow(flags->from, flags->to, &flags->request.window);
         !s.ok())
       return ReportError(ctx, "capacity", s, flags->json);

@@ -6,16 +6,15 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/options.h"
+#include "planner/cli/store_flags.h"
 #include "planner/ganglia/ganglia_collect.h"
 #include "profiles/ganglia/ganglia_store.h"
 
 namespace perfplan::cli {
 namespace {
 
-struct CollectGangliaFlags {
+struct CollectGangliaFlags : StoreFlags {
   planner::CollectOptions settings;
-  std::string store = "perfplan.db";
-  bool json = false;
 };
 
 // Set by the signal handler only; read by the collection loop.
@@ -77,8 +76,7 @@ void AddCollectGangliaCommand(CLI::App& parent, CliContext& ctx) {
   cmd->add_option("--timeout", flags->settings.timeout_seconds,
                   "Seconds one poll may take before it fails")
       ->capture_default_str();
-  AddStoreOption(*cmd, flags->store)->capture_default_str();
-  AddJsonFlag(*cmd, flags->json);
+  AddStoreFlags(*cmd, *flags)->capture_default_str();
   cmd->callback([flags, &ctx] {
     if (Status s = flags->settings.Validate(); !s.ok()) {
       return ReportError(ctx, "collect ganglia", s, flags->json);

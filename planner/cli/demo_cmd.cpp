@@ -35,14 +35,13 @@ void Section(std::ostream& out, const std::string& title) {
 
 }  // namespace
 
-void AddDemoCommand(CLI::App& command, CliContext& ctx) {
+void AddDemoCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<DemoFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan demo --budget 8");
-  cmd->add_option("--examples", flags->examples, "Folder with profiles/ and topology.yaml");
-  cmd->add_option("--budget", flags->budget, "Node budget for the budgeted plan")
+  cmd.footer("Example:\n  perfplan demo --budget 8");
+  cmd.add_option("--examples", flags->examples, "Folder with profiles/ and topology.yaml");
+  cmd.add_option("--budget", flags->budget, "Node budget for the budgeted plan")
       ->check(CLI::Range(1, 1 << 20));
-  cmd->callback([flags, &ctx] {
+  cmd.callback([flags, &ctx] {
     std::ostream& out = *ctx.out;
     const std::string topology = flags->examples + "/topology.yaml";
     std::vector<std::string> files = {topology};

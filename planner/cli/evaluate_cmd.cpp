@@ -74,33 +74,32 @@ void PrintEvaluation(std::ostream& out, const planner::EvaluateAnswer& a) {
 
 }  // namespace
 
-void AddEvaluateCommand(CLI::App& command, CliContext& ctx) {
+void AddEvaluateCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<EvaluateFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "--train is a conjunction of `column OP value` terms joined by `and`, OP one of\n"
       "= != < <= > >=, over the runs CSV columns.\n"
       "Example:\n  perfplan evaluate --runs runs.csv --workload terasort_hadoop "
       "--train \"instance_type=r4.xlarge and compute_nodes<=8\"");
-  cmd->add_option("--runs", flags->request.runs_file, "Runs CSV (DESIGN §3.2 columns)")->required();
-  cmd->add_option("--workload", flags->request.workload, "Workload to evaluate")->required();
-  cmd->add_option("--train", flags->request.train_expression, "Rows to train on")->required();
-  cmd->add_flag("!--no-intervals", flags->request.options.intervals,
-                "Skip the prediction intervals");
-  cmd->add_option("--form", flags->form,
-                  "Use this runtime form instead of choosing by cross-validation: freeride-g, "
-                  "serial-floor, log-nodes, communication, memory, ernest (docs/fit.md)")
+  cmd.add_option("--runs", flags->request.runs_file, "Runs CSV (DESIGN §3.2 columns)")->required();
+  cmd.add_option("--workload", flags->request.workload, "Workload to evaluate")->required();
+  cmd.add_option("--train", flags->request.train_expression, "Rows to train on")->required();
+  cmd.add_flag("!--no-intervals", flags->request.options.intervals,
+               "Skip the prediction intervals");
+  cmd.add_option("--form", flags->form,
+                 "Use this runtime form instead of choosing by cross-validation: freeride-g, "
+                 "serial-floor, log-nodes, communication, memory, ernest (docs/fit.md)")
       ->check(CLI::IsMember(
           {"freeride-g", "serial-floor", "log-nodes", "communication", "memory", "ernest"}));
-  cmd->add_option("--interval-level", flags->request.options.interval_level,
-                  "Central coverage of the prediction intervals")
+  cmd.add_option("--interval-level", flags->request.options.interval_level,
+                 "Central coverage of the prediction intervals")
       ->check(CLI::Range(0.01, 0.999));
-  cmd->add_option("--heterogeneity", flags->heterogeneity,
-                  "Reaching other instance types: hardware (instance-type table) or references "
-                  "(factors from the other workloads, DESIGN §3.1)")
+  cmd.add_option("--heterogeneity", flags->heterogeneity,
+                 "Reaching other instance types: hardware (instance-type table) or references "
+                 "(factors from the other workloads, DESIGN §3.1)")
       ->check(CLI::IsMember({"hardware", "references"}));
-  AddJsonFlag(*cmd, flags->json, "tables");
-  cmd->callback([flags, &ctx] {
+  AddJsonFlag(cmd, flags->json, "tables");
+  cmd.callback([flags, &ctx] {
     models::Parse(flags->heterogeneity, &flags->request.options.heterogeneity);
     if (!flags->form.empty()) {
       models::RuntimeForm form = models::RuntimeForm::kFreerideG;

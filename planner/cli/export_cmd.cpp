@@ -42,10 +42,9 @@ Result<planner::ExportTable> BacktestExport(const ExportFlags& f) {
 
 }  // namespace
 
-void AddExportCommand(CLI::App& command, CliContext& ctx) {
+void AddExportCommand(CLI::App& cmd, CliContext& ctx) {
   auto f = std::make_shared<ExportFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "Examples:\n  perfplan export --what predictions --profile examples/profiles/kmeans.yaml "
       "--dataset-bytes 2e9,8e9 --storage-nodes 4 --compute-nodes 4,8,16 "
       "--bandwidth-bytes-per-second 1.25e8 --format csv\n"
@@ -69,76 +68,75 @@ void AddExportCommand(CLI::App& command, CliContext& ctx) {
       "  perfplan export --what stragglers job_1329348432655_0001 --store mr.db\n"
       "  perfplan export --what runs --store mr.db --out jobs.csv   (MapReduce jobs as a runs "
       "CSV for fit and backtest)");
-  cmd->add_option("--what", f->what,
-                  "predictions, selection, scores, sensitivity, stragglers, workload, plan, "
-                  "capacity, backtest or runs (the store's MapReduce jobs)")
+  cmd.add_option("--what", f->what,
+                 "predictions, selection, scores, sensitivity, stragglers, workload, plan, "
+                 "capacity, backtest or runs (the store's MapReduce jobs)")
       ->required()
       ->check(CLI::IsMember({"predictions", "selection", "scores", "sensitivity", "stragglers",
                              "workload", "plan", "capacity", "backtest", "runs"}));
-  cmd->add_option("--runs", f->backtest.runs_file,
-                  "backtest: runs CSV with a time column; plan: runs CSV to plan from");
-  cmd->add_option("--workload", f->backtest.workload, "backtest, plan: workload of --runs");
-  cmd->add_option("--time-column", f->backtest.time_column,
-                  "backtest: time column of --runs (default: time)");
-  cmd->add_option("--app-name", f->app_name,
-                  "backtest: the store's Spark applications of this exact name");
-  cmd->add_option("--format", f->format, "csv (default) or json")
+  cmd.add_option("--runs", f->backtest.runs_file,
+                 "backtest: runs CSV with a time column; plan: runs CSV to plan from");
+  cmd.add_option("--workload", f->backtest.workload, "backtest, plan: workload of --runs");
+  cmd.add_option("--time-column", f->backtest.time_column,
+                 "backtest: time column of --runs (default: time)");
+  cmd.add_option("--app-name", f->app_name,
+                 "backtest: the store's Spark applications of this exact name");
+  cmd.add_option("--format", f->format, "csv (default) or json")
       ->check(CLI::IsMember({"csv", "json"}));
-  cmd->add_option("--out", f->out, "Write to FILE (atomically) instead of stdout (- = stdout)");
-  cmd->add_option("--profile", f->request.profile_file,
-                  "predictions, selection: profile summary (YAML or JSON)");
-  cmd->add_option("app", f->request.app_id,
-                  "stragglers: Spark application or MapReduce job id; scores: only this application; plan: the "
-                  "Spark application (name or id) to plan from --store");
-  cmd->add_option("--store", f->request.store_path,
-                  "stragglers, scores, workload, plan APP, capacity, runs: profile store "
-                  "(default perfplan.db)");
-  cmd->add_option("--model", f->request.model_file,
-                  "sensitivity: model saved by `perfplan tune train`");
-  cmd->add_flag("--maximize", f->request.maximize, "sensitivity: higher is better for the target");
-  cmd->add_option("--from", f->request.workload.from,
-                  "workload, capacity: window start (time or epoch ms)");
-  cmd->add_option("--to", f->request.workload.to, "workload, capacity: window end (exclusive)");
-  cmd->add_option("--dataset-bytes", f->request.dataset_bytes,
-                  "predictions: sizes, comma-separated")
+  cmd.add_option("--out", f->out, "Write to FILE (atomically) instead of stdout (- = stdout)");
+  cmd.add_option("--profile", f->request.profile_file,
+                 "predictions, selection: profile summary (YAML or JSON)");
+  cmd.add_option(
+      "app", f->request.app_id,
+      "stragglers: Spark application or MapReduce job id; scores: only this application; plan: the "
+      "Spark application (name or id) to plan from --store");
+  cmd.add_option("--store", f->request.store_path,
+                 "stragglers, scores, workload, plan APP, capacity, runs: profile store "
+                 "(default perfplan.db)");
+  cmd.add_option("--model", f->request.model_file,
+                 "sensitivity: model saved by `perfplan tune train`");
+  cmd.add_flag("--maximize", f->request.maximize, "sensitivity: higher is better for the target");
+  cmd.add_option("--from", f->request.workload.from,
+                 "workload, capacity: window start (time or epoch ms)");
+  cmd.add_option("--to", f->request.workload.to, "workload, capacity: window end (exclusive)");
+  cmd.add_option("--dataset-bytes", f->request.dataset_bytes, "predictions: sizes, comma-separated")
       ->delimiter(',');
-  cmd->add_option("--storage-nodes", f->request.storage_nodes, "predictions: storage node counts")
+  cmd.add_option("--storage-nodes", f->request.storage_nodes, "predictions: storage node counts")
       ->delimiter(',');
-  cmd->add_option("--compute-nodes", f->request.compute_nodes, "predictions: compute node counts")
+  cmd.add_option("--compute-nodes", f->request.compute_nodes, "predictions: compute node counts")
       ->delimiter(',');
-  cmd->add_option("--bandwidth-bytes-per-second", f->request.bandwidth_bytes_per_second,
-                  "predictions: bandwidths")
+  cmd.add_option("--bandwidth-bytes-per-second", f->request.bandwidth_bytes_per_second,
+                 "predictions: bandwidths")
       ->delimiter(',');
-  cmd->add_option("--cluster", f->request.cluster_file,
-                  "predictions: topology for --site hardware factors");
-  cmd->add_option("--site", f->request.site, "predictions: target site in --cluster");
-  cmd->add_option("--topology", f->request.topology_file, "selection: cluster topology");
-  cmd->add_option("--dataset", f->request.select.dataset, "selection: dataset name");
-  cmd->add_option("--objective", f->objective,
-                  "selection: time or node-seconds; plan: also cost")
+  cmd.add_option("--cluster", f->request.cluster_file,
+                 "predictions: topology for --site hardware factors");
+  cmd.add_option("--site", f->request.site, "predictions: target site in --cluster");
+  cmd.add_option("--topology", f->request.topology_file, "selection: cluster topology");
+  cmd.add_option("--dataset", f->request.select.dataset, "selection: dataset name");
+  cmd.add_option("--objective", f->objective, "selection: time or node-seconds; plan: also cost")
       ->check(CLI::IsMember({"time", "node-seconds", "cost"}));
-  cmd->add_option("--max-compute-nodes", f->request.select.max_compute_nodes,
-                  "selection: node budget")
+  cmd.add_option("--max-compute-nodes", f->request.select.max_compute_nodes,
+                 "selection: node budget")
       ->check(CLI::Range(0, 1 << 30));
-  cmd->add_option("--deadline-seconds", f->request.select.deadline_seconds, "selection: deadline")
+  cmd.add_option("--deadline-seconds", f->request.select.deadline_seconds, "selection: deadline")
       ->check(CLI::Range(0.0, 1e300));
-  cmd->add_option("--top", f->request.select.top, "selection: rows (0 = all)")
+  cmd.add_option("--top", f->request.select.top, "selection: rows (0 = all)")
       ->check(CLI::Range(0, 1 << 30));
-  cmd->add_option("--prices", f->prices, "plan, capacity: price file (YAML)");
-  cmd->add_option("--budget", f->request.plan.budget,
-                  "plan: drop alternatives costing more (0 = none)")
+  cmd.add_option("--prices", f->prices, "plan, capacity: price file (YAML)");
+  cmd.add_option("--budget", f->request.plan.budget,
+                 "plan: drop alternatives costing more (0 = none)")
       ->check(CLI::Range(0.0, 1e300));
-  cmd->add_option("--trace", f->request.capacity.trace_file,
-                  "capacity: SWIM trace (.tsv); without it, the jobs of --store");
-  cmd->add_option("--nodes", f->request.capacity.cluster_nodes,
-                  "capacity: cluster sizes; plan APP: executor counts (comma-separated)")
+  cmd.add_option("--trace", f->request.capacity.trace_file,
+                 "capacity: SWIM trace (.tsv); without it, the jobs of --store");
+  cmd.add_option("--nodes", f->request.capacity.cluster_nodes,
+                 "capacity: cluster sizes; plan APP: executor counts (comma-separated)")
       ->delimiter(',');
-  cmd->add_option("--price-site", f->request.capacity.price_site,
-                  "capacity: the price entry that applies");
-  cmd->add_option("--within-hours", f->request.capacity.within_hours,
-                  "capacity: makespan target in hours")
+  cmd.add_option("--price-site", f->request.capacity.price_site,
+                 "capacity: the price entry that applies");
+  cmd.add_option("--within-hours", f->request.capacity.within_hours,
+                 "capacity: makespan target in hours")
       ->check(CLI::Range(0.0, 1e300));
-  cmd->callback([f, &ctx] {
+  cmd.callback([f, &ctx] {
     auto emit = [&](const Result<planner::ExportTable>& table) {
       if (!table.ok()) return ReportError(ctx, "export", table.status(), false);
       const std::string text =

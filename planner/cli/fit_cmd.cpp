@@ -42,26 +42,25 @@ std::vector<std::string> FitComments(const planner::FitAnswer& a) {
 
 }  // namespace
 
-void AddFitCommand(CLI::App& command, CliContext& ctx) {
+void AddFitCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<FitFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "Prints the profile as YAML (or JSON with --json), ready for `perfplan predict`.\n"
       "Example:\n  perfplan import scout ../shared/data/04-workload-runtime-traces/scout > "
       "runs.csv\n"
       "  perfplan fit --runs runs.csv --workload lr_spark --instance-type r4.xlarge > lr.yaml\n"
       "  perfplan predict --profile lr.yaml --dataset-bytes 48060212000 --storage-nodes 12 "
       "--compute-nodes 12 --bandwidth-bytes-per-second 156250000");
-  cmd->add_option("--runs", flags->request.runs_file, "Runs CSV (DESIGN §3.2 columns)")->required();
-  cmd->add_option("--workload", flags->request.workload, "Workload to fit")->required();
-  cmd->add_option("--instance-type", flags->request.instance_type,
-                  "Instance type to fit on (default: the one with the most completed runs)");
-  cmd->add_option("--train", flags->request.train_expression,
-                  "Only rows matching this filter, e.g. \"compute_nodes<=10\"");
-  cmd->add_option("--out", flags->out_file,
-                  "Write the YAML profile here (- = stdout); print a summary");
-  cmd->add_flag("--json", flags->json, "Print one JSON document (a profile plus \"fit\")");
-  cmd->callback([flags, &ctx] {
+  cmd.add_option("--runs", flags->request.runs_file, "Runs CSV (DESIGN §3.2 columns)")->required();
+  cmd.add_option("--workload", flags->request.workload, "Workload to fit")->required();
+  cmd.add_option("--instance-type", flags->request.instance_type,
+                 "Instance type to fit on (default: the one with the most completed runs)");
+  cmd.add_option("--train", flags->request.train_expression,
+                 "Only rows matching this filter, e.g. \"compute_nodes<=10\"");
+  cmd.add_option("--out", flags->out_file,
+                 "Write the YAML profile here (- = stdout); print a summary");
+  cmd.add_flag("--json", flags->json, "Print one JSON document (a profile plus \"fit\")");
+  cmd.callback([flags, &ctx] {
     Result<planner::FitAnswer> answer = planner::AnswerFit(flags->request);
     if (!answer.ok()) return ReportError(ctx, "fit", answer.status(), flags->json);
     const planner::FitAnswer& a = answer.value();

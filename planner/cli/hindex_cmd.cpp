@@ -78,26 +78,25 @@ void PrintAnswer(std::ostream& out, const planner::HIndexAnswer& a) {
 
 }  // namespace
 
-void AddHIndexCommand(CLI::App& command, CliContext& ctx) {
+void AddHIndexCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<HIndexFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "Input: a CSV with the columns task_id,bucket,seconds (one H per task plus H_job weighted "
       "by task time), or one number per line. '-' reads stdin.\n"
       "Examples:\n  perfplan hindex examples/hindex/buckets.csv --json\n"
       "  perfplan hindex examples/hindex/stage_tasks.txt --degree auto --svg lorenz.svg\n"
       "  cut -d, -f3 buckets.csv | perfplan hindex -");
-  cmd->add_option("file", flags->file, "Bucket-time CSV or a column of numbers; '-' for stdin")
+  cmd.add_option("file", flags->file, "Bucket-time CSV or a column of numbers; '-' for stdin")
       ->required();
-  AddChangePointFlags(*cmd, flags->change_point);
-  cmd->add_option("--hill-rule", flags->hill_rule,
-                  "How Hill's estimator picks k: after-change-point (k = n − m̂ − 1) or sqrt-n")
+  AddChangePointFlags(cmd, flags->change_point);
+  cmd.add_option("--hill-rule", flags->hill_rule,
+                 "How Hill's estimator picks k: after-change-point (k = n − m̂ − 1) or sqrt-n")
       ->check(CLI::IsMember({"after-change-point", "sqrt-n"}));
-  cmd->add_option(
+  cmd.add_option(
       "--svg", flags->svg_file,
       "Also draw L, L*, y = x and the change point to FILE (- = stdout, instead of the answer)");
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  AddJsonFlag(cmd, flags->json);
+  cmd.callback([flags, &ctx] {
     if (flags->file == "-") {
       if (Status s = CheckInputDescriptor(0); !s.ok())
         return ReportError(ctx, "hindex", s, flags->json);

@@ -4,6 +4,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/options.h"
+#include "planner/cli/store_flags.h"
 #include "planner/mapreduce/mapreduce_api.h"
 #include "planner/output/skip_report.h"
 #include "profiles/mapreduce/mapreduce_ingest.h"
@@ -11,10 +12,8 @@
 
 namespace perfplan::cli {
 namespace {
-struct IngestMapReduceFlags {
+struct IngestMapReduceFlags : StoreFlags {
   std::vector<std::string> paths;
-  std::string store = "perfplan.db";
-  bool json = false;
   profiles::mapreduce::IngestOptions options;
 };
 }  // namespace
@@ -29,8 +28,7 @@ void AddIngestMapReduceCommand(CLI::App& parent, CliContext& ctx) {
       "Example:\n  perfplan ingest mapreduce ../shared/data/04-workload-runtime-traces/"
       "hadoop-jobhistory --store mr.db");
   cmd->add_option("paths", flags->paths, "History files or folders")->required();
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
+  AddStoreFlags(*cmd, *flags);
   // Hidden (not in --help): the crash test commits every file alone so that its kills land
   // between commits; no user needs it.
   cmd->add_option("--batch-files", flags->options.batch_files, "Files per transaction")->group("");

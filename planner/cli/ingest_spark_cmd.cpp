@@ -3,6 +3,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/options.h"
+#include "planner/cli/store_flags.h"
 #include "planner/output/skip_report.h"
 #include "planner/spark/spark_api.h"
 #include "profiles/spark/spark_ingest.h"
@@ -11,10 +12,8 @@
 
 namespace perfplan::cli {
 namespace {
-struct IngestSparkFlags {
+struct IngestSparkFlags : StoreFlags {
   std::vector<std::string> paths;
-  std::string store = "perfplan.db";
-  bool json = false;
   bool replace = false;
   int jobs = profiles::spark::DefaultIngestJobs();
   std::size_t max_line_bytes = profiles::spark::IngestLimits().max_line_bytes;
@@ -30,8 +29,7 @@ void AddIngestSparkCommand(CLI::App& parent, CliContext& ctx) {
       "Example:\n  perfplan ingest spark ../shared/data/01-spark-eventlogs/apache-spark/"
       "spark-events --store spark.db");
   cmd->add_option("paths", flags->paths, "Event log files or folders")->required();
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
+  AddStoreFlags(*cmd, *flags);
   cmd->add_flag("--replace", flags->replace,
                 "Replace a stored application attempt even from a shorter or incomplete log");
   cmd->add_option("--max-line-bytes", flags->max_line_bytes,

@@ -4,6 +4,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/options.h"
+#include "planner/cli/store_flags.h"
 #include "planner/cli/table.h"
 #include "planner/mapreduce/mapreduce_api.h"
 #include "profiles/mapreduce/mapreduce_store.h"
@@ -11,11 +12,9 @@
 namespace perfplan::cli {
 namespace {
 
-struct JobsFlags {
-  std::string store = "perfplan.db";
+struct JobsFlags : StoreFlags {
   std::string job_id;
   std::size_t slowest = 5;
-  bool json = false;
 };
 
 void PrintJob(std::ostream& out, const planner::JobAnswer& a) {
@@ -80,31 +79,24 @@ void PrintJobs(std::ostream& out, const std::vector<profiles::mapreduce::JobSumm
 
 }  // namespace
 
-void AddJobsCommand(CLI::App& command, CliContext& ctx) {
-  auto flags = std::make_shared<JobsFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan jobs --store mr.db");
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
-    WriteAnswer(
-        ctx, "jobs", flags->json,
-        AskStore(profiles::Store::Open(flags->store, {profiles::mapreduce::StoreMigrations()}),
-                 profiles::mapreduce::ListJobs),
-        PrintJobs, [](const auto& jobs) { return planner::ToJson(jobs); });
-  });
+void AddJobsCommand(CLI::App& cmd, CliContext& ctx) {
+  cmd.footer("Example:\n  perfplan jobs --store mr.db");
+  auto open = [](const std::string& path) {
+    return profiles::Store::Open(path, {profiles::mapreduce::StoreMigrations()});
+  };
+  AddStoreQuestion(cmd, ctx, "jobs", open, profiles::mapreduce::ListJobs, PrintJobs,
+                   [](const auto& jobs) { return planner::ToJson(jobs); });
 }
 
-void AddJobCommand(CLI::App& command, CliContext& ctx) {
+void AddJobCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<JobsFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan job job_1329348432655_0001 --store mr.db");
-  cmd->add_option("job", flags->job_id, "MapReduce job id")->required();
-  AddStoreOption(*cmd, flags->store);
-  cmd->add_option("--slowest", flags->slowest, "How many of the slowest attempts to list")
+  cmd.footer("Example:\n  perfplan job job_1329348432655_0001 --store mr.db");
+  cmd.add_option("job", flags->job_id, "MapReduce job id")->required();
+  AddStoreOption(cmd, flags->store);
+  cmd.add_option("--slowest", flags->slowest, "How many of the slowest attempts to list")
       ->capture_default_str();
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  AddJsonFlag(cmd, flags->json);
+  cmd.callback([flags, &ctx] {
     WriteAnswer(
         ctx, "job", flags->json,
         AskStore(profiles::Store::Open(flags->store, {profiles::mapreduce::StoreMigrations()}),

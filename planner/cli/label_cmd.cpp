@@ -4,6 +4,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/options.h"
+#include "planner/cli/store_flags.h"
 #include "planner/cli/table.h"
 #include "planner/scoring/spark_scoring.h"
 #include "profiles/ganglia/task_type_hints.h"
@@ -11,10 +12,8 @@
 namespace perfplan::cli {
 namespace {
 
-struct LabelFlags {
-  std::string store = "perfplan.db";
+struct LabelFlags : StoreFlags {
   std::string app_id, type;
-  bool json = false;
 };
 
 void PrintClasses(std::ostream& out, const planner::ClassifyAnswer& classes) {
@@ -30,15 +29,13 @@ void PrintClasses(std::ostream& out, const planner::ClassifyAnswer& classes) {
 
 }  // namespace
 
-void AddLabelCommand(CLI::App& command, CliContext& ctx) {
+void AddLabelCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<LabelFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan label local-1430917381534 compute --store spark.db");
-  cmd->add_option("app", flags->app_id, "Application id (as `perfplan apps` lists it)")->required();
-  cmd->add_option("type", flags->type, "io or compute")->required();
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  cmd.footer("Example:\n  perfplan label local-1430917381534 compute --store spark.db");
+  cmd.add_option("app", flags->app_id, "Application id (as `perfplan apps` lists it)")->required();
+  cmd.add_option("type", flags->type, "io or compute")->required();
+  AddStoreFlags(cmd, *flags);
+  cmd.callback([flags, &ctx] {
     const auto type = models::TaskTypeFromString(flags->type);
     if (!type || *type == models::TaskType::kUnknown) {
       return ReportError(
@@ -63,18 +60,12 @@ void AddLabelCommand(CLI::App& command, CliContext& ctx) {
   });
 }
 
-void AddClassifyCommand(CLI::App& command, CliContext& ctx) {
-  auto flags = std::make_shared<LabelFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan classify --store spark.db");
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
-    WriteAnswer(ctx, "classify", flags->json,
-                AskStore(profiles::Store::Open(flags->store, planner::ScoringMigrations()),
-                         planner::ClassifyStoredApplications),
-                PrintClasses);
-  });
+void AddClassifyCommand(CLI::App& cmd, CliContext& ctx) {
+  cmd.footer("Example:\n  perfplan classify --store spark.db");
+  auto open = [](const std::string& path) {
+    return profiles::Store::Open(path, planner::ScoringMigrations());
+  };
+  AddStoreQuestion(cmd, ctx, "classify", open, planner::ClassifyStoredApplications, PrintClasses);
 }
 
 }  // namespace perfplan::cli

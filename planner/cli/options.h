@@ -1,4 +1,5 @@
-// What most commands share: the `--json` and `--store` flags with one wording, opening the store a
+// What most commands share: the `--json` and `--store` flags (and the runtime questions' `--model`,
+// `--profiled-site`, `--deadline-seconds`) with one wording, opening the store a
 // question is asked of, and the end of a command (report the error, or write the answer as JSON or
 // for people). Header-only and cheap: CLI11 comes through command.h.
 #pragma once
@@ -26,6 +27,26 @@ inline CLI::Option* AddJsonFlag(CLI::App& cmd, bool& json, const std::string& in
 // `--store FILE`: the profile store the command reads or writes.
 inline CLI::Option* AddStoreOption(CLI::App& cmd, std::string& path) {
   return cmd.add_option("--store", path, "Profile store (SQLite file)");
+}
+
+// `--model VARIANT` of the runtime-model questions (predict, select, plan); models::Parse reads it.
+inline CLI::Option* AddModelVariantOption(CLI::App& cmd, std::string& variant) {
+  return cmd.add_option("--model", variant, "Model variant: auto, simple or reductions")
+      ->check(CLI::IsMember({"auto", "simple", "reductions"}));
+}
+
+// `--profiled-site SITE` (select, plan): the site whose hardware the profile measured.
+inline CLI::Option* AddProfiledSiteOption(CLI::App& cmd, std::string& site) {
+  return cmd.add_option("--profiled-site", site,
+                        "Site whose hardware the profile measured (default: the profile's)");
+}
+
+// `--deadline-seconds S` (select, plan): alternatives predicted to take longer are dropped.
+inline CLI::Option* AddDeadlineOption(CLI::App& cmd, double& seconds) {
+  return cmd
+      .add_option("--deadline-seconds", seconds,
+                  "Drop alternatives predicted to take longer (0 = none)")
+      ->check(CLI::Range(0.0, 1e300));
 }
 
 // One progress line of an ingest: "\r[3/10 logs, 52.4 MB, 48.1 MB/s]" (`what` names the inputs;

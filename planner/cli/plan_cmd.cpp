@@ -288,10 +288,9 @@ void PrintCombinedPlan(std::ostream& out, const planner::CombinedPlanAnswer& a, 
 
 }  // namespace
 
-void AddPlanCommand(CLI::App& command, CliContext& ctx) {
+void AddPlanCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<PlanFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "Example:\n  perfplan plan --profile examples/profiles/kmeans.yaml "
       "--topology examples/topology.yaml --dataset sky-survey --prices examples/prices/grid.yaml "
       "--objective cost --deadline-seconds 600\n"
@@ -299,48 +298,42 @@ void AddPlanCommand(CLI::App& command, CliContext& ctx) {
       "  perfplan plan --store spark.db --app PageRank --deadline-seconds 600\n"
       "  perfplan plan --profile p.yaml --topology t.yaml --dataset d --runs runs.csv --workload w "
       "--store spark.db --app PageRank --prices prices.yaml   (a combined plan)");
-  cmd->add_option("--profile", flags->request.profile_file,
-                  "Profile summary (YAML or JSON), with --topology and --dataset");
-  cmd->add_option("--topology", flags->request.topology_file, "Cluster topology (YAML)");
-  cmd->add_option("--dataset", flags->request.dataset, "Dataset name in the topology");
-  cmd->add_option("--runs", flags->request.runs_file,
-                  "Runs CSV, with --workload (instead of --profile/--topology/--dataset)");
-  cmd->add_option("--workload", flags->request.workload, "Workload name in the runs CSV");
-  cmd->add_option("--store", flags->request.store_path,
-                  "Profile store (SQLite), with --app: plan a Spark application from its runs");
-  cmd->add_option("--app", flags->request.app,
-                  "Spark application name (or a run's id) in --store");
-  cmd->add_option("--dataset-bytes", flags->request.dataset_bytes,
-                  "Runs: input size to plan for (default: the largest measured)")
+  cmd.add_option("--profile", flags->request.profile_file,
+                 "Profile summary (YAML or JSON), with --topology and --dataset");
+  cmd.add_option("--topology", flags->request.topology_file, "Cluster topology (YAML)");
+  cmd.add_option("--dataset", flags->request.dataset, "Dataset name in the topology");
+  cmd.add_option("--runs", flags->request.runs_file,
+                 "Runs CSV, with --workload (instead of --profile/--topology/--dataset)");
+  cmd.add_option("--workload", flags->request.workload, "Workload name in the runs CSV");
+  cmd.add_option("--store", flags->request.store_path,
+                 "Profile store (SQLite), with --app: plan a Spark application from its runs");
+  cmd.add_option("--app", flags->request.app, "Spark application name (or a run's id) in --store");
+  cmd.add_option("--dataset-bytes", flags->request.dataset_bytes,
+                 "Runs: input size to plan for (default: the largest measured)")
       ->check(CLI::Range(0.0, 1e300));
-  cmd->add_option("--nodes", flags->request.node_counts,
-                  "Runs: node counts to consider, comma-separated (default: every count measured)")
+  cmd.add_option("--nodes", flags->request.node_counts,
+                 "Runs: node counts to consider, comma-separated (default: every count measured)")
       ->delimiter(',');
-  cmd->add_option("--instance-type", flags->request.allowed_types,
-                  "Runs: allowed instance type (repeatable; default every type)");
-  cmd->add_option("--prices", flags->request.price_file,
-                  "Price file (YAML): price per node-hour per site, billing terms");
-  cmd->add_option("--objective", flags->objective, "time, cost or node-seconds")
+  cmd.add_option("--instance-type", flags->request.allowed_types,
+                 "Runs: allowed instance type (repeatable; default every type)");
+  cmd.add_option("--prices", flags->request.price_file,
+                 "Price file (YAML): price per node-hour per site, billing terms");
+  cmd.add_option("--objective", flags->objective, "time, cost or node-seconds")
       ->check(CLI::IsMember({"time", "cost", "node-seconds"}));
-  cmd->add_option("--deadline-seconds", flags->request.deadline_seconds,
-                  "Drop alternatives predicted to take longer (0 = none)")
+  AddDeadlineOption(cmd, flags->request.deadline_seconds);
+  cmd.add_option("--budget", flags->request.budget,
+                 "Drop alternatives costing more, in the price file's currency (0 = none)")
       ->check(CLI::Range(0.0, 1e300));
-  cmd->add_option("--budget", flags->request.budget,
-                  "Drop alternatives costing more, in the price file's currency (0 = none)")
-      ->check(CLI::Range(0.0, 1e300));
-  cmd->add_option("--max-nodes", flags->request.max_nodes,
-                  "Compute nodes per alternative (0 = any)")
+  cmd.add_option("--max-nodes", flags->request.max_nodes, "Compute nodes per alternative (0 = any)")
       ->check(CLI::Range(0, 1 << 30));
-  cmd->add_option("--site", flags->request.allowed_sites,
-                  "Allowed compute site (repeatable; default every site)");
-  cmd->add_option("--profiled-site", flags->request.profiled_site,
-                  "Site whose hardware the profile measured (default: the profile's)");
-  cmd->add_option("--model", flags->model, "Model variant: auto, simple or reductions")
-      ->check(CLI::IsMember({"auto", "simple", "reductions"}));
-  cmd->add_option("--top", flags->top, "Alternatives listed in the table (0 = all)")
+  cmd.add_option("--site", flags->request.allowed_sites,
+                 "Allowed compute site (repeatable; default every site)");
+  AddProfiledSiteOption(cmd, flags->request.profiled_site);
+  AddModelVariantOption(cmd, flags->model);
+  cmd.add_option("--top", flags->top, "Alternatives listed in the table (0 = all)")
       ->check(CLI::Range(0, 1 << 30));
-  AddJsonFlag(*cmd, flags->json, "tables");
-  cmd->callback([flags, &ctx] {
+  AddJsonFlag(cmd, flags->json, "tables");
+  cmd.callback([flags, &ctx] {
     planner::Parse(flags->objective, &flags->request.objective);
     models::Parse(flags->model, &flags->request.variant);
     if (planner::EvidencePaths(flags->request) >= 2) {

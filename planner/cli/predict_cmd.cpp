@@ -42,29 +42,27 @@ void PrintPredict(std::ostream& out, const planner::PredictAnswer& a) {
 
 }  // namespace
 
-void AddPredictCommand(CLI::App& command, CliContext& ctx) {
+void AddPredictCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<PredictFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "Example:\n  perfplan predict --profile examples/profiles/kmeans.yaml "
       "--dataset-bytes 8e9 --storage-nodes 4 --compute-nodes 16 "
       "--bandwidth-bytes-per-second 125e6");
-  cmd->add_option("--profile", flags->request.profile_file, "Profile summary (YAML or JSON)")
+  cmd.add_option("--profile", flags->request.profile_file, "Profile summary (YAML or JSON)")
       ->required();
-  cmd->add_option("--dataset-bytes", flags->request.dataset_bytes, "Dataset size s_x in bytes")
+  cmd.add_option("--dataset-bytes", flags->request.dataset_bytes, "Dataset size s_x in bytes")
       ->required();
-  cmd->add_option("--storage-nodes", flags->request.storage_nodes, "Storage nodes n_x")->required();
-  cmd->add_option("--compute-nodes", flags->request.compute_nodes, "Compute nodes c_x")->required();
-  cmd->add_option("--bandwidth-bytes-per-second", flags->request.bandwidth_bytes_per_second,
-                  "Bandwidth b_x between storage and compute nodes")
+  cmd.add_option("--storage-nodes", flags->request.storage_nodes, "Storage nodes n_x")->required();
+  cmd.add_option("--compute-nodes", flags->request.compute_nodes, "Compute nodes c_x")->required();
+  cmd.add_option("--bandwidth-bytes-per-second", flags->request.bandwidth_bytes_per_second,
+                 "Bandwidth b_x between storage and compute nodes")
       ->required();
-  cmd->add_option("--cluster", flags->request.cluster_file,
-                  "Topology file whose site hardware scales the prediction (with --site)");
-  cmd->add_option("--site", flags->request.site, "Target site in --cluster");
-  cmd->add_option("--model", flags->model, "Model variant: auto, simple or reductions")
-      ->check(CLI::IsMember({"auto", "simple", "reductions"}));
-  AddJsonFlag(*cmd, flags->json, "a table");
-  cmd->callback([flags, &ctx] {
+  cmd.add_option("--cluster", flags->request.cluster_file,
+                 "Topology file whose site hardware scales the prediction (with --site)");
+  cmd.add_option("--site", flags->request.site, "Target site in --cluster");
+  AddModelVariantOption(cmd, flags->model);
+  AddJsonFlag(cmd, flags->json, "a table");
+  cmd.callback([flags, &ctx] {
     models::Parse(flags->model, &flags->request.variant);
     WriteAnswer(ctx, "predict", flags->json, planner::AnswerPredict(flags->request), PrintPredict);
   });

@@ -6,38 +6,38 @@
 
 namespace perfplan::cli {
 
-void AddReportCommand(CLI::App& command, CliContext& ctx) {
+void AddReportCommand(CLI::App& cmd, CliContext& ctx) {
   struct Flags {
     planner::ReportRequest request;
     bool json = false;
   };
   auto f = std::make_shared<Flags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "Examples:\n  perfplan report --out report.html --profiles examples/profiles/*.yaml "
       "--topology examples/topology.yaml --prices examples/prices/grid.yaml\n"
       "  perfplan report --out spark.html --store perfplan.db --app app-20240101-0001");
-  cmd->add_option("--out", f->request.out_file,
-                  "HTML file to write (atomically); - for standard output")
+  cmd.add_option("--out", f->request.out_file,
+                 "HTML file to write (atomically); - for standard output")
       ->required();
-  cmd->add_option("--store", f->request.store_path,
-                  "Store: Lorenz curves per Spark stage, per-DataNode HDFS load");
-  cmd->add_option("--profiles", f->request.profile_files,
-                  "Profiles: each run predicted from the others (leave one out)");
-  cmd->add_option("--topology", f->request.topology_file,
-                  "With --profiles: selection breakdown for each dataset of the topology");
-  cmd->add_option("--dataset", f->request.dataset, "With --topology: only this dataset");
-  cmd->add_option("--runs", f->request.runs_file, "Runs CSV: predicted against measured");
-  cmd->add_option("--workload", f->request.workload, "With --runs: workload to evaluate");
-  cmd->add_option("--train", f->request.train_expression, "With --runs: training rows filter");
-  cmd->add_option("--app", f->request.app_id, "With --store: only this Spark application or MapReduce job");
-  cmd->add_option("--tune-model", f->request.tune_model_file,
-                  "Saved tuning model (perfplan tune train): sensitivity bars");
-  cmd->add_option("--prices", f->request.price_file,
-                  "Price file (YAML), with --topology or --runs: cost column and cost-vs-time "
-                  "Pareto chart");
-  cmd->add_flag("--json", f->json, "Print {out, sections, charts, warnings} as JSON");
-  cmd->callback([f, &ctx] {
+  cmd.add_option("--store", f->request.store_path,
+                 "Store: Lorenz curves per Spark stage, per-DataNode HDFS load");
+  cmd.add_option("--profiles", f->request.profile_files,
+                 "Profiles: each run predicted from the others (leave one out)");
+  cmd.add_option("--topology", f->request.topology_file,
+                 "With --profiles: selection breakdown for each dataset of the topology");
+  cmd.add_option("--dataset", f->request.dataset, "With --topology: only this dataset");
+  cmd.add_option("--runs", f->request.runs_file, "Runs CSV: predicted against measured");
+  cmd.add_option("--workload", f->request.workload, "With --runs: workload to evaluate");
+  cmd.add_option("--train", f->request.train_expression, "With --runs: training rows filter");
+  cmd.add_option("--app", f->request.app_id,
+                 "With --store: only this Spark application or MapReduce job");
+  cmd.add_option("--tune-model", f->request.tune_model_file,
+                 "Saved tuning model (perfplan tune train): sensitivity bars");
+  cmd.add_option("--prices", f->request.price_file,
+                 "Price file (YAML), with --topology or --runs: cost column and cost-vs-time "
+                 "Pareto chart");
+  cmd.add_flag("--json", f->json, "Print {out, sections, charts, warnings} as JSON");
+  cmd.callback([f, &ctx] {
     const bool to_stdout = f->request.out_file == "-";
     auto answer = to_stdout ? planner::BuildReport(f->request) : planner::AnswerReport(f->request);
     if (!answer.ok()) return ReportError(ctx, "report", answer.status(), f->json);

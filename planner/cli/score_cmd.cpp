@@ -6,6 +6,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/options.h"
+#include "planner/cli/store_flags.h"
 #include "planner/cli/table.h"
 #include "planner/mapreduce/mapreduce_api.h"
 #include "planner/mapreduce/mapreduce_runs.h"
@@ -14,11 +15,9 @@
 namespace perfplan::cli {
 namespace {
 
-struct ScoreFlags {
-  std::string store = "perfplan.db";
+struct ScoreFlags : StoreFlags {
   std::string app_id;
   std::string sort = "score";
-  bool json = false;
 };
 
 std::string Number(std::optional<double> v, const char* format = "%.4g") {
@@ -49,17 +48,16 @@ void PrintAnswer(std::ostream& out, const planner::ScoreAnswer& a) {
 
 }  // namespace
 
-void AddScoreCommand(CLI::App& command, CliContext& ctx) {
+void AddScoreCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<ScoreFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Examples:\n  perfplan score local-1430917381534 --store spark.db\n"
-              "  perfplan score job_1329348432655_0001 --store mr.db");
-  cmd->add_option("app", flags->app_id,
-                  "Application id (as `perfplan apps` lists it), or MapReduce job id (job_…)")
+  cmd.footer(
+      "Examples:\n  perfplan score local-1430917381534 --store spark.db\n"
+      "  perfplan score job_1329348432655_0001 --store mr.db");
+  cmd.add_option("app", flags->app_id,
+                 "Application id (as `perfplan apps` lists it), or MapReduce job id (job_…)")
       ->required();
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  AddStoreFlags(cmd, *flags);
+  cmd.callback([flags, &ctx] {
     auto answers = planner::IsMapReduceJobId(flags->app_id)
                        ? planner::AnswerJobScores(flags->store, flags->app_id)
                        : planner::AnswerScores(flags->store, flags->app_id);
@@ -70,16 +68,16 @@ void AddScoreCommand(CLI::App& command, CliContext& ctx) {
   });
 }
 
-void AddScoresCommand(CLI::App& command, CliContext& ctx) {
+void AddScoresCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<ScoreFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Examples:\n  perfplan scores --store spark.db --sort score\n"
-              "  perfplan scores --store mr.db");
-  AddStoreOption(*cmd, flags->store);
-  cmd->add_option("--sort", flags->sort, "score (highest first), app or type")
+  cmd.footer(
+      "Examples:\n  perfplan scores --store spark.db --sort score\n"
+      "  perfplan scores --store mr.db");
+  AddStoreOption(cmd, flags->store);
+  cmd.add_option("--sort", flags->sort, "score (highest first), app or type")
       ->check(CLI::IsMember({"score", "app", "type"}));
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  AddJsonFlag(cmd, flags->json);
+  cmd.callback([flags, &ctx] {
     auto answers = planner::AnswerStoreScores(flags->store);
     if (!answers.ok()) return ReportError(ctx, "scores", answers.status(), flags->json);
     auto list = std::move(answers).value();

@@ -43,35 +43,29 @@ void PrintSelection(std::ostream& out, const planner::SelectAnswer& a, std::size
   }
 }
 
-void AddSelectCommand(CLI::App& command, CliContext& ctx) {
+void AddSelectCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<SelectFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "Example:\n  perfplan select --profile examples/profiles/kmeans.yaml "
       "--topology examples/topology.yaml --dataset sky-survey --objective node-seconds");
-  cmd->add_option("--profile", flags->request.profile_file, "Profile summary (YAML or JSON)")
+  cmd.add_option("--profile", flags->request.profile_file, "Profile summary (YAML or JSON)")
       ->required();
-  cmd->add_option("--topology", flags->request.topology_file, "Cluster topology (YAML)")
+  cmd.add_option("--topology", flags->request.topology_file, "Cluster topology (YAML)")->required();
+  cmd.add_option("--dataset", flags->request.options.dataset, "Dataset name in the topology")
       ->required();
-  cmd->add_option("--dataset", flags->request.options.dataset, "Dataset name in the topology")
-      ->required();
-  cmd->add_option("--objective", flags->objective, "time (fastest) or node-seconds (cheapest)")
+  cmd.add_option("--objective", flags->objective, "time (fastest) or node-seconds (cheapest)")
       ->check(CLI::IsMember({"time", "node-seconds"}));
-  cmd->add_option("--max-compute-nodes", flags->request.options.max_compute_nodes,
-                  "Node budget per alternative (0 = none)")
+  cmd.add_option("--max-compute-nodes", flags->request.options.max_compute_nodes,
+                 "Node budget per alternative (0 = none)")
       ->check(CLI::Range(0, 1 << 30));
-  cmd->add_option("--deadline-seconds", flags->request.options.deadline_seconds,
-                  "Drop alternatives predicted to take longer (0 = none)")
-      ->check(CLI::Range(0.0, 1e300));
-  cmd->add_option("--top", flags->request.options.top,
-                  "How many alternatives to list, best first (0 = all)")
+  AddDeadlineOption(cmd, flags->request.options.deadline_seconds);
+  cmd.add_option("--top", flags->request.options.top,
+                 "How many alternatives to list, best first (0 = all)")
       ->check(CLI::Range(0, 1 << 30));
-  cmd->add_option("--profiled-site", flags->request.options.profiled_site,
-                  "Site whose hardware the profile measured (default: the profile's)");
-  cmd->add_option("--model", flags->model, "Model variant: auto, simple or reductions")
-      ->check(CLI::IsMember({"auto", "simple", "reductions"}));
-  AddJsonFlag(*cmd, flags->json, "a table");
-  cmd->callback([flags, &ctx] {
+  AddProfiledSiteOption(cmd, flags->request.options.profiled_site);
+  AddModelVariantOption(cmd, flags->model);
+  AddJsonFlag(cmd, flags->json, "a table");
+  cmd.callback([flags, &ctx] {
     planner::Parse(flags->objective, &flags->request.options.objective);
     models::Parse(flags->model, &flags->request.variant);
     WriteAnswer(ctx, "select", flags->json, planner::AnswerSelect(flags->request),

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <ostream>
+#include <tuple>
 
 #include "planner/cli/command.h"
 #include "planner/service/service.h"
@@ -58,41 +59,41 @@ Result<std::string> ReadToken(const std::string& file) {
 
 }  // namespace
 
-void AddServeCommand(CLI::App& command, CliContext& ctx) {
+void AddServeCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<ServeFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "Example:\n  perfplan serve --listen 127.0.0.1:8080 --profiles examples/profiles "
       "--topology examples/topology.yaml\n  curl -s localhost:8080/v1/predict -d "
       "'{\"application\": \"kmeans\", \"dataset_bytes\": 8e9, \"storage_nodes\": 4, "
       "\"compute_nodes\": 16, \"bandwidth_bytes_per_second\": 1.25e8}'");
-  cmd->add_option("--listen", flags->listen, "HOST:PORT to listen on (port 0: any free port)");
-  cmd->add_option("--profiles", flags->profiles,
-                  "Profile files, or folders of them, served by application name");
-  cmd->add_option("--topology", flags->topology, "Topology for /v1/select and --site");
-  cmd->add_option("--store", flags->options.store_path,
-                  "Profile store with ingested Spark event logs: serves GET /api/v1/…");
-  cmd->add_option("--models", flags->options.models_dir,
-                  "Folder of <workload>.model.json files (tune train): serves /v1/tuning/…");
-  cmd->add_option("--token-file", flags->token_file,
-                  "File holding a bearer token every request must carry (else $PERFPLAN_TOKEN)");
-  cmd->add_option("--max-body-kib", flags->max_body_kib, "Largest request body, KiB")
+  cmd.add_option("--listen", flags->listen, "HOST:PORT to listen on (port 0: any free port)");
+  cmd.add_option("--profiles", flags->profiles,
+                 "Profile files, or folders of them, served by application name");
+  cmd.add_option("--topology", flags->topology, "Topology for /v1/select and --site");
+  cmd.add_option("--store", flags->options.store_path,
+                 "Profile store with ingested Spark event logs: serves GET /api/v1/…");
+  cmd.add_option("--models", flags->options.models_dir,
+                 "Folder of <workload>.model.json files (tune train): serves /v1/tuning/…");
+  cmd.add_option("--token-file", flags->token_file,
+                 "File holding a bearer token every request must carry (else $PERFPLAN_TOKEN)");
+  cmd.add_option("--max-body-kib", flags->max_body_kib, "Largest request body, KiB")
       ->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--read-timeout-seconds", flags->options.read_timeout_seconds,
-                  "Disconnect clients that send nothing for this long")
-      ->check(CLI::Range(1, 3600));
-  cmd->add_option("--write-timeout-seconds", flags->options.write_timeout_seconds,
-                  "Disconnect clients that do not read for this long")
-      ->check(CLI::Range(1, 3600));
-  cmd->add_option("--header-timeout-seconds", flags->options.header_timeout_seconds,
-                  "Answer 408 when a request's line and headers take longer than this")
-      ->check(CLI::Range(1, 3600));
-  cmd->add_option("--max-connections", flags->options.max_connections,
-                  "Open connections served at once; the next one is answered 503")
+  // The timeouts, each from a second to an hour.
+  const std::tuple<const char*, int*, const char*> timeouts[] = {
+      {"--read-timeout-seconds", &flags->options.read_timeout_seconds,
+       "Disconnect clients that send nothing for this long"},
+      {"--write-timeout-seconds", &flags->options.write_timeout_seconds,
+       "Disconnect clients that do not read for this long"},
+      {"--header-timeout-seconds", &flags->options.header_timeout_seconds,
+       "Answer 408 when a request's line and headers take longer than this"}};
+  for (const auto& [flag, seconds, description] : timeouts) {
+    cmd.add_option(flag, *seconds, description)->check(CLI::Range(1, 3600));
+  }
+  cmd.add_option("--max-connections", flags->options.max_connections,
+                 "Open connections served at once; the next one is answered 503")
       ->check(CLI::Range(1, 1000000));
-  cmd->add_option("--threads", flags->options.threads, "Worker threads")
-      ->check(CLI::Range(1, 1024));
-  cmd->callback([flags, &ctx] {
+  cmd.add_option("--threads", flags->options.threads, "Worker threads")->check(CLI::Range(1, 1024));
+  cmd.callback([flags, &ctx] {
     // Any subset serves what it can: a store alone answers /api/v1/…, models alone /v1/tuning/….
     if (flags->profiles.empty() && flags->options.store_path.empty() &&
         flags->options.models_dir.empty()) {

@@ -98,24 +98,23 @@ void PrintMapReduce(std::ostream& out, const planner::MapReduceStragglersAnswer&
 
 }  // namespace
 
-void AddStragglersCommand(CLI::App& command, CliContext& ctx) {
+void AddStragglersCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<StragglersFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "Stages with fewer than 2ω + 2 successful tasks are listed with the reason and left out of "
       "H_job.\nExample:\n  perfplan ingest spark LOG --store spark.db\n"
       "  perfplan stragglers local-1430917381534 --store spark.db --json\n"
       "  perfplan ingest mapreduce HISTORY_FOLDER --store mr.db\n"
       "  perfplan stragglers job_1329348432655_0001 --store mr.db");
-  cmd->add_option("app", flags->request.app_id,
-                  "Spark application id, or MapReduce job id (job_…, after ingest mapreduce)")
+  cmd.add_option("app", flags->request.app_id,
+                 "Spark application id, or MapReduce job id (job_…, after ingest mapreduce)")
       ->required();
-  cmd->add_option("--attempt", flags->request.attempt_id,
-                  "Application attempt id (default: the latest)");
-  AddStoreOption(*cmd, flags->request.store_path);
-  AddChangePointFlags(*cmd, flags->change_point);
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  cmd.add_option("--attempt", flags->request.attempt_id,
+                 "Application attempt id (default: the latest)");
+  AddStoreOption(cmd, flags->request.store_path);
+  AddChangePointFlags(cmd, flags->change_point);
+  AddJsonFlag(cmd, flags->json);
+  cmd.callback([flags, &ctx] {
     models::HIndexOptions& o = flags->request.options;
     ApplyChangePointFlags(flags->change_point, &o);
     if (planner::IsMapReduceJobId(flags->request.app_id)) {

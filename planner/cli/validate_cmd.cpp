@@ -13,13 +13,12 @@ struct ValidateFlags {
 };
 }  // namespace
 
-void AddValidateCommand(CLI::App& command, CliContext& ctx) {
+void AddValidateCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<ValidateFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer("Example:\n  perfplan validate examples/profiles/*.yaml examples/topology.yaml");
-  cmd->add_option("files", flags->files, "Profile or topology files (YAML or JSON)")->required();
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  cmd.footer("Example:\n  perfplan validate examples/profiles/*.yaml examples/topology.yaml");
+  cmd.add_option("files", flags->files, "Profile or topology files (YAML or JSON)")->required();
+  AddJsonFlag(cmd, flags->json);
+  cmd.callback([flags, &ctx] {
     planner::ValidateAnswer answer = planner::AnswerValidate(flags->files);
     ctx.exit_code = answer.ProblemCount() ? 2 : 0;
     if (flags->json) {

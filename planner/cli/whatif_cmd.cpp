@@ -5,6 +5,7 @@
 
 #include "planner/cli/command.h"
 #include "planner/cli/options.h"
+#include "planner/cli/store_flags.h"
 #include "planner/cli/table.h"
 #include "planner/spark/executor_timeline_answer.h"
 #include "profiles/spark/spark_store.h"
@@ -12,10 +13,9 @@
 namespace perfplan::cli {
 namespace {
 
-struct WhatIfFlags {
-  std::string app_id, attempt_id, store = "perfplan.db";
+struct WhatIfFlags : StoreFlags {
+  std::string app_id, attempt_id;
   std::vector<int> counts;
-  bool json = false;
 };
 
 void PrintWhatIf(std::ostream& out, const planner::WhatIfOnTimeline& answer) {
@@ -50,8 +50,7 @@ void AddWhatIfExecutorsCommand(CLI::App& parent, CliContext& ctx) {
       ->delimiter(',')
       ->check(CLI::Range(1, 1000000));
   cmd->add_option("--attempt", flags->attempt_id, "Attempt id (default: the latest)");
-  AddStoreOption(*cmd, flags->store);
-  AddJsonFlag(*cmd, flags->json);
+  AddStoreFlags(*cmd, *flags);
   cmd->callback([flags, &ctx] {
     WriteAnswer(
         ctx, "whatif executors", flags->json,

@@ -52,31 +52,30 @@ void PrintWorkload(std::ostream& out, std::ostream& err, const models::HdfsWorkl
 }
 }  // namespace
 
-void AddWorkloadCommand(CLI::App& command, CliContext& ctx) {
+void AddWorkloadCommand(CLI::App& cmd, CliContext& ctx) {
   auto flags = std::make_shared<WorkloadFlags>();
-  CLI::App* cmd = &command;
-  cmd->footer(
+  cmd.footer(
       "Example:\n  perfplan workload --store perfplan.db --from 2024-01-01 --to "
       "\"2024-01-02 00:00:00\" --json");
   auto& r = flags->request;
-  AddStoreOption(*cmd, r.store_path)->capture_default_str();
-  cmd->add_option("--from", r.from, "Window start (2024-01-01[ HH:MM:SS] or epoch ms)");
-  cmd->add_option("--to", r.to, "Window end, exclusive");
-  cmd->add_option("--balancer-gini", r.options.balancer_gini_threshold,
-                  "Recommend the balancer above this Gini of DataNode load")
+  AddStoreOption(cmd, r.store_path)->capture_default_str();
+  cmd.add_option("--from", r.from, "Window start (2024-01-01[ HH:MM:SS] or epoch ms)");
+  cmd.add_option("--to", r.to, "Window end, exclusive");
+  cmd.add_option("--balancer-gini", r.options.balancer_gini_threshold,
+                 "Recommend the balancer above this Gini of DataNode load")
       ->capture_default_str();
-  cmd->add_option("--cache-min-reads", r.options.cache_min_reads,
-                  "Opens within the window that make a file hot")
+  cmd.add_option("--cache-min-reads", r.options.cache_min_reads,
+                 "Opens within the window that make a file hot")
       ->capture_default_str();
-  cmd->add_option("--cache-window-seconds", r.options.cache_window_seconds,
-                  "Re-read window for cache directives")
+  cmd.add_option("--cache-window-seconds", r.options.cache_window_seconds,
+                 "Re-read window for cache directives")
       ->capture_default_str();
-  cmd->add_option("--cache-pool", r.options.cache_pool, "Pool named in cache directives")
+  cmd.add_option("--cache-pool", r.options.cache_pool, "Pool named in cache directives")
       ->capture_default_str();
-  cmd->add_flag("--streams", r.options.streams,
-                "Include per-client file- and block-read streams (JSON only)");
-  AddJsonFlag(*cmd, flags->json);
-  cmd->callback([flags, &ctx] {
+  cmd.add_flag("--streams", r.options.streams,
+               "Include per-client file- and block-read streams (JSON only)");
+  AddJsonFlag(cmd, flags->json);
+  cmd.callback([flags, &ctx] {
     WriteAnswer(ctx, "workload", flags->json, planner::AnswerWorkload(flags->request),
                 [&ctx](std::ostream& out, const planner::WorkloadAnswer& answer) {
                   PrintWorkload(out, *ctx.err, answer.workload);

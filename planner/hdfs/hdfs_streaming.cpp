@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <istream>
 #include <ostream>
+#include <tuple>
 
 #include "models/tab_escape.h"
 #include "profiles/hdfs/hdfs_log.h"
@@ -42,6 +43,8 @@ void Field(std::int64_t v, std::string* out) {
   out->append(std::to_string(v));
 }
 
+void Field(bool v, std::string* out) { Field(std::int64_t{v ? 1 : 0}, out); }
+
 // One map output record: its kind ("A\t", "T\t", "B\t"), the zero-padded time (a text sort
 // orders by time) and each field after a tab.
 template <typename... Fields>
@@ -49,6 +52,13 @@ void Record(std::string* out, const char* kind, std::int64_t time_ms, const Fiel
   out->assign(kind);
   Time(time_ms, out);
   (Field(fields, out), ...);
+}
+
+// The same with the fields of a record (models::AuditFields, TransferFields).
+template <typename... Fields>
+void RecordOf(std::string* out, const char* kind, std::int64_t time_ms,
+              const std::tuple<Fields&...>& fields) {
+  std::apply([&](const Fields&... f) { Record(out, kind, time_ms, f...); }, fields);
 }
 
 std::vector<std::string_view> Split(std::string_view line) {
@@ -66,6 +76,27 @@ std::vector<std::string_view> Split(std::string_view line) {
 bool Int(std::string_view s, std::int64_t* v) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
   return ec == std::errc() && p == s.data() + s.size();
+}
+
+// One field as Record wrote it: a flag as 1 (else 0), a number in decimal, text escaped.
+bool ReadField(std::string_view s, bool* v) {
+  *v = s == "1";
+  return true;
+}
+bool ReadField(std::string_view s, std::int64_t* v) { return Int(s, v); }
+bool ReadField(std::string_view s, std::string* v) {
+  *v = models::UnescapeTabs(s);
+  return true;
+}
+
+// A record's fields `f` (kind, time, then `fields` in order) into *time_ms and `fields`; false
+// when their number differs or one does not read.
+template <typename... Fields>
+bool ReadRecord(const std::vector<std::string_view>& f, std::int64_t* time_ms,
+                const std::tuple<Fields&...>& fields) {
+  if (f.size() != 2 + sizeof...(Fields) || !Int(f[1], time_ms)) return false;
+  std::size_t i = 2;
+  return std::apply([&](Fields&... v) { return (ReadField(f[i++], &v) && ...); }, fields);
 }
 
 using StreamSource = profiles::IstreamLineSource;
@@ -96,15 +127,11 @@ Status HdfsMap(std::istream& in, std::ostream& out, std::ostream& err,
     rec.clear();
     switch (parsed.kind) {
       case profiles::HdfsLineKind::kAudit: {
-        const auto& a = parsed.audit;
-        Record(&rec, "A\t", a.time_ms, a.allowed ? 1 : 0, a.user, a.real_user, a.ip, a.cmd, a.src,
-               a.dst, a.proto);
+        RecordOf(&rec, "A\t", parsed.audit.time_ms, models::AuditFields(parsed.audit));
         break;
       }
       case profiles::HdfsLineKind::kTransfer: {
-        const auto& t = parsed.transfer;
-        Record(&rec, "T\t", t.time_ms, t.is_read ? 1 : 0, t.datanode, t.peer, t.bytes, t.block,
-               t.client_id, t.duration_ns);
+        RecordOf(&rec, "T\t", parsed.transfer.time_ms, models::TransferFields(parsed.transfer));
         break;
       }
       case profiles::HdfsLineKind::kBlock:
@@ -150,29 +177,16 @@ Result<WorkloadAnswer> HdfsReduce(std::istream& in, const models::HdfsWorkloadOp
     const std::vector<std::string_view> f = Split(line);
     std::int64_t t = 0;
     if (f[0] == "A") {
-      if (f.size() != 10 || !Int(f[1], &t)) return bad("expected an audit record of 10 fields");
       models::HdfsAuditRecord a;
-      a.time_ms = t;
-      a.allowed = f[2] == "1";
-      a.user = models::UnescapeTabs(f[3]);
-      a.real_user = models::UnescapeTabs(f[4]);
-      a.ip = models::UnescapeTabs(f[5]);
-      a.cmd = models::UnescapeTabs(f[6]);
-      a.src = models::UnescapeTabs(f[7]);
-      a.dst = models::UnescapeTabs(f[8]);
-      a.proto = models::UnescapeTabs(f[9]);
+      if (!ReadRecord(f, &a.time_ms, models::AuditFields(a))) {
+        return bad("expected an audit record of 10 fields");
+      }
       audits.push_back(std::move(a));
     } else if (f[0] == "T") {
       models::HdfsTransferRecord r;
-      if (f.size() != 9 || !Int(f[1], &t) || !Int(f[5], &r.bytes) || !Int(f[8], &r.duration_ns)) {
+      if (!ReadRecord(f, &r.time_ms, models::TransferFields(r))) {
         return bad("expected a transfer record of 9 fields");
       }
-      r.time_ms = t;
-      r.is_read = f[2] == "1";
-      r.datanode = models::UnescapeTabs(f[3]);
-      r.peer = models::UnescapeTabs(f[4]);
-      r.block = models::UnescapeTabs(f[6]);
-      r.client_id = models::UnescapeTabs(f[7]);
       transfers.push_back(std::move(r));
     } else if (f[0] == "B") {
       if (f.size() != 4 || !Int(f[1], &t)) return bad("expected a block record of 4 fields");

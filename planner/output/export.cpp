@@ -1,19 +1,19 @@
 #include "planner/output/export.h"
 
 #include <algorithm>
-
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "models/csv_field.h"
 #include "models/enum_names.h"
+#include "models/json_text.h"
 #include "models/task_vectors.h"
 #include "models/text.h"
 #include "planner/hindex/hindex_fields.h"
-#include "planner/scoring/spark_scoring.h"
 #include "planner/plan/combined_plan.h"
+#include "planner/scoring/spark_scoring.h"
 #include "planner/tuning/tune.h"
 #include "tuning/spark_units.h"
-#include "models/json_text.h"
 
 namespace perfplan::planner {
 namespace {
@@ -37,13 +37,7 @@ std::string CsvField(const ExportCell& cell) {
   if (!text.empty() && (text[0] == '=' || text[0] == '+' || text[0] == '-' || text[0] == '@')) {
     text.insert(text.begin(), '\'');
   }
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
+  return models::QuoteCsvField(text);
 }
 
 std::string JoinWarnings(const std::vector<std::string>& warnings) {
@@ -533,6 +527,13 @@ constexpr models::EnumName<ExportKind> kExportKinds[] = {
     {ExportKind::kPlan, "plan"},               {ExportKind::kCapacity, "capacity"},
 };
 
+// The table of an answer, or the answer's error.
+template <typename Answer>
+Result<ExportTable> TableOf(const Result<Answer>& answer, ExportTable (*table)(const Answer&)) {
+  if (!answer.ok()) return answer.status();
+  return table(answer.value());
+}
+
 Result<ExportTable> ExportPredictions(const ExportRequest& r) {
   if (r.dataset_bytes.empty() || r.storage_nodes.empty() || r.compute_nodes.empty() ||
       r.bandwidth_bytes_per_second.empty()) {
@@ -590,15 +591,11 @@ Result<ExportTable> ExportPlan(const ExportRequest& r) {
     request.app = r.app_id;
   }
   if (EvidencePaths(request) >= 2) {
-    Result<CombinedPlanAnswer> a = AnswerCombinedPlan(request);
-    if (!a.ok()) return a.status();
-    return CombinedPlanTable(a.value());
+    return TableOf(AnswerCombinedPlan(request), CombinedPlanTable);
   }
   if (request.evidence() == PlanEvidence::kSparkApp) {
     if (Status s = request.Validate(); !s.ok()) return s;
-    Result<SparkPlanAnswer> a = AnswerSparkPlan(request);
-    if (!a.ok()) return a.status();
-    return SparkPlanTable(a.value());
+    return TableOf(AnswerSparkPlan(request), SparkPlanTable);
   }
   if (request.evidence() == PlanEvidence::kProfile) {
     if (r.profile_file.empty()) return Status::InvalidArgument("--what plan needs --profile");
@@ -606,9 +603,7 @@ Result<ExportTable> ExportPlan(const ExportRequest& r) {
       return Status::InvalidArgument("--what plan needs --topology and --dataset");
     }
   }
-  Result<PlanAnswer> a = AnswerPlan(request);
-  if (!a.ok()) return a.status();
-  return PlanTable(a.value());
+  return TableOf(AnswerPlan(request), PlanTable);
 }
 
 }  // namespace
@@ -622,14 +617,10 @@ Result<ExportTable> AnswerExport(const ExportRequest& r) {
       StragglersRequest request = r.stragglers;
       request.store_path = r.store_path;
       request.app_id = r.app_id;
-      Result<StragglersAnswer> a = AnswerStragglers(request);
-      if (!a.ok()) return a.status();
-      return StragglersTable(a.value());
+      return TableOf(AnswerStragglers(request), StragglersTable);
     }
     case ExportKind::kScores: {
-      Result<std::vector<ScoreAnswer>> a = AnswerScores(r.store_path, r.app_id);
-      if (!a.ok()) return a.status();
-      return ScoresTable(a.value());
+      return TableOf(AnswerScores(r.store_path, r.app_id), ScoresTable);
     }
     case ExportKind::kSensitivity: {
       if (r.model_file.empty()) {
@@ -640,16 +631,12 @@ Result<ExportTable> AnswerExport(const ExportRequest& r) {
       source.model_file = r.model_file;
       tuning::SensitivityOptions settings;
       if (r.maximize) settings.goal = tuning::Goal::kMaximize;
-      Result<tuning::Sensitivity> a = AnswerTuneSensitivity(source, {}, settings);
-      if (!a.ok()) return a.status();
-      return SensitivityTable(a.value());
+      return TableOf(AnswerTuneSensitivity(source, {}, settings), SensitivityTable);
     }
     case ExportKind::kWorkload: {
       WorkloadRequest request = r.workload;
       request.store_path = r.store_path;
-      Result<WorkloadAnswer> a = AnswerWorkload(request);
-      if (!a.ok()) return a.status();
-      return WorkloadTable(a.value());
+      return TableOf(AnswerWorkload(request), WorkloadTable);
     }
     case ExportKind::kPredictions:
     case ExportKind::kSelection:
@@ -662,9 +649,7 @@ Result<ExportTable> AnswerExport(const ExportRequest& r) {
     CapacityRequest request = r.capacity;  // its runs CSV and workload, or the profile above
     request.profile_file = r.profile_file;
     if (request.trace_file.empty()) request.store_path = r.store_path;  // the store's jobs
-    Result<CapacityAnswer> a = AnswerCapacity(request);
-    if (!a.ok()) return a.status();
-    return CapacityTable(a.value());
+    return TableOf(AnswerCapacity(request), CapacityTable);
   }
   if (r.profile_file.empty()) {
     return Status::InvalidArgument("--what " + std::string(ToString(r.what)) + " needs --profile");
@@ -677,9 +662,7 @@ Result<ExportTable> AnswerExport(const ExportRequest& r) {
   request.profile_file = r.profile_file;
   request.topology_file = r.topology_file;
   request.options = r.select;
-  Result<SelectAnswer> a = AnswerSelect(request);
-  if (!a.ok()) return a.status();
-  return SelectionTable(a.value());
+  return TableOf(AnswerSelect(request), SelectionTable);
 }
 
 }  // namespace perfplan::planner

@@ -94,4 +94,26 @@ std::string SchemaVersionProblem(long long expected, long long seen);
 // Reads a whole file; on failure records "cannot read: <reason>" and returns nullopt.
 std::optional<std::string> ReadWholeFile(const std::string& path, std::vector<Problem>* problems);
 
+// Every YAML reader's Parse*: a value naming `file`, filled by `read(reader, root, out)` from the
+// document's top-level mapping once the text parses (else it holds the syntax problem).
+template <typename T, typename Read>
+Loaded<T> ReadDocument(const std::string& text, const std::string& file, const Read& read) {
+  Loaded<T> out;
+  out.value.file = file;
+  FieldReader r(file, &out.problems);
+  if (std::optional<YAML::Node> root = r.Parse(text)) read(r, *root, out);
+  return out;
+}
+
+// Every reader's Load*/Read* of a path: the whole file (ReadWholeFile's problem when it cannot be
+// read, with an empty value) parsed by `parse(text, path)`.
+template <typename T>
+Loaded<T> LoadFile(const std::string& path,
+                   Loaded<T> (*parse)(const std::string& text, const std::string& file)) {
+  Loaded<T> out;
+  std::optional<std::string> text = ReadWholeFile(path, &out.problems);
+  if (!text) return out;
+  return parse(*text, path);
+}
+
 }  // namespace perfplan::profiles::detail

@@ -416,27 +416,14 @@ bool LooksLikeAuditTail(string_view line) {
 models::HdfsAuditRecord HdfsAuditView::ToRecord() const {
   models::HdfsAuditRecord r;
   r.time_ms = time_ms;
-  r.allowed = allowed;
-  r.user = user;
-  r.real_user = real_user;
-  r.ip = ip;
-  r.cmd = cmd;
-  r.src = src;
-  r.dst = dst;
-  r.proto = proto;
+  models::AuditFields(r) = models::AuditFields(*this);
   return r;
 }
 
 models::HdfsTransferRecord HdfsTransferView::ToRecord() const {
   models::HdfsTransferRecord r;
   r.time_ms = time_ms;
-  r.is_read = is_read;
-  r.datanode = datanode;
-  r.peer = peer;
-  r.bytes = bytes;
-  r.block = block;
-  r.client_id = client_id;
-  r.duration_ns = duration_ns;
+  models::TransferFields(r) = models::TransferFields(*this);
   return r;
 }
 

@@ -47,28 +47,14 @@ void ReadTerms(FieldReader& r, const YAML::Node& map, const std::string& path,
   }
 }
 
-}  // namespace
-
-const PriceEntry* PriceFile::Find(PricedKind kind, const std::string& name) const {
-  for (const PriceEntry& e : entries) {
-    if (e.kind == kind && e.name == name) return &e;
-  }
-  return nullptr;
-}
-
-Loaded<PriceFile> ParsePriceFile(const std::string& text, const std::string& file) {
-  Loaded<PriceFile> out;
-  out.value.file = file;
-  FieldReader r(file, &out.problems);
-  std::optional<YAML::Node> root = r.Parse(text);
-  if (!root) return out;
-  if (!r.ExpectMap(*root, "", kTopKeys)) return out;
-  r.SchemaVersion(*root, kPriceFileSchemaVersion);
-  if (auto v = r.String(*root, "", "currency", true)) out.value.currency = *v;
+void ReadPriceFile(FieldReader& r, const YAML::Node& root, Loaded<PriceFile>& out) {
+  if (!r.ExpectMap(root, "", kTopKeys)) return;
+  r.SchemaVersion(root, kPriceFileSchemaVersion);
+  if (auto v = r.String(root, "", "currency", true)) out.value.currency = *v;
   models::NodePrice defaults;
-  ReadTerms(r, *root, "", &defaults);
-  std::optional<YAML::Node> prices = r.Sequence(*root, "", "prices", true);
-  if (!prices) return out;
+  ReadTerms(r, root, "", &defaults);
+  std::optional<YAML::Node> prices = r.Sequence(root, "", "prices", true);
+  if (!prices) return;
   if (prices->size() == 0) r.Report(*prices, "prices", "needs at least one entry");
   std::set<std::pair<PricedKind, std::string>> seen;
   for (std::size_t i = 0; i < prices->size(); ++i) {
@@ -99,14 +85,23 @@ Loaded<PriceFile> ParsePriceFile(const std::string& text, const std::string& fil
     ReadTerms(r, node, path, &e.price);
     out.value.entries.push_back(std::move(e));
   }
-  return out;
+}
+
+}  // namespace
+
+const PriceEntry* PriceFile::Find(PricedKind kind, const std::string& name) const {
+  for (const PriceEntry& e : entries) {
+    if (e.kind == kind && e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+Loaded<PriceFile> ParsePriceFile(const std::string& text, const std::string& file) {
+  return detail::ReadDocument<PriceFile>(text, file, ReadPriceFile);
 }
 
 Loaded<PriceFile> LoadPriceFile(const std::string& path) {
-  Loaded<PriceFile> out;
-  std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
-  if (!text) return out;
-  return ParsePriceFile(*text, path);
+  return detail::LoadFile(path, ParsePriceFile);
 }
 
 }  // namespace perfplan::profiles

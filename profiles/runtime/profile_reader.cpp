@@ -83,12 +83,10 @@ Loaded<ProfileDocument> ParseProfile(const std::string& text, const std::string&
   if (std::optional<ProfileDocument> plain = detail::ReadPlainProfile(text, file)) {
     return {std::move(*plain), {}};
   }
-  Loaded<ProfileDocument> out;
-  out.value.file = file;
-  FieldReader r(file, &out.problems);
-  std::optional<YAML::Node> root = r.Parse(text);
-  if (!root) return out;
-  return detail::ParseProfileNode(*root, file);
+  return detail::ReadDocument<ProfileDocument>(
+      text, file, [&file](FieldReader&, const YAML::Node& root, Loaded<ProfileDocument>& out) {
+        out = detail::ParseProfileNode(root, file);
+      });
 }
 
 Loaded<ProfileDocument> detail::ParseProfileNode(const YAML::Node& root,
@@ -144,10 +142,7 @@ Loaded<ProfileDocument> detail::ParseProfileNode(const YAML::Node& root,
 }
 
 Loaded<ProfileDocument> LoadProfile(const std::string& path) {
-  Loaded<ProfileDocument> out;
-  std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
-  if (!text) return out;
-  return ParseProfile(*text, path);
+  return detail::LoadFile(path, ParseProfile);
 }
 
 }  // namespace perfplan::profiles

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "models/csv_field.h"
 #include "models/instance_types.h"
 #include "models/text.h"
 #include "profiles/detail/yaml_fields.h"
@@ -100,16 +101,7 @@ bool ParseNumber(const std::string& text, double* out) {
 }
 
 using models::FormatNumber;
-
-std::string Quote(const std::string& v) {
-  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
-  std::string out = "\"";
-  for (char ch : v) {
-    if (ch == '"') out += '"';
-    out += ch;
-  }
-  return out + "\"";
-}
+using models::QuoteCsvField;
 
 }  // namespace
 
@@ -236,10 +228,7 @@ Loaded<RunsTable> ParseRunsCsv(const std::string& text, const std::string& file)
 }
 
 Loaded<RunsTable> LoadRunsCsv(const std::string& path) {
-  Loaded<RunsTable> out;
-  std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
-  if (!text) return out;
-  return ParseRunsCsv(*text, path);
+  return detail::LoadFile(path, ParseRunsCsv);
 }
 
 std::string WriteRunsCsv(const std::vector<models::MeasuredRun>& runs) {
@@ -249,10 +238,10 @@ std::string WriteRunsCsv(const std::vector<models::MeasuredRun>& runs) {
   }
   out += "\n";
   for (const models::MeasuredRun& r : runs) {
-    out += Quote(r.workload) + "," + Quote(r.instance_type) + "," + FormatNumber(r.dataset_bytes) +
-           "," + FormatNumber(r.storage_nodes) + "," + FormatNumber(r.compute_nodes) + "," +
-           FormatNumber(r.bandwidth_bytes_per_second) + "," + FormatNumber(r.runtime_seconds) +
-           "," + (r.completed ? "true" : "false") + "\n";
+    out += QuoteCsvField(r.workload) + "," + QuoteCsvField(r.instance_type) + "," +
+           FormatNumber(r.dataset_bytes) + "," + FormatNumber(r.storage_nodes) + "," +
+           FormatNumber(r.compute_nodes) + "," + FormatNumber(r.bandwidth_bytes_per_second) + "," +
+           FormatNumber(r.runtime_seconds) + "," + (r.completed ? "true" : "false") + "\n";
   }
   return out;
 }

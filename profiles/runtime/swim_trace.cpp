@@ -79,10 +79,7 @@ Loaded<SwimTrace> ParseSwimTrace(const std::string& text, const std::string& fil
 }
 
 Loaded<SwimTrace> LoadSwimTrace(const std::string& path) {
-  Loaded<SwimTrace> out;
-  std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
-  if (!text) return out;
-  return ParseSwimTrace(*text, path);
+  return detail::LoadFile(path, ParseSwimTrace);
 }
 
 }  // namespace perfplan::profiles

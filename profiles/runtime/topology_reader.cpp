@@ -25,23 +25,44 @@ const std::vector<std::string_view> kReferenceKeys = {"application", "site", "di
 
 int LineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
 
+// Calls read(entry, entry_path, i) for each entry of the list under `key` in `map` (at `path`)
+// that is a mapping of `allowed` keys, in list order. The list is reported when it is missing and
+// required, or not a list; an entry, when it is not a mapping (then skipped). Returns the list.
+template <typename Read>
+std::optional<YAML::Node> ForEachEntry(FieldReader& r, const YAML::Node& map,
+                                       const std::string& path, const char* key, bool required,
+                                       const std::vector<std::string_view>& allowed,
+                                       const Read& read) {
+  std::optional<YAML::Node> list = r.Sequence(map, path, key, required);
+  if (!list) return list;
+  const std::string list_path = FieldReader::Join(path, key);
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const YAML::Node entry = (*list)[i];
+    const std::string entry_path = FieldReader::Index(list_path, i);
+    if (r.ExpectMap(entry, entry_path, allowed)) read(entry, entry_path, i);
+  }
+  return list;
+}
+
+// The entry's required `name` into *name, reported when an earlier entry of its list (`seen`)
+// has it ("duplicate <what> name").
+void ReadUniqueName(FieldReader& r, const YAML::Node& entry, const std::string& path,
+                    const char* what, std::set<std::string>* seen, std::string* name) {
+  if (auto v = r.String(entry, path, "name", true)) {
+    *name = *v;
+    if (!seen->insert(*name).second) {
+      r.Report(entry["name"], FieldReader::Join(path, "name"),
+               std::string("duplicate ") + what + " name \"" + *name + "\"");
+    }
+  }
+}
+
 void ReadSites(FieldReader& r, const YAML::Node& root, Topology* t) {
-  std::optional<YAML::Node> sites = r.Sequence(root, "", "sites", true);
-  if (!sites) return;
   std::set<std::string> seen;
-  for (std::size_t i = 0; i < sites->size(); ++i) {
-    const YAML::Node node = (*sites)[i];
-    const std::string path = FieldReader::Index("sites", i);
-    if (!r.ExpectMap(node, path, kSiteKeys)) continue;
+  auto read_site = [&](const YAML::Node& node, const std::string& path, std::size_t) {
     Site site;
     site.line = LineOf(node);
-    if (auto v = r.String(node, path, "name", true)) {
-      site.name = *v;
-      if (!seen.insert(site.name).second) {
-        r.Report(node["name"], FieldReader::Join(path, "name"),
-                 "duplicate site name \"" + site.name + "\"");
-      }
-    }
+    ReadUniqueName(r, node, path, "site", &seen, &site.name);
     if (auto v =
             r.Number(node, path, "local_bandwidth_bytes_per_second", Range::kNonNegative, false)) {
       site.local_bandwidth_bytes_per_second = *v;
@@ -57,23 +78,21 @@ void ReadSites(FieldReader& r, const YAML::Node& root, Topology* t) {
           site.scaling.compute = *v;
       }
     }
-    if (std::optional<YAML::Node> nodes = r.Sequence(node, path, "nodes", false)) {
-      for (std::size_t j = 0; j < nodes->size(); ++j) {
-        const YAML::Node g = (*nodes)[j];
-        const std::string gp = FieldReader::Index(FieldReader::Join(path, "nodes"), j);
-        if (!r.ExpectMap(g, gp, kNodeKeys)) continue;
-        NodeGroup group;
-        group.name = site.name + "-" + std::to_string(j);
-        if (auto v = r.String(g, gp, "name", false)) group.name = *v;
-        if (auto v = r.Integer(g, gp, "count", 1, kMaxNodeCount, false)) {
-          group.count = static_cast<int>(*v);
-        }
-        if (auto v = r.Integer(g, gp, "cores", 1, kMaxCoresPerNode, false)) {
-          group.cores = static_cast<int>(*v);
-        }
-        if (auto v = r.Number(g, gp, "speed", Range::kPositive, false)) group.speed = *v;
-        site.nodes.push_back(group);
+    auto read_group = [&](const YAML::Node& g, const std::string& gp, std::size_t j) {
+      NodeGroup group;
+      group.name = site.name + "-" + std::to_string(j);
+      if (auto v = r.String(g, gp, "name", false)) group.name = *v;
+      if (auto v = r.Integer(g, gp, "count", 1, kMaxNodeCount, false)) {
+        group.count = static_cast<int>(*v);
       }
+      if (auto v = r.Integer(g, gp, "cores", 1, kMaxCoresPerNode, false)) {
+        group.cores = static_cast<int>(*v);
+      }
+      if (auto v = r.Number(g, gp, "speed", Range::kPositive, false)) group.speed = *v;
+      site.nodes.push_back(group);
+    };
+    if (const std::optional<YAML::Node> nodes =
+            ForEachEntry(r, node, path, "nodes", false, kNodeKeys, read_group)) {
       long long total = 0;  // summed wide: many groups of kMaxNodeCount would overflow int
       for (const NodeGroup& g : site.nodes) total += g.count;
       if (total > kMaxNodeCount) {
@@ -83,16 +102,12 @@ void ReadSites(FieldReader& r, const YAML::Node& root, Topology* t) {
       }
     }
     t->sites.push_back(site);
-  }
+  };
+  ForEachEntry(r, root, "", "sites", true, kSiteKeys, read_site);
 }
 
 void ReadLinks(FieldReader& r, const YAML::Node& root, Topology* t) {
-  std::optional<YAML::Node> links = r.Sequence(root, "", "links", false);
-  if (!links) return;
-  for (std::size_t i = 0; i < links->size(); ++i) {
-    const YAML::Node node = (*links)[i];
-    const std::string path = FieldReader::Index("links", i);
-    if (!r.ExpectMap(node, path, kLinkKeys)) continue;
+  auto read_link = [&](const YAML::Node& node, const std::string& path, std::size_t) {
     Link link;
     link.line = LineOf(node);
     for (auto [key, out] : {std::pair{"from", &link.from}, {"to", &link.to}}) {
@@ -110,66 +125,50 @@ void ReadLinks(FieldReader& r, const YAML::Node& root, Topology* t) {
       link.latency_seconds = *v;
     }
     t->links.push_back(link);
-  }
+  };
+  ForEachEntry(r, root, "", "links", false, kLinkKeys, read_link);
 }
 
 void ReadDatasets(FieldReader& r, const YAML::Node& root, Topology* t) {
-  std::optional<YAML::Node> datasets = r.Sequence(root, "", "datasets", false);
-  if (!datasets) return;
   std::set<std::string> seen;
-  for (std::size_t i = 0; i < datasets->size(); ++i) {
-    const YAML::Node node = (*datasets)[i];
-    const std::string path = FieldReader::Index("datasets", i);
-    if (!r.ExpectMap(node, path, kDatasetKeys)) continue;
+  auto read_dataset = [&](const YAML::Node& node, const std::string& path, std::size_t) {
     Dataset d;
     d.line = LineOf(node);
-    if (auto v = r.String(node, path, "name", true)) {
-      d.name = *v;
-      if (!seen.insert(d.name).second) {
-        r.Report(node["name"], FieldReader::Join(path, "name"),
-                 "duplicate dataset name \"" + d.name + "\"");
-      }
-    }
+    ReadUniqueName(r, node, path, "dataset", &seen, &d.name);
     if (auto v = r.Number(node, path, "dataset_bytes", Range::kPositive, true)) {
       d.dataset_bytes = *v;
     }
-    if (std::optional<YAML::Node> reps = r.Sequence(node, path, "replicas", true)) {
-      if (reps->size() == 0) {
-        r.Report(*reps, FieldReader::Join(path, "replicas"), "expected at least 1 replica, got 0");
-      }
-      for (std::size_t j = 0; j < reps->size(); ++j) {
-        const YAML::Node rn = (*reps)[j];
-        const std::string rp = FieldReader::Index(FieldReader::Join(path, "replicas"), j);
-        if (!r.ExpectMap(rn, rp, kReplicaKeys)) continue;
-        Replica rep;
-        if (auto v = r.String(rn, rp, "site", true)) {
-          rep.site = *v;
-          if (!t->FindSite(*v)) {
-            std::vector<std::string_view> names;
-            for (const Site& s : t->sites) names.push_back(s.name);
-            std::string message = "unknown site \"" + *v + "\"";
-            const std::string suggestion = SuggestClosest(*v, names);
-            if (!suggestion.empty()) message += "; did you mean \"" + suggestion + "\"?";
-            r.Report(rn["site"], FieldReader::Join(rp, "site"), message);
-          }
+    auto read_replica = [&](const YAML::Node& rn, const std::string& rp, std::size_t) {
+      Replica rep;
+      if (auto v = r.String(rn, rp, "site", true)) {
+        rep.site = *v;
+        if (!t->FindSite(*v)) {
+          std::vector<std::string_view> names;
+          for (const Site& s : t->sites) names.push_back(s.name);
+          std::string message = "unknown site \"" + *v + "\"";
+          const std::string suggestion = SuggestClosest(*v, names);
+          if (!suggestion.empty()) message += "; did you mean \"" + suggestion + "\"?";
+          r.Report(rn["site"], FieldReader::Join(rp, "site"), message);
         }
-        if (auto v = r.Integer(rn, rp, "storage_nodes", 1, kMaxNodeCount, true)) {
-          rep.storage_nodes = static_cast<double>(*v);
-        }
-        d.replicas.push_back(rep);
       }
+      if (auto v = r.Integer(rn, rp, "storage_nodes", 1, kMaxNodeCount, true)) {
+        rep.storage_nodes = static_cast<double>(*v);
+      }
+      d.replicas.push_back(rep);
+    };
+    // At least one replica (reported after the entries: an empty list has none to report).
+    if (const std::optional<YAML::Node> reps =
+            ForEachEntry(r, node, path, "replicas", true, kReplicaKeys, read_replica);
+        reps && reps->size() == 0) {
+      r.Report(*reps, FieldReader::Join(path, "replicas"), "expected at least 1 replica, got 0");
     }
     t->datasets.push_back(d);
-  }
+  };
+  ForEachEntry(r, root, "", "datasets", false, kDatasetKeys, read_dataset);
 }
 
 void ReadReferenceRuns(FieldReader& r, const YAML::Node& root, Topology* t) {
-  std::optional<YAML::Node> refs = r.Sequence(root, "", "reference_runs", false);
-  if (!refs) return;
-  for (std::size_t i = 0; i < refs->size(); ++i) {
-    const YAML::Node node = (*refs)[i];
-    const std::string path = FieldReader::Index("reference_runs", i);
-    if (!r.ExpectMap(node, path, kReferenceKeys)) continue;
+  auto read_reference = [&](const YAML::Node& node, const std::string& path, std::size_t) {
     models::ReferenceMeasurement m;
     std::string site;
     if (auto v = r.String(node, path, "application", true)) m.application = *v;
@@ -188,7 +187,8 @@ void ReadReferenceRuns(FieldReader& r, const YAML::Node& root, Topology* t) {
       m.compute_seconds = *v;
     }
     t->reference_runs[site].push_back(m);
-  }
+  };
+  ForEachEntry(r, root, "", "reference_runs", false, kReferenceKeys, read_reference);
 }
 
 // Every replica must reach (over links) at least one site that has compute nodes.
@@ -228,6 +228,15 @@ void CheckReachability(FieldReader& r, const YAML::Node& root, const Topology& t
   }
 }
 
+void ReadTopology(FieldReader& r, const YAML::Node& root, Loaded<Topology>& out) {
+  r.ExpectMap(root, "", kTopKeys);
+  r.SchemaVersion(root, kTopologySchemaVersion);
+  ReadSites(r, root, &out.value);
+  ReadLinks(r, root, &out.value);
+  ReadDatasets(r, root, &out.value);
+  ReadReferenceRuns(r, root, &out.value);
+  if (out.ok()) CheckReachability(r, root, out.value);
+}
 }  // namespace
 
 const Site* Topology::FindSite(const std::string& name) const {
@@ -245,26 +254,11 @@ const Dataset* Topology::FindDataset(const std::string& name) const {
 }
 
 Loaded<Topology> ParseTopology(const std::string& text, const std::string& file) {
-  Loaded<Topology> out;
-  out.value.file = file;
-  FieldReader r(file, &out.problems);
-  std::optional<YAML::Node> root = r.Parse(text);
-  if (!root) return out;
-  r.ExpectMap(*root, "", kTopKeys);
-  r.SchemaVersion(*root, kTopologySchemaVersion);
-  ReadSites(r, *root, &out.value);
-  ReadLinks(r, *root, &out.value);
-  ReadDatasets(r, *root, &out.value);
-  ReadReferenceRuns(r, *root, &out.value);
-  if (out.ok()) CheckReachability(r, *root, out.value);
-  return out;
+  return detail::ReadDocument<Topology>(text, file, ReadTopology);
 }
 
 Loaded<Topology> LoadTopology(const std::string& path) {
-  Loaded<Topology> out;
-  std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
-  if (!text) return out;
-  return ParseTopology(*text, path);
+  return detail::LoadFile(path, ParseTopology);
 }
 
 Result<models::ScalingFactors> SiteScaling(const Topology& t, const std::string& profiled_site,

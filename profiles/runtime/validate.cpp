@@ -1,5 +1,6 @@
 #include "profiles/runtime/validate.h"
 
+#include "models/enum_names.h"
 #include "profiles/detail/plain_profile.h"
 #include "profiles/detail/profile_node.h"
 #include "profiles/detail/yaml_fields.h"
@@ -8,17 +9,14 @@
 
 namespace perfplan::profiles {
 
-std::string_view ToString(DocumentKind kind) {
-  switch (kind) {
-    case DocumentKind::kProfile:
-      return "profile";
-    case DocumentKind::kTopology:
-      return "topology";
-    case DocumentKind::kUnknown:
-      return "unknown";
-  }
-  return "unknown";
-}
+namespace {
+constexpr models::EnumName<DocumentKind> kDocumentKindNames[] = {
+    {DocumentKind::kProfile, "profile"},
+    {DocumentKind::kTopology, "topology"},
+    {DocumentKind::kUnknown, "unknown"}};
+}  // namespace
+
+std::string_view ToString(DocumentKind kind) { return models::NameOf(kDocumentKindNames, kind); }
 
 FileValidation ValidateFile(const std::string& path) {
   FileValidation out;

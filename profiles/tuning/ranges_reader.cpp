@@ -12,28 +12,21 @@ using detail::Range;
 
 int LineOf(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
 
-}  // namespace
-
-Loaded<RangesFile> ParseRangesFile(const std::string& text, const std::string& file) {
-  Loaded<RangesFile> out;
-  out.value.file = file;
-  FieldReader r(file, &out.problems);
-  std::optional<YAML::Node> root = r.Parse(text);
-  if (!root) return out;
-  if (!root->IsMap()) {
-    r.Report(*root, "", "expected a mapping of parameter names to {min, max, default}");
-    return out;
+void ReadRanges(FieldReader& r, const YAML::Node& root, Loaded<RangesFile>& out) {
+  if (!root.IsMap()) {
+    r.Report(root, "", "expected a mapping of parameter names to {min, max, default}");
+    return;
   }
-  YAML::Node params = *root;
+  YAML::Node params = root;
   std::string prefix;
-  if ((*root)["parameters"]) {
-    if (!r.ExpectMap(*root, "", {"schema_version", "parameters"})) return out;
-    if ((*root)["schema_version"]) r.SchemaVersion(*root, 1);
-    params = (*root)["parameters"];
+  if (root["parameters"]) {
+    if (!r.ExpectMap(root, "", {"schema_version", "parameters"})) return;
+    if (root["schema_version"]) r.SchemaVersion(root, 1);
+    params = root["parameters"];
     prefix = "parameters";
     if (!params.IsMap()) {
       r.Report(params, prefix, "expected a mapping of parameter names to {min, max, default}");
-      return out;
+      return;
     }
   }
   std::set<std::string> seen;
@@ -76,14 +69,16 @@ Loaded<RangesFile> ParseRangesFile(const std::string& text, const std::string& f
   if (out.problems.empty() && out.value.parameters.empty()) {
     r.Report(params, prefix, "no parameters");
   }
-  return out;
+}
+
+}  // namespace
+
+Loaded<RangesFile> ParseRangesFile(const std::string& text, const std::string& file) {
+  return detail::ReadDocument<RangesFile>(text, file, ReadRanges);
 }
 
 Loaded<RangesFile> ReadRangesFile(const std::string& path) {
-  Loaded<RangesFile> out;
-  std::optional<std::string> text = detail::ReadWholeFile(path, &out.problems);
-  if (!text) return out;
-  return ParseRangesFile(*text, path);
+  return detail::LoadFile(path, ParseRangesFile);
 }
 
 }  // namespace perfplan::profiles

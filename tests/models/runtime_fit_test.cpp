@@ -294,12 +294,6 @@ TEST_CASE("Summarize takes the median and the nearest-rank 90th percentile") {
   CHECK(s.predicted == 10);
 }
 
-}  // namespace
-}  // namespace perfplan::models
-
-namespace perfplan::models {
-namespace {
-
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 MeasuredRun HwRun(const std::string& type, double vcpus, double memory_gib, double c,

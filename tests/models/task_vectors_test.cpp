@@ -77,12 +77,6 @@ TEST_CASE("Gamma joins alpha and beta in the documented order with directions") 
   CHECK(IsWorse(6, 0.4, 0.5));
 }
 
-}  // namespace
-}  // namespace perfplan::models
-
-namespace perfplan::models {
-namespace {
-
 TEST_CASE("Executor hosts match Ganglia hosts by name, short name, FQDN and IP") {
   const std::vector<KnownHost> known = {{"c", "node1", "10.0.0.1"},
                                         {"c", "node2.example.org", "10.0.0.2"},

@@ -25,6 +25,18 @@ const std::string kTooLong64MiB =
 
 std::string Deep(int depth) { return std::string(depth, '[') + std::string(depth, ']'); }
 
+// Ingests the one application logged at `path` into a fresh in-memory store: it must still be
+// ingested, completed. Returns the lines ingestion skipped.
+std::vector<spark::SkippedLine> IngestOneApplication(const std::string& path) {
+  auto store = Store::Open(":memory:", {spark::StoreMigrations()});
+  REQUIRE(store.ok());
+  auto summary = spark::IngestEventLogs(*store.value(), {path});
+  REQUIRE(summary.ok());
+  REQUIRE(summary.value().applications.size() == 1);
+  CHECK(summary.value().applications[0].completed);
+  return summary.value().skipped;
+}
+
 // Reads every line of one log, returning them with the reader's skips.
 struct ReadResult {
   std::vector<std::string> lines;
@@ -95,16 +107,11 @@ TEST_CASE("Spark ingestion reports a 100 MB line and still ingests the applicati
                                std::string(kHundredMegabytes, 'x') + "\"}\n");
   testing::WriteFile(dir + "/app-long", log);
   std::string().swap(log);
-  auto store = Store::Open(":memory:", {spark::StoreMigrations()});
-  REQUIRE(store.ok());
-  auto summary = spark::IngestEventLogs(*store.value(), {dir + "/app-long"});
-  REQUIRE(summary.ok());
-  REQUIRE(summary.value().applications.size() == 1);
-  CHECK(summary.value().applications[0].completed);
-  REQUIRE(summary.value().skipped.size() == 1);
-  CHECK(summary.value().skipped[0].file == dir + "/app-long");
-  CHECK(summary.value().skipped[0].line == 2);
-  CHECK(summary.value().skipped[0].reason == kTooLong64MiB);
+  const std::vector<spark::SkippedLine> skipped = IngestOneApplication(dir + "/app-long");
+  REQUIRE(skipped.size() == 1);
+  CHECK(skipped[0].file == dir + "/app-long");
+  CHECK(skipped[0].line == 2);
+  CHECK(skipped[0].reason == kTooLong64MiB);
 }
 
 TEST_CASE("Spark ingestion refuses limits below their minimum") {
@@ -126,13 +133,7 @@ TEST_CASE("An event line nested 100,000 deep is skipped with a message, not a st
                                "}\n" + "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":" +
                                Deep(kDeep) + "}\n" + Deep(kDeep) + "\n");
   testing::WriteFile(dir + "/app-deep", log);
-  auto store = Store::Open(":memory:", {spark::StoreMigrations()});
-  REQUIRE(store.ok());
-  auto summary = spark::IngestEventLogs(*store.value(), {dir + "/app-deep"});
-  REQUIRE(summary.ok());
-  REQUIRE(summary.value().applications.size() == 1);
-  CHECK(summary.value().applications[0].completed);
-  const auto& skipped = summary.value().skipped;
+  const std::vector<spark::SkippedLine> skipped = IngestOneApplication(dir + "/app-deep");
   REQUIRE(skipped.size() == 3);
   for (int i = 0; i < 3; ++i) {
     CAPTURE(i);

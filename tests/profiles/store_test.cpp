@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "tests/support/store_query.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles {
@@ -63,10 +64,7 @@ TEST_CASE("A file that is not a database is reported with its path") {
 }
 
 std::int64_t CountThings(Store& store) {
-  auto st = store.Prepare("SELECT count(*) FROM things");
-  REQUIRE(st.ok());
-  REQUIRE(st.value().Step());
-  return st.value().ColumnInt(0);
+  return testing::Count(store, "SELECT count(*) FROM things");
 }
 
 TEST_CASE("OpenReadOnly says 'no such store' for a missing path and creates nothing") {

@@ -1,5 +1,5 @@
-// Spark store helpers shared by the Spark store tests: a store with the Spark schema, and the
-// first column of a one-row query (a COUNT(*) mostly). Header only; the tests link doctest.
+// Spark store helpers shared by the Spark store tests: a store with the Spark schema, and (from
+// store_query.h) the first column of a one-row query. Header only; the tests link doctest.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -10,6 +10,7 @@
 
 #include "profiles/spark/spark_store.h"
 #include "profiles/store.h"
+#include "tests/support/store_query.h"
 
 namespace perfplan::testing {
 
@@ -17,13 +18,6 @@ inline std::unique_ptr<profiles::Store> OpenSparkStore(const std::string& path) 
   auto store = profiles::Store::Open(path, {profiles::spark::StoreMigrations()});
   REQUIRE(store.ok());
   return std::move(store.value());
-}
-
-inline std::int64_t Count(profiles::Store& store, const std::string& sql) {
-  auto st = store.Prepare(sql);
-  REQUIRE(st.ok());
-  REQUIRE(st.value().Step());
-  return st.value().ColumnInt(0);
 }
 
 }  // namespace perfplan::testing

@@ -1,7 +1,5 @@
 #include "tests/support/test_support.h"
 
-#include "tests/support/cli_run.h"
-
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -14,10 +12,14 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include "tests/support/cli_run.h"
+#include "tests/support/kill_resume.h"
 
 namespace perfplan::testing {
 namespace {
@@ -134,6 +136,40 @@ bool RunPerfplanKilledAfter(const std::vector<std::string>& args, long kill_afte
     throw std::runtime_error("perfplan exited with " + std::to_string(code) + " (expected 0)");
   }
   return true;
+}
+
+KillReport KillAndResume(const KillSchedule& schedule, const std::string& dir,
+                         const std::function<std::vector<std::string>(const std::string& db)>& args,
+                         const std::function<void(int n)>& add_inputs,
+                         const std::function<std::int64_t(const std::string& db)>& committed) {
+  const std::string killed_db = dir + "/killed.db";
+  KillReport report;
+  add_inputs(24);
+  const auto t0 = std::chrono::steady_clock::now();
+  RunPerfplanKilledAfter(args(dir + "/timing.db"), -1);
+  report.clean_us = static_cast<long>(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0)
+          .count());
+  std::mt19937 rng(schedule.seed);
+  std::uniform_int_distribution<int> delay(0, static_cast<int>(report.clean_us));
+  std::int64_t seen = 0;
+  while (report.kills < schedule.kills) {
+    if (++report.runs >= schedule.max_runs) {
+      throw std::runtime_error(std::to_string(report.runs) + " runs and only " +
+                               std::to_string(report.kills) + " kills");
+    }
+    if (RunPerfplanKilledAfter(args(killed_db), delay(rng))) {
+      add_inputs(4);
+      continue;
+    }
+    ++report.kills;
+    if (!std::filesystem::exists(killed_db)) continue;
+    const std::int64_t now = committed(killed_db);
+    if (now > seen) ++report.progressed;
+    seen = now;
+  }
+  RunPerfplanKilledAfter(args(killed_db), -1);
+  return report;
 }
 
 }  // namespace perfplan::testing

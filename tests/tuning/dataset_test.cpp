@@ -110,12 +110,6 @@ TEST_CASE("Ignored columns are skipped and must exist") {
         "runs.csv: ignored column \"nope\" not found; columns are: a, other_metric, time");
 }
 
-}  // namespace
-}  // namespace perfplan::tuning
-
-namespace perfplan::tuning {
-namespace {
-
 TEST_CASE("Failure markers in the target drop runs; other non-positive targets warn") {
   auto t = testing::Table({"a", "time"}, {{"1", "5"}, {"2", "-1"}, {"3", "7"}, {"4", "0.5"}});
   DatasetOptions s;

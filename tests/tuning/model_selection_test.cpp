@@ -82,12 +82,6 @@ TEST_CASE("Every kind has at least its default candidate, default first") {
   }
 }
 
-}  // namespace
-}  // namespace perfplan::tuning
-
-namespace perfplan::tuning {
-namespace {
-
 TEST_CASE("poly-ridge is skipped, with a warning, when its expansion is too large") {
   Dataset d;
   d.source = "wide.csv";
@@ -111,12 +105,6 @@ TEST_CASE("poly-ridge is skipped, with a warning, when its expansion is too larg
         "no model kind could be evaluated: poly-ridge skipped: 200 parameters expand into 20300 "
         "terms");
 }
-
-}  // namespace
-}  // namespace perfplan::tuning
-
-namespace perfplan::tuning {
-namespace {
 
 TEST_CASE("Successive halving spends fewer fits than the grid, near its answer, on any threads") {
   const Dataset d = testing::SyntheticDataset(120);

@@ -6,6 +6,7 @@
 
 #include "tests/support/test_support.h"
 #include "tests/tuning/tuning_fixtures.h"
+#include "tuning/gaussian_process.h"
 
 namespace perfplan::tuning {
 namespace {
@@ -118,12 +119,6 @@ TEST_CASE("MRE is undefined for a zero measurement") {
   CHECK(MeanRelativeError({2, 4}, {1, 5}).value() == doctest::Approx(0.375));
 }
 
-}  // namespace
-}  // namespace perfplan::tuning
-
-namespace perfplan::tuning {
-namespace {
-
 TEST_CASE("Batch prediction equals one-by-one prediction up to summation order") {
   const Dataset d = testing::SyntheticDataset(40);
   constexpr double kSummationOrder = 1e-9;  // dense products vs libsvm's sparse loop
@@ -138,14 +133,6 @@ TEST_CASE("Batch prediction equals one-by-one prediction up to summation order")
     }
   }
 }
-
-}  // namespace
-}  // namespace perfplan::tuning
-
-#include "tuning/gaussian_process.h"
-
-namespace perfplan::tuning {
-namespace {
 
 TEST_CASE("The gaussian-process kind is tune next's process, fitted on the training runs only") {
   const Dataset d = testing::SyntheticDataset(60);

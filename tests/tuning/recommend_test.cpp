@@ -89,12 +89,6 @@ TEST_CASE("BestConf-style names become Spark properties with units") {
   CHECK(SparkDefaultsLine("Cores", "32") == "# Cores = 32 (not a Spark property)");
 }
 
-}  // namespace
-}  // namespace perfplan::tuning
-
-namespace perfplan::tuning {
-namespace {
-
 TEST_CASE("The answer does not depend on the number of threads") {
   const Model m = SyntheticModel();
   RecommendOptions s;
@@ -108,12 +102,6 @@ TEST_CASE("The answer does not depend on the number of threads") {
     CHECK(three.config[i].value == one.config[i].value);
   }
 }
-
-}  // namespace
-}  // namespace perfplan::tuning
-
-namespace perfplan::tuning {
-namespace {
 
 // A BestConf-style Hadoop set: LHS-sampled (fractional) integer knobs with the file glued to the
 // name, and runs that fail (-1) when many reducers meet many vcores (a linear boundary).

@@ -65,12 +65,6 @@ TEST_CASE("Configurations are resolved by parameter name; unknown names are erro
         "duration (200ms, 30s, 5min, 1h)");
 }
 
-}  // namespace
-}  // namespace perfplan::tuning
-
-namespace perfplan::tuning {
-namespace {
-
 TEST_CASE("A category's sensitivity is the effect of switching to it: choose or avoid") {
   auto t = testing::Table({"codec", "a", "time"}, {});
   for (int i = 0; i < 24; ++i) {

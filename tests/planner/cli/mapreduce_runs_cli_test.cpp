@@ -9,6 +9,7 @@
 #include <string>
 
 #include "profiles/runtime/runs_csv.h"
+#include "tests/support/fast_tune.h"
 #include "tests/support/mapreduce_jobs.h"
 #include "tests/support/score_json.h"
 #include "tests/support/test_support.h"
@@ -17,6 +18,7 @@ namespace perfplan {
 namespace {
 
 using testing::CliRun;
+using testing::kFastTune;
 using testing::RunPerfplan;
 
 // 8 runs of one wordcount: more reduces → a shorter job; io.sort.mb varies too. Job 8 has 30
@@ -58,25 +60,27 @@ std::string IngestedJobs(const std::string& dir) {
   return dir + "/mr.db";
 }
 
-const std::string kFast = " --folds 4 --kinds ridge,mean --budget-seconds 30 --json";
-
 TEST_CASE("tune --store learns from the MapReduce jobs: conf.xml parameters, counter metrics") {
   const std::string dir = testing::MakeTempDir();
   const std::string db = IngestedJobs(dir);
-  const CliRun cv = RunPerfplan("tune cv --store '" + db + "' --target total_time_seconds" + kFast);
+  const CliRun cv =
+      RunPerfplan("tune cv --store '" + db + "' --target total_time_seconds" + kFastTune);
   REQUIRE_MESSAGE(cv.exit_code == 0, cv.out);
   const auto j = nlohmann::json::parse(cv.out);
   CHECK(j["runs"] == 8);
   CHECK(j["parameters"] == 2);  // mapreduce.job.reduces, mapreduce.task.io.sort.mb
   CHECK(j["source"] == "store:" + db);
   const CliRun some =
-      RunPerfplan("tune cv --store '" + db + "' --apps job_1500000000000_0001,"
+      RunPerfplan("tune cv --store '" + db +
+                  "' --apps job_1500000000000_0001,"
                   "job_1500000000000_0002,job_1500000000000_0003,job_1500000000000_0004,"
-                  "job_1500000000000_0005 --target cpu_seconds" + kFast);
+                  "job_1500000000000_0005 --target cpu_seconds" +
+                  kFastTune);
   REQUIRE_MESSAGE(some.exit_code == 0, some.out);
   CHECK(nlohmann::json::parse(some.out)["runs"] == 5);
-  const CliRun unknown = RunPerfplan("tune cv --store '" + db +
-                                     "' --apps job_1500000000000_0009 --target cpu_seconds" + kFast);
+  const CliRun unknown =
+      RunPerfplan("tune cv --store '" + db +
+                  "' --apps job_1500000000000_0009 --target cpu_seconds" + kFastTune);
   INFO(unknown.out);
   CHECK(unknown.exit_code == 2);
   CHECK(nlohmann::json::parse(unknown.out)["message"] ==
@@ -144,7 +148,7 @@ TEST_CASE("scores lists the MapReduce jobs, kind mapreduce, each as score JOB sc
 TEST_CASE("tune sensitivity --store without --target: the latest job's worst dimension") {
   const std::string dir = testing::MakeTempDir();
   const std::string db = IngestedJobs(dir);
-  const CliRun sens = RunPerfplan("tune sensitivity --store '" + db + "'" + kFast);
+  const CliRun sens = RunPerfplan("tune sensitivity --store '" + db + "'" + kFastTune);
   REQUIRE_MESSAGE(sens.exit_code == 0, sens.out);
   const auto j = nlohmann::json::parse(sens.out);
   const std::string note = j["warnings"][0];

@@ -1,5 +1,6 @@
-// Specification of planner/cli/options.h's progress line: what TerminalProgress prints on a
-// terminal while `ingest spark|hdfs|mapreduce` reads its inputs (FormatProgress).
+// Specification of planner/cli/options.h: the progress line TerminalProgress prints on a terminal
+// while `ingest spark|hdfs|mapreduce` reads its inputs (FormatProgress), and the flags the runtime
+// questions (predict, select, plan) share.
 #include "planner/cli/options.h"
 
 #include <doctest/doctest.h>
@@ -27,6 +28,34 @@ TEST_CASE("a very long input name is cut, never overflows") {
   CHECK(line.size() < 170);
   CHECK(line.rfind("\r[1/2 xxx", 0) == 0);
   CHECK(line.back() == ']');
+}
+
+struct RuntimeFlags {
+  std::string model = "auto";
+  std::string profiled_site;
+  double deadline_seconds = 0;
+};
+
+// Parses `args` with the three shared flags of predict, select and plan.
+RuntimeFlags ParseRuntimeFlags(const std::string& args) {
+  RuntimeFlags f;
+  CLI::App app;
+  AddModelVariantOption(app, f.model);
+  AddProfiledSiteOption(app, f.profiled_site);
+  AddDeadlineOption(app, f.deadline_seconds);
+  app.parse(args, false);
+  return f;
+}
+
+TEST_CASE("--model is auto, simple or reductions; --deadline-seconds is not negative") {
+  const RuntimeFlags f =
+      ParseRuntimeFlags("--model reductions --profiled-site osu --deadline-seconds 600");
+  CHECK(f.model == "reductions");
+  CHECK(f.profiled_site == "osu");
+  CHECK(f.deadline_seconds == 600);
+  CHECK(ParseRuntimeFlags("").model == "auto");
+  CHECK_THROWS_AS(ParseRuntimeFlags("--model linear"), CLI::ValidationError);
+  CHECK_THROWS_AS(ParseRuntimeFlags("--deadline-seconds=-1"), CLI::ValidationError);
 }
 
 }  // namespace

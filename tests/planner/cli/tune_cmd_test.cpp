@@ -146,12 +146,6 @@ TEST_CASE("Bad input exits 2 with an error document") {
   CHECK(RunPerfplan("tune cv --data " + f.csv + " --target time_seconds --kinds svm").exit_code == 2);
 }
 
-}  // namespace
-}  // namespace perfplan
-
-namespace perfplan {
-namespace {
-
 TEST_CASE("The documented example recommends a configuration within the constraints") {
   const std::string data = testing::SourceDir() + "/examples/tuning/spark_runs.csv";
   const Run r = RunPerfplan("tune recommend --data " + data +
@@ -171,12 +165,6 @@ TEST_CASE("The documented example recommends a configuration within the constrai
   const std::string codec = j["config_text"]["spark.io.compression.codec"];
   CHECK((codec == "lz4" || codec == "snappy" || codec == "zstd"));
 }
-
-}  // namespace
-}  // namespace perfplan
-
-namespace perfplan {
-namespace {
 
 // A BestConf-style Hadoop ARFF: the file glued to each name, integer knobs sampled as fractions,
 // and runs that failed (-1) when many reducers meet many vcores.
@@ -350,12 +338,6 @@ TEST_CASE("tune next proposes configurations to run, repeatably, with the GP it 
   CHECK(text.out.find("# 1: predicted ") != std::string::npos);
   CHECK(text.out.find("\nspark.executor.cores ") != std::string::npos);
 }
-
-}  // namespace
-}  // namespace perfplan
-
-namespace perfplan {
-namespace {
 
 // The held-out Hadoop set (bench/tune_hadoop_gen.py): BestConf's layout, a failure region by
 // Hadoop's own rules. The rule again, independently of the generator: a container larger than

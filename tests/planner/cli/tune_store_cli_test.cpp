@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/support/fast_tune.h"
 #include "tests/support/spark_codecs.h"
 #include "tests/support/score_json.h"
 #include "tests/support/test_support.h"
@@ -17,6 +18,7 @@ namespace perfplan {
 namespace {
 
 using Run = testing::CliRun;
+using testing::kFastTune;
 using testing::RunPerfplan;
 
 // 8 applications: more executor memory and cores → fewer (equal-length) tasks → shorter run.
@@ -39,30 +41,28 @@ std::string IngestedStore() {
   return dir + "/s.db";
 }
 
-const std::string kFast = " --folds 4 --kinds ridge,mean --budget-seconds 30 --json";
-
 TEST_CASE("tune cv and train read one run per application from the store") {
   const std::string db = IngestedStore();
-  const Run cv = RunPerfplan("tune cv --store " + db + " --target total_time_seconds" + kFast);
+  const Run cv = RunPerfplan("tune cv --store " + db + " --target total_time_seconds" + kFastTune);
   REQUIRE(cv.exit_code == 0);
   const auto j = nlohmann::json::parse(cv.out);
   CHECK(j["runs"] == 8);
   CHECK(j["parameters"] == 2);
   CHECK(j["source"] == "store:" + db);
   const std::string model = testing::MakeTempDir() + "/m.json";
-  const Run train =
-      RunPerfplan("tune train --store " + db + " --target total_time_seconds --out " + model + kFast);
+  const Run train = RunPerfplan("tune train --store " + db + " --target total_time_seconds --out " +
+                                model + kFastTune);
   REQUIRE(train.exit_code == 0);
   const Run sens = RunPerfplan("tune sensitivity --model " + model + " --json");
   REQUIRE(sens.exit_code == 0);
   CHECK(nlohmann::json::parse(sens.out)["parameters"].size() == 2);
   const Run rec = RunPerfplan("tune recommend --store " + db +
-                           " --target total_time_seconds --samples 200" + kFast);
+                              " --target total_time_seconds --samples 200" + kFastTune);
   REQUIRE(rec.exit_code == 0);
   CHECK(nlohmann::json::parse(rec.out)["config_text"].contains("spark.executor.memory"));
   const Run some =
       RunPerfplan("tune cv --store " + db +
-               " --apps app-0,app-1,app-2,app-3,app-4 --target total_time_seconds" + kFast);
+                  " --apps app-0,app-1,app-2,app-3,app-4 --target total_time_seconds" + kFastTune);
   REQUIRE(some.exit_code == 0);
   CHECK(nlohmann::json::parse(some.out)["runs"] == 5);
 }
@@ -123,7 +123,7 @@ TEST_CASE("tune --store on applications that all ran alike says why and what wou
 
 TEST_CASE("tune sensitivity --store without --target explains the worst-scoring dimension") {
   const std::string db = IngestedStore();
-  const Run sens = RunPerfplan("tune sensitivity --store " + db + kFast);
+  const Run sens = RunPerfplan("tune sensitivity --store " + db + kFastTune);
   REQUIRE(sens.exit_code == 0);
   const auto j = nlohmann::json::parse(sens.out);
   const std::string note = j["warnings"][0];
@@ -152,8 +152,8 @@ TEST_CASE("tune sensitivity --store without --target explains the worst-scoring 
   CHECK(dimension == expected);
   CHECK(j["target"] == metric.at(expected));
   // --target still wins, with no such note.
-  const Run given = RunPerfplan("tune sensitivity --store " + db +
-                                " --target total_time_seconds" + kFast);
+  const Run given =
+      RunPerfplan("tune sensitivity --store " + db + " --target total_time_seconds" + kFastTune);
   REQUIRE(given.exit_code == 0);
   const nlohmann::json given_json = nlohmann::json::parse(given.out);  // outlives the loop
   for (const auto& w : given_json.at("warnings")) {

@@ -160,15 +160,21 @@ std::string Run(const std::string& args, int* exit_code) {
   return out;
 }
 
-TEST_CASE("CLI: simulate hdfs → ingest hdfs → workload --json has the DESIGN §6 keys") {
-  const std::string dir = testing::MakeTempDir();
+// `perfplan simulate hdfs SIZES --block-size 1048576 --out OUT --json`, which must succeed: its
+// JSON (the logs written and the `--node` specs that ingest them).
+nlohmann::json SimulateHdfs(const std::string& sizes, const std::string& out) {
   int rc = -1;
   const auto sim = nlohmann::json::parse(
-      Run("simulate hdfs --files 3 --file-size 5000000 --clients 2 --datanodes 3 --block-size "
-          "1048576 --out " +
-              dir + "/logs --json",
-          &rc));
+      Run("simulate hdfs " + sizes + " --block-size 1048576 --out " + out + " --json", &rc));
   REQUIRE(rc == 0);
+  return sim;
+}
+
+TEST_CASE("CLI: simulate hdfs → ingest hdfs → workload --json has the DESIGN §6 keys") {
+  const std::string dir = testing::MakeTempDir();
+  const auto sim =
+      SimulateHdfs("--files 3 --file-size 5000000 --clients 2 --datanodes 3", dir + "/logs");
+  int rc = -1;
   std::string nodes;
   for (const auto& n : sim["ingest_nodes"]) nodes += " --node " + n.get<std::string>();
   const auto ingest =
@@ -219,13 +225,9 @@ TEST_CASE("CLI: simulate hdfs → ingest hdfs → workload --json has the DESIGN
 TEST_CASE("map | sort | reduce gives the single-process statistics, however the input is split") {
   const std::string dir = testing::MakeTempDir();
   const std::string bin = testing::BinaryDir() + "/perfplan";
+  const auto sim =
+      SimulateHdfs("--files 6 --file-size 3000000 --clients 3 --datanodes 4", dir + "/logs");
   int rc = -1;
-  const auto sim = nlohmann::json::parse(
-      Run("simulate hdfs --files 6 --file-size 3000000 --clients 3 --datanodes 4 --block-size "
-          "1048576 --out " +
-              dir + "/logs --json",
-          &rc));
-  REQUIRE(rc == 0);
   std::string nodes, files;
   for (const auto& n : sim["ingest_nodes"]) {
     const std::string spec = n.get<std::string>();

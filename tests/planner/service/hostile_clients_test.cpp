@@ -30,13 +30,19 @@ using testing::Post;
 using testing::Socket;
 using testing::StatusOf;
 
+// Options of a service on a free port (read it back with port()); a case sets what it tests.
+ServiceOptions OnAnyPort() {
+  ServiceOptions options;
+  options.port = 0;
+  return options;
+}
+
 const std::string kPredictBody =
     R"({"application": "kmeans", "dataset_bytes": 8e9, "storage_nodes": 4, )"
     R"("compute_nodes": 16, "bandwidth_bytes_per_second": 1.25e8})";
 
 TEST_CASE("idle and slow-header connections do not stall /v1/health on a two-worker service") {
-  ServiceOptions options;
-  options.port = 0;
+  ServiceOptions options = OnAnyPort();
   options.threads = 2;
   Service service(ExampleCatalog(), options, nullptr);
   REQUIRE(service.Start().ok());
@@ -59,8 +65,7 @@ TEST_CASE("idle and slow-header connections do not stall /v1/health on a two-wor
 }
 
 TEST_CASE("the connection over the limit is answered 503 and closed") {
-  ServiceOptions options;
-  options.port = 0;
+  ServiceOptions options = OnAnyPort();
   options.max_connections = 4;
   std::ostringstream log;
   Service service(ExampleCatalog(), options, &log);
@@ -85,8 +90,7 @@ TEST_CASE("the connection over the limit is answered 503 and closed") {
 }
 
 TEST_CASE("a request head that does not arrive within the header timeout gets 408") {
-  ServiceOptions options;
-  options.port = 0;
+  ServiceOptions options = OnAnyPort();
   options.header_timeout_seconds = 1;
   options.read_timeout_seconds = 60;  // slowloris keeps sending: only the header timeout holds
   Service service(ExampleCatalog(), options, nullptr);
@@ -109,8 +113,7 @@ TEST_CASE("a request head that does not arrive within the header timeout gets 40
 }
 
 TEST_CASE("chunked bodies count against the body limit; the token is checked before the body") {
-  ServiceOptions options;
-  options.port = 0;
+  ServiceOptions options = OnAnyPort();
   options.max_body_bytes = 4096;
   options.token = "s3cret";
   Service service(ExampleCatalog(), options, nullptr);
@@ -169,9 +172,7 @@ TEST_CASE("chunked bodies count against the body limit; the token is checked bef
 }
 
 TEST_CASE("pipelined requests are all answered, in order; HEAD sends headers only") {
-  ServiceOptions options;
-  options.port = 0;
-  Service service(ExampleCatalog(), options, nullptr);
+  Service service(ExampleCatalog(), OnAnyPort(), nullptr);
   REQUIRE(service.Start().ok());
   Socket s(service.port());
   // Sent in one write: predict, a 404, HEAD of health, a bad predict, health.
@@ -213,9 +214,7 @@ TEST_CASE("pipelined requests are all answered, in order; HEAD sends headers onl
 }
 
 TEST_CASE("GET /metrics counts requests by route and status in the Prometheus text format") {
-  ServiceOptions options;
-  options.port = 0;
-  Service service(ExampleCatalog(), options, nullptr);
+  Service service(ExampleCatalog(), OnAnyPort(), nullptr);
   REQUIRE(service.Start().ok());
   Socket s(service.port());
   for (int i = 0; i < 3; ++i) {

@@ -23,6 +23,14 @@ namespace {
 
 using nlohmann::json;
 
+// The combined plan of the same evidence read from files (AnswerCombinedPlan), as JSON: what the
+// service's answer must equal.
+json CombinedPlanOf(const PlanRequest& files) {
+  Result<CombinedPlanAnswer> answer = AnswerCombinedPlan(files);
+  REQUIRE(answer.ok());
+  return json::parse(ToJson(answer.value()));
+}
+
 // The service over the example catalog on a free port (no store), and a client of it.
 struct Served {
   Served() : service(testing::ExampleCatalog(), FreePort(), nullptr) {
@@ -182,9 +190,7 @@ TEST_CASE("POST /v1/plan with spark_app answers what perfplan plan --store --app
   files.app = "app-plan-2";
   files.objective = PlanObjective::kCost;
   files.price_file = dir + "/p.json";
-  Result<CombinedPlanAnswer> expected = AnswerCombinedPlan(files);
-  REQUIRE(expected.ok());
-  const json e = json::parse(ToJson(expected.value()));
+  const json e = CombinedPlanOf(files);
   CHECK(combined["evidence"] == "combined");
   CHECK(combined["recommendation"] == e["recommendation"]);
   CHECK(combined["front"] == e["front"]);
@@ -269,9 +275,7 @@ TEST_CASE("POST /v1/plan with runs_csv answers what perfplan plan --runs answers
   files.profile_file = examples + "/profiles/kmeans.yaml";
   files.topology_file = examples + "/topology.yaml";
   files.dataset = "sky-survey";
-  Result<CombinedPlanAnswer> files_combined = AnswerCombinedPlan(files);
-  REQUIRE(files_combined.ok());
-  const json e = json::parse(ToJson(files_combined.value()));
+  const json e = CombinedPlanOf(files);
   CHECK(combined["evidence"] == "combined");
   CHECK(combined["recommendation"] == e["recommendation"]);
   CHECK(combined["front"] == e["front"]);

@@ -303,12 +303,6 @@ TEST_CASE("perfplan serve stops cleanly on SIGTERM") {
         std::string::npos);
 }
 
-}  // namespace
-}  // namespace perfplan::planner
-
-namespace perfplan::planner {
-namespace {
-
 TEST_CASE("History Server paths and tuning endpoints explain what the service lacks") {
   const Catalog catalog = ExampleCatalog();
   ServiceOptions bare;

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "tests/support/store_dump.h"
+#include "tests/support/store_query.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles {
@@ -68,6 +69,15 @@ std::unique_ptr<Store> OpenStore(const std::string& path) {
   return std::move(store).value();
 }
 
+// A NameNode audit log of lines [0, n) read as node "nn", and an empty store beside it.
+struct AuditLog {
+  explicit AuditLog(int n) { testing::WriteFile(path, Lines(0, n, AuditLine)); }
+  const std::string dir = testing::MakeTempDir();
+  const std::string path = dir + "/hdfs-audit.log";
+  const std::vector<HdfsSource> sources = {{"nn", path}};
+  std::unique_ptr<Store> store = OpenStore(dir + "/s.db");
+};
+
 // Every stored record, in a canonical order, as one string: equal strings = equal totals and
 // no record lost or duplicated.
 std::string Dump(Store& store) {
@@ -90,10 +100,7 @@ std::string Dump(Store& store) {
 }
 
 std::int64_t Count(Store& store, const std::string& table) {
-  auto st = store.Prepare("SELECT count(*) FROM " + table);
-  REQUIRE(st.ok());
-  REQUIRE(st.value().Step());
-  return st.value().ColumnInt(0);
+  return testing::Count(store, "SELECT count(*) FROM " + table);
 }
 
 TEST_CASE("NAME=PATH parsing and option validation") {
@@ -149,62 +156,54 @@ TEST_CASE("rotated family is listed oldest first") {
 }
 
 TEST_CASE("ingesting twice adds nothing; appended lines are picked up; a partial line waits") {
-  const std::string dir = testing::MakeTempDir();
-  const std::string log = dir + "/hdfs-audit.log";
-  testing::WriteFile(log, Lines(0, 100, AuditLine));
-  auto store = OpenStore(dir + "/s.db");
-  const std::vector<HdfsSource> sources = {{"nn", log}};
-  auto first = IngestHdfs(*store, sources, {});
+  const AuditLog log(100);
+  auto first = IngestHdfs(*log.store, log.sources, {});
   REQUIRE(first.ok());
   CHECK(first.value().records == 100);
   CHECK(first.value().files_read == 1);
   REQUIRE(first.value().checkpoints.size() == 1);
   CHECK(first.value().checkpoints[0].lines == 100);
-  auto again = IngestHdfs(*store, sources, {});
+  auto again = IngestHdfs(*log.store, log.sources, {});
   REQUIRE(again.ok());
   CHECK(again.value().records == 0);
   CHECK(again.value().files_unchanged == 1);
   const std::string line100 = AuditLine(100);
-  Append(log, line100.substr(0, 30));
-  auto partial = IngestHdfs(*store, sources, {});
+  Append(log.path, line100.substr(0, 30));
+  auto partial = IngestHdfs(*log.store, log.sources, {});
   REQUIRE(partial.ok());
   CHECK(partial.value().records == 0);
   REQUIRE(partial.value().warnings.size() == 1);
   CHECK(FormatProblem(partial.value().warnings[0]) ==
-        log +
+        log.path +
             ":101: line: last line has no line break yet; held back until it has one (or "
             "set complete_files)");
-  Append(log, line100.substr(30) + Lines(101, 150, AuditLine));
-  auto more = IngestHdfs(*store, sources, {});
+  Append(log.path, line100.substr(30) + Lines(101, 150, AuditLine));
+  auto more = IngestHdfs(*log.store, log.sources, {});
   REQUIRE(more.ok());
   CHECK(more.value().records == 50);
-  CHECK(Count(*store, "hdfs_audit") == 150);
+  CHECK(Count(*log.store, "hdfs_audit") == 150);
 }
 
 TEST_CASE("rotation and compression of old files never double-count") {
-  const std::string dir = testing::MakeTempDir();
-  const std::string log = dir + "/hdfs-audit.log";
-  testing::WriteFile(log, Lines(0, 300, AuditLine));
-  auto store = OpenStore(dir + "/s.db");
-  const std::vector<HdfsSource> sources = {{"nn", log}};
-  REQUIRE(IngestHdfs(*store, sources, {}).ok());
+  const AuditLog log(300);
+  REQUIRE(IngestHdfs(*log.store, log.sources, {}).ok());
   // More lines, then rotate (rename) and start a new file; later compress the rotated one.
-  Append(log, Lines(300, 400, AuditLine));
-  std::filesystem::rename(log, log + ".1");
-  testing::WriteFile(log, Lines(400, 450, AuditLine));
-  auto after = IngestHdfs(*store, sources, {});
+  Append(log.path, Lines(300, 400, AuditLine));
+  std::filesystem::rename(log.path, log.path + ".1");
+  testing::WriteFile(log.path, Lines(400, 450, AuditLine));
+  auto after = IngestHdfs(*log.store, log.sources, {});
   REQUIRE(after.ok());
   CHECK(after.value().records == 150);
-  WriteGzip(log + ".1.gz", testing::ReadFile(log + ".1"));
-  std::filesystem::remove(log + ".1");
-  auto compressed = IngestHdfs(*store, sources, {});
+  WriteGzip(log.path + ".1.gz", testing::ReadFile(log.path + ".1"));
+  std::filesystem::remove(log.path + ".1");
+  auto compressed = IngestHdfs(*log.store, log.sources, {});
   REQUIRE(compressed.ok());
   CHECK(compressed.value().records == 0);
-  CHECK(Count(*store, "hdfs_audit") == 450);
+  CHECK(Count(*log.store, "hdfs_audit") == 450);
   // A fresh store reading the final files sees the same records.
-  auto clean = OpenStore(dir + "/clean.db");
-  REQUIRE(IngestHdfs(*clean, sources, {}).ok());
-  CHECK(Dump(*clean) == Dump(*store));
+  auto clean = OpenStore(log.dir + "/clean.db");
+  REQUIRE(IngestHdfs(*clean, log.sources, {}).ok());
+  CHECK(Dump(*clean) == Dump(*log.store));
 }
 
 TEST_CASE("a truncated compressed file never stores its cut-off last line as a record") {
@@ -288,10 +287,7 @@ TEST_CASE("log4j times are read in the stated zone and stored in UTC") {
       "ip=/10.0.0.1\tcmd=open\tsrc=/f\tdst=null\tperm=null\tproto=rpc\n";
   testing::WriteFile(dir + "/nn.log", july);
   auto stored_time = [](Store& store) {
-    auto st = store.Prepare("SELECT time_ms FROM hdfs_audit");
-    REQUIRE(st.ok());
-    REQUIRE(st.value().Step());
-    return st.value().ColumnInt(0);
+    return testing::Count(store, "SELECT time_ms FROM hdfs_audit");
   };
   const std::int64_t wall_as_utc = 1719828000000;  // 2024-07-01T10:00:00Z
   for (const auto& [zone, utc] : std::vector<std::pair<std::string, std::int64_t>>{
@@ -384,10 +380,8 @@ TEST_CASE("SIGKILL at random points, resumed, gives exactly the totals of one cl
     {
       // Did this run commit something before it died? (Kills mid-way, not only at start-up.)
       auto probe = OpenStore(dir + "/killed.db");
-      auto st = probe->Prepare("SELECT coalesce(sum(lines), 0) FROM hdfs_checkpoint");
-      REQUIRE(st.ok());
-      REQUIRE(st.value().Step());
-      const std::int64_t lines = st.value().ColumnInt(0);
+      const std::int64_t lines =
+          testing::Count(*probe, "SELECT coalesce(sum(lines), 0) FROM hdfs_checkpoint");
       if (lines > committed_lines) ++progressed;
       committed_lines = lines;
     }

@@ -4,14 +4,12 @@
 
 #include <string>
 
+#include "tests/support/problem_lines.h"
+
 namespace perfplan::profiles {
 namespace {
 
-std::string Problems(const Loaded<BucketTimes>& loaded) {
-  std::string out;
-  for (const Problem& p : loaded.problems) out += FormatProblem(p) + "\n";
-  return out;
-}
+using testing::ProblemText;
 
 TEST_CASE("bucket-time CSV groups rows by task in order of first appearance") {
   const Loaded<BucketTimes> r = ParseBucketTimes(
@@ -63,7 +61,7 @@ TEST_CASE("every bad cell is reported as file:line: field: message") {
       "t1,6,1\n"
       "t1,6,2\n",
       "b.csv");
-  CHECK(Problems(r) ==
+  CHECK(ProblemText(r) ==
         "b.csv:2: seconds: 'abc' is not a number; expected seconds ≥ 0\n"
         "b.csv:3: seconds: '-2' is negative; expected seconds ≥ 0\n"
         "b.csv:4: seconds: 'inf' is not finite; expected seconds ≥ 0\n"
@@ -74,12 +72,12 @@ TEST_CASE("every bad cell is reported as file:line: field: message") {
 }
 
 TEST_CASE("a CSV header without the three columns, a bad number in a column, no values") {
-  CHECK(Problems(ParseBucketTimes("task,bucket,secs\nt,1,2\n", "b.csv")) ==
+  CHECK(ProblemText(ParseBucketTimes("task,bucket,secs\nt,1,2\n", "b.csv")) ==
         "b.csv:1: header: expected the columns task_id,bucket,seconds; found 'task,bucket,secs'\n");
-  CHECK(Problems(ParseBucketTimes("1\n2\n3x\nnan\n", "<stdin>")) ==
+  CHECK(ProblemText(ParseBucketTimes("1\n2\n3x\nnan\n", "<stdin>")) ==
         "<stdin>:3: value: '3x' is not a number; expected seconds ≥ 0\n"
         "<stdin>:4: value: 'nan' is not finite; expected seconds ≥ 0\n");
-  CHECK(Problems(ParseBucketTimes("\n# nothing\n", "e.txt")) ==
+  CHECK(ProblemText(ParseBucketTimes("\n# nothing\n", "e.txt")) ==
         "e.txt: no values; expected a column of numbers or task_id,bucket,seconds rows\n");
 }
 

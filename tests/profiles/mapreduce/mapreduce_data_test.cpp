@@ -47,6 +47,15 @@ std::size_t Occurrences(const std::string& text, const std::string& needle) {
   return n;
 }
 
+// The job's total of counter `name` (any group), or -1 when the job has none.
+std::int64_t TotalCounter(const Job& job, const std::string& name) {
+  std::int64_t value = -1;
+  for (const auto& c : job.counters.at("total")) {
+    if (c.name == name) value = c.value;
+  }
+  return value;
+}
+
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);
@@ -129,11 +138,7 @@ TEST_CASE("Each .jhist: event counts, tasks and attempts equal an independent co
   CHECK(r0->finish_ms == 1329348468600);
   auto teragen = LoadJob(*store, "job_1416424547277_0002");
   REQUIRE(teragen.ok());
-  std::int64_t written = -1;
-  for (const auto& c : teragen.value().counters.at("total")) {
-    if (c.name == "HDFS_BYTES_WRITTEN") written = c.value;
-  }
-  CHECK(written == 10000);
+  CHECK(TotalCounter(teragen.value(), "HDFS_BYTES_WRITTEN") == 10000);
 }
 
 TEST_CASE("The Hadoop 0.20 JobHistory: records, tasks, attempts and the job's end") {
@@ -153,11 +158,7 @@ TEST_CASE("The Hadoop 0.20 JobHistory: records, tasks, attempts and the job's en
   CHECK(job.value().submit_ms == 1252764871815);
   CHECK(job.value().finish_ms == 1252765099898);
   CHECK(job.value().finished_reduces == 8);
-  std::int64_t launched = -1;
-  for (const auto& c : job.value().counters.at("total")) {
-    if (c.name == "TOTAL_LAUNCHED_MAPS") launched = c.value;
-  }
-  CHECK(launched == 10);
+  CHECK(TotalCounter(job.value(), "TOTAL_LAUNCHED_MAPS") == 10);
 }
 
 TEST_CASE("The Rumen trace: jobs, tasks, and every attempt's times as in the .json") {

@@ -9,11 +9,12 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <random>
 
 #include "profiles/mapreduce/mapreduce_store.h"
 #include "tests/support/cli_run.h"
+#include "tests/support/kill_resume.h"
 #include "tests/support/store_dump.h"
+#include "tests/support/store_query.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles::mapreduce {
@@ -73,12 +74,7 @@ std::unique_ptr<Store> Open(const std::string& db) {
   return std::move(store).value();
 }
 
-std::int64_t Count(Store& store, const std::string& sql) {
-  auto st = store.Prepare(sql);
-  REQUIRE(st.ok());
-  REQUIRE(st.value().Step());
-  return st.value().ColumnInt(0);
-}
+using testing::Count;
 
 TEST_CASE("A second ingest adds nothing; a changed file replaces its job; conf joins by id") {
   const std::string dir = testing::MakeTempDir();
@@ -182,48 +178,28 @@ TEST_CASE("SIGKILL at random points, resumed, leaves exactly the store of one cl
   const std::string logs = dir + "/history";
   std::filesystem::create_directories(logs);
   int next = 0;
-  for (; next < 24; ++next) WriteJob(logs, next);
   // One file per transaction (the hidden --batch-files; 256 by default), so the 24 files commit
   // one by one and most kills land between two commits.
   auto args = [&](const std::string& db) {
     return std::vector<std::string>{"ingest", "mapreduce",     logs, "--store",
                                     db,       "--batch-files", "1"};
   };
-  const auto t0 = std::chrono::steady_clock::now();
-  REQUIRE(testing::RunPerfplanKilledAfter(args(dir + "/timing.db"), -1));
-  const auto clean_us = std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::steady_clock::now() - t0)
-                            .count();
-  std::mt19937 rng(20261201);
-  std::uniform_int_distribution<int> delay(0, static_cast<int>(clean_us));
-  const std::string killed_db = dir + "/killed.db";
-  int kills = 0, runs = 0, progressed = 0;
-  std::int64_t committed = 0;
-  while (kills < 20) {
-    ++runs;
-    REQUIRE(runs < 400);
-    if (testing::RunPerfplanKilledAfter(args(killed_db), delay(rng))) {
-      for (int i = 0; i < 4; ++i) WriteJob(logs, next++);  // the history folder grows
-      continue;
-    }
-    ++kills;
-    if (!std::filesystem::exists(killed_db)) continue;
-    const std::int64_t now = Jobs(killed_db);
-    if (now > committed) ++progressed;
-    committed = now;
-  }
-  REQUIRE(testing::RunPerfplanKilledAfter(args(killed_db), -1));
+  auto add_jobs = [&](int n) {
+    for (int i = 0; i < n; ++i) WriteJob(logs, next++);
+  };
+  const testing::KillReport k = testing::KillAndResume(
+      {.kills = 20, .max_runs = 400, .seed = 20261201}, dir, args, add_jobs, Jobs);
   REQUIRE(testing::RunPerfplanKilledAfter(args(dir + "/clean.db"), -1));
-  auto killed = Open(killed_db);
+  auto killed = Open(dir + "/killed.db");
   auto clean = Open(dir + "/clean.db");
   CHECK(testing::IntegrityCheck(*killed) == "ok");
-  CHECK(Jobs(killed_db) == next);
+  CHECK(Jobs(dir + "/killed.db") == next);
   CHECK(testing::DumpTables(*killed, "mr_") == testing::DumpTables(*clean, "mr_"));
   // At least 3 of the 20 kills came after a commit that the kill before had not seen: kills
   // land between commits, not only before the first one or after the last.
-  CHECK(progressed >= 3);
-  MESSAGE("runs " << runs << ", kills " << kills << " (" << progressed << " after progress), "
-                  << next << " files, clean run " << clean_us << " us");
+  CHECK(k.progressed >= 3);
+  MESSAGE("runs " << k.runs << ", kills " << k.kills << " (" << k.progressed << " after progress), "
+                  << next << " files, clean run " << k.clean_us << " us");
 }
 
 TEST_CASE("the v2 migration packs a v1 store's counter rows, in order, escapes and all") {

@@ -7,15 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/problem_lines.h"
+
 namespace perfplan::profiles {
 namespace {
 
-// One problem per line, so a failed comparison prints both texts.
-std::string Messages(const Loaded<PriceFile>& loaded) {
-  std::string out;
-  for (const Problem& p : loaded.problems) out += FormatProblem(p) + "\n";
-  return out;
-}
+using testing::ProblemText;
 
 std::string Lines(const std::vector<std::string>& lines) {
   std::string out;
@@ -34,7 +31,7 @@ prices:
      billing_increment_seconds: 3600}
 )";
   Loaded<PriceFile> p = ParsePriceFile(text, "p.yaml");
-  INFO(Messages(p));
+  INFO(ProblemText(p));
   REQUIRE(p.ok());
   CHECK(p.value.currency == "EUR");
   REQUIRE(p.value.entries.size() == 2);
@@ -63,7 +60,7 @@ prices:
   - {site: b, instance_type: c, price_per_node_hour: 1}
   - {instance_type: c, price_per_nodehour: 1}
 )";
-  CHECK(Messages(ParsePriceFile(text, "p.yaml")) ==
+  CHECK(ProblemText(ParsePriceFile(text, "p.yaml")) ==
         Lines({
             "p.yaml:1: currency: missing",
             "p.yaml:2: discount_fraction: must be below 1 (0.3 = 30 % off), got 1.5",
@@ -77,7 +74,7 @@ prices:
 }
 
 TEST_CASE("a price file that is not a mapping, or has no prices, says so") {
-  CHECK(Messages(ParsePriceFile("schema_version: 2\ncurrency: USD\nprices: []\n", "p.yaml")) ==
+  CHECK(ProblemText(ParsePriceFile("schema_version: 2\ncurrency: USD\nprices: []\n", "p.yaml")) ==
         Lines({
             "p.yaml:1: schema_version: this perfplan reads version 1, got 2",
             "p.yaml:3: prices: needs at least one entry",

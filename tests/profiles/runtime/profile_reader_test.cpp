@@ -9,16 +9,13 @@
 #include <random>
 
 #include "profiles/runtime/profile_writer.h"
+#include "tests/support/problem_lines.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles {
 namespace {
 
-std::vector<std::string> Messages(const Loaded<ProfileDocument>& loaded) {
-  std::vector<std::string> out;
-  for (const Problem& p : loaded.problems) out.push_back(FormatProblem(p));
-  return out;
-}
+using testing::ProblemLines;
 
 const char* kValidYaml = R"(schema_version: 1
 application: kmeans
@@ -79,7 +76,7 @@ runs:
     disk_seconds: 1
     network_seconds: 1
 )";
-  CHECK(Messages(ParseProfile(text, "p.yaml")) ==
+  CHECK(ProblemLines(ParseProfile(text, "p.yaml")) ==
         std::vector<std::string>{
             "p.yaml:3: reduction_object_clas: unknown key; did you mean "
             "\"reduction_object_class\"?",
@@ -122,14 +119,14 @@ TEST_CASE("malformed documents are reported, not crashed on") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.text);
-    CHECK(Messages(ParseProfile(c.text, "p.yaml")) == c.messages);
+    CHECK(ProblemLines(ParseProfile(c.text, "p.yaml")) == c.messages);
   }
 }
 
 TEST_CASE("a document nested 100,000 deep is refused with a message, not a stack overflow") {
   const std::string deep =
       "{\"runs\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
-  const std::vector<std::string> messages = Messages(ParseProfile(deep, "deep.json"));
+  const std::vector<std::string> messages = ProblemLines(ParseProfile(deep, "deep.json"));
   REQUIRE(messages.size() == 1);
   CHECK(messages[0].rfind("deep.json:1: not valid YAML or JSON: nested too deeply (the parser "
                           "stops at a recursion depth of ",
@@ -139,14 +136,14 @@ TEST_CASE("a document nested 100,000 deep is refused with a message, not a stack
 TEST_CASE("cross-field problems found by the model are reported too") {
   std::string text = kValidYaml;
   text.replace(text.find("compute_seconds: 26"), 19, "compute_seconds: 7");
-  CHECK(Messages(ParseProfile(text, "p.yaml")) ==
+  CHECK(ProblemLines(ParseProfile(text, "p.yaml")) ==
         std::vector<std::string>{"p.yaml:13: runs[1].compute_seconds: must include "
                                  "reduction_seconds + global_reduction_seconds (8), got 7"});
 }
 
 TEST_CASE("a missing file is reported with the reason") {
   Loaded<ProfileDocument> loaded = LoadProfile("/nonexistent/p.yaml");
-  CHECK(Messages(loaded) ==
+  CHECK(ProblemLines(loaded) ==
         std::vector<std::string>{"/nonexistent/p.yaml: cannot open (No such file or directory)"});
 }
 
@@ -290,7 +287,7 @@ TEST_CASE("other YAML, and every document with a problem, is read by yaml-cpp") 
     CAPTURE(c.name);
     CHECK_FALSE(ParseProfile(c.text, "p.yaml").value.read_in_one_pass);
   }
-  CHECK(Messages(ParseProfile(unknown, "p.yaml")) ==
+  CHECK(ProblemLines(ParseProfile(unknown, "p.yaml")) ==
         std::vector<std::string>{
             "p.yaml:13: runs[0].compute_nodez: unknown key; did you mean \"compute_nodes\"?",
             "p.yaml:11: runs[0].compute_nodes: missing"});

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/support/problem_lines.h"
+
 namespace perfplan::profiles {
 namespace {
 
@@ -9,11 +11,7 @@ const char* kHeader =
     "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
     "bandwidth_bytes_per_second,runtime_seconds,completed";
 
-std::vector<std::string> Messages(const Loaded<RunsTable>& t) {
-  std::vector<std::string> out;
-  for (const Problem& p : t.problems) out.push_back(FormatProblem(p));
-  return out;
-}
+using testing::ProblemLines;
 
 TEST_CASE("runs CSV reads quoted fields, CRLF line ends, extra columns and censored rows") {
   const std::string text =
@@ -41,7 +39,7 @@ TEST_CASE("runs CSV reports every bad field with file, line and column name") {
                            "lr,c4.large,1e9,4,0,1e8,-3,maybe\n"
                            "lr,c4.large,1e9\n";
   Loaded<RunsTable> t = ParseRunsCsv(text, "runs.csv");
-  CHECK(Messages(t) ==
+  CHECK(ProblemLines(t) ==
         std::vector<std::string>{"runs.csv:2: dataset_bytes: expected a number, got 'abc'",
                                  "runs.csv:3: compute_nodes: must be > 0, got 0",
                                  "runs.csv:3: runtime_seconds: must be > 0, got -3",
@@ -54,17 +52,17 @@ TEST_CASE("runs CSV names a missing column and suggests a misspelt one") {
       "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
       "bandwidth_bytes_per_second,runtime_secs,completed\n",
       "r.csv");
-  CHECK(Messages(t) ==
+  CHECK(ProblemLines(t) ==
         std::vector<std::string>{"r.csv:1: runtime_seconds: required column is missing from the "
                                  "header; is 'runtime_secs' meant to be it?"});
-  CHECK(Messages(ParseRunsCsv("", "e.csv")) ==
+  CHECK(ProblemLines(ParseRunsCsv("", "e.csv")) ==
         std::vector<std::string>{"e.csv:1: empty file: expected a header row naming the columns "
                                  "workload, instance_type, dataset_bytes, storage_nodes, "
                                  "compute_nodes, bandwidth_bytes_per_second, runtime_seconds, "
                                  "completed"});
-  CHECK(Messages(ParseRunsCsv(std::string(kHeader) + "\n", "h.csv")) ==
+  CHECK(ProblemLines(ParseRunsCsv(std::string(kHeader) + "\n", "h.csv")) ==
         std::vector<std::string>{"h.csv:2: no data rows after the header"});
-  CHECK(Messages(ParseRunsCsv(std::string(kHeader) + ",workload\n", "d.csv")) ==
+  CHECK(ProblemLines(ParseRunsCsv(std::string(kHeader) + ",workload\n", "d.csv")) ==
         std::vector<std::string>{"d.csv:1: workload: column named twice (columns 1 and 9)"});
 }
 

@@ -7,14 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/problem_lines.h"
+
 namespace perfplan::profiles {
 namespace {
 
-std::vector<std::string> Messages(const Loaded<SwimTrace>& loaded) {
-  std::vector<std::string> out;
-  for (const Problem& p : loaded.problems) out.push_back(FormatProblem(p));
-  return out;
-}
+using testing::ProblemLines;
 
 TEST_CASE("a SWIM trace gives submit times and the three data sizes of each job") {
   // The first two lines of FB-2009_samples_24_times_1hr_0.tsv.
@@ -39,7 +37,7 @@ TEST_CASE("every bad SWIM line is reported with its line and column") {
       "job2\t20\t2\tmany\t0\t0\n"
       "job3\t30\t10\t5\n"
       "job4\t7\t0\t1\t1\t1\n";
-  CHECK(Messages(ParseSwimTrace(text, "t.tsv")) ==
+  CHECK(ProblemLines(ParseSwimTrace(text, "t.tsv")) ==
         std::vector<std::string>{
             "t.tsv:2: gap_seconds: expected a number >= 0, got \"-1\"",
             "t.tsv:3: map_input_bytes: expected a number >= 0, got \"many\"",
@@ -48,7 +46,7 @@ TEST_CASE("every bad SWIM line is reported with its line and column") {
             "t.tsv:5: submit_seconds: submit times are cumulative; 7 is before the previous "
             "job's",
         });
-  CHECK(Messages(ParseSwimTrace("\n", "e.tsv")) == std::vector<std::string>{"e.tsv: no jobs"});
+  CHECK(ProblemLines(ParseSwimTrace("\n", "e.tsv")) == std::vector<std::string>{"e.tsv: no jobs"});
 }
 
 }  // namespace

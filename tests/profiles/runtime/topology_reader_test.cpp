@@ -3,17 +3,14 @@
 #include <doctest/doctest.h>
 
 #include "profiles/runtime/topology.h"
+#include "tests/support/problem_lines.h"
 
 namespace perfplan::profiles {
 namespace {
 
 constexpr double kExact = 1e-12;
 
-std::vector<std::string> Messages(const Loaded<Topology>& loaded) {
-  std::vector<std::string> out;
-  for (const Problem& p : loaded.problems) out.push_back(FormatProblem(p));
-  return out;
-}
+using testing::ProblemLines;
 
 const char* kTopology = R"(schema_version: 1
 sites:
@@ -88,7 +85,7 @@ datasets:
       - {site: stor, storage_nodes: 2}
       - {site: store, storage_nodes: -2}
 )";
-  CHECK(Messages(ParseTopology(text, "t.yaml")) ==
+  CHECK(ProblemLines(ParseTopology(text, "t.yaml")) ==
         std::vector<std::string>{
             "t.yaml:5: sites[1].nodes[0].count: must be >= 1, got 0",
             "t.yaml:5: sites[1].nodes[0].speed: must be > 0, got -1",
@@ -113,7 +110,7 @@ datasets:
     replicas:
       - {site: store, storage_nodes: 2}
 )";
-  CHECK(Messages(ParseTopology(text, "t.yaml")) ==
+  CHECK(ProblemLines(ParseTopology(text, "t.yaml")) ==
         std::vector<std::string>{"t.yaml:10: datasets[0].replicas[0].site: replica at \"store\" "
                                  "cannot reach any site with compute nodes"});
 }
@@ -125,7 +122,7 @@ sites:
     local_bandwith_bytes_per_second: 1e9
     nodes: [{count: 1, sped: 2}]
 )";
-  CHECK(Messages(ParseTopology(text, "t.yaml")) ==
+  CHECK(ProblemLines(ParseTopology(text, "t.yaml")) ==
         std::vector<std::string>{
             "t.yaml:4: sites[0].local_bandwith_bytes_per_second: unknown key; did you mean "
             "\"local_bandwidth_bytes_per_second\"?",
@@ -150,7 +147,7 @@ TEST_CASE("node counts are whole numbers within the documented bounds, never wra
     CAPTURE(c.count);
     const std::string text = std::string("schema_version: 1\nsites:\n  - name: comp\n") +
                              "    nodes: [{count: " + c.count + "}]\n";
-    CHECK(Messages(ParseTopology(text, "t.yaml")) == std::vector<std::string>{c.message});
+    CHECK(ProblemLines(ParseTopology(text, "t.yaml")) == std::vector<std::string>{c.message});
   }
 }
 
@@ -160,7 +157,7 @@ sites:
   - name: comp
     nodes: [{count: 600000}, {count: 600000}]
 )";
-  CHECK(Messages(ParseTopology(text, "t.yaml")) ==
+  CHECK(ProblemLines(ParseTopology(text, "t.yaml")) ==
         std::vector<std::string>{"t.yaml:4: sites[0].nodes: the site has 1200000 nodes in all; at "
                                  "most 1000000 are supported"});
 }
@@ -178,7 +175,7 @@ datasets:
     replicas:
       - {site: comp, storage_nodes: 2.5}
 )";
-  CHECK(Messages(ParseTopology(text, "t.yaml")) ==
+  CHECK(ProblemLines(ParseTopology(text, "t.yaml")) ==
         std::vector<std::string>{
             "t.yaml:6: sites[0].name: duplicate key (first given at line 3)",
             "t.yaml:4: sites[0].local_bandwidth_bytes_per_second: expected a number, got the "

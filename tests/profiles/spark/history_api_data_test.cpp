@@ -293,12 +293,6 @@ TEST_CASE("An unknown application answers NotFound as the History Server's 404 d
   CHECK(answer.status().message() == "unknown app: nope");
 }
 
-}  // namespace
-}  // namespace perfplan::profiles::spark
-
-namespace perfplan::profiles::spark {
-namespace {
-
 TEST_CASE("withSummaries adds the taskSummary distribution and per-executor distributions") {
   auto store = IngestSnapshot("apache-spark");
   auto stage = HistoryApi(*store,

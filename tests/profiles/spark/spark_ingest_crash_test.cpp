@@ -4,14 +4,14 @@
 // integrity check. Also: two ingesters started at once on one store take turns.
 #include <doctest/doctest.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <random>
 
 #include "profiles/spark/spark_store.h"
 #include "tests/support/spark_codecs.h"
+#include "tests/support/kill_resume.h"
 #include "tests/support/store_dump.h"
+#include "tests/support/store_query.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles {
@@ -49,10 +49,7 @@ std::unique_ptr<Store> Open(const std::string& db) {
 
 std::int64_t Attempts(const std::string& db) {
   auto store = Open(db);
-  auto st = store->Prepare("SELECT count(*) FROM spark_attempts");
-  REQUIRE(st.ok());
-  REQUIRE(st.value().Step());
-  return st.value().ColumnInt(0);
+  return testing::Count(*store, "SELECT count(*) FROM spark_attempts");
 }
 
 TEST_CASE("SIGKILL at random points, resumed, leaves exactly the store of one clean run") {
@@ -60,44 +57,24 @@ TEST_CASE("SIGKILL at random points, resumed, leaves exactly the store of one cl
   const std::string logs = dir + "/logs";
   std::filesystem::create_directories(logs);
   int next_log = 0;
-  for (; next_log < 24; ++next_log) WriteLog(logs, next_log);
-
-  const auto t0 = std::chrono::steady_clock::now();
-  REQUIRE(IngestOnce(logs, dir + "/timing.db", -1));
-  const auto clean_us =
-      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0)
-          .count();
   // Kill points uniform over a clean run's length. A run that finishes anyway finds new logs
   // next time (as a live history folder grows), so killing goes on. Fixed seed.
-  std::mt19937 rng(20261129);
-  std::uniform_int_distribution<int> delay(0, static_cast<int>(clean_us));
-  const std::string killed_db = dir + "/killed.db";
-  int kills = 0, runs = 0, progressed = 0;
-  std::int64_t committed = 0;
-  while (kills < 25) {
-    ++runs;
-    REQUIRE(runs < 500);
-    if (IngestOnce(logs, killed_db, delay(rng))) {
-      for (int i = 0; i < 4; ++i) WriteLog(logs, next_log++);
-      continue;
-    }
-    ++kills;
-    if (!std::filesystem::exists(killed_db)) continue;
-    const std::int64_t now = Attempts(killed_db);
-    if (now > committed) ++progressed;
-    committed = now;
-  }
-  REQUIRE(IngestOnce(logs, killed_db, -1));
+  auto args = [&](const std::string& db) { return IngestArgs(logs, db); };
+  auto add_logs = [&](int n) {
+    for (int i = 0; i < n; ++i) WriteLog(logs, next_log++);
+  };
+  const testing::KillReport k = testing::KillAndResume(
+      {.kills = 25, .max_runs = 500, .seed = 20261129}, dir, args, add_logs, Attempts);
   REQUIRE(IngestOnce(logs, dir + "/clean.db", -1));
 
-  auto killed = Open(killed_db);
+  auto killed = Open(dir + "/killed.db");
   auto clean = Open(dir + "/clean.db");
   CHECK(testing::IntegrityCheck(*killed) == "ok");
-  CHECK(Attempts(killed_db) == next_log);
+  CHECK(Attempts(dir + "/killed.db") == next_log);
   CHECK(testing::DumpTables(*killed, "spark_") == testing::DumpTables(*clean, "spark_"));
-  CHECK(progressed >= 5);  // kills landed mid-way, after some applications were committed
-  MESSAGE("runs " << runs << ", kills " << kills << " (" << progressed << " after progress), "
-                  << next_log << " logs, clean run " << clean_us << " us");
+  CHECK(k.progressed >= 5);  // kills landed mid-way, after some applications were committed
+  MESSAGE("runs " << k.runs << ", kills " << k.kills << " (" << k.progressed << " after progress), "
+                  << next_log << " logs, clean run " << k.clean_us << " us");
 }
 
 TEST_CASE("two ingesters started at once on one store take turns and store each log once") {

@@ -210,12 +210,6 @@ TEST_CASE("Codec detection by magic bytes") {
   CHECK(CodecFromContent("{\"Event\"") == Codec::kPlain);
 }
 
-}  // namespace
-}  // namespace perfplan::profiles::spark
-
-namespace perfplan::profiles::spark {
-namespace {
-
 TEST_CASE("Truncated or bit-flipped streams of every codec never crash and are reported") {
   const std::string plain = testing::SyntheticEventLog("app-x", 2, 40);
   const std::string dir = testing::MakeTempDir();

@@ -1,0 +1,34 @@
+"""What the held-out tuning-set generators share (bench/tune_hadoop_gen.py,
+bench/tune_spark_yarn_gen.py): their command line and the Latin hypercube their runs are drawn
+from. Imported from those scripts (run as /usr/bin/python3 bench/NAME.py: bench/ is on sys.path).
+"""
+
+import sys
+
+import numpy as np
+
+
+def latin_hypercube(rng, n, bounds):
+    """n rows of one value per (lo, hi) in bounds: each column takes one value in each of its n
+    equal strata, in random order (a column's strata drawn first, then row by row the values)."""
+    strata = [rng.permutation(n) for _ in bounds]
+    rows = []
+    for i in range(n):
+        row = []
+        for k, (lo, hi) in enumerate(bounds):
+            u = (strata[k][i] + rng.uniform()) / n
+            row.append(lo + u * (hi - lo))
+        rows.append(row)
+    return rows
+
+
+def main(write, judge, default_runs, default_seed):
+    """`NAME.py OUT [RUNS] [SEED]` calls write(out, runs, rng) with a generator of that seed;
+    `NAME.py --judge RECOMMEND.json` calls judge(path)."""
+    if sys.argv[1] == "--judge":
+        judge(sys.argv[2])
+        return
+    out = sys.argv[1]
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else default_runs
+    seed = int(sys.argv[3]) if len(sys.argv) > 3 else default_seed
+    write(out, runs, np.random.default_rng(seed))
