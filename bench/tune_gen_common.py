@@ -1,6 +1,6 @@
 """What the held-out tuning-set generators share (bench/tune_hadoop_gen.py,
-bench/tune_spark_yarn_gen.py): their command line and the Latin hypercube their runs are drawn
-from. Imported from those scripts (run as /usr/bin/python3 bench/NAME.py: bench/ is on sys.path).
+bench/tune_spark_yarn_gen.py, bench/tune_mr_memory_gen.py): their command line and the Latin
+hypercube their runs are drawn from. Imported from those scripts (run as /usr/bin/python3 bench/NAME.py: bench/ is on sys.path).
 """
 
 import sys

@@ -68,7 +68,7 @@ import json
 import math
 import sys
 
-import numpy as np
+from tune_gen_common import latin_hypercube, main
 
 NODES, VCORES = 8, 16
 
@@ -177,20 +177,11 @@ def judge(path):
     print(f"fails: {rule}" if rule else f"succeeds; noise-free run time {runtime(c):.1f} s")
 
 
-def main():
-    if sys.argv[1] == "--judge":
-        judge(sys.argv[2])
-        return
-    out = sys.argv[1]
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 150
-    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 21
-    rng = np.random.default_rng(seed)
+def write(out, runs, rng):
     rows = [[text(k, d) for _, _, _, d, k in COLUMNS]]  # the site defaults first
-    strata = [rng.permutation(runs - 1) for _ in COLUMNS]
-    for i in range(runs - 1):
+    for values in latin_hypercube(rng, runs - 1, [(lo, hi) for _, lo, hi, _, _ in COLUMNS]):
         row = []
-        for j, (_, lo, hi, _, kind) in enumerate(COLUMNS):
-            v = lo + (strata[j][i] + rng.uniform()) / (runs - 1) * (hi - lo)
+        for v, (_, _, hi, _, kind) in zip(values, COLUMNS):
             if kind == "int":
                 v = min(math.floor(v), hi)
             elif kind == "bool":
@@ -215,4 +206,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(write, judge, default_runs=150, default_seed=21)
