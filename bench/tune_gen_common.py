@@ -1,6 +1,6 @@
 """What the held-out tuning-set generators share (bench/tune_hadoop_gen.py,
-bench/tune_spark_yarn_gen.py, bench/tune_mr_memory_gen.py): their command line and the Latin
-hypercube their runs are drawn from. Imported from those scripts (run as /usr/bin/python3 bench/NAME.py: bench/ is on sys.path).
+bench/tune_spark_yarn_gen.py, bench/tune_mr_memory_gen.py): their command line, the Latin
+hypercube their runs are drawn from and the CSV they write. Imported from those scripts (run as /usr/bin/python3 bench/NAME.py: bench/ is on sys.path).
 """
 
 import sys
@@ -20,6 +20,27 @@ def latin_hypercube(rng, n, bounds):
             row.append(lo + u * (hi - lo))
         rows.append(row)
     return rows
+
+
+def write_csv(out, names, rows, failure, runtime, from_text, rng):
+    """Writes rows (lists of cell texts, one per name) as a CSV with a time_seconds column: -1 when
+    failure(config) names a rule, else runtime(config, rng); config = from_text(dict of cells).
+    Prints how many runs failed, by rule, on stderr."""
+    failures = {}
+    with open(out, "w") as f:
+        f.write(",".join(names + ["time_seconds"]) + "\n")
+        for row in rows:
+            c = from_text(dict(zip(names, row)))
+            rule = failure(c)
+            if rule:
+                failures[rule] = failures.get(rule, 0) + 1
+                time = "-1"
+            else:
+                time = f"{runtime(c, rng):.1f}"
+            f.write(",".join(row + [time]) + "\n")
+    print(f"{out}: {len(rows)} runs, {sum(failures.values())} failed", file=sys.stderr)
+    for rule, n in sorted(failures.items()):
+        print(f"  {n:3d}  {rule}", file=sys.stderr)
 
 
 def main(write, judge, default_runs, default_seed):

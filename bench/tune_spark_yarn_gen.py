@@ -61,7 +61,7 @@ import json
 import math
 import sys
 
-from tune_gen_common import latin_hypercube, main
+from tune_gen_common import latin_hypercube, main, write_csv
 
 MIB = 1
 NODES, NODE_MB, NODE_VCORES = 10, 57344, 16
@@ -210,21 +210,7 @@ def write(out, runs, rng):
                 v = min(math.floor(v), hi if kind in ("int", "mib", "kib") else hi - 1)
             row.append(spark_text(name, kind, v))
         rows.append(row)
-    failures = {}
-    with open(out, "w") as f:
-        f.write(",".join(NAMES + ["time_seconds"]) + "\n")
-        for row in rows:
-            c = from_text(dict(zip(NAMES, row)))
-            rule = failure(c)
-            if rule:
-                failures[rule] = failures.get(rule, 0) + 1
-                time = "-1"
-            else:
-                time = f"{runtime(c, rng):.1f}"
-            f.write(",".join(row + [time]) + "\n")
-    print(f"{out}: {runs} runs, {sum(failures.values())} failed", file=sys.stderr)
-    for rule, n in sorted(failures.items()):
-        print(f"  {n:3d}  {rule}", file=sys.stderr)
+    write_csv(out, NAMES, rows, failure, runtime, from_text, rng)
 
 
 if __name__ == "__main__":
