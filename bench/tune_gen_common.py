@@ -3,6 +3,7 @@ bench/tune_spark_yarn_gen.py, bench/tune_mr_memory_gen.py): their command line, 
 hypercube their runs are drawn from and the CSV they write. Imported from those scripts (run as /usr/bin/python3 bench/NAME.py: bench/ is on sys.path).
 """
 
+import json
 import sys
 
 import numpy as np
@@ -41,6 +42,16 @@ def write_csv(out, names, rows, failure, runtime, from_text, rng):
     print(f"{out}: {len(rows)} runs, {sum(failures.values())} failed", file=sys.stderr)
     for rule, n in sorted(failures.items()):
         print(f"  {n:3d}  {rule}", file=sys.stderr)
+
+
+def judge_config_text(path, from_text, failure, runtime):
+    """Reads `perfplan tune recommend --json` output (its config_text) and prints whether the
+    configuration fails by failure() and, if not, its noise-free runtime()."""
+    with open(path) as f:
+        answer = json.load(f)
+    c = from_text(answer["config_text"])
+    rule = failure(c)
+    print(f"fails: {rule}" if rule else f"succeeds; noise-free run time {runtime(c):.1f} s")
 
 
 def main(write, judge, default_runs, default_seed):

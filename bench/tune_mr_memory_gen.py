@@ -64,11 +64,9 @@ before perfplan ran on the set: the first try (heap ratio to 0.95, vmem-pmem-rat
 io.sort.mb to 2,400, shuffle.input.buffer.percent to 0.9, memory.limit.percent to 0.6) failed
 107 of 150 runs; the second, below, fails 71. Nothing was changed after.
 """
-import json
 import math
-import sys
 
-from tune_gen_common import latin_hypercube, main, write_csv
+from tune_gen_common import judge_config_text, latin_hypercube, main, write_csv
 
 NODES, VCORES = 8, 16
 
@@ -170,11 +168,7 @@ def from_text(cells):
 
 
 def judge(path):
-    with open(path) as f:
-        answer = json.load(f)
-    c = from_text(answer["config_text"])
-    rule = failure(c)
-    print(f"fails: {rule}" if rule else f"succeeds; noise-free run time {runtime(c):.1f} s")
+    judge_config_text(path, from_text, failure, runtime)
 
 
 def write(out, runs, rng):

@@ -57,11 +57,9 @@ The ranges and the working-set constant were chosen (twice: the first try failed
 Spark's own defaults) to give a failed share near BestConf's (a quarter to a half) before
 perfplan ran on the set; nothing was changed after.
 """
-import json
 import math
-import sys
 
-from tune_gen_common import latin_hypercube, main, write_csv
+from tune_gen_common import judge_config_text, latin_hypercube, main, write_csv
 
 MIB = 1
 NODES, NODE_MB, NODE_VCORES = 10, 57344, 16
@@ -194,11 +192,7 @@ def from_text(cells):
 
 
 def judge(path):
-    with open(path) as f:
-        answer = json.load(f)
-    c = from_text(answer["config_text"])
-    rule = failure(c)
-    print(f"fails: {rule}" if rule else f"succeeds; noise-free run time {runtime(c):.1f} s")
+    judge_config_text(path, from_text, failure, runtime)
 
 
 def write(out, runs, rng):
