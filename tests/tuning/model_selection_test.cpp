@@ -87,7 +87,11 @@ TEST_CASE("poly-ridge is skipped, with a warning, when its expansion is too larg
   d.source = "wide.csv";
   d.target = "t";
   constexpr int kParams = 200;  // 200 + 200·201/2 = 20,300 terms
-  for (int j = 0; j < kParams; ++j) d.features.push_back({"p" + std::to_string(j)});
+  for (int j = 0; j < kParams; ++j) {
+    Feature f;
+    f.name = "p" + std::to_string(j);
+    d.features.push_back(f);
+  }
   for (int i = 0; i < 10; ++i) {
     std::vector<double> x(kParams);
     for (int j = 0; j < kParams; ++j) x[j] = (i * 7 + j) % 11;
