@@ -5,7 +5,6 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cassert>
-#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "models/fnv1a.h"
 #include "models/input_file.h"
 #include "models/json_text.h"
 #include "models/random.h"
@@ -522,20 +522,11 @@ namespace {
 
 constexpr const char* kFormatName = "perfplan-tuning-model";
 
-// FNV-1a 64's offset basis. Files written before session 9 were summed from one digit short of
-// it (kLegacyFnvOffset); they still load (docs/tuning.md, "Model file").
-constexpr std::uint64_t kFnvOffset = 14695981039346656037ULL;
-constexpr std::uint64_t kLegacyFnvOffset = 1469598103934665603ULL;
-
-std::string Checksum(const std::string& text, std::uint64_t offset = kFnvOffset) {
-  std::uint64_t h = offset;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "fnv1a64:%016" PRIx64, h);
-  return buf;
+// "fnv1a64:<16 hex digits>" of the model's text. Files written before session 9 were summed from
+// one digit short of FNV's offset basis (models::kFnv1a64ShortOffset); they still load
+// (docs/tuning.md, "Model file").
+std::string Checksum(const std::string& text, std::uint64_t offset = models::kFnv1a64Offset) {
+  return "fnv1a64:" + models::Fnv1a64Hex(text, offset);
 }
 
 Unit UnitFromString(const std::string& s) {
@@ -665,7 +656,8 @@ Result<Model> Model::Load(const std::string& path) {
   }
   const Json& m = doc["model"];
   const std::string body = JsonText(m);
-  if (doc["checksum"] != Checksum(body) && doc["checksum"] != Checksum(body, kLegacyFnvOffset)) {
+  if (doc["checksum"] != Checksum(body) &&
+      doc["checksum"] != Checksum(body, models::kFnv1a64ShortOffset)) {
     return corrupt("checksum mismatch: edited or damaged");
   }
   try {

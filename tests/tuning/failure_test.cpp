@@ -3,12 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <array>
-#include <cinttypes>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "models/fnv1a.h"
 #include "tests/support/test_support.h"
 #include "tests/tuning/tuning_fixtures.h"
 #include "tuning/model.h"
@@ -252,19 +251,12 @@ TEST_CASE("A saved model keeps its failure model, bit-identically") {
 // FNV-1a 64 of `text` from offset basis `offset`, as the model file writes it:
 // "fnv1a64:<16 hex digits>".
 std::string Fnv1a64(const std::string& text, std::uint64_t offset) {
-  std::uint64_t h = offset;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "fnv1a64:%016" PRIx64, h);
-  return buf;
+  return "fnv1a64:" + models::Fnv1a64Hex(text, offset);
 }
 
-constexpr std::uint64_t kFnvOffset = 14695981039346656037ULL;  // FNV-1a 64's offset basis
+constexpr std::uint64_t kFnvOffset = models::kFnv1a64Offset;  // FNV-1a 64's offset basis
 // One digit short of it: model files written before session 9.
-constexpr std::uint64_t kLegacyFnvOffset = 1469598103934665603ULL;
+constexpr std::uint64_t kLegacyFnvOffset = models::kFnv1a64ShortOffset;
 
 TEST_CASE("A model file's checksum is FNV-1a 64; files summed from the short basis still load") {
   // The published test vectors of FNV-1a 64.
