@@ -14,6 +14,7 @@
 
 #include "models/fnv1a.h"
 #include "models/input_file.h"
+#include "models/json_fields.h"
 #include "models/json_text.h"
 #include "models/random.h"
 #include "tuning/gaussian_process.h"
@@ -539,80 +540,52 @@ Unit UnitFromString(const std::string& s) {
 
 Status Model::Save(const std::string& path) const {
   const State& s = *state_;
-  Json m;
+  // Keys that are their field's name are named once (models/json_fields.h). Json sorts its keys,
+  // so the text and its checksum do not depend on the order they are set in.
+  Json m = PERFPLAN_JSON_FIELDS(s, target, x_mean, x_sd, y_mean, y_sd, y_min, y_max, sv_coef, rho,
+                                weights, poly_mean);
   m["kind"] = std::string(ToString(s.kind));
-  m["target"] = s.target;
   m["training_runs"] = s.runs;
   m["cv_mre"] = cv_mre_;
-  m["params"] = {
-      {"c", s.params.c},          {"gamma", s.params.gamma},   {"epsilon", s.params.epsilon},
-      {"nu", s.params.nu},        {"degree", s.params.degree}, {"coef0", s.params.coef0},
-      {"lambda", s.params.lambda}};
-  m["solver"] = {{"tolerance", s.solver.tolerance},
-                 {"cache_mb", s.solver.cache_mb},
-                 {"shrinking", s.solver.shrinking}};
+  m["params"] = PERFPLAN_JSON_FIELDS(s.params, c, gamma, epsilon, nu, degree, coef0, lambda);
+  m["solver"] = PERFPLAN_JSON_FIELDS(s.solver, tolerance, cache_mb, shrinking);
   Json features = Json::array();
   for (const Feature& f : s.features) {
-    features.push_back({{"name", f.name},
-                        {"parameter", f.parameter},
-                        {"category", f.category},
-                        {"unit", std::string(ToString(f.unit))},
-                        {"integer", f.integer},
-                        {"min", f.min},
-                        {"max", f.max}});
+    Json feature = PERFPLAN_JSON_FIELDS(f, name, parameter, category, integer, min, max);
+    feature["unit"] = std::string(ToString(f.unit));
+    features.push_back(feature);
   }
   m["features"] = features;
-  m["x_mean"] = s.x_mean;
-  m["x_sd"] = s.x_sd;
-  m["y_mean"] = s.y_mean;
-  m["y_sd"] = s.y_sd;
-  m["y_min"] = s.y_min;
-  m["y_max"] = s.y_max;
   m["baseline"] = baseline_;
   m["support_vectors"] = s.sv;
-  m["sv_coef"] = s.sv_coef;
-  m["rho"] = s.rho;
-  m["weights"] = s.weights;
-  m["poly_mean"] = s.poly_mean;
   if (s.gp) {
-    m["gaussian_process"] = {{"length_scale", s.gp_hyper.length_scale},
-                             {"noise", s.gp_hyper.noise},
-                             {"feature_min", s.gp_min},
-                             {"feature_max", s.gp_max},
-                             {"x", s.gp_x},
-                             {"y", s.gp_y}};
+    Json gp = PERFPLAN_JSON_FIELDS(s.gp_hyper, length_scale, noise);
+    gp["feature_min"] = s.gp_min;
+    gp["feature_max"] = s.gp_max;
+    gp["x"] = s.gp_x;
+    gp["y"] = s.gp_y;
+    m["gaussian_process"] = gp;
   }
   if (failure_) {
     const FailureModel& f = *failure_;
-    Json terms = Json::array();
+    Json failure = PERFPLAN_JSON_FIELDS(f, lambda, mean, scale, failed_runs, succeeded_runs,
+                                        cv_accuracy, cv_log_loss, majority_accuracy);
+    failure["features"] = std::string(ToString(f.features));
+    failure["terms"] = Json::array();
     for (const FailureTerm& t : f.terms) {
-      terms.push_back({{"column", t.column}, {"log", t.log}, {"floor", t.floor}});
+      failure["terms"].push_back(PERFPLAN_JSON_FIELDS(t, column, log, floor));
     }
-    Json units = Json::array();
-    for (const FailureUnit& u : f.units)
-      units.push_back({{"weights", u.weights}, {"bias", u.bias}});
-    m["failure"] = {{"features", std::string(ToString(f.features))},
-                    {"terms", terms},
-                    {"mean", f.mean},
-                    {"scale", f.scale},
-                    {"units", units},
-                    {"failed_runs", f.failed_runs},
-                    {"succeeded_runs", f.succeeded_runs},
-                    {"lambda", f.lambda},
-                    {"cv_accuracy", f.cv_accuracy},
-                    {"cv_log_loss", f.cv_log_loss},
-                    {"majority_accuracy", f.majority_accuracy}};
+    failure["units"] = Json::array();
+    for (const FailureUnit& u : f.units) {
+      failure["units"].push_back(PERFPLAN_JSON_FIELDS(u, weights, bias));
+    }
     if (f.bounds_known) {
-      Json bounds = Json::array();
+      failure["bounds"] = Json::array();
       for (const FailureBound& b : f.bounds) {
-        bounds.push_back({{"a", b.a},
-                          {"b", b.b},
-                          {"product", b.product},
-                          {"upper", b.upper},
-                          {"limit", b.limit}});
+        failure["bounds"].push_back(PERFPLAN_JSON_FIELDS(b, a, b, product, upper, limit));
       }
-      m["failure"]["bounds"] = bounds;
     }
+    m["failure"] = failure;
   }
   const std::string body = JsonText(m);
   Json doc;
