@@ -81,8 +81,7 @@ void AddEvaluateCommand(CLI::App& cmd, CliContext& ctx) {
       "= != < <= > >=, over the runs CSV columns.\n"
       "Example:\n  perfplan evaluate --runs runs.csv --workload terasort_hadoop "
       "--train \"instance_type=r4.xlarge and compute_nodes<=8\"");
-  cmd.add_option("--runs", flags->request.runs_file, "Runs CSV (DESIGN §3.2 columns)")->required();
-  cmd.add_option("--workload", flags->request.workload, "Workload to evaluate")->required();
+  AddRunsOptions(cmd, flags->request.runs_file, flags->request.workload, "evaluate");
   cmd.add_option("--train", flags->request.train_expression, "Rows to train on")->required();
   cmd.add_flag("!--no-intervals", flags->request.options.intervals,
                "Skip the prediction intervals");

@@ -2,6 +2,7 @@
 #include <ostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/cli/table.h"
 #include "planner/runtime/fit_eval.h"
 #include "profiles/runtime/profile_writer.h"
@@ -51,8 +52,7 @@ void AddFitCommand(CLI::App& cmd, CliContext& ctx) {
       "  perfplan fit --runs runs.csv --workload lr_spark --instance-type r4.xlarge > lr.yaml\n"
       "  perfplan predict --profile lr.yaml --dataset-bytes 48060212000 --storage-nodes 12 "
       "--compute-nodes 12 --bandwidth-bytes-per-second 156250000");
-  cmd.add_option("--runs", flags->request.runs_file, "Runs CSV (DESIGN §3.2 columns)")->required();
-  cmd.add_option("--workload", flags->request.workload, "Workload to fit")->required();
+  AddRunsOptions(cmd, flags->request.runs_file, flags->request.workload, "fit");
   cmd.add_option("--instance-type", flags->request.instance_type,
                  "Instance type to fit on (default: the one with the most completed runs)");
   cmd.add_option("--train", flags->request.train_expression,

@@ -1,7 +1,7 @@
 // What most commands share: the `--json` and `--store` flags (and the runtime questions' `--model`,
-// `--profiled-site`, `--deadline-seconds`) with one wording, opening the store a
-// question is asked of, and the end of a command (report the error, or write the answer as JSON or
-// for people). Header-only and cheap: CLI11 comes through command.h.
+// `--profiled-site`, `--deadline-seconds`, fit and evaluate's `--runs`/`--workload`) with one
+// wording, opening the store a question is asked of, and the end of a command (report the error,
+// or write the answer as JSON or for people). Header-only and cheap: CLI11 comes through command.h.
 #pragma once
 
 #include <unistd.h>
@@ -27,6 +27,14 @@ inline CLI::Option* AddJsonFlag(CLI::App& cmd, bool& json, const std::string& in
 // `--store FILE`: the profile store the command reads or writes.
 inline CLI::Option* AddStoreOption(CLI::App& cmd, std::string& path) {
   return cmd.add_option("--store", path, "Profile store (SQLite file)");
+}
+
+// `--runs FILE --workload NAME`, both required, of the commands that fit one workload of a runs
+// CSV (fit, evaluate); `verb` says what is done to it ("Workload to fit").
+inline void AddRunsOptions(CLI::App& cmd, std::string& runs_file, std::string& workload,
+                           const std::string& verb) {
+  cmd.add_option("--runs", runs_file, "Runs CSV (DESIGN §3.2 columns)")->required();
+  cmd.add_option("--workload", workload, "Workload to " + verb)->required();
 }
 
 // `--model VARIANT` of the runtime-model questions (predict, select, plan); models::Parse reads it.
