@@ -497,12 +497,17 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   const auto window_ms = static_cast<std::int64_t>(options.cache_window_seconds * 1000);
   std::map<std::string, HdfsClientStream> streams;
   std::int64_t unknown_blocks = 0;
+  // Whether a record at `t` is inside the window; one that is widens [first, last].
+  auto within = [&](std::int64_t t) {
+    if (!in_window(t)) return false;
+    first = std::min(first, t);
+    last = std::max(last, t);
+    return true;
+  };
 
   auto on_audit = [&](const HdfsAuditRecord& a) {
     if (a.allowed && a.cmd == "create") ++path_state[path_id(a.src)].creates;
-    if (!in_window(a.time_ms)) return;
-    first = std::min(first, a.time_ms);
-    last = std::max(last, a.time_ms);
+    if (!within(a.time_ms)) return;
     ++c.audit_records;
     const std::uint32_t client = ips.Id(a.ip), user = users.Id(a.user);
     Acc& ac = Slot(by_client, client);
@@ -546,9 +551,7 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
     p.sized = true;
   };
   auto on_transfer = [&](const HdfsTransferRecord& t) {
-    if (!in_window(t.time_ms)) return;
-    first = std::min(first, t.time_ms);
-    last = std::max(last, t.time_ms);
+    if (!within(t.time_ms)) return;
     ++c.transfer_records;
     const std::uint32_t datanode = ips.Id(t.datanode), peer = ips.Id(t.peer);
     HdfsDataNodeStats& n = Slot(nodes, datanode);
