@@ -318,6 +318,21 @@ constexpr const char* kProfileSums =
 constexpr const char* kFinishedTasks =
     "FROM spark_tasks t WHERE t.attempt_key = ?1 AND t.finish_time_ms IS NOT NULL";
 
+// row(q) on an attempt's sums: `stored`, columns of its spark_summary_attempts row, when it is
+// summary only (loaded by spark reduce, which summed its tasks at insert); else `sums` over its
+// finished task rows (kEfficiencySums or kProfileSums, the same values in the same order).
+template <typename Row>
+Status ReadAttemptSums(Store& store, std::int64_t key, const char* stored, const char* sums,
+                       Row&& row) {
+  auto summary = IsSummaryOnly(store, key);
+  if (!summary.ok()) return summary.status();
+  return FirstRow(store,
+                  summary.value() ? std::string("SELECT ") + stored +
+                                        " FROM spark_summary_attempts WHERE attempt_key = ?1"
+                                  : std::string("SELECT ") + sums + kFinishedTasks,
+                  row, key);
+}
+
 ApplicationSummary ReadApplication(const Statement& q) {
   ApplicationSummary a;
   ReadColumns(q, 0, a.app_id, a.attempt_id, a.name, a.user, a.spark_version, a.source,
@@ -386,16 +401,12 @@ Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string
   auto key = FindAttemptKey(store, app_id, attempt_id);
   if (!key.ok()) return key.status();
   EfficiencyVector b;
-  auto summary = IsSummaryOnly(store, key.value());
-  if (!summary.ok()) return summary.status();
-  Status s = FirstRow(
-      store,
-      summary.value() ? std::string("SELECT e_task_seconds, e_compute_seconds, e_shuffle_seconds, "
-                                    "e_shuffle_bytes, e_gc_seconds, e_result_serialization_seconds, "
-                                    "e_total_seconds, e_finished_tasks, e_tasks_with_cpu_time, "
-                                    "e_input_bytes FROM spark_summary_attempts WHERE attempt_key = ?1")
-                      : std::string("SELECT ") + kEfficiencySums + kFinishedTasks,
-      [&](const Statement& r) {
+  Status s = ReadAttemptSums(
+      store, key.value(),
+      "e_task_seconds, e_compute_seconds, e_shuffle_seconds, e_shuffle_bytes, e_gc_seconds, "
+      "e_result_serialization_seconds, e_total_seconds, e_finished_tasks, e_tasks_with_cpu_time, "
+      "e_input_bytes",
+      kEfficiencySums, [&](const Statement& r) {
         b.task_seconds = r.ColumnDouble(0);
         b.shuffle_bytes = r.ColumnDouble(3);
         b.total_seconds = r.ColumnDouble(6);
@@ -408,8 +419,7 @@ Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string
           b.gc_share = r.ColumnDouble(4) / b.task_seconds;
           b.result_serialization_share = r.ColumnDouble(5) / b.task_seconds;
         }
-      },
-      key.value());
+      });
   if (!s.ok()) return s;
   return b;
 }
@@ -427,21 +437,15 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
   double cpu_seconds = 0, result_bytes = 0, result_seconds = 0;
   std::int64_t hosts = 0;
   bool read = false;
-  auto summary = IsSummaryOnly(store, key.value());
-  if (!summary.ok()) return summary.status();
-  Status s = FirstRow(
-      store,
-      summary.value() ? std::string("SELECT p_input_bytes, p_disk_seconds, p_fetch_wait_seconds, "
-                                    "p_remote_bytes, p_cpu_seconds, p_result_bytes, "
-                                    "p_result_seconds, p_hosts FROM spark_summary_attempts WHERE "
-                                    "attempt_key = ?1")
-                      : std::string("SELECT ") + kProfileSums + kFinishedTasks,
-      [&](const Statement& r) {
+  Status s = ReadAttemptSums(
+      store, key.value(),
+      "p_input_bytes, p_disk_seconds, p_fetch_wait_seconds, p_remote_bytes, p_cpu_seconds, "
+      "p_result_bytes, p_result_seconds, p_hosts",
+      kProfileSums, [&](const Statement& r) {
         read = true;
         ReadColumns(r, 0, input_bytes, disk_seconds, fetch_wait_seconds, remote_bytes, cpu_seconds,
                     result_bytes, result_seconds, hosts);
-      },
-      key.value());
+      });
   if (!s.ok()) return s;
   if (!read) return Status::Failed("no task rows for " + app_id);
   if (input_bytes <= 0) {
