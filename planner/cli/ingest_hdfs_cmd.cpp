@@ -44,11 +44,7 @@ void AddIngestHdfsCommand(CLI::App& parent, CliContext& ctx) {
   cmd->add_flag("--complete", flags->request.options.complete_files,
                 "Also read a last line without a line break (files no longer written)");
   AddJsonFlag(*cmd, flags->json);
-  cmd->add_option("--jobs", flags->jobs,
-                  "Parser threads, one --node each at a time (one writer commits; the store is "
-                  "the same as with 1)")
-      ->check(CLI::Range(1, 256))
-      ->default_str("the cores");
+  AddIngestJobsOption(*cmd, flags->jobs, "Parser threads, one --node each at a time");
   cmd->callback([flags, &ctx] {
     auto report = planner::AnswerIngestHdfs(flags->request, flags->jobs,
                                             TerminalProgress(ctx, "nodes"));

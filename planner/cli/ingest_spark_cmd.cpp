@@ -36,10 +36,7 @@ void AddIngestSparkCommand(CLI::App& parent, CliContext& ctx) {
                   "Skip (and report) lines longer than this many decompressed bytes")
       ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 40))
       ->capture_default_str();
-  cmd->add_option("--jobs", flags->jobs,
-                  "Parser threads (one writer commits; the store is the same as with 1)")
-      ->check(CLI::Range(1, 256))
-      ->default_str("the cores");
+  AddIngestJobsOption(*cmd, flags->jobs, "Parser threads");
   cmd->callback([flags, &ctx] {
     auto store = profiles::Store::Open(flags->store, {profiles::spark::StoreMigrations()});
     if (!store.ok()) return ReportError(ctx, "ingest spark", store.status(), flags->json);

@@ -57,6 +57,15 @@ inline CLI::Option* AddDeadlineOption(CLI::App& cmd, double& seconds) {
       ->check(CLI::Range(0.0, 1e300));
 }
 
+// `--jobs N` of `ingest spark` and `ingest hdfs`: parser threads, 1 to 256, by default one per
+// core; `what` begins the help ("Parser threads"), which then says the store does not depend on N.
+inline CLI::Option* AddIngestJobsOption(CLI::App& cmd, int& jobs, const std::string& what) {
+  return cmd
+      .add_option("--jobs", jobs, what + " (one writer commits; the store is the same as with 1)")
+      ->check(CLI::Range(1, 256))
+      ->default_str("the cores");
+}
+
 // One progress line of an ingest: "\r[3/10 logs, 52.4 MB, 48.1 MB/s]" (`what` names the inputs;
 // `bytes` read so far; the rate is bytes over `elapsed_seconds`, left out before 0.1 s when it
 // would mean little). Ends with a newline when done == total. Units are decimal: MB = 10^6 bytes.
