@@ -197,14 +197,17 @@ FailureModel BoundOnly(bool bounds_known) {
   return f;
 }
 
+// The synthetic model's recommendation from `samples` candidates, aware of `failure`.
+Recommendation RecommendAware(const FailureModel& failure, std::size_t samples) {
+  RecommendOptions s;
+  s.samples = samples;
+  s.failure = &failure;
+  return Recommend(SyntheticModel(), s).value();
+}
+
 TEST_CASE(
     "Recommendations stay inside the bounds of the successful runs and name those they meet") {
-  const Model m = SyntheticModel();
-  const FailureModel bound = BoundOnly(true);
-  RecommendOptions s;
-  s.samples = 500;
-  s.failure = &bound;
-  const Recommendation r = Recommend(m, s).value();
+  const Recommendation r = RecommendAware(BoundOnly(true), 500);
   // More memory and more cores are faster: unbounded the search goes to 16 GiB x 8 cores; here
   // it goes up to the bound, not past it.
   CHECK(r.config[0].value * r.config[1].value <= 64.0 * 1024 * 1024 * 1024);
@@ -219,12 +222,7 @@ TEST_CASE(
 }
 
 TEST_CASE("A failure model from a file without bounds says the answer is not bounded") {
-  const Model m = SyntheticModel();
-  const FailureModel old = BoundOnly(false);
-  RecommendOptions s;
-  s.samples = 200;
-  s.failure = &old;
-  const Recommendation r = Recommend(m, s).value();
+  const Recommendation r = RecommendAware(BoundOnly(false), 200);
   CHECK(r.bound_rejected == 0);
   CHECK(r.binding_bounds.empty());
   bool warned = false;
