@@ -319,26 +319,23 @@ TEST_CASE("Without failed runs there is nothing to learn") {
   const Dataset d = testing::SyntheticDataset(20);
   CHECK(FitFailureModel(d).status().message() ==
         "synthetic.csv: no failed runs; a failure model needs runs marked as failed");
-  FailureOptions o;
-  o.lambdas = {1, 0};
-  CHECK(FitFailureModel(WithFailures(40), o).status().message() ==
-        "failure_lambdas: must be > 0 (got 0)");
-  o = {};
-  o.union_units = {1};
-  CHECK(FitFailureModel(WithFailures(40), o).status().message() ==
-        "failure_union_units: must be >= 2 (got 1)");
-  o = {};
-  o.folds = 1;
-  CHECK(FitFailureModel(WithFailures(40), o).status().message() ==
-        "failure_folds: must be >= 2 (got 1)");
-  o = {};
-  o.feature_sets = {};
-  CHECK(FitFailureModel(WithFailures(40), o).status().message() ==
-        "failure_feature_sets: is empty");
-  o = {};
-  o.threads = 0;
-  CHECK(FitFailureModel(WithFailures(40), o).status().message() ==
-        "failure_threads: must be 1 to 1024 (got 0)");
+}
+
+TEST_CASE("Failure options out of range are refused, naming the option") {
+  const Dataset d = WithFailures(40);
+  auto refusal = [&](const FailureOptions& o) { return FitFailureModel(d, o).status().message(); };
+  // Each changes one option of the defaults.
+  FailureOptions lambdas, units, folds, feature_sets, threads;
+  lambdas.lambdas = {1, 0};
+  units.union_units = {1};
+  folds.folds = 1;
+  feature_sets.feature_sets = {};
+  threads.threads = 0;
+  CHECK(refusal(lambdas) == "failure_lambdas: must be > 0 (got 0)");
+  CHECK(refusal(units) == "failure_union_units: must be >= 2 (got 1)");
+  CHECK(refusal(folds) == "failure_folds: must be >= 2 (got 1)");
+  CHECK(refusal(feature_sets) == "failure_feature_sets: is empty");
+  CHECK(refusal(threads) == "failure_threads: must be 1 to 1024 (got 0)");
 }
 
 }  // namespace
