@@ -292,23 +292,22 @@ TEST_CASE("--ranges turns normalised values into real ones and the defaults into
   CHECK(j["config"]["spark.executor.instances"].get<double>() >= 2);
   // A value that is not normalised, and a range for a column the data lacks, are errors.
   testing::WriteFile(dir + "/bad.csv", "spark.executor.cores,time\n0.5,10\n3,20\n");
-  const Run bad = RunPerfplan("tune cv --data " + dir + "/bad.csv --target time --ranges " + dir +
-                                  "/ranges.yaml",
-                              "2>&1");
+  // `tune cv` of bad.csv with the ranges file `name` (in dir), its stderr merged into its stdout.
+  auto cv_with_ranges = [&](const std::string& name) {
+    return RunPerfplan(
+        "tune cv --data " + dir + "/bad.csv --target time --ranges " + dir + "/" + name, "2>&1");
+  };
+  const Run bad = cv_with_ranges("ranges.yaml");
   CHECK(bad.exit_code == 2);
   CHECK(bad.out.find("--ranges: " + dir + "/ranges.yaml:2: parameter \"spark.executor.instances\" "
                      "not found") != std::string::npos);
   testing::WriteFile(dir + "/one.yaml", "spark.executor.cores: {min: 1, max: 8}\n");
-  const Run unnorm = RunPerfplan("tune cv --data " + dir + "/bad.csv --target time --ranges " +
-                                     dir + "/one.yaml",
-                                 "2>&1");
+  const Run unnorm = cv_with_ranges("one.yaml");
   CHECK(unnorm.exit_code == 2);
   CHECK(unnorm.out.find(dir + "/bad.csv:3: spark.executor.cores: \"3\" is not a normalised value "
                         "(0 to 1)") != std::string::npos);
   testing::WriteFile(dir + "/inverted.yaml", "spark.executor.cores: {min: 9, max: 8}\n");
-  const Run inverted = RunPerfplan("tune cv --data " + dir + "/bad.csv --target time --ranges " +
-                                       dir + "/inverted.yaml",
-                                   "2>&1");
+  const Run inverted = cv_with_ranges("inverted.yaml");
   CHECK(inverted.exit_code == 2);
   CHECK(inverted.out.find("inverted.yaml:1: spark.executor.cores: min 9 is above max 8") !=
         std::string::npos);
