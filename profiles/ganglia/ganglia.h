@@ -152,9 +152,16 @@ struct GangliaExport {
   std::vector<GangliaSeries> series;
 };
 
+// The most points (values and gaps, over all series) one Ambari export may hold: 160 MB of
+// points. A "[~r]N" line of a few bytes stands for N points, so without a bound over the whole
+// export a small file could ask for any amount of memory (a bound per series did not stop a file
+// of many series). A day of 100 hosts × 17 metrics at a 15 s step is 9.8 million.
+inline constexpr std::int64_t kMaxAmbariPoints = 10'000'000;
+
 // Ambari rrd.py text. Fails with "ORIGIN:LINE: …" on a non-numeric value, a bad repeat count,
-// a block cut off before [~EOM], or a missing header line.
-Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::string& origin);
+// more than `max_points` points in all, a block cut off before [~EOM], or a missing header line.
+Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::string& origin,
+                                         std::int64_t max_points = kMaxAmbariPoints);
 // ganglia-web JSON. Fails with "ORIGIN: …" naming the array index and field.
 Result<GangliaExport> ParseGangliaWebJson(std::string_view text, const std::string& origin);
 

@@ -15,10 +15,11 @@ namespace perfplan::profiles {
 namespace {
 
 constexpr const char* kSummaryHost = "__SummaryInfo__";
-// Bounds that keep the time arithmetic exact and a hostile "[~r]N" from exhausting memory.
+// Bounds that keep the time arithmetic exact (the points' bound is kMaxAmbariPoints in ganglia.h).
 constexpr double kMaxEpoch = 9.0e15;
 constexpr double kMaxStepSeconds = 1.0e9;
-constexpr std::int64_t kMaxPointsPerSeries = 10'000'000;
+constexpr const char* kSplitIt =
+    " (points and gaps over all its series; split the export by host or time)";
 
 bool EpochInRange(double v) { return v >= -kMaxEpoch && v <= kMaxEpoch; }
 
@@ -57,8 +58,11 @@ class Lines {
 
 }  // namespace
 
-Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::string& origin) {
+Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::string& origin,
+                                         std::int64_t max_points) {
   GangliaExport out;
+  // Points and gaps of the series already read; with the current one's, at most max_points.
+  std::int64_t earlier_points = 0;
   out.format = "ambari-rrd-text";
   Lines lines(text);
   std::string_view line;
@@ -107,6 +111,9 @@ Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::strin
     double last = 0;
     bool last_present = false;  // false: the previous line was "[~n]"
     bool have_last = false;     // any value line seen yet
+    auto points_so_far = [&] {
+      return earlier_points + static_cast<std::int64_t>(s.points.size() + s.missing);
+    };
     while (true) {
       if (!lines.Next(line)) {
         return Status::InvalidArgument(origin + ": series " + s.cluster + "/" + s.host + "/" +
@@ -121,11 +128,10 @@ Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::strin
           return Status::InvalidArgument(where() + "repeat '" + std::string(line) +
                                          "' needs a count >= 1 after [~r]");
         }
-        if (repeat > kMaxPointsPerSeries ||
-            static_cast<std::int64_t>(s.points.size() + s.missing) + repeat > kMaxPointsPerSeries) {
+        if (repeat - 1 > max_points - points_so_far()) {
           return Status::InvalidArgument(where() + "repeat '" + std::string(line) +
-                                         "' makes the series longer than " +
-                                         std::to_string(kMaxPointsPerSeries) + " points");
+                                         "' makes the export longer than " +
+                                         std::to_string(max_points) + " points" + kSplitIt);
         }
         if (!have_last) {
           return Status::InvalidArgument(where() + "repeat '" + std::string(line) +
@@ -143,6 +149,10 @@ Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::strin
         }
         continue;
       }
+      if (points_so_far() >= max_points) {
+        return Status::InvalidArgument(where() + "the export holds more than " +
+                                       std::to_string(max_points) + " points" + kSplitIt);
+      }
       if (line == "[~n]") {
         last_present = false;
         ++s.missing;
@@ -159,6 +169,7 @@ Result<GangliaExport> ParseAmbariRrdText(std::string_view text, const std::strin
       have_last = true;
       time += s.step_seconds;
     }
+    earlier_points = points_so_far();
     out.series.push_back(std::move(s));
   }
   return out;

@@ -31,7 +31,8 @@ TEST_CASE("Ambari text errors name the line and what was expected") {
       {"100\nsum\nc\nh\nm\n1000\n10\n[~r]2\n",
        "a.txt:8: repeat '[~r]2' has no previous value to repeat"},
       {"100\nsum\nc\nh\nm\n1000\n10\n1\n[~r]99999999999\n",
-       "a.txt:9: repeat '[~r]99999999999' makes the series longer than 10000000 points"},
+       "a.txt:9: repeat '[~r]99999999999' makes the export longer than 10000000 points (points "
+       "and gaps over all its series; split the export by host or time)"},
       {"100\nsum\nc\nh\nm\n1000\n10\n1\n", "a.txt: series c/h/m ends without [~EOM]"},
       {"100\nsum\nc\n", "a.txt: block 'sum' ends before its host name"},
       {"100\nsum\nc\nh\nm\n1000\n10\n[~EOM]\n",
@@ -42,6 +43,25 @@ TEST_CASE("Ambari text errors name the line and what was expected") {
     const Status r = testing::ErrorOf(ParseAmbariRrdText(c.text, "a.txt"));
     CHECK(r.message() == c.message);
   }
+}
+
+TEST_CASE("Ambari text: the points bound is over the whole export, not per series") {
+  // Two series of 1 + 5 points and 1 + 4: ten points, the bound given here.
+  const std::string block = "sum\nc\nh\nm\n1000\n10\n1\n[~r]5\n[~n]\n[~EOM]\n";
+  const std::string ok = "100\n" + block + "sum\nc\nh2\nm\n1000\n10\n2\n[~r]4\n[~EOM]\n[~EOF]\n";
+  const auto r = testing::ValueOf(ParseAmbariRrdText(ok, "a.txt", 10));
+  CHECK(r.series.size() == 2);
+  CHECK(r.series[0].points.size() + r.series[0].missing == 6);
+  CHECK(r.series[1].points.size() == 4);
+  // One more point in the second series crosses it, by a repeat or by a line of its own.
+  const std::string by_repeat = "100\n" + block + "sum\nc\nh2\nm\n1000\n10\n2\n[~r]5\n[~EOM]\n[~EOF]\n";
+  CHECK(testing::ErrorOf(ParseAmbariRrdText(by_repeat, "a.txt", 10)).message() ==
+        "a.txt:19: repeat '[~r]5' makes the export longer than 10 points (points and gaps over "
+        "all its series; split the export by host or time)");
+  const std::string by_line = "100\n" + block + "sum\nc\nh2\nm\n1000\n10\n2\n[~r]4\n3\n[~EOM]\n[~EOF]\n";
+  CHECK(testing::ErrorOf(ParseAmbariRrdText(by_line, "a.txt", 10)).message() ==
+        "a.txt:20: the export holds more than 10 points (points and gaps over all its series; "
+        "split the export by host or time)");
 }
 
 TEST_CASE("ganglia-web JSON: null and NaN are gaps; bad points are located") {
