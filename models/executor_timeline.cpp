@@ -1,8 +1,9 @@
 #include "models/executor_timeline.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <map>
-#include <queue>
 #include <set>
 #include <tuple>
 
@@ -163,8 +164,9 @@ class Simulation {
     }
     next_task_.assign(stages_.size(), 0);
     running_.assign(stages_.size(), 0);
-    alive_.assign(executors_.size(), false);
+    alive_.assign(executors_.size(), 0);
     free_.assign(executors_.size(), 0);
+    free_bits_.assign((executors_.size() + 63) / 64, 0);
     for (std::size_t e = 0; e < executors_.size(); ++e) {
       Push(executors_[e].add_seconds, kAdd, e, 0);
       if (executors_[e].remove_seconds < std::numeric_limits<double>::infinity()) {
@@ -190,7 +192,7 @@ class Simulation {
             if (alive_[e]) continue;
             alive_[e] = true;
             free_[e] = std::max(1, executors_[e].slots);
-            free_execs_.insert(e);
+            SetFree(e);
             ++revived;
           }
           if (revived == 0 && !match_profiles_) {
@@ -204,31 +206,118 @@ class Simulation {
       }
       const double t = events_.top().time;
       while (!events_.empty() && events_.top().time == t) {
-        Event ev = events_.top();
-        events_.pop();
+        const Event ev = events_.Pop();
         now_ = ev.time;
         Handle(ev);
       }
       Dispatch();
     }
     out.seconds = app_end_;
+    out.most_running = most_running_;
     for (double e : job_end_) out.seconds = std::max(out.seconds, e);
     return out;
   }
 
  private:
   enum Kind { kFinish = 0, kRemove = 1, kAdd = 2, kSubmit = 3 };
+  // Events are handled in (time, kind, push order). `when` is the time mapped to an integer of the
+  // same order (-0 as +0, as they compare), `order` is kind << 62 | push sequence: two integer
+  // comparisons without branches decide which of two events comes first.
   struct Event {
+    std::uint64_t when;
+    std::uint64_t order;
     double time;
-    int kind;
-    std::size_t seq, a, b;
-    bool operator>(const Event& o) const {
-      return std::tie(time, kind, seq) > std::tie(o.time, o.kind, o.seq);
+    std::uint32_t a, b;
+    int kind() const { return static_cast<int>(order >> 62); }
+  };
+  static std::uint64_t When(double time) {
+    const auto bits = std::bit_cast<std::uint64_t>(time + 0.0);  // -0 + 0 = +0
+    return bits >> 63 ? ~bits : bits | std::uint64_t{1} << 63;
+  }
+  static bool Before(const Event& x, const Event& y) {
+    return (x.when < y.when) | ((x.when == y.when) & (x.order < y.order));
+  }
+  // A 4-ary min-heap on a flat vector (half the levels of a binary one; a node's four children
+  // are two cache lines). A pop moves the hole down to a leaf along the earliest children, then
+  // the last event up from there (it usually belongs low).
+  class EventHeap {
+   public:
+    bool empty() const { return heap_.empty(); }
+    const Event& top() const { return heap_.front(); }
+    void Push(const Event& ev) {
+      std::size_t i = heap_.size();
+      heap_.push_back(ev);
+      SiftUp(i, ev);
     }
+    Event Pop() {
+      const Event out = heap_.front();
+      const Event last = heap_.back();
+      heap_.pop_back();
+      const std::size_t n = heap_.size();
+      if (n == 0) return out;
+      Event* h = heap_.data();
+      std::size_t i = 0;
+      for (std::size_t c = 1; c < n; c = 4 * i + 1) {
+        std::size_t best = c;
+        if (c + 3 < n) {
+          const std::size_t first = c + Before(h[c + 1], h[c]);
+          const std::size_t second = c + 2 + Before(h[c + 3], h[c + 2]);
+          best = Before(h[second], h[first]) ? second : first;
+        } else {
+          for (std::size_t k = c + 1; k < n; ++k) {
+            if (Before(h[k], h[best])) best = k;
+          }
+        }
+        h[i] = h[best];
+        i = best;
+      }
+      SiftUp(i, last);
+      return out;
+    }
+
+   private:
+    void SiftUp(std::size_t i, const Event& ev) {
+      Event* h = heap_.data();
+      while (i > 0) {
+        const std::size_t parent = (i - 1) / 4;
+        if (!Before(ev, h[parent])) break;
+        h[i] = h[parent];
+        i = parent;
+      }
+      h[i] = ev;
+    }
+    std::vector<Event> heap_;
   };
 
   void Push(double time, Kind kind, std::size_t a, std::size_t b) {
-    events_.push({time, kind, seq_++, a, b});
+    events_.Push({When(time), static_cast<std::uint64_t>(kind) << 62 | seq_++, time,
+                  static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b)});
+  }
+
+  // The executors that are alive with a free slot, as a bitmap taken in index order.
+  void SetFree(std::size_t e) {
+    std::uint64_t& word = free_bits_[e / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (e % 64);
+    if (!(word & bit)) ++free_count_;
+    word |= bit;
+  }
+  void ClearFree(std::size_t e) {
+    std::uint64_t& word = free_bits_[e / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (e % 64);
+    if (word & bit) --free_count_;
+    word &= ~bit;
+  }
+  // The first free executor at or after e; kNone when there is none.
+  static constexpr std::size_t kNone = SIZE_MAX;
+  std::size_t NextFree(std::size_t e) const {
+    std::size_t w = e / 64;
+    if (w >= free_bits_.size()) return kNone;
+    std::uint64_t word = free_bits_[w] & (~std::uint64_t{0} << (e % 64));
+    while (word == 0) {
+      if (++w == free_bits_.size()) return kNone;
+      word = free_bits_[w];
+    }
+    return w * 64 + static_cast<std::size_t>(std::countr_zero(word));
   }
 
   const TimelineStage& StageOf(std::size_t s) const {
@@ -236,23 +325,24 @@ class Simulation {
   }
 
   void Handle(const Event& ev) {
-    switch (ev.kind) {
+    switch (ev.kind()) {
       case kFinish: {
         const std::size_t e = ev.a, s = ev.b;
         if (alive_[e]) {
-          if (free_[e]++ == 0) free_execs_.insert(e);
+          if (free_[e]++ == 0) SetFree(e);
         }
+        --running_now_;
         if (--running_[s] == 0 && next_task_[s] == StageOf(s).task_seconds.size()) FinishStage(s);
         break;
       }
       case kRemove:
-        alive_[ev.a] = false;
-        free_execs_.erase(ev.a);
+        alive_[ev.a] = 0;
+        ClearFree(ev.a);
         break;
       case kAdd:
-        alive_[ev.a] = true;
+        alive_[ev.a] = 1;
         free_[ev.a] = std::max(1, executors_[ev.a].slots);
-        free_execs_.insert(ev.a);
+        SetFree(ev.a);
         break;
       case kSubmit: {
         const std::size_t j = ev.a;
@@ -303,22 +393,38 @@ class Simulation {
     return !match_profiles_ || executors_[e].resource_profile_id == st.resource_profile_id;
   }
 
+  // Each runnable stage in FIFO order takes free slots, executors in index order, for its next
+  // tasks.
   void Dispatch() {
-    for (auto it = runnable_.begin(); it != runnable_.end() && !free_execs_.empty();) {
+    for (auto it = runnable_.begin(); it != runnable_.end() && free_count_ > 0;) {
       const std::size_t s = std::get<2>(*it);
       const TimelineStage& st = StageOf(s);
-      auto ex = free_execs_.begin();
-      while (next_task_[s] < st.task_seconds.size() && ex != free_execs_.end()) {
-        if (!Accepts(*ex, st)) {
-          ++ex;
+      const double* durations = st.task_seconds.data();
+      const std::size_t tasks = st.task_seconds.size();
+      std::size_t next = next_task_[s], started = 0;
+      std::size_t e = NextFree(0);
+      while (next < tasks && e != kNone) {
+        if (!Accepts(e, st)) {
+          e = NextFree(e + 1);
           continue;
         }
-        const std::size_t e = *ex;
-        Push(now_ + st.task_seconds[next_task_[s]++], kFinish, e, s);
-        ++running_[s];
-        if (--free_[e] == 0) ex = free_execs_.erase(ex);
+        // This executor's free slots take the stage's next tasks.
+        int& free = free_[e];
+        while (free > 0 && next < tasks) {
+          Push(now_ + durations[next++], kFinish, e, s);
+          --free;
+          ++started;
+        }
+        if (free == 0) {
+          ClearFree(e);
+          e = NextFree(e + 1);
+        }
       }
-      if (next_task_[s] == st.task_seconds.size()) {
+      next_task_[s] = next;
+      running_[s] += started;
+      running_now_ += started;
+      most_running_ = std::max(most_running_, running_now_);
+      if (next == tasks) {
         it = runnable_.erase(it);
       } else {
         ++it;
@@ -337,12 +443,14 @@ class Simulation {
   std::vector<int> waiting_;
   std::vector<std::vector<std::size_t>> children_;
   std::vector<std::size_t> next_task_, running_;
-  std::vector<bool> alive_;
+  std::vector<char> alive_;
   std::vector<int> free_;
-  std::set<std::size_t> free_execs_;
+  std::vector<std::uint64_t> free_bits_;  // SetFree / ClearFree / NextFree
+  std::size_t free_count_ = 0;
   std::set<std::tuple<int, int, std::size_t>> runnable_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
-  std::size_t seq_ = 0;
+  EventHeap events_;
+  std::uint64_t seq_ = 0;
+  std::size_t running_now_ = 0, most_running_ = 0;  // task attempts running, and at most
   double now_ = 0, app_end_ = 0;
   bool ended_ = false;
 };
@@ -364,9 +472,13 @@ Result<TimelineReplay> ReplayWithExecutors(const TimelineApplication& app, int e
   TimelineExecutor pool;
   pool.id = "what-if";
   pool.add_seconds = app.executors.empty() ? 0 : first_add;
-  const long slots = static_cast<long>(executors) * std::max(1, app.static_slots_per_executor);
-  pool.slots = static_cast<int>(std::min<long>(slots, std::numeric_limits<int>::max()));
+  pool.slots = WhatIfSlots(app, executors);
   return Simulation(app, {pool}, false).Run();
+}
+
+int WhatIfSlots(const TimelineApplication& app, int executors) {
+  const long slots = static_cast<long>(executors) * std::max(1, app.static_slots_per_executor);
+  return static_cast<int>(std::min<long>(slots, std::numeric_limits<int>::max()));
 }
 
 std::int64_t UnionLength(std::vector<std::pair<std::int64_t, std::int64_t>> spans) {

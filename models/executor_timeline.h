@@ -25,6 +25,7 @@
 // Pure functions over plain data; thread-safe. Units: seconds from the application start.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -71,6 +72,7 @@ struct TimelineReplay {
   double seconds = 0;            // predicted application duration
   int revived_executors = 0;     // removed executors kept alive because no other one could run
                                  // the remaining tasks (the replay ran slower than the recording)
+  std::size_t most_running = 0;  // the most task attempts running at once in the replay
 };
 
 // The replay on the recorded executor timeline. InvalidArgument when the application has jobs
@@ -81,6 +83,12 @@ Result<TimelineReplay> ReplayOnTimeline(const TimelineApplication& app);
 // first recorded executor's add time to the end, any resource profile. InvalidArgument when
 // executors < 1 or on a cycle.
 Result<TimelineReplay> ReplayWithExecutors(const TimelineApplication& app, int executors);
+
+// The task slots of ReplayWithExecutors(app, executors): executors × static_slots_per_executor
+// (at least 1 each), at most INT_MAX. A count whose slots lie between the most_running of a
+// replay and that replay's slots answers exactly as it (when most_running is below its slots, no
+// task ever waited there for a slot, so any slot count from most_running up replays the same).
+int WhatIfSlots(const TimelineApplication& app, int executors);
 
 // Length of the union of [first, second] intervals (any order, overlapping or not).
 std::int64_t UnionLength(std::vector<std::pair<std::int64_t, std::int64_t>> spans);

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "models/executor_timeline.h"
@@ -56,19 +58,43 @@ Result<WhatIfOnTimeline> AnswerWhatIfOnTimeline(profiles::Store& store, const st
   WhatIfAnswer& answer = out.whatif;
   answer.app_id = app_id;
   answer.attempt_id = attempt_id;
-  for (int n : counts) {
-    auto p = models::ReplayWithExecutors(t, n);
-    if (!p.ok()) return p.status();
-    answer.points.emplace_back(n, p.value().seconds);
-  }
-  // Unlimited executors: one slot per task attempt.
+  // Unlimited executors: one slot per task attempt. Replayed first: a count with at least as many
+  // slots as it ever kept busy answers as it does (models::WhatIfSlots), so is not replayed again,
+  // and neither is a count with the slots of one replayed before (the observed count among them).
   std::size_t tasks = 1;
   for (const models::TimelineJob& job : t.jobs) {
     for (const models::TimelineStage& s : job.stages) tasks += s.task_seconds.size();
   }
-  auto critical = models::ReplayWithExecutors(
-      t, static_cast<int>(std::min<std::size_t>(tasks, std::size_t{1} << 30)));
-  if (!critical.ok()) return critical.status();
+  const int unlimited = static_cast<int>(std::min<std::size_t>(tasks, std::size_t{1} << 30));
+  auto critical = models::ReplayWithExecutors(t, unlimited);
+  if (!critical.ok()) {  // the first error in the order the counts, then the critical path, ran
+    for (int n : counts) {
+      auto p = models::ReplayWithExecutors(t, n);
+      if (!p.ok()) return p.status();
+    }
+    return critical.status();
+  }
+  const int critical_slots = models::WhatIfSlots(t, unlimited);
+  const std::size_t busiest = critical.value().most_running;
+  std::map<int, models::TimelineReplay> by_slots;
+  auto replay_with = [&](int n) -> Result<models::TimelineReplay> {
+    if (n < 1) return models::ReplayWithExecutors(t, n);  // its error
+    const int slots = models::WhatIfSlots(t, n);
+    if (slots == critical_slots ||
+        (busiest < static_cast<std::size_t>(critical_slots) &&
+         static_cast<std::size_t>(slots) >= busiest)) {
+      return critical.value();
+    }
+    if (auto it = by_slots.find(slots); it != by_slots.end()) return it->second;
+    auto p = models::ReplayWithExecutors(t, n);
+    if (p.ok()) by_slots.emplace(slots, p.value());
+    return p;
+  };
+  for (int n : counts) {
+    auto p = replay_with(n);
+    if (!p.ok()) return p.status();
+    answer.points.emplace_back(n, p.value().seconds);
+  }
   answer.critical_path_seconds = critical.value().seconds;
   answer.measured_seconds = a.measured_seconds;
   answer.driver_seconds = a.driver_seconds;
@@ -84,7 +110,7 @@ Result<WhatIfOnTimeline> AnswerWhatIfOnTimeline(profiles::Store& store, const st
   out.timeline.revived_executors = at_observed.value().revived_executors;
   out.timeline.max_concurrent_executors = models::MaxConcurrentExecutors(t.executors);
   out.timeline.timeline_executors = static_cast<int>(t.executors.size());
-  auto static_observed = models::ReplayWithExecutors(t, a.observed_executors);
+  auto static_observed = replay_with(a.observed_executors);
   if (!static_observed.ok()) return static_observed.status();
   out.timeline.predicted_static_at_observed_seconds = static_observed.value().seconds;
   return out;

@@ -7,6 +7,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <tuple>
+#include <unordered_map>
 
 #include "profiles/detail/rows.h"
 #include "profiles/spark/spark_store.h"
@@ -110,56 +112,96 @@ Result<models::TimelineApplication> LoadExecutorTimeline(Store& store, const std
       },
       key);
   if (!s.ok()) return s;
-  // Tasks: durations per stage, per job task span, per executor launches and concurrency.
-  struct ExecutorTasks {
-    std::int64_t first_launch = 0, last_launch = 0;
-    std::vector<std::pair<std::int64_t, int>> events;  // (launch, +1), (finish, -1)
-    int most_running = 0;                              // 0: not counted yet
+  // Tasks: durations per stage, per job task span, per executor launches and concurrency. One
+  // pass over the application's task rows in primary-key order, reading five columns (the stage
+  // index does not hold the finish time and executor: ordering by it made SQLite look every row
+  // up by key and sort them again); the rows are ordered here, where they mostly come sorted.
+  struct TaskRow {
+    std::int64_t launch_key;  // launch_time_ms; NULL as the smallest value (SQL orders it first)
+    std::int64_t finish;
+    std::int64_t task_id;
+    int stage;
+    int executor;  // index into executors_ran
   };
-  std::map<int, std::vector<double>> durations;
-  std::map<int, std::pair<std::int64_t, std::int64_t>> task_span;  // by job
-  std::map<std::string, ExecutorTasks> ran;                        // executors that ran tasks
-  std::int64_t last_finish = start_ms;
-  // Rows come in stage order: the stage's duration list and job are looked up once per stage.
-  int row_stage = 0;
-  std::vector<double>* row_durations = nullptr;
-  int row_job = -1;
-  s = EachRow(
-      store,
-      "SELECT stage_id, launch_time_ms, finish_time_ms, executor_id FROM spark_tasks WHERE "
-      "attempt_key = ?1 AND finish_time_ms IS NOT NULL ORDER BY stage_id, launch_time_ms, "
-      "task_id",
+  struct ExecutorTasks {
+    std::string id;
+    std::int64_t first_launch = 0, last_launch = 0;
+    int most_running = 0;  // 0: not counted yet
+  };
+  constexpr std::int64_t kNullLaunch = std::numeric_limits<std::int64_t>::min();
+  auto launch_of = [](const TaskRow& r) { return r.launch_key == kNullLaunch ? 0 : r.launch_key; };
+  std::vector<TaskRow> rows;
+  s = FirstRow(
+      store, "SELECT SUM(tasks) FROM spark_stage_summaries WHERE attempt_key = ?1",
       [&](const Statement& q) {
-        const int stage = static_cast<int>(q.ColumnInt(0));
-        const std::int64_t launch = q.ColumnInt(1), finish = q.ColumnInt(2);
-        if (!row_durations || stage != row_stage) {
-          row_stage = stage;
-          row_durations = &durations[stage];
-          auto it = stages.find(stage);
-          row_job = it != stages.end() ? it->second.job : -1;
-        }
-        row_durations->push_back(static_cast<double>(finish - launch) / 1000.0);
-        last_finish = std::max(last_finish, finish);
-        if (row_job >= 0) {
-          auto [span, fresh] = task_span.try_emplace(row_job, launch, finish);
-          if (!fresh) {
-            span->second.first = std::min(span->second.first, launch);
-            span->second.second = std::max(span->second.second, finish);
-          }
-        }
-        auto [e, fresh_executor] = ran.try_emplace(q.ColumnText(3));
-        ExecutorTasks& tasks = e->second;
-        if (fresh_executor) {
-          tasks.first_launch = tasks.last_launch = launch;
-        } else {
-          tasks.first_launch = std::min(tasks.first_launch, launch);
-          tasks.last_launch = std::max(tasks.last_launch, launch);
-        }
-        tasks.events.emplace_back(launch, +1);
-        tasks.events.emplace_back(finish, -1);
+        rows.reserve(static_cast<std::size_t>(std::max<std::int64_t>(0, q.ColumnInt(0))));
       },
       key);
   if (!s.ok()) return s;
+  std::map<int, std::pair<std::int64_t, std::int64_t>> task_span;  // by job
+  std::vector<ExecutorTasks> executors_ran;                        // executors that ran tasks
+  std::unordered_map<std::string, int> executor_index;
+  std::int64_t last_finish = start_ms;
+  // Rows come mostly in stage order and executors repeat: both are looked up only on a change.
+  int row_stage = 0, row_job = -1;
+  bool have_stage = false;
+  std::pair<std::int64_t, std::int64_t>* row_span = nullptr;
+  std::string row_executor_id;
+  int row_executor = -1;
+  s = EachRow(
+      store,
+      "SELECT stage_id, launch_time_ms, finish_time_ms, executor_id, task_id FROM spark_tasks "
+      "WHERE attempt_key = ?1 AND finish_time_ms IS NOT NULL",
+      [&](const Statement& q) {
+        const int stage = static_cast<int>(q.ColumnInt(0));
+        const bool launch_null = q.ColumnIsNull(1);
+        const std::int64_t launch = q.ColumnInt(1), finish = q.ColumnInt(2);
+        if (!have_stage || stage != row_stage) {
+          have_stage = true;
+          row_stage = stage;
+          auto it = stages.find(stage);
+          row_job = it != stages.end() ? it->second.job : -1;
+          row_span = nullptr;
+        }
+        last_finish = std::max(last_finish, finish);
+        if (row_job >= 0) {
+          if (!row_span) row_span = &task_span.try_emplace(row_job, launch, finish).first->second;
+          row_span->first = std::min(row_span->first, launch);
+          row_span->second = std::max(row_span->second, finish);
+        }
+        if (std::string executor_id = q.ColumnText(3);  // short ids: no allocation
+            row_executor < 0 || executor_id != row_executor_id) {
+          row_executor_id = std::move(executor_id);
+          auto [e, fresh] =
+              executor_index.try_emplace(row_executor_id, static_cast<int>(executors_ran.size()));
+          if (fresh) executors_ran.push_back({row_executor_id, launch, launch, 0});
+          row_executor = e->second;
+        }
+        ExecutorTasks& tasks = executors_ran[static_cast<std::size_t>(row_executor)];
+        tasks.first_launch = std::min(tasks.first_launch, launch);
+        tasks.last_launch = std::max(tasks.last_launch, launch);
+        rows.push_back({launch_null ? kNullLaunch : launch, finish, q.ColumnInt(4), stage,
+                        row_executor});
+      },
+      key);
+  if (!s.ok()) return s;
+  // Each stage's attempts in (launch, task id) order, all attempts of a stage id together.
+  auto before = [](const TaskRow& a, const TaskRow& b) {
+    return std::tie(a.stage, a.launch_key, a.task_id) < std::tie(b.stage, b.launch_key, b.task_id);
+  };
+  if (!std::is_sorted(rows.begin(), rows.end(), before)) {
+    std::sort(rows.begin(), rows.end(), before);
+  }
+  std::map<int, std::vector<double>> durations;
+  for (std::size_t i = 0; i < rows.size();) {
+    std::size_t j = i;
+    while (j < rows.size() && rows[j].stage == rows[i].stage) ++j;
+    std::vector<double>& d = durations[rows[i].stage];
+    d.reserve(j - i);
+    for (; i < j; ++i) {
+      d.push_back(static_cast<double>(rows[i].finish - launch_of(rows[i])) / 1000.0);
+    }
+  }
   if (!completed) end_ms = std::max(end_ms, last_finish);
   models::TimelineApplication app;
   app.measured_seconds = std::max(0.0, Seconds(end_ms, start_ms));
@@ -213,21 +255,43 @@ Result<models::TimelineApplication> LoadExecutorTimeline(Store& store, const std
         std::max(0.0, app.measured_seconds -
                           static_cast<double>(models::UnionLength(std::move(list))) / 1000.0);
   }
-  // Executors. The most tasks seen running at once on one, counted once.
+  // Executors. The most tasks seen running at once on one, counted for every executor the first
+  // time one is asked for (only when a recorded core count is missing).
+  auto find_ran = [&](const std::string& id) -> ExecutorTasks* {
+    auto it = executor_index.find(id);
+    return it == executor_index.end() ? nullptr
+                                      : &executors_ran[static_cast<std::size_t>(it->second)];
+  };
+  bool counted = false;
   auto most_running = [&](const std::string& id) {
-    auto it = ran.find(id);
-    if (it == ran.end()) return 1;
-    ExecutorTasks& tasks = it->second;
-    if (tasks.most_running == 0) {
-      std::sort(tasks.events.begin(), tasks.events.end());  // finishes (-1) before launches
-      int running = 0, most = 1;
-      for (const auto& [t, d] : tasks.events) {
-        running += d;
-        most = std::max(most, running);
+    ExecutorTasks* tasks = find_ran(id);
+    if (!tasks) return 1;
+    if (!counted) {
+      counted = true;
+      // (time, +1 launch / -1 finish) of every task, grouped by executor.
+      std::vector<std::size_t> offset(executors_ran.size() + 1, 0);
+      for (const TaskRow& r : rows) offset[static_cast<std::size_t>(r.executor) + 1] += 2;
+      for (std::size_t e = 0; e < executors_ran.size(); ++e) offset[e + 1] += offset[e];
+      std::vector<std::pair<std::int64_t, int>> events(offset.back());
+      std::vector<std::size_t> fill(offset.begin(), offset.end() - 1);
+      for (const TaskRow& r : rows) {
+        std::size_t& at = fill[static_cast<std::size_t>(r.executor)];
+        events[at++] = {launch_of(r), +1};
+        events[at++] = {r.finish, -1};
       }
-      tasks.most_running = most;
+      for (std::size_t e = 0; e < executors_ran.size(); ++e) {
+        const auto first = events.begin() + static_cast<std::ptrdiff_t>(offset[e]);
+        const auto last = events.begin() + static_cast<std::ptrdiff_t>(offset[e + 1]);
+        std::sort(first, last);  // finishes (-1) before launches
+        int running = 0, most = 1;
+        for (auto it = first; it != last; ++it) {
+          running += it->second;
+          most = std::max(most, running);
+        }
+        executors_ran[e].most_running = most;
+      }
     }
-    return tasks.most_running;
+    return tasks->most_running;
   };
   models::TimelineExecutor driver;
   bool have_driver = false;
@@ -254,9 +318,9 @@ Result<models::TimelineApplication> LoadExecutorTimeline(Store& store, const std
         std::int64_t add_ms = r.ColumnIsNull(2) ? start_ms : r.ColumnInt(2);
         std::optional<std::int64_t> remove_ms;
         if (!r.ColumnIsNull(3) && r.ColumnInt(3) < end_ms) remove_ms = r.ColumnInt(3);
-        if (auto tasks = ran.find(e.id); tasks != ran.end()) {
-          add_ms = std::min(add_ms, tasks->second.first_launch);
-          if (remove_ms) remove_ms = std::max(*remove_ms, tasks->second.last_launch);
+        if (const ExecutorTasks* tasks = find_ran(e.id)) {
+          add_ms = std::min(add_ms, tasks->first_launch);
+          if (remove_ms) remove_ms = std::max(*remove_ms, tasks->last_launch);
         }
         e.add_seconds = std::max(0.0, Seconds(add_ms, start_ms));
         if (remove_ms) e.remove_seconds = std::max(e.add_seconds, Seconds(*remove_ms, start_ms));
@@ -270,7 +334,7 @@ Result<models::TimelineApplication> LoadExecutorTimeline(Store& store, const std
       key);
   if (!s.ok()) return s;
   // Local mode (or tasks on the driver): the driver runs tasks from the application start.
-  if (app.executors.empty() || ran.count("driver")) {
+  if (app.executors.empty() || find_ran("driver")) {
     if (!have_driver) {
       driver.id = "driver";
       driver.slots = most_running("driver");
@@ -282,13 +346,20 @@ Result<models::TimelineApplication> LoadExecutorTimeline(Store& store, const std
   for (const models::TimelineExecutor& e : app.executors) {
     app.static_slots_per_executor = std::max(app.static_slots_per_executor, e.slots);
   }
-  int ran_tasks = 0, most_at_once = 1;
-  for (const auto& [id, tasks] : ran) {
-    if (id != "driver") ++ran_tasks;
-    most_at_once = std::max(most_at_once, most_running(id));
+  int ran_tasks = 0;
+  for (const ExecutorTasks& tasks : executors_ran) {
+    if (tasks.id != "driver") ++ran_tasks;
   }
   app.observed_executors = std::max(1, ran_tasks);
-  app.cores_per_executor = recorded_cores > 0 ? recorded_cores : most_at_once;
+  if (recorded_cores > 0) {
+    app.cores_per_executor = recorded_cores;
+  } else {
+    int most_at_once = 1;
+    for (const ExecutorTasks& tasks : executors_ran) {
+      most_at_once = std::max(most_at_once, most_running(tasks.id));
+    }
+    app.cores_per_executor = most_at_once;
+  }
   return app;
 }
 

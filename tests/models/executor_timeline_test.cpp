@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <limits>
+#include <vector>
 
 namespace perfplan::models {
 namespace {
@@ -126,6 +127,40 @@ TEST_CASE("When the replay outlives the recorded executors, the removed ones are
   TimelineReplay r = ReplayOnTimeline(app).value();
   CHECK(r.seconds == doctest::Approx(3.0).epsilon(kExact));
   CHECK(r.revived_executors == 1);
+}
+
+TEST_CASE("Free slots are taken in executor order across many executors, removed ones skipped") {
+  // 130 one-slot executors (three words of the free-slot bitmap), 260 tasks of 1 s: the first 130
+  // run at 0..1; executors 0..63 are removed at 0.5 s, so the 66 others run 66 tasks at 1..2 and
+  // the last 64 at 2..3.
+  std::vector<TimelineExecutor> executors;
+  for (int e = 0; e < 130; ++e) executors.push_back(Exec(0, e < 64 ? 0.5 : kNever));
+  TimelineApplication app = OneJob({{0, {}, std::vector<double>(260, 1.0)}}, 3, 3, executors);
+  const TimelineReplay r = ReplayOnTimeline(app).value();
+  CHECK(r.seconds == doctest::Approx(3.0).epsilon(kExact));
+  CHECK(r.most_running == 130);
+  CHECK(r.revived_executors == 0);
+}
+
+TEST_CASE("A what-if with at least the slots the unlimited replay kept busy answers as it") {
+  // Two jobs one after another: 4 tasks, then 3; at most 4 run at once with unlimited slots.
+  TimelineApplication app;
+  app.jobs.push_back({0, 0.0, 1.0, {{0, {}, {1, 0.5, 1, 0.25}}}});
+  app.jobs.push_back({1, 1.0, 2.0, {{1, {}, {1, 1, 1}}}});
+  app.measured_seconds = 2;
+  app.executors = {Exec(0)};
+  app.static_slots_per_executor = 2;
+  CHECK(WhatIfSlots(app, 3) == 6);
+  CHECK(WhatIfSlots(app, std::numeric_limits<int>::max()) == std::numeric_limits<int>::max());
+  const TimelineReplay unlimited = ReplayWithExecutors(app, 100).value();
+  CHECK(unlimited.most_running == 4);
+  CHECK(unlimited.seconds == doctest::Approx(2.0).epsilon(kExact));
+  CHECK(ReplayWithExecutors(app, 2).value().seconds == unlimited.seconds);  // 4 slots
+  // 2 slots: job 0 runs 0..1 and 0..0.5, 0.5..1.5, 1..1.25; job 1 from 1.5: twice 1.5..2.5, then
+  // 2.5..3.5.
+  const TimelineReplay one = ReplayWithExecutors(app, 1).value();
+  CHECK(one.most_running == 2);
+  CHECK(one.seconds == doctest::Approx(3.5).epsilon(kExact));
 }
 
 TEST_CASE("Concurrent executors: a removal at the instant of an add is not counted with it") {

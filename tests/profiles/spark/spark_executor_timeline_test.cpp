@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "models/executor_timeline.h"
 #include "profiles/spark/spark_store.h"
@@ -149,6 +150,33 @@ TEST_CASE("Tasks that ran on the driver make it an executor, from the applicatio
   CHECK(t.executors[0].add_seconds == 0);
   CHECK(t.executors[0].slots == 2);
   CHECK(models::ReplayOnTimeline(t).value().seconds == doctest::Approx(2.0));
+}
+
+TEST_CASE("A stage's task durations are in launch order, then task id, whatever the ids' order") {
+  // Task ids out of launch order, and the second job's tasks numbered between the first's.
+  const std::string log =
+      "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.0\"}\n"
+      "{\"Event\":\"SparkListenerApplicationStart\",\"App Name\":\"t\",\"App ID\":\"app-ord\","
+      "\"Timestamp\":100000,\"User\":\"u\"}\n" +
+      ExecutorAdded("1", 101000) +
+      Job(0, 0, 101500, 103600,
+          Task(0, 5, "1", 101500, 102000) + "\n" + Task(0, 3, "1", 101600, 103600) + "\n" +
+              Task(0, 4, "1", 101500, 102500) + "\n" + Task(0, 1, "1", 101700, 101800) + "\n",
+          4) +
+      Job(1, 1, 104000, 105000,
+          Task(1, 2, "1", 104000, 104300) + "\n" + Task(1, 0, "1", 104000, 104700) + "\n", 2) +
+      "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":105500}\n";
+  auto store = Ingest("app-ord", log);
+  const models::TimelineApplication t = testing::ValueOf(LoadExecutorTimeline(*store, "app-ord"));
+  REQUIRE(t.jobs.size() == 2);
+  REQUIRE(t.jobs[0].stages.size() == 1);
+  CHECK(t.jobs[0].stages[0].task_seconds == std::vector<double>{1.0, 0.5, 2.0, 0.1});
+  REQUIRE(t.jobs[1].stages.size() == 1);
+  CHECK(t.jobs[1].stages[0].task_seconds == std::vector<double>{0.7, 0.3});
+  CHECK(t.observed_executors == 1);
+  CHECK(t.cores_per_executor == 4);
+  REQUIRE(t.executors.size() == 1);
+  CHECK(t.executors[0].add_seconds == doctest::Approx(1.0));
 }
 
 TEST_CASE("An unknown application is NotFound") {
