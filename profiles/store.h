@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/status.h"
@@ -130,6 +131,9 @@ class Statement {
   // Absent optionals bind NULL.
   Statement& Bind(int index, const std::optional<std::int64_t>& value);
   Statement& Bind(int index, const std::optional<std::string>& value);
+  // Binds text without copying it: `value` must stay alive and unchanged for as long as the
+  // parameter is bound to it (until it is bound again, or Reset clears the bindings).
+  Statement& BindView(int index, std::string_view value);
 
   // Steps once: true when a row is available, false when done. An SQLite error is returned as a
   // non-ok status by Error() (Step() then returns false).
@@ -138,6 +142,9 @@ class Statement {
   // Steps to completion for statements without results.
   Status Run();
   void Reset();  // resets and clears bindings for reuse
+  // Resets for reuse keeping the bindings: for a statement whose every parameter is bound again
+  // before it runs (clearing them would be wasted work).
+  void ResetKeepingBindings();
 
   std::int64_t ColumnInt(int index) const;
   double ColumnDouble(int index) const;

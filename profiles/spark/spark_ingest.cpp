@@ -1,28 +1,33 @@
 #include "profiles/spark/spark_ingest.h"
 
 #include <simdjson.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <cerrno>
 #include <charconv>
+#include <condition_variable>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <deque>
 #include <filesystem>
 #include <initializer_list>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
-#include <csignal>
-#include <cerrno>
-#include <unistd.h>
 
+#include "models/json_text.h"
 #include "profiles/detail/spark_attempt_tables.h"
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/json_depth.h"
@@ -30,7 +35,6 @@
 #include "profiles/spark/spark_ingest_parallel.h"
 #include "profiles/spark/spark_sql_listener.h"
 #include "profiles/spark/spark_store.h"
-#include "models/json_text.h"
 
 namespace perfplan::profiles::spark {
 namespace fs = std::filesystem;
@@ -262,9 +266,10 @@ std::string SStr(SjResult v, const std::string& fallback = "") {
 }
 
 // Also collects the whole-number updates of those accumulators into `updates` (SQL metrics).
-std::string SPublicAccumulables(SjResult info, std::vector<SqlListener::Accum>* updates) {
+// `accumulables` is the "Accumulables" field of a Task Info.
+std::string SPublicAccumulables(SjResult accumulables, std::vector<SqlListener::Accum>* updates) {
   sj::array acc;
-  if (info["Accumulables"].get_array().get(acc) != simdjson::SUCCESS || acc.size() == 0) {
+  if (accumulables.get_array().get(acc) != simdjson::SUCCESS || acc.size() == 0) {
     return "[]";
   }
   json out = json::array();
@@ -372,45 +377,239 @@ std::string TaskEndErrorString(SjResult reason, const std::string& kind) {
   return "UnknownReason";
 }
 
+// The keys of one JSON object that a reader wants, found by one pass over the object's fields
+// instead of a lookup (a scan of the fields) per key. The first field with a key wins, as
+// simdjson's operator[] finds it. Up to 32 keys, looked up in an open-addressing table.
+class KeyTable {
+ public:
+  explicit KeyTable(std::vector<std::string_view> keys) : keys_(std::move(keys)) {
+    slots_.fill(-1);
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      std::size_t h = Hash(keys_[i]);
+      while (slots_[h] >= 0) h = (h + 1) % kSlots;
+      slots_[h] = static_cast<std::int8_t>(i);
+    }
+  }
+  // The index of `key` in the table's keys, or -1.
+  int Find(std::string_view key) const {
+    for (std::size_t h = Hash(key);; h = (h + 1) % kSlots) {
+      const int i = slots_[h];
+      if (i < 0) return -1;
+      const std::string_view k = keys_[static_cast<std::size_t>(i)];
+      if (k.size() == key.size() && std::memcmp(k.data(), key.data(), k.size()) == 0) return i;
+    }
+  }
+  std::size_t size() const { return keys_.size(); }
+
+  // Fills found[i] with the value of the first field named keys_[i] of `obj`; `present` gets bit
+  // i set for each found key.
+  template <std::size_t N>
+  void Collect(sj::object obj, std::array<sj::element, N>* found, std::uint64_t* present) const {
+    *present = 0;
+    for (const sj::key_value_pair field : obj) {
+      const int i = Find(field.key);
+      if (i < 0 || static_cast<std::size_t>(i) >= N || (*present >> i & 1)) continue;
+      *present |= std::uint64_t{1} << i;
+      (*found)[static_cast<std::size_t>(i)] = field.value;
+    }
+  }
+
+ private:
+  static constexpr std::size_t kSlots = 128;
+  static std::size_t Hash(std::string_view k) {
+    if (k.empty()) return 0;
+    const auto c = [&](std::size_t i) { return static_cast<unsigned char>(k[i]); };
+    return (k.size() * 131 + c(0) * 31 + c(k.size() / 2) * 7 + c(k.size() - 1)) % kSlots;
+  }
+  std::vector<std::string_view> keys_;
+  std::array<std::int8_t, kSlots> slots_{};
+};
+
+// The value of slot i after KeyTable::Collect, as operator[] would return it.
+template <std::size_t N>
+SjResult Slot(const std::array<sj::element, N>& found, std::uint64_t present, std::size_t i) {
+  if (present >> i & 1) return SjResult(sj::element(found[i]));
+  return SjResult(simdjson::NO_SUCH_FIELD);
+}
+
+// Where each field of "Task Metrics" goes: kTaskMetrics' indices by group, read in one pass
+// over each object.
+struct TaskMetricKeys {
+  // Top level: the metrics without a group, then the group objects.
+  std::vector<std::string_view> top_names;
+  std::vector<int> top_metric;  // metric index, or -1 - group index for a group object
+  struct Group {
+    std::string_view name;
+    std::vector<int> metric;  // metric index of each key
+    std::unique_ptr<KeyTable> keys;
+  };
+  std::vector<Group> groups;  // in order of first appearance in kTaskMetrics; "Push" included
+  std::unique_ptr<KeyTable> top;
+  int push = -1, shuffle_read = -1;      // group indices
+  int push_key = -1, push_alt_key = -1;  // keys of Shuffle Read Metrics holding the push group
+
+  TaskMetricKeys() {
+    std::vector<std::vector<std::string_view>> group_keys;
+    for (std::size_t i = 0; i < detail::kTaskMetrics.size(); ++i) {
+      const auto& m = detail::kTaskMetrics[i];
+      if (m.log_group.empty()) {
+        top_names.push_back(m.log_field);
+        top_metric.push_back(static_cast<int>(i));
+        continue;
+      }
+      std::size_t g = 0;
+      while (g < groups.size() && groups[g].name != m.log_group) ++g;
+      if (g == groups.size()) {
+        groups.push_back({m.log_group, {}, nullptr});
+        group_keys.emplace_back();
+        if (m.log_group == "Push") {
+          push = static_cast<int>(g);
+        } else {
+          top_names.push_back(m.log_group);
+          top_metric.push_back(-1 - static_cast<int>(g));
+        }
+        if (m.log_group == "Shuffle Read Metrics") shuffle_read = static_cast<int>(g);
+      }
+      groups[g].metric.push_back(static_cast<int>(i));
+      group_keys[g].push_back(m.log_field);
+    }
+    if (shuffle_read >= 0) {
+      // JsonProtocol (3.2+) writes "Shuffle Push Read Metrics"; "Push Based Shuffle" is also
+      // accepted, as other writers of this format spell it.
+      auto& keys = group_keys[static_cast<std::size_t>(shuffle_read)];
+      push_key = static_cast<int>(keys.size());
+      keys.push_back("Shuffle Push Read Metrics");
+      push_alt_key = static_cast<int>(keys.size());
+      keys.push_back("Push Based Shuffle");
+    }
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      groups[g].keys = std::make_unique<KeyTable>(std::move(group_keys[g]));
+    }
+    top = std::make_unique<KeyTable>(top_names);
+  }
+};
+
+const TaskMetricKeys& MetricKeys() {
+  static const TaskMetricKeys keys;
+  return keys;
+}
+
+// Reads the metrics of one group object into out->metrics (each metric is 0 unless found).
+void ReadMetricGroup(const TaskMetricKeys& keys, int g, sj::element obj, TaskEvent* out) {
+  sj::object o;
+  if (obj.get_object().get(o) != simdjson::SUCCESS) return;
+  const TaskMetricKeys::Group& group = keys.groups[static_cast<std::size_t>(g)];
+  std::array<sj::element, 24> found;
+  std::uint64_t present = 0;
+  group.keys->Collect(o, &found, &present);
+  for (std::size_t k = 0; k < group.metric.size(); ++k) {
+    if (present >> k & 1) {
+      out->metrics[static_cast<std::size_t>(group.metric[k])] =
+          SInt(SjResult(sj::element(found[k])));
+    }
+  }
+  if (g == keys.shuffle_read && keys.push >= 0) {
+    const auto push_key = static_cast<std::size_t>(keys.push_key);
+    const auto alt_key = static_cast<std::size_t>(keys.push_alt_key);
+    if (present >> push_key & 1) {
+      ReadMetricGroup(keys, keys.push, found[push_key], out);
+    } else if (present >> alt_key & 1) {
+      ReadMetricGroup(keys, keys.push, found[alt_key], out);
+    }
+  }
+}
+
+// "Task Metrics" in one pass over each object: the same values as looking every metric up
+// (a missing metric or group is 0; the first of repeated keys counts).
+void ReadTaskMetrics(sj::object metrics, TaskEvent* out) {
+  const TaskMetricKeys& keys = MetricKeys();
+  std::array<sj::element, 24> found;
+  std::uint64_t present = 0;
+  keys.top->Collect(metrics, &found, &present);
+  for (std::size_t k = 0; k < keys.top_metric.size(); ++k) {
+    if (!(present >> k & 1)) continue;
+    const int m = keys.top_metric[k];
+    if (m >= 0) {
+      out->metrics[static_cast<std::size_t>(m)] = SInt(SjResult(sj::element(found[k])));
+    } else {
+      ReadMetricGroup(keys, -1 - m, found[k], out);
+    }
+  }
+}
+
 // Fills `out` from a SparkListenerTaskStart/TaskEnd document; returns a reason when the event
-// lacks what it needs.
+// lacks what it needs. Each object is read in one pass over its fields.
 std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
+  enum { kStageId, kStageAttempt, kInfo, kReason, kMetrics, kPeaks };
+  static const KeyTable doc_keys({"Stage ID", "Stage Attempt ID", "Task Info", "Task End Reason",
+                                  "Task Metrics", "Task Executor Metrics"});
+  enum {
+    kTaskId,
+    kIndex,
+    kAttempt,
+    kPartition,
+    kLaunch,
+    kFinish,
+    kGettingResult,
+    kExecutor,
+    kHost,
+    kLocality,
+    kSpeculative,
+    kFailed,
+    kKilled,
+    kAccumulables
+  };
+  static const KeyTable info_keys({"Task ID", "Index", "Attempt", "Partition ID", "Launch Time",
+                                   "Finish Time", "Getting Result Time", "Executor ID", "Host",
+                                   "Locality", "Speculative", "Failed", "Killed", "Accumulables"});
   const char* name = end ? "SparkListenerTaskEnd" : "SparkListenerTaskStart";
-  SjResult info = doc["Task Info"];
-  if (info.error() || info["Task ID"].error()) {
+  std::array<sj::element, 6> top;
+  std::uint64_t top_present = 0;
+  sj::object doc_object;
+  if (doc.get_object().get(doc_object) == simdjson::SUCCESS) {
+    doc_keys.Collect(doc_object, &top, &top_present);
+  }
+  std::array<sj::element, 14> f;
+  std::uint64_t present = 0;
+  sj::object info;
+  if (!(top_present >> kInfo & 1) || top[kInfo].get_object().get(info) != simdjson::SUCCESS) {
     return std::string(name) + " without \"Task Info\"";
   }
+  info_keys.Collect(info, &f, &present);
+  const auto field = [&](std::size_t i) { return Slot(f, present, i); };
+  if (field(kTaskId).error()) return std::string(name) + " without \"Task Info\"";
   std::int64_t probe = 0;
-  if (info["Task ID"].get_int64().get(probe) != simdjson::SUCCESS) {
+  if (field(kTaskId).get_int64().get(probe) != simdjson::SUCCESS) {
     return std::string(name) + " with a \"Task ID\" that is not an integer";
   }
-  if (doc["Stage ID"].get_int64().get(probe) != simdjson::SUCCESS) {
+  const SjResult stage = Slot(top, top_present, kStageId);
+  if (stage.get_int64().get(probe) != simdjson::SUCCESS) {
     return std::string(name) + " without an integer \"Stage ID\"";
   }
   out->end = end;
-  out->stage_id = static_cast<int>(SInt(doc["Stage ID"]));
-  out->stage_attempt = static_cast<int>(SInt(doc["Stage Attempt ID"]));
+  out->stage_id = static_cast<int>(SInt(stage));
+  out->stage_attempt = static_cast<int>(SInt(Slot(top, top_present, kStageAttempt)));
   TaskInfoRecord& t = out->info;
-  t.task_id = SInt(info["Task ID"]);
-  t.index = SInt(info["Index"]);
-  t.attempt = SInt(info["Attempt"]);
-  t.partition = SInt(info["Partition ID"], -1);
-  t.launch_ms = SInt(info["Launch Time"]);
-  t.finish_ms = SInt(info["Finish Time"]);
-  t.getting_result_ms = SInt(info["Getting Result Time"]);
-  t.executor = SStr(info["Executor ID"]);
-  t.host = SStr(info["Host"]);
-  t.locality = SStr(info["Locality"]);
+  t.task_id = SInt(field(kTaskId));
+  t.index = SInt(field(kIndex));
+  t.attempt = SInt(field(kAttempt));
+  t.partition = SInt(field(kPartition), -1);
+  t.launch_ms = SInt(field(kLaunch));
+  t.finish_ms = SInt(field(kFinish));
+  t.getting_result_ms = SInt(field(kGettingResult));
+  t.executor = SStr(field(kExecutor));
+  t.host = SStr(field(kHost));
+  t.locality = SStr(field(kLocality));
   bool spec = false;
-  if (info["Speculative"].get_bool().get(spec) != simdjson::SUCCESS) spec = false;
+  if (field(kSpeculative).get_bool().get(spec) != simdjson::SUCCESS) spec = false;
   t.speculative = spec;
   if (!end) return "";
   bool flag = false;
-  t.failed = info["Failed"].get_bool().get(flag) == simdjson::SUCCESS && flag;
+  t.failed = field(kFailed).get_bool().get(flag) == simdjson::SUCCESS && flag;
   flag = false;
-  t.killed = info["Killed"].get_bool().get(flag) == simdjson::SUCCESS && flag;
-  t.accumulables_json = SPublicAccumulables(info, &out->accums);
-  SjResult reason = doc["Task End Reason"];
+  t.killed = field(kKilled).get_bool().get(flag) == simdjson::SUCCESS && flag;
+  t.accumulables_json = SPublicAccumulables(field(kAccumulables), &out->accums);
+  SjResult reason = Slot(top, top_present, kReason);
   out->kind = reason.error() ? "Success" : SStr(reason["Reason"]);
   if (out->kind == "TaskKilled") {
     out->killed_key = SStr(reason["Kill Reason"], "unknown reason");
@@ -423,35 +622,15 @@ std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
   } else if (out->kind != "Success") {
     out->error = TaskEndErrorString(reason, out->kind);
   }
-  SjResult metrics = doc["Task Metrics"];
-  out->has_metrics = !metrics.error() && metrics.is_object();
-  if (out->has_metrics) {
-    // kTaskMetrics lists each group's metrics together: look a group up once.
-    std::string_view group = "";
-    SjResult obj = metrics;
-    for (std::size_t i = 0; i < detail::kTaskMetrics.size(); ++i) {
-      const auto& m = detail::kTaskMetrics[i];
-      if (m.log_group != group) {
-        group = m.log_group;
-        if (group.empty()) {
-          obj = metrics;
-        } else if (group == "Push") {
-          // JsonProtocol (3.2+) writes "Shuffle Push Read Metrics"; "Push Based Shuffle" is
-          // also accepted, as other writers of this format spell it.
-          obj = metrics["Shuffle Read Metrics"]["Shuffle Push Read Metrics"];
-          if (obj.error()) obj = metrics["Shuffle Read Metrics"]["Push Based Shuffle"];
-        } else {
-          obj = metrics[group];
-        }
-      }
-      out->metrics[i] = obj.error() ? 0 : SInt(obj[m.log_field]);
-    }
-  }
+  sj::object metrics;
+  out->has_metrics =
+      (top_present >> kMetrics & 1) && top[kMetrics].get_object().get(metrics) == simdjson::SUCCESS;
+  if (out->has_metrics) ReadTaskMetrics(metrics, out);
   sj::object peaks;
-  if (doc["Task Executor Metrics"].get_object().get(peaks) == simdjson::SUCCESS) {
-    for (auto field : peaks) {
-      std::int64_t v = SInt(SjResult(sj::element(field.value)), -1);
-      if (v >= 0) out->executor_metrics.emplace_back(std::string(field.key), v);
+  if ((top_present >> kPeaks & 1) && top[kPeaks].get_object().get(peaks) == simdjson::SUCCESS) {
+    for (auto kv : peaks) {
+      std::int64_t v = SInt(SjResult(sj::element(kv.value)), -1);
+      if (v >= 0) out->executor_metrics.emplace_back(std::string(kv.key), v);
     }
   }
   return "";
@@ -521,8 +700,12 @@ class TaskSummaries {
     AddTo(ex.sums[3], metric(MetricIndex("jvm_gc_time_ms")));
   }
 
-  // True when a sum overflowed 64 bits: the figures are not SQL's, use WriteSummaries.
+  // True when a sum overflowed 64 bits, or RequireSql was called: the figures are not SQL's,
+  // use WriteSummaries.
   bool overflow() const { return overflow_; }
+  // The rows added are not exactly the rows stored (the store turned one away): the summaries
+  // are to be grouped from the stored rows.
+  void RequireSql() { overflow_ = true; }
 
   // Inserts the three summaries of attempt `key` (none of its rows there yet).
   Status Write(Store& store, std::int64_t key) const {
@@ -532,7 +715,8 @@ class TaskSummaries {
           "running_tasks, succeeded_tasks, failed_tasks, killed_tasks, duration_ms_sum, "
           "finish_time_ms_max";
       std::string values = "?,?,?,?,?,?,?,?,?,?";
-      for (const auto& m : detail::kTaskMetrics) sql += ", " + std::string(m.column), values += ",?";
+      for (const auto& m : detail::kTaskMetrics)
+        sql += ", " + std::string(m.column), values += ",?";
       auto q = store.Prepare(sql + ") VALUES(" + values + ")");
       if (!q.ok()) return q.status();
       for (const auto& [stage, st] : stages_) {
@@ -614,11 +798,13 @@ class TaskSummaries {
   // bytes (remote + local) sit in slot kShuffleReadSlot.
   static constexpr std::size_t kShuffleReadSlot = 4;
   static constexpr std::array<std::size_t, 10> kStageExecutorMetrics = {
+      // clang-format off
       MetricIndex("input_bytes"),           MetricIndex("input_records"),
       MetricIndex("output_bytes"),          MetricIndex("output_records"),
       kRemoteRead /* + local */,            MetricIndex("shuffle_records_read"),
       MetricIndex("shuffle_bytes_written"), MetricIndex("shuffle_records_written"),
       MetricIndex("memory_bytes_spilled"),  MetricIndex("disk_bytes_spilled")};
+  // clang-format on
   struct StageSums {
     Counts counts;
     std::int64_t duration_sum = 0;  // COALESCE(SUM(duration_ms), 0)
@@ -651,11 +837,31 @@ class TaskSummaries {
   bool overflow_ = false;
 };
 
-// Folds one application's events and writes them; tasks go to the store as they end.
-class AppBuilder {
+using TaskMetricValues = std::array<std::int64_t, detail::kTaskMetrics.size()>;
+
+// Where an application's task rows go as its tasks end: straight into the store (TaskInserter),
+// or, with parallel jobs, to the writer thread in batches (TaskBatcher below).
+class TaskSink {
  public:
-  AppBuilder(Store& store, std::int64_t key, const EventLogSource& src)
-      : store_(store), key_(key), src_(src) {}
+  virtual ~TaskSink() = default;
+  // One spark_tasks row; `metrics` == nullptr stores has_metrics 0 and every metric 0.
+  virtual Status Row(int stage_id, int stage_attempt, const TaskInfoRecord& info,
+                     const std::string& status, const std::string& error,
+                     const TaskMetricValues* metrics) = 0;
+};
+
+// Inserts task rows into attempt `key` of a store and adds up their summaries.
+class TaskInserter final : public TaskSink {
+ public:
+  // `add_up` false: the caller adds up the summaries of the rows it hands in (and checks
+  // all_inserted() before using them).
+  TaskInserter(Store& store, std::int64_t key, bool add_up = true)
+      : store_(store), key_(key), add_up_(add_up) {}
+  ~TaskInserter() {
+    if (insert_) insert_->Reset();  // the text parameters are views of rows gone by now
+  }
+  TaskInserter(const TaskInserter&) = delete;
+  TaskInserter& operator=(const TaskInserter&) = delete;
 
   Status Prepare() {
     std::string sql =
@@ -671,9 +877,83 @@ class AppBuilder {
     sql += ") VALUES(" + values + ") ON CONFLICT(attempt_key, task_id) DO NOTHING";
     auto st = store_.Prepare(sql);
     if (!st.ok()) return st.status();
-    insert_task_.emplace(std::move(st.value()));
+    insert_.emplace(std::move(st.value()));
     return Status::Ok();
   }
+
+  Status Row(int stage_id, int stage_attempt, const TaskInfoRecord& info, const std::string& status,
+             const std::string& error, const TaskMetricValues* metrics) override;
+
+  // The summaries of the rows inserted (not those a stored task id turned away).
+  const TaskSummaries& summaries() const { return summaries_; }
+  // Whether every row handed in was stored (no task id was there already).
+  bool all_inserted() const { return all_inserted_; }
+
+ private:
+  Store& store_;
+  std::int64_t key_;
+  bool add_up_ = true, all_inserted_ = true;
+  std::optional<Statement> insert_;
+  TaskSummaries summaries_;
+};
+
+Status TaskInserter::Row(int stage_id, int stage_attempt, const TaskInfoRecord& info,
+                         const std::string& status, const std::string& error,
+                         const TaskMetricValues* metrics) {
+  // Every parameter is bound again below; the text ones are views of the caller's strings,
+  // alive until the insert has run.
+  Statement& q = *insert_;
+  q.ResetKeepingBindings();
+  int i = 1;
+  q.Bind(i++, key_);
+  q.Bind(i++, info.task_id);
+  q.Bind(i++, std::int64_t{stage_id});
+  q.Bind(i++, std::int64_t{stage_attempt});
+  q.Bind(i++, info.index);
+  q.Bind(i++, info.attempt);
+  q.Bind(i++, info.partition);
+  q.Bind(i++, info.launch_ms);
+  if (info.finish_ms > 0) {
+    q.Bind(i++, info.finish_ms);
+  } else {
+    q.BindNull(i++);
+  }
+  q.Bind(i++, info.getting_result_ms);
+  if (info.finish_ms > 0) {
+    q.Bind(i++, info.finish_ms - info.launch_ms);
+  } else {
+    q.BindNull(i++);
+  }
+  q.BindView(i++, info.executor);
+  q.BindView(i++, info.host);
+  q.BindView(i++, status);
+  q.BindView(i++, info.locality);
+  q.Bind(i++, std::int64_t{info.speculative});
+  if (error.empty()) {
+    q.BindNull(i++);
+  } else {
+    q.BindView(i++, error);
+  }
+  q.BindView(i++, info.accumulables_json);
+  q.Bind(i++, std::int64_t{metrics != nullptr});
+  for (std::size_t m = 0; m < detail::kTaskMetrics.size(); ++m) {
+    q.Bind(i++, metrics ? (*metrics)[m] : std::int64_t{0});
+  }
+  if (Status s = q.Run(); !s.ok()) return s;
+  if (store_.Changes() != 1) {  // a task id stored already (ON CONFLICT DO NOTHING)
+    all_inserted_ = false;
+  } else if (add_up_) {
+    summaries_.Add(stage_id, stage_attempt, info.executor, status, info.launch_ms, info.finish_ms,
+                   metrics);
+  }
+  return Status::Ok();
+}
+
+// Folds one application's events and writes them; tasks go to the store as they end.
+class AppBuilder {
+ public:
+  // Task rows go to `sink` as the tasks end (and those still running at FlushRunning).
+  AppBuilder(const EventLogSource& src, TaskSink* sink) : src_(src), sink_(sink) {}
 
   // Returns a reason when the event lacks what it needs.
   std::string Apply(const json& e, const std::string& type) {
@@ -777,7 +1057,13 @@ class AppBuilder {
   bool completed() const { return completed_; }
   void set_app_id(std::string id) { app_id_ = std::move(id); }
 
-  Status Finish(std::int64_t events, std::int64_t skipped, std::int64_t last_updated_ms);
+  // After the last event: the tasks still running go to the sink as RUNNING rows. Returns the
+  // first failure of the sink.
+  Status FlushRunning();
+  // Writes everything but the task rows into attempt `key` of `store` (the rows are there), with
+  // `tasks` the summaries of those rows.
+  Status Finish(Store& store, std::int64_t key, const TaskSummaries& tasks, std::int64_t events,
+                std::int64_t skipped, std::int64_t last_updated_ms);
 
  private:
   LiveStage& Stage(int id, int attempt) {
@@ -978,8 +1264,6 @@ class AppBuilder {
   }
 
   void OnTaskEnd(const TaskEvent& ev);
-  Status InsertTask(int stage_id, int stage_attempt, const TaskInfoRecord& info,
-                    const std::string& status, const std::string& error, const TaskEvent* ev);
 
   std::string OnExecutorAdded(const json& e) {
     LiveExecutor& ex = Executor(Str(e, "Executor ID"));
@@ -1316,11 +1600,8 @@ class AppBuilder {
     return "";
   }
 
-  Store& store_;
-  std::int64_t key_;
   const EventLogSource& src_;
-  std::optional<Statement> insert_task_;
-  TaskSummaries summaries_;  // of the task rows inserted so far
+  TaskSink* sink_;
   std::string app_id_, app_name_, attempt_id_, user_, spark_version_;
   std::optional<std::int64_t> start_ms_, end_ms_;
   bool saw_start_ = false, completed_ = false;
@@ -1393,55 +1674,19 @@ void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
       }
     }
   }
-  Status st = InsertTask(stage_id, stage_attempt, ev.info, status, ev.error, &ev);
+  Status st = sink_->Row(stage_id, stage_attempt, ev.info, status, ev.error,
+                         ev.has_metrics ? &ev.metrics : nullptr);
   if (!st.ok() && task_error_.ok()) task_error_ = st;
 }
 
-Status AppBuilder::InsertTask(int stage_id, int stage_attempt, const TaskInfoRecord& info,
-                              const std::string& status, const std::string& error,
-                              const TaskEvent* ev) {
-  Statement& q = *insert_task_;
-  q.Reset();
-  int i = 1;
-  q.Bind(i++, key_);
-  q.Bind(i++, info.task_id);
-  q.Bind(i++, std::int64_t{stage_id});
-  q.Bind(i++, std::int64_t{stage_attempt});
-  q.Bind(i++, info.index);
-  q.Bind(i++, info.attempt);
-  q.Bind(i++, info.partition);
-  q.Bind(i++, info.launch_ms);
-  if (info.finish_ms > 0) {
-    q.Bind(i++, info.finish_ms);
-  } else {
-    q.BindNull(i++);
-  }
-  q.Bind(i++, info.getting_result_ms);
-  if (info.finish_ms > 0) {
-    q.Bind(i++, info.finish_ms - info.launch_ms);
-  } else {
-    q.BindNull(i++);
-  }
-  q.Bind(i++, info.executor);
-  q.Bind(i++, info.host);
-  q.Bind(i++, status);
-  q.Bind(i++, info.locality);
-  q.Bind(i++, std::int64_t{info.speculative});
-  if (error.empty()) {
-    q.BindNull(i++);
-  } else {
-    q.Bind(i++, error);
-  }
-  q.Bind(i++, info.accumulables_json);
-  const bool has_metrics = ev && ev->has_metrics;
-  q.Bind(i++, std::int64_t{has_metrics});
-  for (std::size_t m = 0; m < detail::kTaskMetrics.size(); ++m) {
-    q.Bind(i++, has_metrics ? ev->metrics[m] : std::int64_t{0});
-  }
-  if (Status s = q.Run(); !s.ok()) return s;
-  if (store_.Changes() == 1) {  // not a task id stored already (ON CONFLICT DO NOTHING)
-    summaries_.Add(stage_id, stage_attempt, info.executor, status, info.launch_ms, info.finish_ms,
-                   has_metrics ? &ev->metrics : nullptr);
+Status AppBuilder::FlushRunning() {
+  if (!task_error_.ok()) return task_error_;
+  // Tasks still running when the log ends (an application still running, or a lost end event).
+  static const std::string kRunning = "RUNNING", kNoError;
+  for (const auto& entry : running_) {
+    const LiveTask& t = entry.second;
+    Status st = sink_->Row(t.stage_id, t.stage_attempt, t.info, kRunning, kNoError, nullptr);
+    if (!st.ok()) return st;
   }
   return Status::Ok();
 }
@@ -1460,24 +1705,18 @@ Status DeleteOtherAttempts(Store& store, const std::string& app_id, const std::s
   return Status::Ok();
 }
 
-Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_t last_updated_ms) {
-  if (!task_error_.ok()) return task_error_;
-  // Tasks still running when the log ends (an application still running, or a lost end event).
-  for (const auto& entry : running_) {
-    const LiveTask& t = entry.second;
-    Status st = InsertTask(t.stage_id, t.stage_attempt, t.info, "RUNNING", "", nullptr);
-    if (!st.ok()) return st;
-  }
+Status AppBuilder::Finish(Store& store, std::int64_t key, const TaskSummaries& tasks,
+                          std::int64_t events, std::int64_t skipped, std::int64_t last_updated_ms) {
   // Replace whatever the store held for this application attempt.
-  if (Status st = DeleteOtherAttempts(store_, app_id_, attempt_id_, key_); !st.ok()) return st;
+  if (Status st = DeleteOtherAttempts(store, app_id_, attempt_id_, key); !st.ok()) return st;
   {
-    auto up = store_.Prepare(
+    auto up = store.Prepare(
         "UPDATE spark_attempts SET app_id=?2, attempt_id=?3, app_name=?4, spark_user=?5, "
         "spark_version=?6, start_time_ms=?7, end_time_ms=?8, completed=?9, last_updated_ms=?10, "
         "events=?11, skipped_lines=?12 WHERE attempt_key=?1");
     if (!up.ok()) return up.status();
     Statement& q = up.value();
-    q.Bind(1, key_).Bind(2, app_id_).Bind(3, attempt_id_).Bind(4, app_name_).Bind(5, user_);
+    q.Bind(1, key).Bind(2, app_id_).Bind(3, attempt_id_).Bind(4, app_name_).Bind(5, user_);
     q.Bind(6, spark_version_);
     if (start_ms_)
       q.Bind(7, *start_ms_);
@@ -1493,7 +1732,7 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
   }
   // Environment.
   if (!environment_.is_null()) {
-    auto ins = store_.Prepare(
+    auto ins = store.Prepare(
         "INSERT INTO spark_properties(attempt_key, section, ord, name, value) "
         "VALUES(?1, ?2, ?3, ?4, ?5)");
     if (!ins.ok()) return ins.status();
@@ -1508,158 +1747,177 @@ Status AppBuilder::Finish(std::int64_t events, std::int64_t skipped, std::int64_
       for (auto it = obj->begin(); it != obj->end(); ++it) {
         Statement& q = ins.value();
         q.Reset();
-        q.Bind(1, key_).Bind(2, std::string(section)).Bind(3, ord++).Bind(4, it.key());
+        q.Bind(1, key).Bind(2, std::string(section)).Bind(3, ord++).Bind(4, it.key());
         q.Bind(5, it.value().is_string() ? it.value().get<std::string>() : JsonText(it.value()));
         if (Status st = q.Run(); !st.ok()) return st;
       }
     }
   }
-  for (const auto& [id, e] : resource_profiles_) {
-    auto q =
-        store_.Prepare("INSERT OR REPLACE INTO spark_resource_profiles VALUES(?1, ?2, ?3, ?4)");
+  {  // prepared once for all rows
+    auto q = store.Prepare("INSERT OR REPLACE INTO spark_resource_profiles VALUES(?1, ?2, ?3, ?4)");
     if (!q.ok()) return q.status();
-    const json* ex = Find(e, "Executor Resource Requests");
-    const json* task = Find(e, "Task Resource Requests");
-    q.value().Bind(1, key_).Bind(2, std::int64_t{id});
-    q.value().Bind(3, ex ? ex->dump() : "{}").Bind(4, task ? task->dump() : "{}");
-    if (Status st = q.value().Run(); !st.ok()) return st;
+    for (const auto& [id, e] : resource_profiles_) {
+      q.value().Reset();
+      const json* ex = Find(e, "Executor Resource Requests");
+      const json* task = Find(e, "Task Resource Requests");
+      q.value().Bind(1, key).Bind(2, std::int64_t{id});
+      q.value().Bind(3, ex ? ex->dump() : "{}").Bind(4, task ? task->dump() : "{}");
+      if (Status st = q.value().Run(); !st.ok()) return st;
+    }
   }
-  for (const auto& [id, ex] : executors_) {
-    auto q = store_.Prepare(
+  {  // prepared once for all rows
+    auto q = store.Prepare(
         "INSERT INTO spark_executors VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,"
         "?16,?17,?18,?19,?20,?21,?22,?23,?24)");
     if (!q.ok()) return q.status();
-    Statement& s = q.value();
-    s.Bind(1, key_).Bind(2, ex.id).Bind(3, ex.host_port).Bind(4, ex.host);
-    s.Bind(5, ex.total_cores);
-    s.Bind(6, ex.add_ms);
-    s.Bind(7, ex.remove_ms);
-    s.Bind(8, ex.remove_reason);
-    s.Bind(9, ex.max_memory);
-    s.Bind(10, ex.max_onheap);
-    s.Bind(11, ex.max_offheap);
-    s.Bind(12, JsonText(ex.log_urls))
-        .Bind(13, JsonText(ex.attributes))
-        .Bind(14, JsonText(ex.resources));
-    s.Bind(15, std::int64_t{ex.resource_profile_id}).Bind(16, std::int64_t{ex.excluded});
-    s.Bind(17, JsonText(json(ex.excluded_stages))).Bind(18, JsonText(ex.peak_metrics));
-    s.Bind(19, std::int64_t{ex.ord});
-    s.Bind(20, ex.memory_used).Bind(21, ex.disk_used).Bind(22, ex.rdd_blocks);
-    s.Bind(23, ex.used_on_heap).Bind(24, ex.used_off_heap);
-    if (Status st = s.Run(); !st.ok()) return st;
+    for (const auto& [id, ex] : executors_) {
+      q.value().Reset();
+      Statement& s = q.value();
+      s.Bind(1, key).Bind(2, ex.id).Bind(3, ex.host_port).Bind(4, ex.host);
+      s.Bind(5, ex.total_cores);
+      s.Bind(6, ex.add_ms);
+      s.Bind(7, ex.remove_ms);
+      s.Bind(8, ex.remove_reason);
+      s.Bind(9, ex.max_memory);
+      s.Bind(10, ex.max_onheap);
+      s.Bind(11, ex.max_offheap);
+      s.Bind(12, JsonText(ex.log_urls))
+          .Bind(13, JsonText(ex.attributes))
+          .Bind(14, JsonText(ex.resources));
+      s.Bind(15, std::int64_t{ex.resource_profile_id}).Bind(16, std::int64_t{ex.excluded});
+      s.Bind(17, JsonText(json(ex.excluded_stages))).Bind(18, JsonText(ex.peak_metrics));
+      s.Bind(19, std::int64_t{ex.ord});
+      s.Bind(20, ex.memory_used).Bind(21, ex.disk_used).Bind(22, ex.rdd_blocks);
+      s.Bind(23, ex.used_on_heap).Bind(24, ex.used_off_heap);
+      if (Status st = s.Run(); !st.ok()) return st;
+    }
   }
-  for (const auto& [id, j] : jobs_) {
-    auto q = store_.Prepare(
+  {  // prepared once for all rows
+    auto q = store.Prepare(
         "INSERT INTO spark_jobs VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,"
         "?17,?18,?19,?20,?21,?22,?23)");
     if (!q.ok()) return q.status();
-    Statement& s = q.value();
-    s.Bind(1, key_).Bind(2, std::int64_t{id}).Bind(3, j.name);
-    s.Bind(4, j.description);
-    s.Bind(5, j.submission_ms);
-    s.Bind(6, j.completion_ms);
-    s.Bind(7, j.status).Bind(8, JsonText(json(j.stage_ids)));
-    s.Bind(9, j.job_group);
-    s.Bind(10, JsonText(j.tags));
-    s.Bind(11, j.sql_execution_id);
-    s.Bind(12, std::int64_t{j.num_tasks}).Bind(13, std::int64_t{j.active_tasks});
-    s.Bind(14, std::int64_t{j.completed_tasks}).Bind(15, std::int64_t{j.skipped_tasks});
-    s.Bind(16, std::int64_t{j.failed_tasks}).Bind(17, std::int64_t{j.killed_tasks});
-    std::int64_t completed_indices = 0;
-    for (const auto& [stage, set] : j.completed_indices) {
-      completed_indices += static_cast<std::int64_t>(set.size());
+    for (const auto& [id, j] : jobs_) {
+      q.value().Reset();
+      Statement& s = q.value();
+      s.Bind(1, key).Bind(2, std::int64_t{id}).Bind(3, j.name);
+      s.Bind(4, j.description);
+      s.Bind(5, j.submission_ms);
+      s.Bind(6, j.completion_ms);
+      s.Bind(7, j.status).Bind(8, JsonText(json(j.stage_ids)));
+      s.Bind(9, j.job_group);
+      s.Bind(10, JsonText(j.tags));
+      s.Bind(11, j.sql_execution_id);
+      s.Bind(12, std::int64_t{j.num_tasks}).Bind(13, std::int64_t{j.active_tasks});
+      s.Bind(14, std::int64_t{j.completed_tasks}).Bind(15, std::int64_t{j.skipped_tasks});
+      s.Bind(16, std::int64_t{j.failed_tasks}).Bind(17, std::int64_t{j.killed_tasks});
+      std::int64_t completed_indices = 0;
+      for (const auto& [stage, set] : j.completed_indices) {
+        completed_indices += static_cast<std::int64_t>(set.size());
+      }
+      s.Bind(18, completed_indices);
+      s.Bind(19, std::int64_t{std::max(0, j.active_stages)});
+      s.Bind(20, static_cast<std::int64_t>(j.completed_stages.size()));
+      s.Bind(21, static_cast<std::int64_t>(j.skipped_stages.size()));
+      s.Bind(22, std::int64_t{j.failed_stages}).Bind(23, JsonText(json(j.killed_summary)));
+      if (Status st = s.Run(); !st.ok()) return st;
     }
-    s.Bind(18, completed_indices);
-    s.Bind(19, std::int64_t{std::max(0, j.active_stages)});
-    s.Bind(20, static_cast<std::int64_t>(j.completed_stages.size()));
-    s.Bind(21, static_cast<std::int64_t>(j.skipped_stages.size()));
-    s.Bind(22, std::int64_t{j.failed_stages}).Bind(23, JsonText(json(j.killed_summary)));
-    if (Status st = s.Run(); !st.ok()) return st;
   }
-  for (const auto& [k, st_] : stages_) {
-    auto q = store_.Prepare(
+  {  // prepared once for all rows
+    auto q = store.Prepare(
         "INSERT INTO spark_stages VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,"
         "?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30)");
     if (!q.ok()) return q.status();
-    Statement& s = q.value();
-    s.Bind(1, key_).Bind(2, std::int64_t{st_.stage_id}).Bind(3, std::int64_t{st_.attempt_id});
-    s.Bind(4, st_.name).Bind(5, st_.description).Bind(6, st_.details);
-    s.Bind(7, std::int64_t{st_.num_tasks}).Bind(8, st_.status);
-    s.Bind(9, st_.submission_ms);
-    s.Bind(10, st_.first_launch_ms);
-    s.Bind(11, st_.completion_ms);
-    s.Bind(12, st_.failure_reason).Bind(13, st_.pool).Bind(14, JsonText(st_.rdd_ids));
-    s.Bind(15, JsonText(st_.parent_ids)).Bind(16, JsonText(json(st_.job_ids)));
-    s.Bind(17, JsonText(st_.accumulables)).Bind(18, std::int64_t{st_.resource_profile_id});
-    s.Bind(19, std::int64_t{st_.active}).Bind(20, std::int64_t{st_.complete});
-    s.Bind(21, std::int64_t{st_.failed}).Bind(22, std::int64_t{st_.killed});
-    s.Bind(23, static_cast<std::int64_t>(st_.completed_indices.size()));
-    s.Bind(24, JsonText(json(st_.killed_summary))).Bind(25, JsonText(st_.peak_executor_metrics));
-    s.Bind(26, JsonText(json(st_.excluded_executors)));
-    s.Bind(27, JsonText(json(st_.executor_peaks)));
-    if (st_.speculated) {
-      s.Bind(28, JsonText(json{{"numTasks", st_.spec_tasks},
-                      {"numActiveTasks", st_.spec_active},
-                      {"numCompletedTasks", st_.spec_completed},
-                      {"numFailedTasks", st_.spec_failed},
-                      {"numKilledTasks", st_.spec_killed}}));
-    } else {
-      s.BindNull(28);
+    for (const auto& [k, st_] : stages_) {
+      q.value().Reset();
+      Statement& s = q.value();
+      s.Bind(1, key).Bind(2, std::int64_t{st_.stage_id}).Bind(3, std::int64_t{st_.attempt_id});
+      s.Bind(4, st_.name).Bind(5, st_.description).Bind(6, st_.details);
+      s.Bind(7, std::int64_t{st_.num_tasks}).Bind(8, st_.status);
+      s.Bind(9, st_.submission_ms);
+      s.Bind(10, st_.first_launch_ms);
+      s.Bind(11, st_.completion_ms);
+      s.Bind(12, st_.failure_reason).Bind(13, st_.pool).Bind(14, JsonText(st_.rdd_ids));
+      s.Bind(15, JsonText(st_.parent_ids)).Bind(16, JsonText(json(st_.job_ids)));
+      s.Bind(17, JsonText(st_.accumulables)).Bind(18, std::int64_t{st_.resource_profile_id});
+      s.Bind(19, std::int64_t{st_.active}).Bind(20, std::int64_t{st_.complete});
+      s.Bind(21, std::int64_t{st_.failed}).Bind(22, std::int64_t{st_.killed});
+      s.Bind(23, static_cast<std::int64_t>(st_.completed_indices.size()));
+      s.Bind(24, JsonText(json(st_.killed_summary))).Bind(25, JsonText(st_.peak_executor_metrics));
+      s.Bind(26, JsonText(json(st_.excluded_executors)));
+      s.Bind(27, JsonText(json(st_.executor_peaks)));
+      if (st_.speculated) {
+        s.Bind(28, JsonText(json{{"numTasks", st_.spec_tasks},
+                                 {"numActiveTasks", st_.spec_active},
+                                 {"numCompletedTasks", st_.spec_completed},
+                                 {"numFailedTasks", st_.spec_failed},
+                                 {"numKilledTasks", st_.spec_killed}}));
+      } else {
+        s.BindNull(28);
+      }
+      s.Bind(29, std::int64_t{st_.shuffle_push_enabled}).Bind(30, st_.shuffle_mergers_count);
+      if (Status st = s.Run(); !st.ok()) return st;
     }
-    s.Bind(29, std::int64_t{st_.shuffle_push_enabled}).Bind(30, st_.shuffle_mergers_count);
-    if (Status st = s.Run(); !st.ok()) return st;
   }
   // The summaries the read paths answer from, in this same transaction: kept as the tasks were
   // inserted, or grouped from the stored tasks when a sum overflowed (SQL's arithmetic then).
-  if (Status st = summaries_.overflow() ? WriteSummaries(store_, key_)
-                                        : summaries_.Write(store_, key_);
+  if (Status st = tasks.overflow() ? WriteSummaries(store, key) : tasks.Write(store, key);
       !st.ok()) {
     return st;
   }
-  for (const auto& [id, rdd] : rdds_) {
-    auto q = store_.Prepare("INSERT INTO spark_rdds VALUES(?1, ?2, ?3)");
+  {  // prepared once for all rows
+    auto q = store.Prepare("INSERT INTO spark_rdds VALUES(?1, ?2, ?3)");
     if (!q.ok()) return q.status();
-    q.value().Bind(1, key_).Bind(2, id).Bind(3, JsonText(RddStorageInfo(rdd)));
-    if (Status st = q.value().Run(); !st.ok()) return st;
+    for (const auto& [id, rdd] : rdds_) {
+      q.value().Reset();
+      q.value().Bind(1, key).Bind(2, id).Bind(3, JsonText(RddStorageInfo(rdd)));
+      if (Status st = q.value().Run(); !st.ok()) return st;
+    }
   }
-  for (const auto& [id, p] : misc_) {
-    auto q = store_.Prepare("INSERT INTO spark_misc_processes VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
+  {  // prepared once for all rows
+    auto q = store.Prepare("INSERT INTO spark_misc_processes VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
     if (!q.ok()) return q.status();
-    q.value().Bind(1, key_).Bind(2, id).Bind(3, p.host_port).Bind(4, p.cores);
-    q.value().Bind(5, p.add_ms).Bind(6, JsonText(p.logs));
-    if (Status st = q.value().Run(); !st.ok()) return st;
+    for (const auto& [id, p] : misc_) {
+      q.value().Reset();
+      q.value().Bind(1, key).Bind(2, id).Bind(3, p.host_port).Bind(4, p.cores);
+      q.value().Bind(5, p.add_ms).Bind(6, JsonText(p.logs));
+      if (Status st = q.value().Run(); !st.ok()) return st;
+    }
   }
-  for (const SqlListener::Execution& x : sql_.Finish()) {
-    auto q = store_.Prepare(
+  {  // prepared once for all rows
+    auto q = store.Prepare(
         "INSERT INTO spark_sql_executions(attempt_key, execution_id, description, details, "
         "physical_plan, start_time_ms, end_time_ms, error_message, root_execution_id, jobs_json, "
         "nodes_json, edges_json) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)");
     if (!q.ok()) return q.status();
-    Statement& s = q.value();
-    s.Bind(1, key_).Bind(2, x.id);
-    auto text = [&](int i, const std::optional<std::string>& v) {
-      if (v) {
-        s.Bind(i, *v);
-      } else {
-        s.BindNull(i);
-      }
-    };
-    auto number = [&](int i, const std::optional<std::int64_t>& v) {
-      if (v) {
-        s.Bind(i, *v);
-      } else {
-        s.BindNull(i);
-      }
-    };
-    text(3, x.description);
-    text(4, x.details);
-    text(5, x.plan);
-    s.Bind(6, x.submission_ms);
-    number(7, x.completion_ms);
-    s.Bind(8, x.error);
-    number(9, x.root_id);
-    s.Bind(10, x.jobs_json).Bind(11, x.nodes_json).Bind(12, x.edges_json);
-    if (Status st = s.Run(); !st.ok()) return st;
+    for (const SqlListener::Execution& x : sql_.Finish()) {
+      q.value().Reset();
+      Statement& s = q.value();
+      s.Bind(1, key).Bind(2, x.id);
+      auto text = [&](int i, const std::optional<std::string>& v) {
+        if (v) {
+          s.Bind(i, *v);
+        } else {
+          s.BindNull(i);
+        }
+      };
+      auto number = [&](int i, const std::optional<std::int64_t>& v) {
+        if (v) {
+          s.Bind(i, *v);
+        } else {
+          s.BindNull(i);
+        }
+      };
+      text(3, x.description);
+      text(4, x.details);
+      text(5, x.plan);
+      s.Bind(6, x.submission_ms);
+      number(7, x.completion_ms);
+      s.Bind(8, x.error);
+      number(9, x.root_id);
+      s.Bind(10, x.jobs_json).Bind(11, x.nodes_json).Bind(12, x.edges_json);
+      if (Status st = s.Run(); !st.ok()) return st;
+    }
   }
   return Status::Ok();
 }
@@ -1736,7 +1994,8 @@ Result<std::int64_t> InsertPlaceholder(Store& store, const EventLogSource& src) 
     return st;
   }
   const std::int64_t key = store.LastInsertRowId();
-  auto q = store.Prepare("UPDATE spark_attempts SET app_id = ?1, source = ?2 WHERE attempt_key = ?3");
+  auto q =
+      store.Prepare("UPDATE spark_attempts SET app_id = ?1, source = ?2 WHERE attempt_key = ?3");
   if (!q.ok()) return q.status();
   q.value().Bind(1, "\x01pending-" + std::to_string(key)).Bind(2, src.name).Bind(3, key);
   if (Status st = q.value().Run(); !st.ok()) return st;
@@ -1751,8 +2010,9 @@ Result<std::string> StaleCopy(Store& store, const IngestedApplication& app, std:
       "attempt_id = ?2 AND attempt_key != ?3");
   if (!q.ok()) return q.status();
   q.value().Bind(1, app.app_id).Bind(2, app.attempt_id).Bind(3, key);
-  if (!q.value().Step()) return q.value().Error().ok() ? Result<std::string>(std::string())
-                                                       : Result<std::string>(q.value().Error());
+  if (!q.value().Step())
+    return q.value().Error().ok() ? Result<std::string>(std::string())
+                                  : Result<std::string>(q.value().Error());
   const std::string stored = q.value().ColumnText(0);
   const std::int64_t stored_events = q.value().ColumnInt(1);
   const bool stored_completed = q.value().ColumnInt(2) != 0;
@@ -1781,50 +2041,31 @@ Status RecordSource(Store& store, const EventLogSource& src, const SourceStamp& 
   return q.value().Run();
 }
 
-// Reads one log into the store inside the caller's transaction. A non-ok Status is a store
-// failure; input problems go to `skips` (this log's alone, so that a file found not to be an
-// event log can take back what its first lines reported) and the counts to `summary`.
-Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& limits,
-                 IngestSummary* summary, SkipTally<SkippedLine>* skips,
-                 IngestedApplication* app_out, bool* wrote, SourceStamp* stamp_out = nullptr) {
-  *wrote = false;
-  SourceStamp stamp = Stamp(src);
-  if (stamp_out != nullptr) *stamp_out = stamp;
-  if (SourceUnchanged(store, src, stamp)) {
-    auto q = store.Prepare(
-        "SELECT app_id, attempt_id, events, completed FROM spark_sources WHERE source = ?1");
-    if (q.ok()) {
-      q.value().Bind(1, src.name);
-      if (q.value().Step()) {
-        *app_out = {q.value().ColumnText(0),
-                    q.value().ColumnText(1),
-                    src.name,
-                    0,
-                    q.value().ColumnInt(3) != 0,
-                    true};
-      }
-    }
-    return Status::Ok();
-  }
-  auto placeholder = InsertPlaceholder(store, src);
-  if (!placeholder.ok()) return placeholder.status();
-  const std::int64_t key = placeholder.value();
-  AppBuilder app(store, key, src);
-  if (Status st = app.Prepare(); !st.ok()) return st;
+// Reads one log's events into `app`: its task rows go to the app's sink as they end. Input
+// problems go to `skips` (this log's alone, so that a file found not to be an event log can take
+// back what its first lines reported) and the counts to `summary`. Returns whether the log is to
+// be stored: false when it is not an event log, holds no event, or `cancel` was set.
+bool ReadEvents(const EventLogSource& src, const IngestLimits& limits, AppBuilder& app,
+                IngestSummary* summary, SkipTally<SkippedLine>* skips, std::int64_t* events_out,
+                std::int64_t* skipped_out, const std::atomic<bool>* cancel = nullptr) {
   EventLineReader reader(src, limits.max_line_bytes);
   std::string_view line;
-  std::int64_t events = 0, skipped = 0, lines = 0;
+  std::int64_t& events = *events_out;
+  std::int64_t& skipped = *skipped_out;
+  events = 0, skipped = 0;
+  std::int64_t lines = 0;
   std::size_t reader_skips_seen = 0;
   // A file whose first lines hold no Spark event is not an event log: report it once, not once
   // per line.
   constexpr std::int64_t kProbeLines = 5;
   while (reader.Next(&line)) {
+    if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) return false;
     if (events == 0 && skipped >= kProbeLines) {
       *skips = {};
       skips->Add({src.name, 0, "not a Spark event log: no Spark event in the first lines"});
       summary->lines += lines;
       summary->bytes_read += reader.file_bytes_read();
-      return Status::Ok();
+      return false;
     }
     ++lines;
     // Drain reader-level problems (corrupt streams) in order.
@@ -1909,13 +2150,43 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
         *skips = {};
         skips->Add({src.name, 0, "not a Spark event log: no Spark event in the first lines"});
       }
-      return Status::Ok();  // the caller rolls back the placeholder
+      return false;  // the caller rolls back the placeholder
     }
     app.set_app_id(AppIdFromName(src));
     skips->Add({src.name, 0,
                 "no SparkListenerApplicationStart event; application id taken from the name: " +
                     app.app_id()});
   }
+  return true;
+}
+
+// The application already stored from an unchanged source, as the summary lists it.
+IngestedApplication UnchangedApplication(Store& store, const EventLogSource& src) {
+  IngestedApplication app;
+  auto q = store.Prepare(
+      "SELECT app_id, attempt_id, events, completed FROM spark_sources WHERE source = ?1");
+  if (q.ok()) {
+    q.value().Bind(1, src.name);
+    if (q.value().Step()) {
+      app = {q.value().ColumnText(0),
+             q.value().ColumnText(1),
+             src.name,
+             0,
+             q.value().ColumnInt(3) != 0,
+             true};
+    }
+  }
+  return app;
+}
+
+// What the ingest does after reading a log whose task rows are in attempt `key`: refuse a stale
+// copy (unless replacing), else write the rest of the application and remember the source.
+// `wrote` tells whether the caller is to commit.
+Status StoreApplication(Store& store, const EventLogSource& src, const IngestLimits& limits,
+                        const SourceStamp& stamp, std::int64_t key, AppBuilder& app,
+                        const TaskSummaries& tasks, std::int64_t events, std::int64_t skipped,
+                        SkipTally<SkippedLine>* skips, IngestedApplication* app_out, bool* wrote) {
+  *wrote = false;
   *app_out = {app.app_id(), app.attempt_id(), src.name, events, app.completed(), false};
   if (!limits.replace) {
     auto stale = StaleCopy(store, *app_out, key);
@@ -1926,10 +2197,37 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
       return Status::Ok();  // the caller rolls back the placeholder
     }
   }
-  if (Status st = app.Finish(events, skipped, stamp.mtime_ns / 1000000); !st.ok()) return st;
+  if (Status st = app.Finish(store, key, tasks, events, skipped, stamp.mtime_ns / 1000000);
+      !st.ok()) {
+    return st;
+  }
   if (Status st = RecordSource(store, src, stamp, key, *app_out); !st.ok()) return st;
   *wrote = true;
   return Status::Ok();
+}
+
+// Reads one log into the store inside the caller's transaction. A non-ok Status is a store
+// failure; input problems go to `skips` and the counts to `summary` (as ReadEvents).
+Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& limits,
+                 IngestSummary* summary, SkipTally<SkippedLine>* skips,
+                 IngestedApplication* app_out, bool* wrote) {
+  *wrote = false;
+  const SourceStamp stamp = Stamp(src);
+  if (SourceUnchanged(store, src, stamp)) {
+    *app_out = UnchangedApplication(store, src);
+    return Status::Ok();
+  }
+  auto placeholder = InsertPlaceholder(store, src);
+  if (!placeholder.ok()) return placeholder.status();
+  const std::int64_t key = placeholder.value();
+  TaskInserter tasks(store, key);
+  if (Status st = tasks.Prepare(); !st.ok()) return st;
+  AppBuilder app(src, &tasks);
+  std::int64_t events = 0, skipped = 0;
+  if (!ReadEvents(src, limits, app, summary, skips, &events, &skipped)) return Status::Ok();
+  if (Status st = app.FlushRunning(); !st.ok()) return st;
+  return StoreApplication(store, src, limits, stamp, key, app, tasks.summaries(), events, skipped,
+                          skips, app_out, wrote);
 }
 
 // One log in one transaction of `store`: what IngestEventLogs does per log.
@@ -1962,9 +2260,10 @@ void FinishSummary(IngestSummary* summary, SkipTally<SkippedLine>* skips) {
 
 // ---- Parallel ingest (spark_ingest_parallel.h) ----
 
+// Earlier versions parsed each log into a scratch store named so under the temporary directory.
 constexpr std::string_view kScratchPrefix = "perfplan-spark-ingest-";
 
-// Scratch stores of parallel runs that died (their process no longer exists).
+// Scratch stores of earlier versions' parallel runs that died (their process no longer exists).
 void RemoveStaleScratch() {
   std::error_code ec;
   const fs::path dir = fs::temp_directory_path(ec);
@@ -1980,135 +2279,247 @@ void RemoveStaleScratch() {
   }
 }
 
-void RemoveScratch(const std::string& path) {
-  if (path.empty()) return;
-  std::error_code ignored;
-  for (const char* suffix : {"", "-journal", "-wal", "-shm"}) fs::remove(path + suffix, ignored);
-}
+// One spark_tasks row on its way from a parser thread to the writer.
+struct TaskRow {
+  int stage_id = 0, stage_attempt = 0;
+  TaskInfoRecord info;
+  std::string status, error;
+  bool has_metrics = false;
+  TaskMetricValues metrics{};
+};
 
-// What a parser thread hands the writer for one log.
+// The task rows of one log between its parser thread and the writer, in batches. At most
+// kMaxBatches batches wait, so a log in flight holds a bounded number of rows (about 2 MiB).
+class RowQueue {
+ public:
+  static constexpr std::size_t kBatchRows = 512;
+  static constexpr std::size_t kMaxBatches = 4;
+
+  // Parser side: waits while the queue is full; drops the batch once the queue is abandoned.
+  void Push(std::vector<TaskRow>&& batch) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return abandoned_ || batches_.size() < kMaxBatches; });
+    if (abandoned_) return;
+    batches_.push_back(std::move(batch));
+    cv_.notify_all();
+  }
+  // Parser side: no more rows. Also takes back an emptied batch for reuse, if one is there.
+  void Close() {
+    std::lock_guard lock(mu_);
+    closed_ = true;
+    cv_.notify_all();
+  }
+  // Writer side: the next batch into `batch` (its old rows are handed back for reuse); false
+  // once the queue is closed and empty.
+  bool Pop(std::vector<TaskRow>* batch) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return closed_ || !batches_.empty(); });
+    if (batches_.empty()) return false;
+    if (!batch->empty()) spare_ = std::move(*batch);
+    *batch = std::move(batches_.front());
+    batches_.pop_front();
+    cv_.notify_all();
+    return true;
+  }
+  // Parser side: an emptied batch to fill again (its strings keep their buffers), if any.
+  std::vector<TaskRow> TakeSpare() {
+    std::lock_guard lock(mu_);
+    return std::move(spare_);
+  }
+  // The writer wants no more rows: what is queued goes, and Push drops from now on.
+  void Abandon() {
+    std::lock_guard lock(mu_);
+    abandoned_ = true;
+    batches_.clear();
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::vector<TaskRow>> batches_;
+  std::vector<TaskRow> spare_;
+  bool closed_ = false, abandoned_ = false;
+};
+
+// The parser thread's sink: rows into batches of the log's queue.
+class TaskBatcher final : public TaskSink {
+ public:
+  explicit TaskBatcher(RowQueue* queue) : queue_(queue) { batch_.reserve(RowQueue::kBatchRows); }
+
+  Status Row(int stage_id, int stage_attempt, const TaskInfoRecord& info, const std::string& status,
+             const std::string& error, const TaskMetricValues* metrics) override {
+    if (used_ == batch_.size()) batch_.emplace_back();
+    TaskRow& r = batch_[used_++];
+    r.stage_id = stage_id;
+    r.stage_attempt = stage_attempt;
+    r.info = info;
+    r.status = status;
+    r.error = error;
+    r.has_metrics = metrics != nullptr;
+    if (metrics) r.metrics = *metrics;
+    // Added up here, off the writer's thread; the writer checks that every row was stored.
+    summaries_.Add(stage_id, stage_attempt, info.executor, status, info.launch_ms, info.finish_ms,
+                   metrics);
+    if (used_ == RowQueue::kBatchRows) Flush();
+    return Status::Ok();
+  }
+  // Hands the rows so far to the writer.
+  void Flush() {
+    if (used_ == 0) return;
+    batch_.resize(used_);
+    queue_->Push(std::move(batch_));
+    batch_ = queue_->TakeSpare();
+    used_ = 0;
+  }
+  // The summaries of every row handed to the writer.
+  TaskSummaries& summaries() { return summaries_; }
+
+ private:
+  RowQueue* queue_;
+  TaskSummaries summaries_;
+  std::vector<TaskRow> batch_;  // rows [0, used_) are this batch's; the rest are reused buffers
+  std::size_t used_ = 0;
+};
+
+// What a parser thread hands the writer for one log. The parser sets `stamp` and `started`
+// before it reads, the rest and `ready` after; the writer reads a field once the flag that
+// covers it is set (under the pool's mutex) and takes the task rows from `rows` meanwhile.
 struct ParsedLog {
-  bool ready = false;
   bool unchanged = false;  // the store held the source unchanged: not parsed
-  std::string scratch;     // the scratch store holding the attempt (when wrote)
-  bool wrote = false;
-  Status status;           // a failure of the scratch store
-  IngestedApplication app;
+  bool started = false;
   SourceStamp stamp;
-  IngestSummary counts;    // events, lines, bytes_read
+  RowQueue rows;
+  std::atomic<bool> cancel{false};  // the writer wants no more of this log
+  bool ready = false;
+  Status status;          // the parser failed (an exception): the writer reads the log
+  bool store_it = false;  // ReadEvents' answer
+  std::unique_ptr<TaskBatcher> batcher;
+  std::unique_ptr<AppBuilder> app;  // the folded application, its rows sent
+  std::int64_t events = 0, skipped = 0;
+  IngestSummary counts;  // events, lines, bytes_read
   SkipTally<SkippedLine> skips;
 };
 
-// Parses `src` into a fresh scratch store at `path` exactly as the sequential ingest would.
-void ParseToScratch(const EventLogSource& src, const IngestLimits& limits, const std::string& path,
-                    ParsedLog* out) {
-  RemoveScratch(path);
-  auto opened = Store::Open(path, {StoreMigrations()});
-  if (!opened.ok()) {
-    out->status = opened.status();
-    return;
-  }
-  Store& scratch = *opened.value();
-  // A scratch store need not survive a crash: no journal, no syncs.
-  if (Status st = scratch.Exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF"); !st.ok()) {
-    out->status = st;
-    return;
-  }
-  if (Status st = scratch.Begin(); !st.ok()) {
-    out->status = st;
-    return;
-  }
-  out->status = IngestOne(scratch, src, limits, &out->counts, &out->skips, &out->app, &out->wrote,
-                          &out->stamp);
-  if (out->status.ok() && out->wrote) {
-    out->status = scratch.Commit();
-    out->scratch = path;
-  } else {
-    scratch.Rollback();
-  }
-  opened.value().reset();
-  if (!out->wrote || !out->status.ok()) RemoveScratch(path);
-}
-
 // The parser threads: log i is parsed once logs before i - jobs are written, so at most `jobs`
-// logs are being parsed or wait for the writer at any time.
+// logs are being parsed or wait for the writer at any time, each holding at most its queue's
+// rows.
 class ParsePool {
  public:
   ParsePool(const std::vector<EventLogSource>& sources, const std::vector<bool>& unchanged,
             const IngestLimits& limits, std::size_t jobs)
       : sources_(sources), limits_(limits), jobs_(jobs), logs_(sources.size()) {
-    for (std::size_t i = 0; i < logs_.size(); ++i) logs_[i].unchanged = unchanged[i];
-    std::error_code ec;
-    scratch_dir_ = fs::temp_directory_path(ec);
-    if (ec) scratch_dir_.clear();
+    for (std::size_t i = 0; i < logs_.size(); ++i) {
+      logs_[i] = std::make_unique<ParsedLog>();
+      logs_[i]->unchanged = unchanged[i];
+    }
     const std::size_t threads = std::min(jobs, sources.size());
     for (std::size_t t = 0; t < threads; ++t) threads_.emplace_back([this] { Work(); });
   }
   ~ParsePool() { Stop(); }
 
-  // The parsed log i, once ready.
-  ParsedLog& Wait(std::size_t i) {
+  // Log i once its parser has started (its stamp known) or found it unchanged.
+  ParsedLog& WaitStarted(std::size_t i) {
     std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return logs_[i].ready; });
-    return logs_[i];
+    cv_.wait(lock, [&] { return logs_[i]->started; });
+    return *logs_[i];
   }
-  // The writer is done with log i: its scratch store goes and the next log may start.
+  // Log i once its parser is done.
+  ParsedLog& WaitReady(std::size_t i) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return logs_[i]->ready; });
+    return *logs_[i];
+  }
+  // The writer wants no more of log i: its parser stops at the next line.
+  static void Cancel(ParsedLog& p) {
+    p.cancel.store(true, std::memory_order_relaxed);
+    p.rows.Abandon();
+  }
+  // The writer is done with log i: what it held goes and the next log may start.
   void Done(std::size_t i) {
-    RemoveScratch(logs_[i].scratch);
-    std::lock_guard lock(mu_);
-    logs_[i] = ParsedLog();
-    written_ = i + 1;
-    cv_.notify_all();
+    std::unique_ptr<ParsedLog> gone;
+    {
+      std::lock_guard lock(mu_);
+      gone = std::move(logs_[i]);
+      written_ = i + 1;
+      cv_.notify_all();
+    }
   }
-  // Stops the threads (after the log each is parsing) and removes what was left unwritten.
+  // Stops the threads (each at its next line) and drops what was left unwritten.
   void Stop() {
     {
       std::lock_guard lock(mu_);
       stop_ = true;
+      for (auto& p : logs_) {
+        if (p) Cancel(*p);
+      }
       cv_.notify_all();
     }
     for (std::thread& t : threads_) t.join();
     threads_.clear();
-    for (ParsedLog& p : logs_) RemoveScratch(p.scratch);
   }
 
  private:
   void Work() {
     for (;;) {
+      ParsedLog* p = nullptr;
       std::size_t i = 0;
       {
         std::unique_lock lock(mu_);
         cv_.wait(lock, [&] { return stop_ || next_ >= logs_.size() || next_ < written_ + jobs_; });
         if (stop_ || next_ >= logs_.size()) return;
         i = next_++;
-      }
-      ParsedLog parsed;
-      parsed.unchanged = logs_[i].unchanged;  // set before the threads started, never written
-      if (scratch_dir_.empty()) {
-        parsed.status = Status::Failed("no temporary directory for the scratch store");
-      } else if (!parsed.unchanged) {
-        const std::string path = (scratch_dir_ / (std::string(kScratchPrefix) +
-                                                  std::to_string(::getpid()) + "-" +
-                                                  std::to_string(i) + ".db"))
-                                     .string();
-        try {
-          ParseToScratch(sources_[i], limits_, path, &parsed);
-        } catch (const std::exception& e) {  // the writer then reads the log itself
-          parsed.status = Status::Failed(e.what());
+        p = logs_[i].get();
+        if (p->unchanged) {  // set before the threads started, never written
+          p->started = p->ready = true;
+          cv_.notify_all();
+          continue;
         }
       }
-      parsed.ready = true;
+      Parse(sources_[i], p);
+    }
+  }
+
+  void Parse(const EventLogSource& src, ParsedLog* p) {
+    const SourceStamp stamp = Stamp(src);
+    {
       std::lock_guard lock(mu_);
-      logs_[i] = std::move(parsed);
+      p->stamp = stamp;
+      p->started = true;
       cv_.notify_all();
     }
+    auto batcher = std::make_unique<TaskBatcher>(&p->rows);
+    auto app = std::make_unique<AppBuilder>(src, batcher.get());
+    Status status;
+    bool store_it = false;
+    std::int64_t events = 0, skipped = 0;
+    IngestSummary counts;
+    SkipTally<SkippedLine> skips;
+    try {
+      store_it = ReadEvents(src, limits_, *app, &counts, &skips, &events, &skipped, &p->cancel);
+      if (store_it) status = app->FlushRunning();
+      batcher->Flush();
+    } catch (const std::exception& e) {  // the writer then reads the log itself
+      status = Status::Failed(e.what());
+    }
+    p->rows.Close();
+    std::lock_guard lock(mu_);
+    p->status = std::move(status);
+    p->store_it = store_it;
+    p->batcher = std::move(batcher);
+    p->app = std::move(app);
+    p->events = events;
+    p->skipped = skipped;
+    p->counts = std::move(counts);
+    p->skips = std::move(skips);
+    p->ready = true;
+    cv_.notify_all();
   }
 
   const std::vector<EventLogSource>& sources_;
   const IngestLimits& limits_;
   const std::size_t jobs_;
-  fs::path scratch_dir_;  // empty when there is no temporary directory
-  std::vector<ParsedLog> logs_;
+  std::vector<std::unique_ptr<ParsedLog>> logs_;  // null once written
   std::vector<std::thread> threads_;
   std::mutex mu_;
   std::condition_variable cv_;
@@ -2116,128 +2527,82 @@ class ParsePool {
   bool stop_ = false;
 };
 
-// The columns of `table` (the real store's; a scratch store has the same schema), comma-joined.
-Result<std::string> Columns(Store& store, const std::string& table) {
-  auto q = store.Prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid");
-  if (!q.ok()) return q.status();
-  q.value().Bind(1, table);
-  std::string out;
-  while (q.value().Step()) {
-    const std::string name = q.value().ColumnText(0);
-    out += (out.empty() ? "" : ",") + name;
-  }
-  if (!q.value().Error().ok()) return q.value().Error();
-  return out;
-}
-
-// `cols` with attempt_key replaced by the parameter ?1: the select list copying rows into an
-// attempt.
-std::string KeyedSelectList(std::string_view cols) {
-  std::string out;
-  while (!cols.empty()) {
-    const std::size_t comma = cols.find(',');
-    const std::string_view col = cols.substr(0, comma);
-    out += (out.empty() ? "" : ",") + (col == "attempt_key" ? std::string("?1") : std::string(col));
-    cols = comma == std::string_view::npos ? std::string_view() : cols.substr(comma + 1);
-  }
-  return out;
-}
-
-// Copies the one attempt of the attached scratch store `w` into attempt `key` of the real store:
-// every table's rows in their scratch order (so row ids follow as in a sequential ingest), the
-// attempt row's values and the source row.
-Status CopyScratchAttempt(Store& store, std::int64_t key) {
-  for (std::string_view t : profiles::detail::kSparkAttemptTables) {
-    const std::string table(t);
-    auto cols = Columns(store, table);
-    if (!cols.ok()) return cols.status();
-    std::string sql;
-    if (table == "spark_attempts") {
-      // The placeholder row (key) takes the scratch attempt's values.
-      std::string others = cols.value();
-      others.erase(0, others.find(',') + 1);  // attempt_key is the first column
-      sql = "UPDATE main.spark_attempts SET (" + others + ") = (SELECT " + others +
-            " FROM w.spark_attempts) WHERE attempt_key = ?1";
-    } else {
-      // spark_tasks and the summaries are WITHOUT ROWID tables, ordered by their keys.
-      const bool rowid = table != "spark_tasks" && table.find("summaries") == std::string::npos;
-      sql = "INSERT INTO main." + table + "(" + cols.value() + ") SELECT " +
-            KeyedSelectList(cols.value()) + " FROM w." + table + (rowid ? " ORDER BY rowid" : "");
-    }
-    auto q = store.Prepare(sql);
-    if (!q.ok()) return q.status();
-    q.value().Bind(1, key);
-    if (Status st = q.value().Run(); !st.ok()) return st;
-  }
-  auto cols = Columns(store, "spark_sources");
-  if (!cols.ok()) return cols.status();
-  auto q = store.Prepare("INSERT OR REPLACE INTO main.spark_sources(" + cols.value() + ") SELECT " +
-                         KeyedSelectList(cols.value()) + " FROM w.spark_sources");
-  if (!q.ok()) return q.status();
-  q.value().Bind(1, key);
-  return q.value().Run();
-}
-
-// The writer's part for one parsed log, in one transaction of `store`: what IngestOne does after
-// reading, with the rows taken from the scratch store.
-Status WriteParsed(Store& store, const EventLogSource& src, const IngestLimits& limits,
-                   ParsedLog& p, IngestSummary* summary, SkipTally<SkippedLine>* skips) {
-  // Not parsed (unchanged), or the scratch store failed (no writable temporary directory, a full
-  // disk): the writer reads the log itself, as the sequential ingest does.
-  if (p.unchanged || !p.status.ok()) {
-    return IngestInTransaction(store, src, limits, summary, skips);
-  }
-  const auto count = [&] {
-    summary->events += p.counts.events;
-    summary->lines += p.counts.lines;
-    summary->bytes_read += p.counts.bytes_read;
-  };
-  if (!p.wrote) {
-    count();
-    skips->Merge(std::move(p.skips));
-    return Status::Ok();
-  }
+// The writer's part for log i, in one transaction of `store`: what IngestOne does, with the
+// events read by a parser thread and the task rows taken from its queue as they come.
+Status WriteParsed(Store& store, ParsePool& pool, std::size_t i, const EventLogSource& src,
+                   const IngestLimits& limits, IngestSummary* summary,
+                   SkipTally<SkippedLine>* skips) {
+  ParsedLog& p = pool.WaitStarted(i);
+  // Not parsed (unchanged): the writer reads the log itself, as the sequential ingest does.
+  if (p.unchanged) return IngestInTransaction(store, src, limits, summary, skips);
   const auto fail = [&](const Status& st) {
     return Status::Failed(src.name + ": writing to the store failed: " + st.message());
   };
-  auto attach = store.Prepare("ATTACH DATABASE ?1 AS w");
-  if (!attach.ok()) return fail(attach.status());
-  attach.value().Bind(1, p.scratch);
-  if (Status st = attach.value().Run(); !st.ok()) return fail(st);
-  Status st = store.Begin();
-  bool wrote = false;
+  // Gives up the parser's work: the writer reads the log itself instead.
+  const auto read_itself = [&] {
+    ParsePool::Cancel(p);
+    pool.WaitReady(i);
+    return IngestInTransaction(store, src, limits, summary, skips);
+  };
+  if (Status st = store.Begin(); !st.ok()) {
+    ParsePool::Cancel(p);
+    pool.WaitReady(i);
+    return fail(st);
+  }
   // Unchanged by now (the same source listed twice, or another ingester stored it meanwhile):
   // decided inside the write transaction, as the sequential ingest decides it.
-  if (st.ok() && SourceUnchanged(store, src, p.stamp)) {
+  if (SourceUnchanged(store, src, p.stamp)) {
     store.Rollback();
-    if (Status detached = store.Exec("DETACH DATABASE w"); !detached.ok()) return fail(detached);
+    return read_itself();
+  }
+  auto key = InsertPlaceholder(store, src);
+  std::optional<TaskInserter> tasks;
+  Status st = key.status();
+  if (st.ok()) {
+    tasks.emplace(store, key.value(), /*add_up=*/false);
+    st = tasks->Prepare();
+  }
+  std::vector<TaskRow> batch;
+  while (st.ok() && p.rows.Pop(&batch)) {
+    for (const TaskRow& r : batch) {
+      st = tasks->Row(r.stage_id, r.stage_attempt, r.info, r.status, r.error,
+                      r.has_metrics ? &r.metrics : nullptr);
+      if (!st.ok()) break;
+    }
+  }
+  if (!st.ok()) {
+    ParsePool::Cancel(p);
+    pool.WaitReady(i);
+    store.Rollback();
+    return fail(st);
+  }
+  pool.WaitReady(i);
+  if (!p.status.ok()) {
+    store.Rollback();
     return IngestInTransaction(store, src, limits, summary, skips);
   }
-  count();
-  if (st.ok()) {
-    auto key = InsertPlaceholder(store, src);
-    st = key.status();
-    std::string stale;
-    if (st.ok() && !limits.replace) {
-      auto why = StaleCopy(store, p.app, key.value());
-      st = why.status();
-      if (st.ok()) stale = std::move(why).value();
-    }
-    if (st.ok() && !stale.empty()) {
-      p.skips.Add({src.name, 0, std::move(stale)});
-    } else if (st.ok()) {
-      st = DeleteOtherAttempts(store, p.app.app_id, p.app.attempt_id, key.value());
-      if (st.ok()) st = CopyScratchAttempt(store, key.value());
-      if (st.ok()) st = store.Commit();
-      wrote = st.ok();
-    }
-    if (!wrote) store.Rollback();
+  summary->events += p.counts.events;
+  summary->lines += p.counts.lines;
+  summary->bytes_read += p.counts.bytes_read;
+  IngestedApplication app;
+  bool wrote = false;
+  if (p.store_it) {
+    TaskSummaries& sums = p.batcher->summaries();
+    if (!tasks->all_inserted()) sums.RequireSql();
+    st = StoreApplication(store, src, limits, p.stamp, key.value(), *p.app, sums, p.events,
+                          p.skipped, &p.skips, &app, &wrote);
   }
-  Status detached = store.Exec("DETACH DATABASE w");
   skips->Merge(std::move(p.skips));
-  if (!st.ok()) return fail(st);
-  if (!detached.ok()) return fail(detached);
-  if (wrote) summary->applications.push_back(std::move(p.app));
+  if (!st.ok()) {
+    store.Rollback();
+    return fail(st);
+  }
+  if (wrote) {
+    if (Status c = store.Commit(); !c.ok()) return c;
+  } else {
+    store.Rollback();
+  }
+  if (!app.app_id.empty()) summary->applications.push_back(std::move(app));
   return Status::Ok();
 }
 
@@ -2296,8 +2661,7 @@ Result<IngestSummary> IngestEventLogsParallel(Store& store, const std::vector<st
   ParsePool pool(sources, unchanged, limits, static_cast<std::size_t>(jobs));
   Status failed;
   for (std::size_t i = 0; i < sources.size() && failed.ok(); ++i) {
-    ParsedLog& p = pool.Wait(i);
-    failed = WriteParsed(store, sources[i], limits, p, &summary, &skips);
+    failed = WriteParsed(store, pool, i, sources[i], limits, &summary, &skips);
     pool.Done(i);
     if (failed.ok() && progress) progress(i + 1, sources.size(), summary.bytes_read);
   }
