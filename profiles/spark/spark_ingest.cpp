@@ -258,6 +258,22 @@ std::int64_t SInt(SjResult v, std::int64_t fallback = 0) {
   }
   return fallback;
 }
+// SInt of a value that is there (no lookup error): the same conversions, without the result
+// wrapper, for the metrics (most of a task end's fields).
+std::int64_t ElementInt(sj::element e) {
+  switch (e.type()) {
+    case sj::element_type::INT64:
+      return e.get_int64().value_unsafe();
+    case sj::element_type::UINT64:
+      return static_cast<std::int64_t>(e.get_uint64().value_unsafe());
+    case sj::element_type::DOUBLE:
+      return static_cast<std::int64_t>(e.get_double().value_unsafe());
+    case sj::element_type::STRING:
+      return SInt(SjResult(std::move(e)));
+    default:
+      return 0;
+  }
+}
 std::string SStr(SjResult v, const std::string& fallback = "") {
   if (v.error() || v.is_null()) return fallback;
   std::string_view sv;
@@ -505,7 +521,7 @@ void ReadMetricGroup(const TaskMetricKeys& keys, int g, sj::element obj, TaskEve
   for (std::size_t k = 0; k < group.metric.size(); ++k) {
     if (present >> k & 1) {
       out->metrics[static_cast<std::size_t>(group.metric[k])] =
-          SInt(SjResult(sj::element(found[k])));
+          ElementInt(found[k]);
     }
   }
   if (g == keys.shuffle_read && keys.push >= 0) {
@@ -530,7 +546,7 @@ void ReadTaskMetrics(sj::object metrics, TaskEvent* out) {
     if (!(present >> k & 1)) continue;
     const int m = keys.top_metric[k];
     if (m >= 0) {
-      out->metrics[static_cast<std::size_t>(m)] = SInt(SjResult(sj::element(found[k])));
+      out->metrics[static_cast<std::size_t>(m)] = ElementInt(found[k]);
     } else {
       ReadMetricGroup(keys, -1 - m, found[k], out);
     }

@@ -146,7 +146,7 @@ TEST_CASE("Parallel ingest leaves no scratch store behind") {
   CHECK(fs::is_empty(tmp));
 }
 
-TEST_CASE("Without a writable temporary directory the writer reads every log itself") {
+TEST_CASE("Parallel ingest needs no temporary directory") {
   const std::string dir = testing::MakeTempDir();
   const std::string logs = WriteLogs(dir);
   Run one = Ingest(dir + "/one.db", logs, 1);
@@ -161,6 +161,29 @@ TEST_CASE("Without a writable temporary directory the writer reads every log its
   }
   CHECK(Describe(many.summary) == Describe(one.summary));
   CHECK(testing::DumpTables(*many.store, "spark_") == testing::DumpTables(*one.store, "spark_"));
+}
+
+TEST_CASE("A task id ended twice in one log: the summaries are those of the stored rows") {
+  // The parser adds up every row it hands in; the store keeps the first row of a task id, so the
+  // writer groups the summaries from the stored rows, as the sequential ingest counts them.
+  const std::string dir = testing::MakeTempDir();
+  std::string log = testing::SyntheticEventLog("app-dup", 2, 12);
+  const std::size_t end = log.find("{\"Event\":\"SparkListenerTaskEnd\"");
+  REQUIRE(end != std::string::npos);
+  const std::string first_end = log.substr(end, log.find('\n', end) + 1 - end);
+  // The same end again (another executor, so that the sums would differ), before the app's end.
+  std::string again = first_end;
+  const std::size_t exec = again.find("\"Executor ID\":\"");
+  REQUIRE(exec != std::string::npos);
+  again.insert(exec + 15, "other-");
+  log.insert(log.rfind("{\"Event\":\"SparkListenerApplicationEnd\""), again);
+  testing::WriteFile(dir + "/app-dup", log);
+  Run one = Ingest(dir + "/one.db", dir + "/app-dup", 1);
+  Run two = Ingest(dir + "/two.db", dir + "/app-dup", 2);
+  CHECK(Describe(two.summary) == Describe(one.summary));
+  CHECK(testing::DumpTables(*two.store, "spark_") == testing::DumpTables(*one.store, "spark_"));
+  CHECK(testing::Count(*two.store, "SELECT count(*) FROM spark_executor_summaries WHERE "
+                                   "executor_id LIKE 'other-%'") == 0);
 }
 
 TEST_CASE("A job count outside 1 to 256 is refused naming the field") {
