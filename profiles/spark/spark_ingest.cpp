@@ -412,7 +412,7 @@ class KeyTable {
       const int i = slots_[h];
       if (i < 0) return -1;
       const std::string_view k = keys_[static_cast<std::size_t>(i)];
-      if (k.size() == key.size() && std::memcmp(k.data(), key.data(), k.size()) == 0) return i;
+      if (k.size() == key.size() && SameBytes(k.data(), key.data(), k.size())) return i;
     }
   }
   std::size_t size() const { return keys_.size(); }
@@ -431,6 +431,19 @@ class KeyTable {
   }
 
  private:
+  // Keys are short: comparing 8 bytes at a time inline is cheaper than a call to memcmp.
+  static bool SameBytes(const char* a, const char* b, std::size_t n) {
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+      std::uint64_t x, y;
+      std::memcpy(&x, a, 8);
+      std::memcpy(&y, b, 8);
+      if (x != y) return false;
+    }
+    for (; n > 0; ++a, ++b, --n) {
+      if (*a != *b) return false;
+    }
+    return true;
+  }
   static constexpr std::size_t kSlots = 128;
   static std::size_t Hash(std::string_view k) {
     if (k.empty()) return 0;
@@ -520,8 +533,7 @@ void ReadMetricGroup(const TaskMetricKeys& keys, int g, sj::element obj, TaskEve
   group.keys->Collect(o, &found, &present);
   for (std::size_t k = 0; k < group.metric.size(); ++k) {
     if (present >> k & 1) {
-      out->metrics[static_cast<std::size_t>(group.metric[k])] =
-          ElementInt(found[k]);
+      out->metrics[static_cast<std::size_t>(group.metric[k])] = ElementInt(found[k]);
     }
   }
   if (g == keys.shuffle_read && keys.push >= 0) {
@@ -679,6 +691,9 @@ constexpr std::size_t MetricIndex(std::string_view column) {
 // the stages holds already (LiveStage::executor_peaks).
 class TaskSummaries {
  public:
+  TaskSummaries() = default;
+  TaskSummaries(const TaskSummaries&) = delete;  // holds pointers into its own maps
+  TaskSummaries& operator=(const TaskSummaries&) = delete;
   // One inserted row of spark_tasks: finish_ms <= 0 stores finish_time_ms and duration_ms NULL;
   // metrics == nullptr stores every metric 0.
   void Add(int stage_id, int stage_attempt, const std::string& executor, std::string_view status,
@@ -694,20 +709,34 @@ class TaskSummaries {
       overflow_ = true;
     }
 
-    StageSums& st = stages_[{stage_id, stage_attempt}];
+    // The entries are found through the last stage attempt and a hash of the executor id, which
+    // remembers the executor's entry in the stage attempt it last ran a task of (the maps'
+    // nodes never move): most rows need no search of the ordered maps.
+    const StageKey stage{stage_id, stage_attempt};
+    if (last_stage_ == nullptr || last_stage_key_ != stage) {
+      last_stage_ = &stages_[stage];
+      last_stage_key_ = stage;
+    }
+    ExecutorSlot& slot = executor_slots_[executor];
+    if (slot.executor == nullptr) slot.executor = &executors_[executor];
+    if (slot.stage_executor == nullptr || slot.stage != stage) {
+      slot.stage_executor = &stage_executors_[{stage_id, stage_attempt, executor}];
+      slot.stage = stage;
+    }
+    StageSums& st = *last_stage_;
     AddCounts(st.counts, c);
     AddTo(st.duration_sum, duration);
     if (finished) st.finish_max = st.finish_max ? std::max(*st.finish_max, finish_ms) : finish_ms;
     for (std::size_t i = 0; i < st.metrics.size(); ++i) AddTo(st.metrics[i], metric(i));
 
-    StageExecutorSums& se = stage_executors_[{stage_id, stage_attempt, executor}];
+    StageExecutorSums& se = *slot.stage_executor;
     AddCounts(se.counts, c);
     AddTo(se.duration_sum, duration);
     for (std::size_t i = 0; i < kStageExecutorMetrics.size(); ++i) {
       AddTo(se.sums[i], i == kShuffleReadSlot ? shuffle_read : metric(kStageExecutorMetrics[i]));
     }
 
-    ExecutorSums& ex = executors_[executor];
+    ExecutorSums& ex = *slot.executor;
     AddCounts(ex.counts, c);
     AddTo(ex.duration_sum, duration);
     AddTo(ex.sums[0], metric(MetricIndex("input_bytes")));
@@ -851,6 +880,15 @@ class TaskSummaries {
   std::map<std::tuple<int, int, std::string>, StageExecutorSums> stage_executors_;
   std::map<std::string, ExecutorSums> executors_;
   bool overflow_ = false;
+  // Lookup shortcuts into the maps above (Add).
+  struct ExecutorSlot {
+    ExecutorSums* executor = nullptr;
+    StageKey stage{};
+    StageExecutorSums* stage_executor = nullptr;  // of `stage`
+  };
+  std::unordered_map<std::string, ExecutorSlot> executor_slots_;
+  StageKey last_stage_key_{};
+  StageSums* last_stage_ = nullptr;
 };
 
 using TaskMetricValues = std::array<std::int64_t, detail::kTaskMetrics.size()>;
@@ -1675,14 +1713,12 @@ void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
     s.spec_failed += failed;
     s.spec_killed += killed;
   }
-  if (json& peak = Executor(ev.info.executor).peak_metrics; peak.is_null()) {
-    peak = json::object();
-  }
+  json& executor_peaks = Executor(ev.info.executor).peak_metrics;
+  if (executor_peaks.is_null()) executor_peaks = json::object();
   json& stage_executor_peaks = s.executor_peaks[ev.info.executor];
   if (stage_executor_peaks.is_null()) stage_executor_peaks = json::object();
   if (!ev.executor_metrics.empty()) {
-    json* peaks[] = {&Executor(ev.info.executor).peak_metrics, &s.peak_executor_metrics,
-                     &stage_executor_peaks};
+    json* peaks[] = {&executor_peaks, &s.peak_executor_metrics, &stage_executor_peaks};
     for (const auto& [name, v] : ev.executor_metrics) {
       for (json* peak : peaks) {
         auto it = peak->find(name);
