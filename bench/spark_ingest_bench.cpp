@@ -8,6 +8,9 @@
 //   spark_ingest_bench ingest [--jobs N] STORE PATH...   ingest (N parser threads, default 1),
 //                                                    print MB/s, events/s, CPU s, peak RSS
 //   spark_ingest_bench answers STORE APP             time the read paths of the answers
+//   spark_ingest_bench floor STORE TASKS             the store alone: TASKS generated task rows
+//                                                    inserted through the ingest's own insert
+//                                                    and summaries, one transaction, no parsing
 #include <sys/resource.h>
 
 #include <chrono>
@@ -22,6 +25,7 @@
 #include "profiles/spark/history_api.h"
 #include "profiles/spark/spark_executor_timeline.h"
 #include "profiles/spark/spark_ingest.h"
+#include "profiles/spark/spark_ingest_floor.h"
 #include "profiles/spark/spark_ingest_parallel.h"
 #include "profiles/spark/spark_store.h"
 
@@ -286,18 +290,39 @@ int Answers(const std::string& store_path, const std::string& app) {
   return 0;
 }
 
+// What the task rows alone cost the store (profiles/spark/spark_ingest_floor.h): the floor under
+// `ingest` however fast the parsing gets (docs/performance.md, "session 12").
+int Floor(const std::string& store_path, long tasks) {
+  std::filesystem::remove(store_path);
+  auto store =
+      perfplan::profiles::Store::Open(store_path, {perfplan::profiles::spark::StoreMigrations()});
+  if (!store.ok()) {
+    std::cerr << store.status().message() << "\n";
+    return 1;
+  }
+  const double cpu0 = CpuSeconds();
+  if (auto st = perfplan::profiles::spark::InsertGeneratedTaskRows(*store.value(), tasks);
+      !st.ok()) {
+    std::cerr << st.message() << "\n";
+    return 1;
+  }
+  std::printf("tasks=%ld cpu_s=%.3f\n", tasks, CpuSeconds() - cpu0);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string usage =
       "usage: spark_ingest_bench generate|generate-sql OUT TASKS [STAGES] | ingest [--jobs N] STORE "
       "PATH... "
-      "| answers STORE APP\n";
+      "| answers STORE APP | floor STORE TASKS\n";
   if (argc >= 4 && (std::string(argv[1]) == "generate" || std::string(argv[1]) == "generate-sql")) {
     return Generate(argv[2], std::atol(argv[3]), argc > 4 ? std::atoi(argv[4]) : 10,
                     std::string(argv[1]) == "generate-sql");
   }
   if (argc == 4 && std::string(argv[1]) == "answers") return Answers(argv[2], argv[3]);
+  if (argc == 4 && std::string(argv[1]) == "floor") return Floor(argv[2], std::atol(argv[3]));
   if (argc >= 4 && std::string(argv[1]) == "ingest") {
     int jobs = 1, at = 2;
     if (std::string(argv[2]) == "--jobs" && argc >= 6) {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <random>
 #include <set>
 #include <string_view>
 #include <thread>
@@ -32,6 +34,7 @@
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/json_depth.h"
 #include "profiles/skip_tally.h"
+#include "profiles/spark/spark_ingest_floor.h"
 #include "profiles/spark/spark_ingest_parallel.h"
 #include "profiles/spark/spark_sql_listener.h"
 #include "profiles/spark/spark_store.h"
@@ -2659,6 +2662,55 @@ Status WriteParsed(Store& store, ParsePool& pool, std::size_t i, const EventLogS
 }
 
 }  // namespace
+
+Status InsertGeneratedTaskRows(Store& store, long tasks) {
+  if (Status st = store.Begin(); !st.ok()) return st;
+  EventLogSource src;
+  src.name = "generated task rows";
+  auto key = InsertPlaceholder(store, src);
+  if (!key.ok()) {
+    store.Rollback();
+    return key.status();
+  }
+  TaskInserter inserter(store, key.value());
+  if (Status st = inserter.Prepare(); !st.ok()) {
+    store.Rollback();
+    return st;
+  }
+  std::mt19937_64 rng(42);
+  std::lognormal_distribution<double> run(std::log(2000.0), 0.6);
+  std::uniform_int_distribution<std::int64_t> bytes(1 << 20, 128 << 20);
+  const std::int64_t per_stage = std::max<std::int64_t>(1, tasks / 10);
+  const std::string success = "SUCCESS", no_error;
+  TaskInfoRecord info;
+  info.locality = "NODE_LOCAL";
+  for (std::int64_t t = 0; t < tasks; ++t) {
+    const std::int64_t k = t % per_stage, stage = t / per_stage;
+    const auto run_ms = static_cast<std::int64_t>(run(rng));
+    const std::int64_t read = bytes(rng), written = bytes(rng) / 4;
+    info.task_id = t;
+    info.index = info.partition = k;
+    info.launch_ms = 1700000001000 + stage * 100000 + (k / 800) * 2500;
+    info.finish_ms = info.launch_ms + run_ms + 15;
+    info.executor = std::to_string(1 + t % 200);
+    info.host = "node" + std::to_string(t % 50) + ".cluster.example.com";
+    // In detail::kTaskMetrics' order, as `generate` writes a task end's metrics.
+    // clang-format off
+    const TaskMetricValues metrics = {
+        7, 6123456, run_ms, run_ms * 900000, 2456, run_ms / 40, 1, 0, 0, 16777216,  // top level
+        0, 0, 0, 0,                                                      // input, output
+        180, 20, 12, read, 0, read / 9, read / 100, 40,                  // shuffle read
+        0, 0, 0, 0, 0, 0, 0, 0, 0,                                       // push-based shuffle
+        written, written * 3, written / 100};                            // shuffle write
+    // clang-format on
+    if (Status st = inserter.Row(static_cast<int>(stage), 0, info, success, no_error, &metrics);
+        !st.ok()) {
+      store.Rollback();
+      return st;
+    }
+  }
+  return store.Commit();
+}
 
 Status IngestLimits::Validate() const {
   if (max_line_bytes < 1024) {
