@@ -2358,7 +2358,7 @@ class RowQueue {
     batches_.push_back(std::move(batch));
     cv_.notify_all();
   }
-  // Parser side: no more rows. Also takes back an emptied batch for reuse, if one is there.
+  // Parser side: no more rows.
   void Close() {
     std::lock_guard lock(mu_);
     closed_ = true;
@@ -2379,7 +2379,9 @@ class RowQueue {
   // Parser side: an emptied batch to fill again (its strings keep their buffers), if any.
   std::vector<TaskRow> TakeSpare() {
     std::lock_guard lock(mu_);
-    return std::move(spare_);
+    std::vector<TaskRow> out;
+    out.swap(spare_);
+    return out;
   }
   // The writer wants no more rows: what is queued goes, and Push drops from now on.
   void Abandon() {
@@ -2582,6 +2584,72 @@ class ParsePool {
   bool stop_ = false;
 };
 
+// With parallel jobs the store's WAL is copied into the store file (checkpointed) by a thread of
+// its own, through its own connection, instead of by the writer: SQLite's automatic checkpoint
+// runs on the connection that commits, inside the serial part. A passive checkpoint follows each
+// log the writer is done with, while it goes on with the next, and a last one ends the ingest;
+// the writer's automatic checkpoint is off meanwhile and restored after. When the second
+// connection cannot be had (an in-memory store), nothing changes.
+class Checkpointer {
+ public:
+  explicit Checkpointer(Store& writer) : writer_(writer) {
+    if (writer.path().empty() || writer.path() == ":memory:") return;
+    auto q = writer.Prepare("PRAGMA wal_autocheckpoint");
+    if (!q.ok() || !q.value().Step()) return;
+    saved_ = q.value().ColumnInt(0);
+    if (saved_ <= 0) return;  // the store's owner turned checkpoints off: leave it so
+    auto conn = Store::Open(writer.path(), {});
+    if (!conn.ok()) return;
+    if (!writer.Exec("PRAGMA wal_autocheckpoint=0").ok()) return;
+    conn_ = std::move(conn).value();
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~Checkpointer() { Stop(); }
+  Checkpointer(const Checkpointer&) = delete;
+  Checkpointer& operator=(const Checkpointer&) = delete;
+
+  // The writer is done with a log (committed or not).
+  void LogDone() {
+    std::lock_guard lock(mu_);
+    pending_ = true;
+    cv_.notify_one();
+  }
+  // A last checkpoint, then the writer checkpoints by itself again.
+  void Stop() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+      cv_.notify_one();
+    }
+    thread_.join();
+    writer_.Exec("PRAGMA wal_autocheckpoint=" + std::to_string(saved_));
+  }
+
+ private:
+  void Run() {
+    for (bool last = false; !last;) {
+      {
+        std::unique_lock lock(mu_);
+        cv_.wait(lock, [&] { return stop_ || pending_; });
+        last = stop_;
+        pending_ = false;
+      }
+      // A failed or partial checkpoint is made up by the next one, or by the writer's own
+      // automatic checkpoint once it is restored.
+      conn_->Exec("PRAGMA wal_checkpoint(PASSIVE)");
+    }
+  }
+
+  Store& writer_;
+  std::int64_t saved_ = 0;  // the writer's wal_autocheckpoint
+  std::unique_ptr<Store> conn_;
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool pending_ = false, stop_ = false;
+};
+
 // The writer's part for log i, in one transaction of `store`: what IngestOne does, with the
 // events read by a parser thread and the task rows taken from its queue as they come.
 Status WriteParsed(Store& store, ParsePool& pool, std::size_t i, const EventLogSource& src,
@@ -2599,10 +2667,10 @@ Status WriteParsed(Store& store, ParsePool& pool, std::size_t i, const EventLogS
     pool.WaitReady(i);
     return IngestInTransaction(store, src, limits, summary, skips);
   };
-  if (Status st = store.Begin(); !st.ok()) {
+  if (Status st = store.Begin(); !st.ok()) {  // as IngestInTransaction reports it
     ParsePool::Cancel(p);
     pool.WaitReady(i);
-    return fail(st);
+    return st;
   }
   // Unchanged by now (the same source listed twice, or another ingester stored it meanwhile):
   // decided inside the write transaction, as the sequential ingest decides it.
@@ -2763,13 +2831,16 @@ Result<IngestSummary> IngestEventLogsParallel(Store& store, const std::vector<st
     unchanged[i] = SourceUnchanged(store, sources[i], Stamp(sources[i]));
   }
   ParsePool pool(sources, unchanged, limits, static_cast<std::size_t>(jobs));
+  Checkpointer checkpointer(store);
   Status failed;
   for (std::size_t i = 0; i < sources.size() && failed.ok(); ++i) {
     failed = WriteParsed(store, pool, i, sources[i], limits, &summary, &skips);
     pool.Done(i);
+    checkpointer.LogDone();
     if (failed.ok() && progress) progress(i + 1, sources.size(), summary.bytes_read);
   }
   pool.Stop();
+  checkpointer.Stop();
   if (!failed.ok()) return failed;
   FinishSummary(&summary, &skips);
   return summary;
