@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <string>
 
@@ -194,17 +195,24 @@ int Generate(const std::string& path, long tasks, int stages, bool sql) {
 
 double CpuSeconds(int who = RUSAGE_SELF);
 
-int Ingest(const std::string& store_path, const std::vector<std::string>& paths, int jobs) {
+// A fresh store at `store_path` (whatever was there is removed), or null after printing why.
+std::unique_ptr<perfplan::profiles::Store> FreshStore(const std::string& store_path) {
   std::filesystem::remove(store_path);
   auto store =
       perfplan::profiles::Store::Open(store_path, {perfplan::profiles::spark::StoreMigrations()});
   if (!store.ok()) {
     std::cerr << store.status().message() << "\n";
-    return 1;
+    return nullptr;
   }
+  return std::move(store).value();
+}
+
+int Ingest(const std::string& store_path, const std::vector<std::string>& paths, int jobs) {
+  auto store = FreshStore(store_path);
+  if (!store) return 1;
   auto start = std::chrono::steady_clock::now();
   const double cpu0 = CpuSeconds(), writer0 = CpuSeconds(RUSAGE_THREAD);
-  auto summary = perfplan::profiles::spark::IngestEventLogsParallel(*store.value(), paths, jobs);
+  auto summary = perfplan::profiles::spark::IngestEventLogsParallel(*store, paths, jobs);
   const double cpu = CpuSeconds() - cpu0, writer = CpuSeconds(RUSAGE_THREAD) - writer0;
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!summary.ok()) {
@@ -293,15 +301,10 @@ int Answers(const std::string& store_path, const std::string& app) {
 // What the task rows alone cost the store (profiles/spark/spark_ingest_floor.h): the floor under
 // `ingest` however fast the parsing gets (docs/performance.md, "session 12").
 int Floor(const std::string& store_path, long tasks) {
-  std::filesystem::remove(store_path);
-  auto store =
-      perfplan::profiles::Store::Open(store_path, {perfplan::profiles::spark::StoreMigrations()});
-  if (!store.ok()) {
-    std::cerr << store.status().message() << "\n";
-    return 1;
-  }
+  auto store = FreshStore(store_path);
+  if (!store) return 1;
   const double cpu0 = CpuSeconds();
-  if (auto st = perfplan::profiles::spark::InsertGeneratedTaskRows(*store.value(), tasks);
+  if (auto st = perfplan::profiles::spark::InsertGeneratedTaskRows(*store, tasks);
       !st.ok()) {
     std::cerr << st.message() << "\n";
     return 1;
