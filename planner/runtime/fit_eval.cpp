@@ -211,6 +211,13 @@ Result<ImportScoutAnswer> AnswerImportScout(const std::string& dir,
     given[pair.substr(0, eq)] = bytes;
   }
   profiles::Loaded<std::vector<models::MeasuredRun>> runs = profiles::ImportScout(dir, given);
+  for (profiles::Problem& p : runs.problems) {
+    const std::string lead = "workload ";
+    if (p.field != "input_size" || p.line != 0 || p.message.rfind(lead, 0) != 0) continue;
+    const std::string workload =
+        p.message.substr(lead.size(), p.message.find(' ', lead.size()) - lead.size());
+    p.message += "; give it with --dataset-bytes " + workload + "=BYTES";
+  }
   if (!runs.ok()) return profiles::ToStatus(runs.problems);
   for (const auto& [workload, bytes] : given) {
     if (std::none_of(runs.value.begin(), runs.value.end(),

@@ -166,7 +166,8 @@ Loaded<std::vector<models::MeasuredRun>> ImportScout(
   }
   // Runs without a size (censored runs; completed runs of workloads that record none, such as
   // Spark 1.5's HiBench runs) take the size the user gave for the workload, else the median of its
-  // runs that record one. A workload with neither is one problem, naming the flag that fixes it.
+  // runs that record one. A workload with neither is one problem (field input_size, line 0, the
+  // folder as the file), its message starting "workload NAME ".
   std::map<std::string, std::vector<double>> sizes;
   for (const models::MeasuredRun& r : out.value) {
     if (r.dataset_bytes > 0) sizes[r.workload].push_back(r.dataset_bytes);
@@ -187,8 +188,7 @@ Loaded<std::vector<models::MeasuredRun>> ImportScout(
     out.problems.push_back(
         {dir, 0, "input_size",
          "workload " + workload + " records no input size (input_size <= 0 in all " +
-             std::to_string(count) + " of its runs); give it with --dataset-bytes " + workload +
-             "=BYTES"});
+             std::to_string(count) + " of its runs) and none was given for it"});
   }
   return out;
 }

@@ -9,7 +9,8 @@
 // dataset_bytes = input_size, runtime_seconds = elapsed_time, completed as recorded. A run that
 // records input_size -1 (every run that did not complete; every run of Spark 1.5's HiBench
 // workloads) gets the size given for its workload in `given_sizes`, else the median input_size of
-// the workload's runs that record one; a workload with neither is a problem. Folder links are
+// the workload's runs that record one; a workload with neither is one problem (field input_size,
+// line 0, file `dir`, message "workload NAME records no input size …"). Folder links are
 // followed (each folder walked once). Thread-safe (reads files only).
 #pragma once
 

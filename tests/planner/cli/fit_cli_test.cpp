@@ -252,7 +252,8 @@ TEST_CASE("import scout --dataset-bytes sizes a workload whose reports record no
   CHECK(testing::ReadFile(dir + "/err") ==
         "perfplan import scout: error: " + dir +
             "/scout: input_size: workload kmeans_spark1.5 records no input size (input_size <= 0 "
-            "in all 1 of its runs); give it with --dataset-bytes kmeans_spark1.5=BYTES\n");
+            "in all 1 of its runs) and none was given for it; give it with --dataset-bytes "
+            "kmeans_spark1.5=BYTES\n");
   const Run sized =
       Perfplan("import scout " + dir + "/scout --dataset-bytes kmeans_spark1.5=2e10", dir + "/err");
   REQUIRE(sized.exit_code == 0);

@@ -81,7 +81,7 @@ TEST_CASE("a workload that records no input size is one problem naming the flag,
   CHECK(FormatProblem(runs.problems[0]) ==
         dir +
             ": input_size: workload kmeans_spark1.5 records no input size (input_size <= 0 in "
-            "all 2 of its runs); give it with --dataset-bytes kmeans_spark1.5=BYTES");
+            "all 2 of its runs) and none was given for it");
 
   runs = ImportScout(dir, {{"kmeans_spark1.5", 2e10}});
   REQUIRE(runs.ok());
