@@ -434,6 +434,9 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
   if (!key.ok()) return key.status();
   auto beta = ComputeEfficiencyVector(store, app_id, attempt_id);  // Σ task time
   if (!beta.ok()) return beta.status();
+  if (beta.value().finished_tasks == 0) {
+    return Status::InvalidArgument(app_id + " ran no tasks: there is nothing to profile");
+  }
   // Σ input bytes, the input-reading tasks' disk time, Σ fetch wait, remote bytes, the largest
   // result, distinct executor hosts. (The row also holds Σ CPU time and the result-sending time,
   // columns 4 and 6: both are inside the task time the split below divides.)

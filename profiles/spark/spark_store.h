@@ -123,7 +123,9 @@ Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string
 // scale it. One profile run at the observed configuration (issue 15, docs/spark.md):
 //   dataset_bytes        Σ input bytes read; when the application read none (data generated in
 //                        the job), the shuffle bytes its stages read, else Σ task result bytes
-//                        (noted, dataset_source says which); InvalidArgument when all are 0
+//                        (noted, dataset_source says which); InvalidArgument when all are 0,
+//                        and when no task finished ("APP ran no tasks: there is nothing to
+//                        profile")
 //   storage/compute nodes distinct hosts of the executors that ran tasks (1 in local mode)
 //   bandwidth            remote shuffle bytes / Σ shuffle fetch wait, when both are > 0; else
 //                        `fallback_bandwidth_bytes_per_second` (noted)

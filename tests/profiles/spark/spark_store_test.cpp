@@ -26,9 +26,9 @@ using testing::ScheduledApplication;
 
 constexpr double kClose = 1e-12;
 
-// The profile of `app` (as application "app") from a store holding its log alone.
-DerivedProfile ProfileOf(const ScheduledApplication& app, const std::string& edit_from = "",
-                         const std::string& edit_to = "") {
+// DeriveRuntimeProfile of `app` (as application "app") from a store holding its log alone.
+Result<DerivedProfile> Derive(const ScheduledApplication& app, const std::string& edit_from = "",
+                              const std::string& edit_to = "") {
   std::string log = testing::ScheduledEventLog("app", app);
   for (std::size_t at = 0; !edit_from.empty() && (at = log.find(edit_from, at)) != log.npos;) {
     log.replace(at, edit_from.size(), edit_to);
@@ -38,7 +38,11 @@ DerivedProfile ProfileOf(const ScheduledApplication& app, const std::string& edi
   testing::WriteFile(dir + "/app", log);
   auto store = testing::OpenSparkStore(":memory:");
   REQUIRE(IngestEventLogs(*store, {dir + "/app"}).ok());
-  return testing::ValueOf(DeriveRuntimeProfile(*store, "app", "", 1e8));
+  return DeriveRuntimeProfile(*store, "app", "", 1e8);
+}
+DerivedProfile ProfileOf(const ScheduledApplication& app, const std::string& edit_from = "",
+                         const std::string& edit_to = "") {
+  return testing::ValueOf(Derive(app, edit_from, edit_to));
 }
 
 // `perfplan predict` of the profile at its own dataset size and bandwidth on `nodes` nodes.
@@ -142,6 +146,11 @@ TEST_CASE("An application that read no input is profiled on the bytes it did rea
   CHECK(shuffled.notes.at(0) ==
         "no input read: dataset_bytes is the 9500 shuffle bytes its later stages read (a stand-in: "
         "predict at it to scale compute nodes; how the time grows with the data is unknown)");
+  // An application that ran no task has nothing to profile.
+  ScheduledApplication idle = app;
+  idle.stages.clear();
+  CHECK(testing::ErrorOf(Derive(idle)).message() ==
+        "app ran no tasks: there is nothing to profile");
 }
 
 // Held out: applications drawn at random (seeded) from the structure the generator writes, none
