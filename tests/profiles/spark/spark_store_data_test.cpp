@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "models/runtime_model.h"
-#include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
 #include "tests/support/result_checks.h"
+#include "tests/support/spark_store_fixture.h"
 #include "tests/support/test_support.h"
 
 PERFPLAN_REQUIRE_SHARED_DATA();
@@ -17,25 +17,23 @@ namespace perfplan::profiles::spark {
 namespace {
 
 TEST_CASE("Every multi-executor application's profile predicts its own runtime within 10%") {
-  auto store = Store::Open(":memory:", {StoreMigrations()});
-  REQUIRE(store.ok());
-  REQUIRE(IngestEventLogs(*store.value(), {testing::SharedDataDir() + "/01-spark-eventlogs"}).ok());
-  const auto apps = testing::ValueOf(ListApplications(*store.value()));
+  const auto store = testing::SharedSparkStore();
+  const auto apps = testing::ValueOf(ListApplications(*store));
   int checked = 0, on_input = 0, on_shuffle = 0, on_results = 0;
   for (const ApplicationSummary& a : apps) {
     if (a.executors < 2 || !a.completed || !a.end_time_ms) continue;
     CAPTURE(a.app_id);
     if (a.tasks == 0) {  // PythonPi whose executors came up but which ran no job
       CHECK(a.app_id == "application_1656321732247_0006");
-      CHECK(testing::ErrorOf(DeriveRuntimeProfile(*store.value(), a.app_id, a.attempt_id, 125e6))
-                .message() ==
-            "application_1656321732247_0006 ran no tasks: there is nothing to "
-            "profile");
+      CHECK(
+          testing::ErrorOf(DeriveRuntimeProfile(*store, a.app_id, a.attempt_id, 125e6)).message() ==
+          "application_1656321732247_0006 ran no tasks: there is nothing to "
+          "profile");
       continue;
     }
     ++checked;
     const DerivedProfile d =
-        testing::ValueOf(DeriveRuntimeProfile(*store.value(), a.app_id, a.attempt_id, 125e6));
+        testing::ValueOf(DeriveRuntimeProfile(*store, a.app_id, a.attempt_id, 125e6));
     on_input += d.dataset_source == DatasetSource::kInputBytes;
     on_shuffle += d.dataset_source == DatasetSource::kShuffleBytesRead;
     on_results += d.dataset_source == DatasetSource::kResultBytes;
