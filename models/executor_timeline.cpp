@@ -497,7 +497,7 @@ std::int64_t UnionLength(std::vector<std::pair<std::int64_t, std::int64_t>> span
   return covered;
 }
 
-StageBounds BoundStages(const TimelineApplication& app, int slots) {
+StageBounds BoundStages(const TimelineApplication& app, double slots) {
   StageBounds out;
   for (const TimelineJob& job : app.jobs) {
     for (const TimelineStage& stage : job.stages) {

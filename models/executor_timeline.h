@@ -103,8 +103,9 @@ struct StageBounds {
   int work_bound_stages = 0;
   int stages = 0;  // stages with at least one task
 };
-// Precondition: slots >= 1. Every stage of every job, as recorded (not a replay).
-StageBounds BoundStages(const TimelineApplication& app, int slots);
+// Precondition: slots >= 1 (a double: executors × cores may exceed an int). Every stage of every
+// job, as recorded (not a replay).
+StageBounds BoundStages(const TimelineApplication& app, double slots);
 
 // Length of the union of [first, second] intervals (any order, overlapping or not).
 std::int64_t UnionLength(std::vector<std::pair<std::int64_t, std::int64_t>> spans);

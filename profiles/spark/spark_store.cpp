@@ -488,7 +488,8 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
                         "with the data is unknown)");
   }
   const ApplicationShape& app = shape.value();
-  const int slots = app.observed_executors * std::max(1, app.cores_per_executor);
+  const double slots =
+      static_cast<double>(app.observed_executors) * std::max(1, app.cores_per_executor);
   const double task_seconds = beta.value().task_seconds;
   run.compute_nodes = static_cast<double>(std::max<std::int64_t>(1, hosts));
   run.storage_nodes = run.compute_nodes;
@@ -504,7 +505,7 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
   // driver's time.
   double observed = task_seconds / slots + app.driver_seconds;
   double parallel = task_seconds / slots;
-  const std::string slots_text = std::to_string(slots) + " task slots (" +
+  const std::string slots_text = std::to_string(static_cast<long long>(slots)) + " task slots (" +
                                  std::to_string(app.observed_executors) + " executors x " +
                                  std::to_string(app.cores_per_executor) + " cores)";
   if (app.replay_seconds && app.work_bound_seconds) {

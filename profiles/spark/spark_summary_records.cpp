@@ -429,7 +429,8 @@ Result<ApplicationShape> LoadApplicationShape(Store& store, const std::string& a
     if (auto replay = models::ReplayOnTimeline(app); replay.ok()) {
       shape.replay_seconds = replay.value().seconds;
       shape.work_bound_seconds =
-          models::BoundStages(app, app.observed_executors * std::max(1, app.cores_per_executor))
+          models::BoundStages(app, static_cast<double>(app.observed_executors) *
+                                       std::max(1, app.cores_per_executor))
               .work_bound_seconds;
     }
     return shape;
