@@ -348,6 +348,10 @@ Statement& Statement::Bind(int i, const std::string& v) {
   sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
   return *this;
 }
+Statement& Statement::BindUncopied(int i, std::string_view v) {
+  sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+  return *this;
+}
 Statement& Statement::BindNull(int i) {
   sqlite3_bind_null(stmt_, i);
   return *this;
@@ -386,9 +390,12 @@ void Statement::Reset() {
 
 std::int64_t Statement::ColumnInt(int i) const { return sqlite3_column_int64(stmt_, i); }
 double Statement::ColumnDouble(int i) const { return sqlite3_column_double(stmt_, i); }
-std::string Statement::ColumnText(int i) const {
+std::string Statement::ColumnText(int i) const { return std::string(ColumnView(i)); }
+std::string_view Statement::ColumnView(int i) const {
   const unsigned char* t = sqlite3_column_text(stmt_, i);
-  return t ? std::string(reinterpret_cast<const char*>(t), sqlite3_column_bytes(stmt_, i)) : "";
+  return t ? std::string_view(reinterpret_cast<const char*>(t),
+                              static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i)))
+           : std::string_view();
 }
 bool Statement::ColumnIsNull(int i) const { return sqlite3_column_type(stmt_, i) == SQLITE_NULL; }
 
