@@ -234,10 +234,12 @@ class Cursor {
   std::int64_t records_ = 0;
 };
 
-Status Broken(std::int64_t chunk_id, const Cursor& c, std::string_view json, const char* kind) {
+// `json` starts at byte `json_start` of the chunk's text (0: the whole text).
+Status Broken(std::int64_t chunk_id, const Cursor& c, std::string_view json, const char* kind,
+              std::size_t json_start = 0) {
   return Status::Failed("hdfs chunk " + std::to_string(chunk_id) + ": not a chunk of " + kind +
-                        " records (unexpected text at byte " + std::to_string(c.offset(json)) +
-                        ")");
+                        " records (unexpected text at byte " +
+                        std::to_string(json_start + c.offset(json)) + ")");
 }
 
 // The fields after time_ms, in the order HdfsChunkBuilder writes them.
@@ -304,11 +306,15 @@ Status Decode(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms
 }
 
 template <typename Record>
-Status ReadAt(std::int64_t chunk_id, std::string_view json, std::uint32_t offset, Record* out) {
-  Cursor c(json, std::min<std::size_t>(offset, json.size()));
+Status ReadAt(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
+              std::uint32_t json_start, Record* out) {
+  const std::size_t at = offset >= json_start ? offset - json_start : json.size();
+  Cursor c(json, std::min(at, json.size()));
   c.Open();
   ReadRecord(c, *out);
-  if (!c.ok()) return Broken(chunk_id, c, json, KindName(static_cast<const Record*>(nullptr)));
+  if (!c.ok()) {
+    return Broken(chunk_id, c, json, KindName(static_cast<const Record*>(nullptr)), json_start);
+  }
   return Status::Ok();
 }
 
@@ -419,16 +425,16 @@ void HdfsChunkBuilder::Clear() {
 }
 
 Status ReadHdfsChunkRecord(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
-                           models::HdfsAuditRecord* out) {
-  return ReadAt(chunk_id, json, offset, out);
+                           models::HdfsAuditRecord* out, std::uint32_t json_start) {
+  return ReadAt(chunk_id, json, offset, json_start, out);
 }
 Status ReadHdfsChunkRecord(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
-                           models::HdfsTransferRecord* out) {
-  return ReadAt(chunk_id, json, offset, out);
+                           models::HdfsTransferRecord* out, std::uint32_t json_start) {
+  return ReadAt(chunk_id, json, offset, json_start, out);
 }
 Status ReadHdfsChunkRecord(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
-                           models::HdfsBlockRecord* out) {
-  return ReadAt(chunk_id, json, offset, out);
+                           models::HdfsBlockRecord* out, std::uint32_t json_start) {
+  return ReadAt(chunk_id, json, offset, json_start, out);
 }
 
 Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,

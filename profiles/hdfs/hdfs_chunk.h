@@ -88,12 +88,14 @@ template <typename Record>
 Status IndexHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
                       std::int64_t to_ms, std::vector<HdfsChunkEntry>* out);
 // Decodes the record at `offset` (an entry's) into *out, reusing its strings' capacity.
+// `json` may be the chunk's text from byte `json_start` on (a reader that keeps only what it has
+// yet to read); offsets, in the entry and in errors, count from the start of the whole text.
 // Failed("hdfs chunk ID: …") when there is no record of that kind there.
 Status ReadHdfsChunkRecord(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
-                           models::HdfsAuditRecord* out);
+                           models::HdfsAuditRecord* out, std::uint32_t json_start = 0);
 Status ReadHdfsChunkRecord(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
-                           models::HdfsTransferRecord* out);
+                           models::HdfsTransferRecord* out, std::uint32_t json_start = 0);
 Status ReadHdfsChunkRecord(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
-                           models::HdfsBlockRecord* out);
+                           models::HdfsBlockRecord* out, std::uint32_t json_start = 0);
 
 }  // namespace perfplan::profiles

@@ -1,6 +1,8 @@
 #include "profiles/hdfs/hdfs_store_streams.h"
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <string>
@@ -13,10 +15,14 @@
 namespace perfplan::profiles {
 namespace {
 
-// Chunks are held as their text and an index (profiles/hdfs/hdfs_chunk.h), in slots that are
-// reused with their capacity, and a record is decoded when it is handed out, into one record
-// whose strings are reused: after the first chunks no allocation is made per chunk or per record,
-// so a long history neither grows nor fragments the heap (decoded chunk vectors did both).
+// An open chunk is its text and an index (profiles/hdfs/hdfs_chunk.h), and a record is decoded
+// when it is handed out, into one record whose strings are reused. The texts of a cursor's open
+// chunks share one buffer (the arena): a chunk is appended after the others, and when it would
+// take the buffer past the most it has held, the parts not read yet are first moved to its front.
+// So the memory is the most unread text ever open at once, plus one chunk: two chunks that share
+// a millisecond at their boundary cost the first one's last records, not a second text. No
+// allocation is made per chunk or per record once the buffer and the index slots have grown, so
+// a long history neither grows nor fragments the heap (decoded chunk vectors did both).
 template <typename Record>
 class ChunkCursor : public models::HdfsRecordCursor<Record> {
  public:
@@ -52,13 +58,13 @@ class ChunkCursor : public models::HdfsRecordCursor<Record> {
     const auto [time, id, slot] = heap_.top();
     heap_.pop();
     Chunk& c = chunks_[slot];
-    status_ = ReadHdfsChunkRecord(id, std::string_view(c.text.data(), c.text.size()),
-                                  c.entries[c.next++].offset, &record_);
+    status_ = ReadHdfsChunkRecord(id, std::string_view(arena_.get() + c.at, c.size - c.kept_from),
+                                  c.entries[c.next++].offset, &record_, c.kept_from);
     if (!status_.ok()) return nullptr;
     if (c.next < c.entries.size()) {
       heap_.emplace(c.entries[c.next].time_ms, id, slot);
     } else {
-      free_.push_back(slot);  // its text and index keep their capacity for the next chunk
+      Close(slot);
     }
     return &record_;
   }
@@ -66,9 +72,13 @@ class ChunkCursor : public models::HdfsRecordCursor<Record> {
 
  private:
   struct Chunk {
-    std::vector<char> text;               // the chunk's JSON
+    std::uint32_t size = 0;               // of the chunk's text
+    std::uint32_t kept_from = 0;          // its bytes [kept_from, size) are in the arena,
+    std::size_t at = 0;                   // from arena_[at] on
     std::vector<HdfsChunkEntry> entries;  // its records in the window, by (time, position)
+    bool by_position = true;              // entries are also in offset order
     std::size_t next = 0;
+    bool open = false;
   };
 
   void StepRow() {
@@ -80,16 +90,56 @@ class ChunkCursor : public models::HdfsRecordCursor<Record> {
     }
   }
 
-  bool Open() {
-    std::size_t slot;
-    if (!free_.empty()) {
-      slot = free_.back();
-      free_.pop_back();
-    } else {
-      slot = chunks_.size();
-      chunks_.emplace_back();
+  void Close(std::size_t slot) {
+    chunks_[slot].open = false;
+    free_.push_back(slot);  // its index keeps its capacity for the next chunk
+    if (--open_ == 0) arena_end_ = 0;
+  }
+
+  // Moves the unread part of every open chunk to the front of the arena, in arena order.
+  void Compact() {
+    std::vector<Chunk*> open;
+    for (Chunk& c : chunks_) {
+      if (c.open) open.push_back(&c);
     }
-    Chunk& c = chunks_[slot];
+    std::sort(open.begin(), open.end(),
+              [](const Chunk* x, const Chunk* y) { return x->at < y->at; });
+    std::size_t to = 0;
+    for (Chunk* c : open) {
+      std::uint32_t from = c->entries[c->next].offset;  // the first byte still to be read
+      if (!c->by_position) {
+        for (std::size_t i = c->next; i < c->entries.size(); ++i) {
+          from = std::min(from, c->entries[i].offset);
+        }
+      }
+      const std::size_t n = c->size - from;
+      std::memmove(arena_.get() + to, arena_.get() + c->at + (from - c->kept_from), n);
+      c->at = to;
+      c->kept_from = from;
+      to += n;
+    }
+    arena_end_ = to;
+  }
+
+  // Room for `bytes` more in the arena: where they go.
+  std::size_t Place(std::size_t bytes) {
+    if (arena_end_ + bytes > high_water_) Compact();
+    if (arena_end_ + bytes > capacity_) {
+      // Asked for at least twice the largest chunk the ingester writes: only the bytes written
+      // become resident.
+      capacity_ =
+          std::max({arena_end_ + bytes, 2 * capacity_, kMaxChunkBytes + kMaxChunkBytes / 8});
+      std::unique_ptr<char[]> bigger(new char[capacity_]);
+      if (arena_end_ > 0) std::memcpy(bigger.get(), arena_.get(), arena_end_);
+      arena_ = std::move(bigger);
+    }
+    const std::size_t at = arena_end_;
+    arena_end_ += bytes;
+    high_water_ = std::max(high_water_, arena_end_);
+    return at;
+  }
+
+  bool Open() {
     const std::int64_t id = rows_->ColumnInt(0);
     data_->Bind(1, id);
     if (!data_->Step()) {
@@ -99,30 +149,45 @@ class ChunkCursor : public models::HdfsRecordCursor<Record> {
       return false;
     }
     const std::string_view text = data_->ColumnView(0);
-    // Room for the largest chunk the ingester writes, asked for once: only the bytes a chunk
-    // fills become resident, and the slot is not reallocated (a string would double its
-    // capacity whenever a chunk is a little longer than any before).
-    c.text.reserve(std::max(text.size(), kMaxChunkBytes + kMaxChunkBytes / 8));
-    c.text.assign(text.begin(), text.end());
+    if (text.size() > UINT32_MAX) {
+      status_ = Status::Failed("hdfs chunk " + std::to_string(id) + ": " +
+                               std::to_string(text.size()) + " bytes, more than a chunk holds");
+      return false;
+    }
+    const std::size_t at = Place(text.size());
+    if (!text.empty()) std::memcpy(arena_.get() + at, text.data(), text.size());
     data_->Reset();
+    std::size_t slot;
+    if (!free_.empty()) {
+      slot = free_.back();
+      free_.pop_back();
+    } else {
+      slot = chunks_.size();
+      chunks_.emplace_back();
+    }
+    Chunk& c = chunks_[slot];
+    c.size = static_cast<std::uint32_t>(text.size());
+    c.kept_from = 0;
+    c.at = at;
     c.entries.reserve(kMaxChunkRecords);
     c.entries.clear();
     c.next = 0;
-    status_ = IndexHdfsChunk<Record>(id, std::string_view(c.text.data(), c.text.size()), from_ms_,
+    c.open = true;
+    ++open_;
+    status_ = IndexHdfsChunk<Record>(id, std::string_view(arena_.get() + at, c.size), from_ms_,
                                      to_ms_, &c.entries);
     if (status_.ok()) StepRow();
     if (!status_.ok()) return false;
     if (c.entries.empty()) {
-      free_.push_back(slot);
+      Close(slot);
       return true;
     }
     // Offsets follow the chunk's order, so this is the stable order by time.
     const auto by_time = [](const HdfsChunkEntry& x, const HdfsChunkEntry& y) {
       return std::tie(x.time_ms, x.offset) < std::tie(y.time_ms, y.offset);
     };
-    if (!std::is_sorted(c.entries.begin(), c.entries.end(), by_time)) {
-      std::sort(c.entries.begin(), c.entries.end(), by_time);
-    }
+    c.by_position = std::is_sorted(c.entries.begin(), c.entries.end(), by_time);
+    if (!c.by_position) std::sort(c.entries.begin(), c.entries.end(), by_time);
     heap_.emplace(c.entries.front().time_ms, id, slot);
     return true;
   }
@@ -135,6 +200,9 @@ class ChunkCursor : public models::HdfsRecordCursor<Record> {
   Status status_;
   std::vector<Chunk> chunks_;
   std::vector<std::size_t> free_;
+  std::size_t open_ = 0;           // chunks with records not handed out yet
+  std::unique_ptr<char[]> arena_;  // the open chunks' texts: [0, arena_end_) in use
+  std::size_t capacity_ = 0, arena_end_ = 0, high_water_ = 0;
   Record record_;  // the record handed out last
   // (time of the chunk's next record, chunk id, slot): the earliest first, ties by chunk id.
   using Head = std::tuple<std::int64_t, std::int64_t, std::size_t>;

@@ -137,6 +137,15 @@ TEST_CASE("an index of a chunk finds each record in the window; a record reads a
     CHECK(AuditText(r) == AuditText(decoded[i]));
   }
   CHECK(entries[0].offset == 1);
+  // From a suffix of the text (what a reader keeps of a chunk it has half read): the same record
+  // at the same offsets, and errors still count bytes from the start of the whole text.
+  const std::uint32_t cut = entries[2].offset;
+  REQUIRE(
+      ReadHdfsChunkRecord(4, std::string_view(json).substr(cut), entries[3].offset, &r, cut).ok());
+  CHECK(AuditText(r) == AuditText(decoded[3]));
+  CHECK(ReadHdfsChunkRecord(4, std::string_view(json).substr(cut), cut + 1, &r, cut).message() ==
+        "hdfs chunk 4: not a chunk of audit records (unexpected text at byte " +
+            std::to_string(cut + 1) + ")");
 
   // The window [from, to) and appending: the entries already there stay.
   REQUIRE(IndexHdfsChunk<models::HdfsAuditRecord>(4, json, 3, 5, &entries).ok());
