@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/status.h"
@@ -125,6 +126,9 @@ class Statement {
   Statement& Bind(int index, std::int64_t value);
   Statement& Bind(int index, double value);
   Statement& Bind(int index, const std::string& value);
+  // Binds text without copying it (large values written once): `value` must stay unchanged
+  // until the statement has been stepped and is reset or bound again.
+  Statement& BindUncopied(int index, std::string_view value);
   Statement& BindNull(int index);
   Statement& Bind(int index, std::optional<double> value);
   // Absent optionals bind NULL.
@@ -142,6 +146,8 @@ class Statement {
   std::int64_t ColumnInt(int index) const;
   double ColumnDouble(int index) const;
   std::string ColumnText(int index) const;
+  // The same text without a copy: valid until the next Step, Reset or the statement's end.
+  std::string_view ColumnView(int index) const;
   bool ColumnIsNull(int index) const;
 
  private:
