@@ -497,6 +497,29 @@ std::int64_t UnionLength(std::vector<std::pair<std::int64_t, std::int64_t>> span
   return covered;
 }
 
+StageBounds BoundStages(const TimelineApplication& app, double slots) {
+  StageBounds out;
+  for (const TimelineJob& job : app.jobs) {
+    for (const TimelineStage& stage : job.stages) {
+      if (stage.task_seconds.empty()) continue;
+      ++out.stages;
+      double work = 0, longest = 0;
+      for (double t : stage.task_seconds) {
+        work += t;
+        longest = std::max(longest, t);
+      }
+      const double per_slot = work / slots;
+      if (per_slot > longest) {
+        out.work_bound_seconds += per_slot;
+        ++out.work_bound_stages;
+      } else {
+        out.span_bound_seconds += longest;
+      }
+    }
+  }
+  return out;
+}
+
 int MaxConcurrentExecutors(const std::vector<TimelineExecutor>& executors) {
   std::vector<std::pair<double, int>> events;
   for (const TimelineExecutor& e : executors) {

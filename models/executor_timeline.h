@@ -90,6 +90,23 @@ Result<TimelineReplay> ReplayWithExecutors(const TimelineApplication& app, int e
 // task ever waited there for a slot, so any slot count from most_running up replays the same).
 int WhatIfSlots(const TimelineApplication& app, int executors);
 
+// How the stages of a recording divide at `slots` task slots (the derived profile's split of a
+// replay into the time more compute nodes shorten and the time they do not, issue 15). A stage
+// lasts at least max(work / slots, longest task), work = Σ its task seconds:
+//  * work-bound when work / slots > its longest task (more tasks than the slots take in one
+//    wave): more slots shorten it, and work / slots is its share of the parallel term;
+//  * span-bound otherwise (as many tasks as slots or fewer, or one straggler longer than the
+//    rest's share): it lasts as long as its longest task whatever the slots.
+struct StageBounds {
+  double work_bound_seconds = 0;  // Σ work / slots over the work-bound stages
+  double span_bound_seconds = 0;  // Σ longest task over the span-bound stages
+  int work_bound_stages = 0;
+  int stages = 0;  // stages with at least one task
+};
+// Precondition: slots >= 1 (a double: executors × cores may exceed an int). Every stage of every
+// job, as recorded (not a replay).
+StageBounds BoundStages(const TimelineApplication& app, double slots);
+
 // Length of the union of [first, second] intervals (any order, overlapping or not).
 std::int64_t UnionLength(std::vector<std::pair<std::int64_t, std::int64_t>> spans);
 

@@ -3,9 +3,13 @@
 // transfers against the accesses of their (client, path) pair, models/hdfs_workload.cpp).
 //
 // Records are gathered into a run of at most run_records; a full run is sorted and appended to
-// scratch storage; Finish() sorts the last run and Next() merges the runs. Memory: one run, then
-// a read buffer of kReadBufferBytes per written run, however many records there are. When every
-// record fits in one run nothing is written and no scratch storage is asked for.
+// scratch storage; Finish() sorts the last run and Next() merges the runs. A merge reads at most
+// max_fan_in runs at once: when more were written, Finish() first merges the oldest max_fan_in
+// into one longer run (appended to the same storage) until max_fan_in are left, so each record
+// is written once more per such pass (log base max_fan_in of the runs). Memory: one run while
+// adding, then at most max_fan_in read buffers of kReadBufferBytes (plus one to write while
+// merging), however many records there are. When every record fits in one run nothing is written
+// and no scratch storage is asked for.
 //
 // The storage is injected (ScratchFile), so models/ does no I/O itself: MemoryScratch for callers
 // that hold their records anyway, a temporary file from profiles/ (profiles/scratch_file.h) for
@@ -73,10 +77,16 @@ class ExternalSorter {
 
  public:
   static constexpr std::size_t kReadBufferBytes = 64 * 1024;
+  // Runs merged at once by default: 1 MiB of read buffers; 16 runs of 8 MiB are 128 MiB of
+  // records before a second pass is needed.
+  static constexpr std::size_t kDefaultMaxFanIn = 16;
 
   // run_records: at most this many records in memory before a run is written (at least 1).
-  ExternalSorter(std::size_t run_records, Less less, ScratchFactory scratch)
+  // max_fan_in: at most this many runs read at once (at least 2).
+  ExternalSorter(std::size_t run_records, Less less, ScratchFactory scratch,
+                 std::size_t max_fan_in = kDefaultMaxFanIn)
       : run_records_(std::max<std::size_t>(1, run_records)),
+        max_fan_in_(std::max<std::size_t>(2, max_fan_in)),
         less_(std::move(less)),
         make_scratch_(std::move(scratch)) {}
   ExternalSorter(const ExternalSorter&) = delete;  // the heap's order points at this
@@ -100,13 +110,9 @@ class ExternalSorter {
     }
     if (!buffer_.empty()) status_ = WriteRun();
     buffer_ = std::vector<T>();
+    while (status_.ok() && runs_.size() > max_fan_in_) status_ = MergeOldest();
     if (!status_.ok()) return status_;
-    const std::size_t read_records = std::max<std::size_t>(1, kReadBufferBytes / sizeof(T));
-    for (std::size_t i = 0; i < runs_.size(); ++i) {
-      runs_[i].buffer.reserve(std::min(read_records, runs_[i].count));
-      if (!Refill(runs_[i], read_records)) return status_;
-      heap_.push(i);
-    }
+    Start(runs_.size());
     return status_;
   }
 
@@ -115,21 +121,16 @@ class ExternalSorter {
   const T* Next() {
     if (!status_.ok()) return nullptr;
     if (runs_.empty()) return next_ < buffer_.size() ? &buffer_[next_++] : nullptr;
-    if (heap_.empty()) return nullptr;
-    const std::size_t i = heap_.top();
-    heap_.pop();
-    Run& run = runs_[i];
-    current_ = run.buffer[run.position++];
-    if (run.position == run.buffer.size() && run.read < run.count) {
-      if (!Refill(run, run.buffer.capacity())) return nullptr;
-    }
-    if (run.position < run.buffer.size()) heap_.push(i);
-    return &current_;
+    return Pop(&current_) ? &current_ : nullptr;
   }
 
   Status status() const { return status_; }
-  // How many runs were written to scratch storage (0 when everything fitted in memory).
-  std::size_t runs_written() const { return runs_.size(); }
+  // How many sorted runs were written to scratch storage (0 when everything fitted in memory).
+  std::size_t runs_written() const { return sorted_runs_; }
+  // How many runs merging wrote to bring the runs down to max_fan_in (0 when no more were
+  // written), and how many runs Next() merges (at most max_fan_in); after Finish.
+  std::size_t merged_runs_written() const { return merged_runs_; }
+  std::size_t final_fan_in() const { return runs_.size(); }
 
  private:
   struct Run {
@@ -160,6 +161,7 @@ class ExternalSorter {
     if (Status s = scratch_->Append(buffer_.data(), bytes); !s.ok()) return s;
     runs_.push_back({written_bytes_, buffer_.size(), 0, {}, 0});
     written_bytes_ += bytes;
+    ++sorted_runs_;
     buffer_.clear();
     return Status::Ok();
   }
@@ -174,7 +176,58 @@ class ExternalSorter {
     return status_.ok();
   }
 
+  // Fills the read buffers of the first `count` runs and puts them in the heap.
+  void Start(std::size_t count) {
+    const std::size_t read_records = std::max<std::size_t>(1, kReadBufferBytes / sizeof(T));
+    for (std::size_t i = 0; i < count; ++i) {
+      runs_[i].buffer.reserve(std::min(read_records, runs_[i].count));
+      if (!Refill(runs_[i], read_records)) return;
+      heap_.push(i);
+    }
+  }
+
+  // Moves the least record of the runs in the heap to *out; false at the end or on a read error.
+  bool Pop(T* out) {
+    if (heap_.empty()) return false;
+    const std::size_t i = heap_.top();
+    heap_.pop();
+    Run& run = runs_[i];
+    *out = run.buffer[run.position++];
+    if (run.position == run.buffer.size() && run.read < run.count) {
+      if (!Refill(run, run.buffer.capacity())) return false;
+    }
+    if (run.position < run.buffer.size()) heap_.push(i);
+    return true;
+  }
+
+  // Merges the max_fan_in oldest runs into one run at the end of the scratch storage.
+  Status MergeOldest() {
+    Start(max_fan_in_);
+    Run merged{written_bytes_, 0, 0, {}, 0};
+    buffer_.reserve(std::max<std::size_t>(1, kReadBufferBytes / sizeof(T)));
+    T record;
+    for (;;) {
+      const bool more = Pop(&record);
+      if (!status_.ok()) return status_;
+      if (more) buffer_.push_back(record);
+      if (buffer_.size() == buffer_.capacity() || (!more && !buffer_.empty())) {
+        const std::size_t bytes = buffer_.size() * sizeof(T);
+        if (Status s = scratch_->Append(buffer_.data(), bytes); !s.ok()) return s;
+        written_bytes_ += bytes;
+        merged.count += buffer_.size();
+        buffer_.clear();
+      }
+      if (!more) break;
+    }
+    buffer_ = std::vector<T>();
+    runs_.erase(runs_.begin(), runs_.begin() + static_cast<std::ptrdiff_t>(max_fan_in_));
+    runs_.push_back(std::move(merged));
+    ++merged_runs_;
+    return Status::Ok();
+  }
+
   std::size_t run_records_;
+  std::size_t max_fan_in_;
   Less less_;
   ScratchFactory make_scratch_;
   std::unique_ptr<ScratchFile> scratch_;
@@ -183,6 +236,8 @@ class ExternalSorter {
   std::size_t next_ = 0;   // in buffer_, when no run was written
   std::vector<Run> runs_;
   std::uint64_t written_bytes_ = 0;
+  std::size_t sorted_runs_ = 0;  // runs written by WriteRun
+  std::size_t merged_runs_ = 0;  // runs written by MergeOldest
   std::priority_queue<std::size_t, std::vector<std::size_t>, HeapOrder> heap_{HeapOrder{this}};
   T current_{};
 };

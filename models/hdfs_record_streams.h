@@ -5,7 +5,7 @@
 // A source hands out cursors; each call starts a new pass over the records of one kind, ordered by
 // time_ms (ties in a fixed order of the source's choosing). The analysis makes two passes over
 // the transfers and the blocks and one over the audits. A source also hands out scratch storage
-// for the sorts that join transfers to accesses (models/external_sort.h), so that the analysis's
+// for the sort that joins transfers to accesses (models/external_sort.h), so that the analysis's
 // memory does not grow with the number of (client, path) pairs either. The store
 // (profiles/hdfs/hdfs_store.h, HdfsStoreStreams: a temporary file) and plain vectors
 // (VectorHdfsStreams: memory) are the two sources.
@@ -67,8 +67,8 @@ class VectorHdfsStreams : public HdfsRecordStreams {
 
 // AnalyzeHdfsWorkload (models/hdfs_workload.h) over streamed records: the same answer for the
 // same records, in memory that does not grow with their number: state per distinct client, user,
-// path, block and DataNode, and two sorts of at most options.sort_run_bytes each (their runs go
-// to records.Scratch()) for what is per (client, path) pair and per (user, path) pair. Fails only
+// path, block and DataNode, and one sort of at most options.sort_run_bytes (its runs go to
+// records.Scratch()) for what is per (client, path) pair and per (user, path) pair. Fails only
 // when a cursor or the scratch storage does.
 Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
                                          const HdfsWorkloadOptions& options);

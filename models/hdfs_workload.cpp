@@ -244,51 +244,46 @@ class PairMap {
 // What a client (or user) did to a path: read it (an open), wrote it (a create or append).
 enum PairFlag : std::uint8_t { kRead = 1, kWritten = 2 };
 
-// One access (an allowed open, create or append in the window), and one transfer of a known
-// block by a client, as the two sorts that join them hold them: by (path, client, time). A
-// transfer goes to the user of its client's latest access of the path at or before it, else (none
-// yet) of the client's first access; (time, user) pairs compare by time, then by the user's name.
-// A pair's accesses also say which distinct files the client and each user read and wrote.
-// Their bytes go to the scratch storage as they are: the padding is a member, zeroed by the
-// aggregate initialization that leaves it out (the sorter refuses types with implicit padding).
-struct AccessRow {
+// One access (an allowed open, create or append in the window) or one transfer of a known block
+// by a client, as the sort that joins them holds them: by (path, client, time), at equal times
+// the accesses first (an open at t explains a transfer at t), accesses at equal times by the
+// user's name. A transfer goes to the user of its client's latest access of the path at or before
+// it, else (none yet) of the client's first access. A pair's accesses also say which distinct
+// files the client and each user read and wrote. The bytes go to the scratch storage as they
+// are: the padding is a member, zeroed by the aggregate initialization that leaves it out (the
+// sorter refuses types with implicit padding).
+enum RowKind : std::uint8_t { kAccess = 0, kTransfer = 1 };
+struct PairRow {
   std::uint32_t path, client;
   std::int64_t time_ms;
-  std::uint32_t user;
-  std::uint8_t flag;  // kRead | kWritten
-  std::uint8_t padding[3];
+  std::int64_t bytes;  // a transfer's; 0 for an access
+  std::uint32_t who;   // an access's user id; a transfer's DataNode IP id
+  std::uint8_t kind;   // RowKind
+  std::uint8_t flag;   // an access's kRead | kWritten; a transfer's is_read (0 or 1)
+  std::uint8_t padding[2];
 };
-struct TransferRow {
-  std::uint32_t path, client;
-  std::int64_t time_ms;
-  std::int64_t bytes;
-  std::uint32_t datanode;
-  std::uint8_t is_read;  // 0 or 1 (a bool's representation is the compiler's)
-  std::uint8_t padding[3];
-};
-static_assert(sizeof(AccessRow) == 24 && sizeof(TransferRow) == 32);
-template <typename Row>
-std::uint64_t PairOf(const Row& r) {
-  return static_cast<std::uint64_t>(r.path) << 32 | r.client;
-}
-
+static_assert(sizeof(PairRow) == 32);
 // The opens of one path inside the cache window ending at the latest, and the best count seen.
-// At most twice the opens inside the window are held (plus one): the expired front goes as soon
-// as it is half the vector (amortized O(1) an open). Dropping it only past 64 expired opens kept
-// every path's first 64 opens for good, which is most of a long history's opens when each file
-// is opened a few times an hour (1.4 million opens, 11 MB, at 10^7 records).
+// The opens inside the window are a ring whose size is the power of two at or above the most
+// the window ever held, so a history longer than the window holds what a window's worth of it
+// does (a vector that dropped its expired front when it was half the opens held up to twice
+// that, and kept growing after the first hour of history).
 struct OpenWindow {
-  std::vector<std::int64_t> times;  // times[head..] are inside the window
-  std::size_t head = 0;
+  std::vector<std::int64_t> ring;  // ring[(head + i) & (ring.size() - 1)], i < held, by time
+  std::size_t head = 0, held = 0;
   std::int64_t best = 0, total = 0;
   void Add(std::int64_t t, std::int64_t window_ms) {
-    times.push_back(t);
-    while (t - times[head] > window_ms) ++head;
-    if (head > 0 && head * 2 >= times.size()) {  // drop the expired front
-      times.erase(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(head));
+    const std::size_t mask = ring.size() - 1;
+    while (held > 0 && t - ring[head] > window_ms) head = (head + 1) & mask, --held;
+    if (held == ring.size()) {  // full: double it, oldest first
+      std::vector<std::int64_t> bigger(std::max<std::size_t>(4, 2 * ring.size()));
+      for (std::size_t i = 0; i < held; ++i) bigger[i] = ring[(head + i) & mask];
+      ring.swap(bigger);
       head = 0;
     }
-    best = std::max<std::int64_t>(best, static_cast<std::int64_t>(times.size() - head));
+    ring[(head + held) & (ring.size() - 1)] = t;
+    ++held;
+    best = std::max<std::int64_t>(best, static_cast<std::int64_t>(held));
     ++total;
   }
 };
@@ -439,25 +434,19 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   std::vector<PathState> path_state;      // by path id
   std::vector<BlockState> block_state;    // by block id
   PairMap<std::int64_t> client_datanode_bytes, user_datanode_bytes;  // (owner id, DataNode IP id)
-  // What grows with the pairs a history touches goes through two sorts (bounded memory, runs in
-  // the source's scratch storage) joined after the merge: accesses and attributable transfers.
-  const auto run_records = [&options](std::size_t row_bytes) {
-    return static_cast<std::size_t>(options.sort_run_bytes) / row_bytes;
-  };
-  auto access_less = [&users](const AccessRow& x, const AccessRow& y) {
+  // What grows with the (client, path) pairs a history touches goes through one sort (bounded
+  // memory, runs in the source's scratch storage), joined after the merge: the accesses and the
+  // attributable transfers, as PairRow.
+  auto pair_less = [&users](const PairRow& x, const PairRow& y) {
     if (x.path != y.path) return x.path < y.path;
     if (x.client != y.client) return x.client < y.client;
     if (x.time_ms != y.time_ms) return x.time_ms < y.time_ms;
-    return x.user != y.user && users.Name(x.user) < users.Name(y.user);
+    if (x.kind != y.kind) return x.kind < y.kind;
+    return x.kind == kAccess && x.who != y.who && users.Name(x.who) < users.Name(y.who);
   };
-  auto transfer_less = [](const TransferRow& x, const TransferRow& y) {
-    return std::tie(x.path, x.client, x.time_ms) < std::tie(y.path, y.client, y.time_ms);
-  };
-  const ScratchFactory scratch = [&records] { return records.Scratch(); };
-  ExternalSorter<AccessRow, decltype(access_less)> accesses(run_records(sizeof(AccessRow)),
-                                                            access_less, scratch);
-  ExternalSorter<TransferRow, decltype(transfer_less)> attributable(
-      run_records(sizeof(TransferRow)), transfer_less, scratch);
+  ExternalSorter<PairRow, decltype(pair_less)> joined(
+      static_cast<std::size_t>(options.sort_run_bytes) / sizeof(PairRow), pair_less,
+      [&records] { return records.Scratch(); });
   Status spilled = Status::Ok();  // the first failure to add to a sort
   auto path_id = [&](const std::string& path) {
     const std::uint32_t id = paths.Id(path);
@@ -540,7 +529,7 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
       ++ac.write_ops, ++au.write_ops, ++c.write_ops;
     }
     p.flags |= flag;
-    if (spilled.ok()) spilled = accesses.Add({path, client, a.time_ms, user, flag, {}});
+    if (spilled.ok()) spilled = joined.Add({path, client, a.time_ms, 0, user, kAccess, flag, {}});
   };
   auto on_block = [&](const HdfsBlockRecord& b) {
     const std::uint32_t id = blocks.Find(b.block);
@@ -590,8 +579,14 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
       return;
     }
     if (spilled.ok()) {
-      spilled = attributable.Add(
-          {block_state[block].path, peer, t.time_ms, t.bytes, datanode, t.is_read, {}});
+      spilled = joined.Add({block_state[block].path,
+                            peer,
+                            t.time_ms,
+                            t.bytes,
+                            datanode,
+                            kTransfer,
+                            static_cast<std::uint8_t>(t.is_read ? 1 : 0),
+                            {}});
     }
   };
   {
@@ -625,47 +620,66 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   }
 
   // The join, pair by pair in (path, client) order: each transfer goes to the user of the latest
-  // access at or before it (the sort puts the latest last), else of the pair's first access; a
-  // pair with transfers and no access is unattributed. Each path's accesses say its distinct
-  // readers and writers among the clients (per pair) and the users (flags by user, per path).
-  for (Status s : {accesses.Finish(), attributable.Finish()}) {
-    if (!s.ok()) return s;
-  }
+  // access at or before it, else of the pair's first access (the transfers before it wait for it,
+  // added up by DataNode); a pair with transfers and no access is unattributed. Each path's
+  // accesses say its distinct readers and writers among the clients (per pair) and the users
+  // (flags by user, per path).
+  if (Status s = joined.Finish(); !s.ok()) return s;
   {
     std::vector<std::uint8_t> user_flags(users.size());
     std::vector<std::uint32_t> touched;  // users with flags for this path
-    const AccessRow* a = accesses.Next();
-    const TransferRow* t = attributable.Next();
-    while (a || t) {
-      const std::uint32_t path = !t || (a && a->path <= t->path) ? a->path : t->path;
-      while ((a && a->path == path) || (t && t->path == path)) {
-        const std::uint64_t pair = !(t && t->path == path) || (a && a->path == path &&
-                                                               PairOf(*a) <= PairOf(*t))
-                                       ? PairOf(*a)
-                                       : PairOf(*t);
-        if (!(a && PairOf(*a) == pair)) {  // the client never opened or created the file
-          for (; t && PairOf(*t) == pair; t = attributable.Next()) c.unattributed_bytes += t->bytes;
+    struct Early {
+      std::int64_t read_bytes = 0, reads = 0, write_bytes = 0, writes = 0;
+    };
+    std::vector<Early> early(ips.size());    // by DataNode id, for the pair at hand
+    std::vector<std::uint32_t> early_nodes;  // the DataNodes with early transfers
+    const PairRow* r = joined.Next();
+    while (r) {
+      const std::uint32_t path = r->path;
+      while (r && r->path == path) {
+        const std::uint32_t client = r->client;
+        std::uint32_t user = Interner::kNone;  // of the latest access so far
+        unsigned flags = 0;
+        for (; r && r->path == path && r->client == client; r = joined.Next()) {
+          if (r->kind == kTransfer) {
+            if (user != Interner::kNone) {
+              Acc& au = Slot(by_user, user);
+              au.used = true;
+              AddTo(au, user_datanode_bytes, PairMap<std::int64_t>::Key(user, r->who), r->flag != 0,
+                    r->bytes, 1);
+            } else {
+              Early& e = early[r->who];
+              if (!e.reads && !e.writes) early_nodes.push_back(r->who);
+              (r->flag ? e.read_bytes : e.write_bytes) += r->bytes;
+              ++(r->flag ? e.reads : e.writes);
+            }
+            continue;
+          }
+          if (user == Interner::kNone && !early_nodes.empty()) {  // the pair's first access
+            Acc& au = Slot(by_user, r->who);
+            au.used = true;
+            for (const std::uint32_t node : early_nodes) {
+              const std::uint64_t key = PairMap<std::int64_t>::Key(r->who, node);
+              const Early& e = early[node];
+              if (e.reads) AddTo(au, user_datanode_bytes, key, true, e.read_bytes, e.reads);
+              if (e.writes) AddTo(au, user_datanode_bytes, key, false, e.write_bytes, e.writes);
+              early[node] = {};
+            }
+            early_nodes.clear();
+          }
+          flags |= r->flag;
+          if (!user_flags[r->who]) touched.push_back(r->who);
+          user_flags[r->who] |= r->flag;
+          user = r->who;
+        }
+        if (user == Interner::kNone) {  // the client never opened or created the file
+          for (const std::uint32_t node : early_nodes) {
+            c.unattributed_bytes += early[node].read_bytes + early[node].write_bytes;
+            early[node] = {};
+          }
+          early_nodes.clear();
           continue;
         }
-        const std::uint32_t client = a->client, first_user = a->user;
-        std::uint32_t latest_user = Interner::kNone;
-        unsigned flags = 0;
-        auto take = [&] {
-          flags |= a->flag;
-          if (!user_flags[a->user]) touched.push_back(a->user);
-          user_flags[a->user] |= a->flag;
-          latest_user = a->user;
-          a = accesses.Next();
-        };
-        for (; t && PairOf(*t) == pair; t = attributable.Next()) {
-          while (a && PairOf(*a) == pair && a->time_ms <= t->time_ms) take();
-          const std::uint32_t user = latest_user != Interner::kNone ? latest_user : first_user;
-          Acc& au = Slot(by_user, user);
-          au.used = true;
-          AddTo(au, user_datanode_bytes, PairMap<std::int64_t>::Key(user, t->datanode),
-                t->is_read, t->bytes, 1);
-        }
-        while (a && PairOf(*a) == pair) take();
         CountFile(Slot(by_client, client), flags, path_state[path]);
       }
       for (const std::uint32_t user : touched) {
@@ -674,9 +688,7 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
       }
       touched.clear();
     }
-    for (Status s : {accesses.status(), attributable.status()}) {
-      if (!s.ok()) return s;
-    }
+    if (Status s = joined.status(); !s.ok()) return s;
   }
   if (unknown_blocks) {
     w.warnings.push_back(std::to_string(unknown_blocks) +

@@ -40,10 +40,11 @@ struct HdfsWorkloadOptions {
   std::int64_t to_ms = -1;
   // Fill HdfsWorkload::streams (per-client read streams; can be large). Default off.
   bool streams = false;
-  // Memory for each of the two sorts that join transfers to the opens and creates of their
-  // (client, path) pair (24-32 bytes a record); past it, sorted runs go to the source's scratch
-  // storage and are merged. Default 8 MiB; raise it to spill less, lower it to bound memory more.
-  std::int64_t sort_run_bytes = std::int64_t{8} << 20;
+  // Memory for the sort that joins transfers to the opens and creates of their (client, path)
+  // pair (32 bytes a record); past it, sorted runs go to the source's scratch storage and are
+  // merged, at most 16 at once (models/external_sort.h). Default 16 MiB; raise it to spill less,
+  // lower it to bound memory more.
+  std::int64_t sort_run_bytes = std::int64_t{16} << 20;
 
   // InvalidArgument naming the field and value when a threshold is out of range.
   Status Validate() const;

@@ -48,13 +48,14 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
   }
   std::unique_ptr<Store> store(new Store(db, path));
   sqlite3_busy_timeout(db, kBusyTimeoutMilliseconds);
-  // A new store gets 16 KiB pages (SQLite's default is 4 KiB): the ingesters' bulk inserts into
-  // wide rows and their indexes then split and rebalance a quarter as many pages (about 10% less
-  // CPU for `ingest spark`, docs/performance.md "session 12"). It must be set before the file is
-  // first written (journal_mode=WAL writes it); an existing store keeps its page size.
-  store->Exec("PRAGMA page_size=16384");
   // WAL keeps readers going while an ingester writes; synchronous=NORMAL is durable in WAL mode
   // against process crashes (the failure the ingesters are tested for).
+  // Pages of 16 KiB for a new store (an existing one keeps its own): every page goes through the
+  // WAL and is copied again by the checkpoint with a few system calls a page, so larger pages
+  // cut `ingest hdfs`'s CPU time by ~20% (its chunks fill whole overflow pages) and Spark's by
+  // ~10% (its wide task rows and WITHOUT ROWID B-trees are rebalanced a third as often;
+  // docs/performance.md, "session 12").
+  if (path != ":memory:") store->Exec("PRAGMA page_size=16384");
   if (path != ":memory:") store->Exec("PRAGMA journal_mode=WAL");
   if (Status s = store->Exec("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL"); !s.ok()) {
     return Status::Failed(path + ": " + s.message());
@@ -364,7 +365,7 @@ Statement& Statement::Bind(int i, const std::string& v) {
   sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
   return *this;
 }
-Statement& Statement::BindView(int i, std::string_view v) {
+Statement& Statement::BindUncopied(int i, std::string_view v) {
   sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
   return *this;
 }
@@ -411,9 +412,12 @@ void Statement::ResetKeepingBindings() {
 
 std::int64_t Statement::ColumnInt(int i) const { return sqlite3_column_int64(stmt_, i); }
 double Statement::ColumnDouble(int i) const { return sqlite3_column_double(stmt_, i); }
-std::string Statement::ColumnText(int i) const {
+std::string Statement::ColumnText(int i) const { return std::string(ColumnView(i)); }
+std::string_view Statement::ColumnView(int i) const {
   const unsigned char* t = sqlite3_column_text(stmt_, i);
-  return t ? std::string(reinterpret_cast<const char*>(t), sqlite3_column_bytes(stmt_, i)) : "";
+  return t ? std::string_view(reinterpret_cast<const char*>(t),
+                              static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i)))
+           : std::string_view();
 }
 bool Statement::ColumnIsNull(int i) const { return sqlite3_column_type(stmt_, i) == SQLITE_NULL; }
 

@@ -126,14 +126,14 @@ class Statement {
   Statement& Bind(int index, std::int64_t value);
   Statement& Bind(int index, double value);
   Statement& Bind(int index, const std::string& value);
+  // Binds text without copying it (large values written once): `value` must stay unchanged
+  // until the statement has been stepped and is reset or bound again.
+  Statement& BindUncopied(int index, std::string_view value);
   Statement& BindNull(int index);
   Statement& Bind(int index, std::optional<double> value);
   // Absent optionals bind NULL.
   Statement& Bind(int index, const std::optional<std::int64_t>& value);
   Statement& Bind(int index, const std::optional<std::string>& value);
-  // Binds text without copying it: `value` must stay alive and unchanged for as long as the
-  // parameter is bound to it (until it is bound again, or Reset clears the bindings).
-  Statement& BindView(int index, std::string_view value);
 
   // Steps once: true when a row is available, false when done. An SQLite error is returned as a
   // non-ok status by Error() (Step() then returns false).
@@ -149,6 +149,8 @@ class Statement {
   std::int64_t ColumnInt(int index) const;
   double ColumnDouble(int index) const;
   std::string ColumnText(int index) const;
+  // The same text without a copy: valid until the next Step, Reset or the statement's end.
+  std::string_view ColumnView(int index) const;
   bool ColumnIsNull(int index) const;
 
  private:

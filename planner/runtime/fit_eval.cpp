@@ -191,9 +191,40 @@ Result<BacktestAnswer> AnswerBacktest(const BacktestRequest& request) {
   return answer;
 }
 
-Result<ImportScoutAnswer> AnswerImportScout(const std::string& dir) {
-  profiles::Loaded<std::vector<models::MeasuredRun>> runs = profiles::ImportScout(dir);
+Result<ImportScoutAnswer> AnswerImportScout(const std::string& dir,
+                                            const std::vector<std::string>& dataset_bytes) {
+  std::map<std::string, double> given;
+  for (const std::string& pair : dataset_bytes) {
+    const std::size_t eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return Status::InvalidArgument("--dataset-bytes: \"" + pair +
+                                     "\": expected WORKLOAD=BYTES, e.g. "
+                                     "kmeans_spark1.5=20000000000");
+    }
+    const std::string value = pair.substr(eq + 1);
+    char* end = nullptr;
+    const double bytes = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !std::isfinite(bytes) || bytes <= 0) {
+      return Status::InvalidArgument("--dataset-bytes: \"" + pair +
+                                     "\": BYTES must be a number > 0, got \"" + value + "\"");
+    }
+    given[pair.substr(0, eq)] = bytes;
+  }
+  profiles::Loaded<std::vector<models::MeasuredRun>> runs = profiles::ImportScout(dir, given);
+  for (profiles::Problem& p : runs.problems) {
+    const std::string lead = "workload ";
+    if (p.field != "input_size" || p.line != 0 || p.message.rfind(lead, 0) != 0) continue;
+    const std::string workload =
+        p.message.substr(lead.size(), p.message.find(' ', lead.size()) - lead.size());
+    p.message += "; give it with --dataset-bytes " + workload + "=BYTES";
+  }
   if (!runs.ok()) return profiles::ToStatus(runs.problems);
+  for (const auto& [workload, bytes] : given) {
+    if (std::none_of(runs.value.begin(), runs.value.end(),
+                     [&](const models::MeasuredRun& r) { return r.workload == workload; })) {
+      return Status::InvalidArgument("--dataset-bytes: no workload " + workload + " in " + dir);
+    }
+  }
   ImportScoutAnswer answer;
   answer.runs = runs.value;
   answer.csv = profiles::WriteRunsCsv(answer.runs);

@@ -86,7 +86,11 @@ struct ImportScoutAnswer {
   std::string csv;  // the runs CSV text
 };
 
-Result<ImportScoutAnswer> AnswerImportScout(const std::string& dir);
+// `dataset_bytes`: "WORKLOAD=BYTES" sizes for workloads whose reports record none (input_size -1,
+// as Spark 1.5's HiBench runs write). Errors (InvalidArgument): the import's problems, a malformed
+// pair ("--dataset-bytes: \"kmeans\": expected WORKLOAD=BYTES, …"), a workload not in the folder.
+Result<ImportScoutAnswer> AnswerImportScout(const std::string& dir,
+                                            const std::vector<std::string>& dataset_bytes = {});
 
 // The JSON documents of these answers (fit_json.cpp). Keys follow DESIGN §6; units in every key
 // name. The fit document is itself a profile `perfplan predict` reads (the profile keys at top

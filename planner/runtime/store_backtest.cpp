@@ -84,7 +84,8 @@ Result<StoreBacktestAnswer> AnswerStoreBacktest(const StoreBacktestRequest& requ
     }
     auto profile =
         profiles::spark::DeriveRuntimeProfile(db, a.app_id, a.attempt_id, kNominalBandwidth);
-    if (profile.ok() && !profile.value().profile.runs.empty()) {
+    if (profile.ok() && !profile.value().profile.runs.empty() &&
+        profile.value().dataset_source == profiles::spark::DatasetSource::kInputBytes) {
       m.dataset_bytes = profile.value().profile.runs[0].dataset_bytes;
       r.has_input = m.dataset_bytes > 0;
     }

@@ -90,9 +90,12 @@ void AppendUtf8(std::uint32_t cp, std::string* out) {
 }
 
 // Reads one chunk's JSON: '[' then records '[v,v,…]' separated by ',' then ']'.
+// With skip_strings, strings are checked and passed over but not copied out (Str leaves its
+// argument alone): enough to find each record's time and end.
 class Cursor {
  public:
-  explicit Cursor(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+  explicit Cursor(std::string_view text, std::size_t offset = 0, bool skip_strings = false)
+      : p_(text.data() + offset), end_(text.data() + text.size()), skip_(skip_strings) {}
 
   bool ok() const { return ok_; }
   std::size_t offset(std::string_view text) const {
@@ -132,6 +135,10 @@ class Cursor {
   void Str(std::string* out) {
     Expect(',');
     SkipSpace();
+    if (skip_) {
+      escaped_.clear();
+      out = &escaped_;  // only escapes land there
+    }
     out->clear();
     if (!ok_ || p_ >= end_ || *p_ != '"') {
       ok_ = false;
@@ -141,7 +148,7 @@ class Cursor {
     for (;;) {
       const char* q = p_;
       while (q < end_ && *q != '"' && *q != '\\') ++q;
-      out->append(p_, static_cast<std::size_t>(q - p_));
+      if (!skip_) out->append(p_, static_cast<std::size_t>(q - p_));
       p_ = q;
       if (p_ >= end_) {
         ok_ = false;
@@ -221,14 +228,18 @@ class Cursor {
 
   const char* p_;
   const char* end_;
+  bool skip_;
+  std::string escaped_;  // a skipped string's escapes
   bool ok_ = true;
   std::int64_t records_ = 0;
 };
 
-Status Broken(std::int64_t chunk_id, const Cursor& c, std::string_view json, const char* kind) {
+// `json` starts at byte `json_start` of the chunk's text (0: the whole text).
+Status Broken(std::int64_t chunk_id, const Cursor& c, std::string_view json, const char* kind,
+              std::size_t json_start = 0) {
   return Status::Failed("hdfs chunk " + std::to_string(chunk_id) + ": not a chunk of " + kind +
-                        " records (unexpected text at byte " + std::to_string(c.offset(json)) +
-                        ")");
+                        " records (unexpected text at byte " +
+                        std::to_string(json_start + c.offset(json)) + ")");
 }
 
 // The fields after time_ms, in the order HdfsChunkBuilder writes them.
@@ -254,29 +265,87 @@ const char* KindName(const models::HdfsAuditRecord*) { return "audit"; }
 const char* KindName(const models::HdfsTransferRecord*) { return "transfer"; }
 const char* KindName(const models::HdfsBlockRecord*) { return "block"; }
 
-// Decodes every record, keeping those whose time lies in [from_ms, to_ms).
+// One record from its '[' on (the cursor's position) to its ']'.
+template <typename Record>
+void ReadRecord(Cursor& c, Record& r) {
+  c.Int(&r.time_ms, true);
+  ReadFields(c, r);
+  c.Close();
+}
+
+// Reads every record of a chunk in order, calling keep(record, offset of its '['); on text that
+// is not a chunk of Record's kind, calls undo() and says where. With skip_strings the records'
+// strings are checked but not read (they stay as they were).
+template <typename Record, typename Keep, typename Undo>
+Status ReadEach(std::int64_t chunk_id, std::string_view json, bool skip_strings, Keep keep,
+                Undo undo) {
+  Cursor c(json, 0, skip_strings);
+  c.Open();
+  Record r;
+  while (c.NextRecord()) {
+    const std::size_t offset = c.offset(json) - 1;  // NextRecord consumed the '['
+    ReadRecord(c, r);
+    if (!c.ok()) break;
+    keep(r, offset);
+  }
+  if (c.ok()) return Status::Ok();
+  undo();
+  return Broken(chunk_id, c, json, KindName(static_cast<const Record*>(nullptr)));
+}
+
 template <typename Record>
 Status Decode(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
               std::int64_t to_ms, std::vector<Record>* out) {
-  Cursor c(json);
-  c.Open();
   const std::size_t before = out->size();
-  Record r;
-  while (c.NextRecord()) {
-    c.Int(&r.time_ms, true);
-    ReadFields(c, r);
-    c.Close();
-    if (!c.ok()) break;
-    if (r.time_ms >= from_ms && r.time_ms < to_ms) out->push_back(r);
-  }
+  return ReadEach<Record>(
+      chunk_id, json, false,
+      [&](const Record& r, std::size_t) {
+        if (r.time_ms >= from_ms && r.time_ms < to_ms) out->push_back(r);
+      },
+      [&] { out->erase(out->begin() + static_cast<std::ptrdiff_t>(before), out->end()); });
+}
+
+template <typename Record>
+Status ReadAt(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
+              std::uint32_t json_start, Record* out) {
+  const std::size_t at = offset >= json_start ? offset - json_start : json.size();
+  Cursor c(json, std::min(at, json.size()));
+  c.Open();
+  ReadRecord(c, *out);
   if (!c.ok()) {
-    out->erase(out->begin() + static_cast<std::ptrdiff_t>(before), out->end());
-    return Broken(chunk_id, c, json, KindName(static_cast<const Record*>(nullptr)));
+    return Broken(chunk_id, c, json, KindName(static_cast<const Record*>(nullptr)), json_start);
   }
   return Status::Ok();
 }
 
 }  // namespace
+
+template <typename Record>
+Status IndexHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
+                      std::int64_t to_ms, std::vector<HdfsChunkEntry>* out) {
+  if (json.size() > UINT32_MAX) {
+    return Status::Failed("hdfs chunk " + std::to_string(chunk_id) + ": " +
+                          std::to_string(json.size()) + " bytes, more than a chunk holds");
+  }
+  const std::size_t before = out->size();
+  return ReadEach<Record>(
+      chunk_id, json, true,
+      [&](const Record& r, std::size_t offset) {
+        if (r.time_ms >= from_ms && r.time_ms < to_ms) {
+          out->push_back({r.time_ms, static_cast<std::uint32_t>(offset), 0});
+        }
+      },
+      [&] { out->erase(out->begin() + static_cast<std::ptrdiff_t>(before), out->end()); });
+}
+template Status IndexHdfsChunk<models::HdfsAuditRecord>(std::int64_t, std::string_view,
+                                                        std::int64_t, std::int64_t,
+                                                        std::vector<HdfsChunkEntry>*);
+template Status IndexHdfsChunk<models::HdfsTransferRecord>(std::int64_t, std::string_view,
+                                                           std::int64_t, std::int64_t,
+                                                           std::vector<HdfsChunkEntry>*);
+template Status IndexHdfsChunk<models::HdfsBlockRecord>(std::int64_t, std::string_view,
+                                                        std::int64_t, std::int64_t,
+                                                        std::vector<HdfsChunkEntry>*);
 
 char* HdfsChunkBuilder::Begin(std::int64_t time_ms, std::size_t room) {
   // Room for the record: "[" or ",[", the time, its strings (counted by the caller), "]]".
@@ -353,6 +422,19 @@ const std::string& HdfsChunkBuilder::Json() {
 void HdfsChunkBuilder::Clear() {
   used_ = 0;
   records_ = 0;
+}
+
+Status ReadHdfsChunkRecord(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
+                           models::HdfsAuditRecord* out, std::uint32_t json_start) {
+  return ReadAt(chunk_id, json, offset, json_start, out);
+}
+Status ReadHdfsChunkRecord(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
+                           models::HdfsTransferRecord* out, std::uint32_t json_start) {
+  return ReadAt(chunk_id, json, offset, json_start, out);
+}
+Status ReadHdfsChunkRecord(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
+                           models::HdfsBlockRecord* out, std::uint32_t json_start) {
+  return ReadAt(chunk_id, json, offset, json_start, out);
 }
 
 Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,

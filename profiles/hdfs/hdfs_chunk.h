@@ -71,4 +71,31 @@ Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_
 Status DecodeHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
                        std::int64_t to_ms, std::vector<models::HdfsBlockRecord>* out);
 
+// A chunk read one record at a time, for readers that hold several chunks at once (the store's
+// streams, profiles/hdfs/hdfs_store_streams.h): they keep the text and an index of 16 bytes a
+// record instead of the decoded records (~200 bytes and a few strings each), and decode each
+// record when its turn comes into one reused record, whose strings keep their capacity.
+struct HdfsChunkEntry {
+  std::int64_t time_ms = 0;
+  std::uint32_t offset = 0;   // of the record's '[' in the chunk's text
+  std::uint32_t padding = 0;  // zero
+};
+// Appends an entry for each record of the chunk whose time_ms lies in [from_ms, to_ms), in chunk
+// order. Checks the whole chunk as DecodeHdfsChunk does, with the same error (*out is then left
+// as it was), without copying a string. Record is one of models::HdfsAuditRecord,
+// HdfsTransferRecord and HdfsBlockRecord: the kind of the chunk.
+template <typename Record>
+Status IndexHdfsChunk(std::int64_t chunk_id, std::string_view json, std::int64_t from_ms,
+                      std::int64_t to_ms, std::vector<HdfsChunkEntry>* out);
+// Decodes the record at `offset` (an entry's) into *out, reusing its strings' capacity.
+// `json` may be the chunk's text from byte `json_start` on (a reader that keeps only what it has
+// yet to read); offsets, in the entry and in errors, count from the start of the whole text.
+// Failed("hdfs chunk ID: …") when there is no record of that kind there.
+Status ReadHdfsChunkRecord(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
+                           models::HdfsAuditRecord* out, std::uint32_t json_start = 0);
+Status ReadHdfsChunkRecord(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
+                           models::HdfsTransferRecord* out, std::uint32_t json_start = 0);
+Status ReadHdfsChunkRecord(std::int64_t chunk_id, std::string_view json, std::uint32_t offset,
+                           models::HdfsBlockRecord* out, std::uint32_t json_start = 0);
+
 }  // namespace perfplan::profiles

@@ -227,7 +227,7 @@ class StoreSink : public Sink {
     Statement& insert = kind == kAuditChunk ? w_.audit : kind == kTransferChunk ? w_.transfer
                                                                                 : w_.block;
     insert.Bind(1, node).Bind(2, min_time_ms).Bind(3, max_time_ms);
-    insert.Bind(4, records).Bind(5, json);
+    insert.Bind(4, records).BindUncopied(5, json);  // Check resets it before json changes
     return Check(insert);
   }
   Status Skipped(const std::string& node, const std::string& path, std::int64_t line,

@@ -1,6 +1,8 @@
 #include "profiles/hdfs/hdfs_store_streams.h"
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <string>
@@ -13,29 +15,40 @@
 namespace perfplan::profiles {
 namespace {
 
+// An open chunk is its text and an index (profiles/hdfs/hdfs_chunk.h), and a record is decoded
+// when it is handed out, into one record whose strings are reused. The texts of a cursor's open
+// chunks share one buffer (the arena): a chunk is appended after the others, and when it would
+// take the buffer past the most it has held, the parts not read yet are first moved to its front.
+// So the memory is the most unread text ever open at once, plus one chunk: two chunks that share
+// a millisecond at their boundary cost the first one's last records, not a second text. No
+// allocation is made per chunk or per record once the buffer and the index slots have grown, so
+// a long history neither grows nor fragments the heap (decoded chunk vectors did both).
 template <typename Record>
 class ChunkCursor : public models::HdfsRecordCursor<Record> {
  public:
   ChunkCursor(Store& store, const char* table, std::int64_t from_ms, std::int64_t to_ms)
       : from_ms_(from_ms), to_ms_(to_ms) {
-    // The time index gives the chunks by first time; ties are broken by chunk id in the heap.
-    auto st = store.Prepare(std::string("SELECT id,min_time_ms,data FROM ") + table +
-                            " WHERE min_time_ms<?2 AND max_time_ms>=?1 ORDER BY min_time_ms");
-    if (!st.ok()) {
-      status_ = st.status();
-      return;
+    // The chunks by first time, without their text (the time index covers the audits' and
+    // transfers'; the few block chunks are sorted, as ids and times only: sorting their texts
+    // made SQLite hold and spill every block chunk); ties are broken by chunk id in the heap.
+    // Each chunk's text is read by id when the chunk is opened, inside the read transaction
+    // that the id statement holds while it runs.
+    auto ids = store.Prepare(std::string("SELECT id,min_time_ms FROM ") + table +
+                             " WHERE min_time_ms<?2 AND max_time_ms>=?1 ORDER BY min_time_ms");
+    auto data = store.Prepare(std::string("SELECT data FROM ") + table + " WHERE id=?1");
+    for (const Status& s : {ids.status(), data.status()}) {
+      if (!s.ok()) {
+        status_ = s;
+        return;
+      }
     }
-    rows_.emplace(std::move(st).value());
+    rows_.emplace(std::move(ids).value());
+    data_.emplace(std::move(data).value());
     rows_->Bind(1, from_ms).Bind(2, to_ms);
     StepRow();
   }
 
   const Record* Next() override {
-    if (done_ >= 0) {  // the chunk the previous record came from is used up: free it
-      chunks_[static_cast<std::size_t>(done_)] = Chunk();
-      free_.push_back(static_cast<std::size_t>(done_));
-      done_ = -1;
-    }
     if (!status_.ok()) return nullptr;
     // Open every chunk that may hold a record before the earliest one in hand.
     while (has_row_ && (heap_.empty() || row_min_time_ <= std::get<0>(heap_.top()))) {
@@ -45,20 +58,27 @@ class ChunkCursor : public models::HdfsRecordCursor<Record> {
     const auto [time, id, slot] = heap_.top();
     heap_.pop();
     Chunk& c = chunks_[slot];
-    const Record* out = &c.records[c.next++];
-    if (c.next < c.records.size()) {
-      heap_.emplace(c.records[c.next].time_ms, id, slot);
+    status_ = ReadHdfsChunkRecord(id, std::string_view(arena_.get() + c.at, c.size - c.kept_from),
+                                  c.entries[c.next++].offset, &record_, c.kept_from);
+    if (!status_.ok()) return nullptr;
+    if (c.next < c.entries.size()) {
+      heap_.emplace(c.entries[c.next].time_ms, id, slot);
     } else {
-      done_ = static_cast<std::ptrdiff_t>(slot);
+      Close(slot);
     }
-    return out;
+    return &record_;
   }
   Status status() const override { return status_; }
 
  private:
   struct Chunk {
-    std::vector<Record> records;  // in the window, stably sorted by time
+    std::uint32_t size = 0;               // of the chunk's text
+    std::uint32_t kept_from = 0;          // its bytes [kept_from, size) are in the arena,
+    std::size_t at = 0;                   // from arena_[at] on
+    std::vector<HdfsChunkEntry> entries;  // its records in the window, by (time, position)
+    bool by_position = true;              // entries are also in offset order
     std::size_t next = 0;
+    bool open = false;
   };
 
   void StepRow() {
@@ -70,40 +90,120 @@ class ChunkCursor : public models::HdfsRecordCursor<Record> {
     }
   }
 
+  void Close(std::size_t slot) {
+    chunks_[slot].open = false;
+    free_.push_back(slot);  // its index keeps its capacity for the next chunk
+    if (--open_ == 0) arena_end_ = 0;
+  }
+
+  // Moves the unread part of every open chunk to the front of the arena, in arena order.
+  void Compact() {
+    std::vector<Chunk*> open;
+    for (Chunk& c : chunks_) {
+      if (c.open) open.push_back(&c);
+    }
+    std::sort(open.begin(), open.end(),
+              [](const Chunk* x, const Chunk* y) { return x->at < y->at; });
+    std::size_t to = 0;
+    for (Chunk* c : open) {
+      std::uint32_t from = c->entries[c->next].offset;  // the first byte still to be read
+      if (!c->by_position) {
+        for (std::size_t i = c->next; i < c->entries.size(); ++i) {
+          from = std::min(from, c->entries[i].offset);
+        }
+      }
+      const std::size_t n = c->size - from;
+      std::memmove(arena_.get() + to, arena_.get() + c->at + (from - c->kept_from), n);
+      c->at = to;
+      c->kept_from = from;
+      to += n;
+    }
+    arena_end_ = to;
+  }
+
+  // Room for `bytes` more in the arena: where they go.
+  std::size_t Place(std::size_t bytes) {
+    if (arena_end_ + bytes > high_water_) Compact();
+    if (arena_end_ + bytes > capacity_) {
+      // Asked for at least twice the largest chunk the ingester writes: only the bytes written
+      // become resident.
+      capacity_ =
+          std::max({arena_end_ + bytes, 2 * capacity_, kMaxChunkBytes + kMaxChunkBytes / 8});
+      std::unique_ptr<char[]> bigger(new char[capacity_]);
+      if (arena_end_ > 0) std::memcpy(bigger.get(), arena_.get(), arena_end_);
+      arena_ = std::move(bigger);
+    }
+    const std::size_t at = arena_end_;
+    arena_end_ += bytes;
+    high_water_ = std::max(high_water_, arena_end_);
+    return at;
+  }
+
   bool Open() {
-    Chunk c;
     const std::int64_t id = rows_->ColumnInt(0);
-    Status s = DecodeHdfsChunk(id, rows_->ColumnText(2), from_ms_, to_ms_, &c.records);
-    if (!s.ok()) {
-      status_ = s;
+    data_->Bind(1, id);
+    if (!data_->Step()) {
+      status_ = !data_->Error().ok()
+                    ? data_->Error()
+                    : Status::Failed("hdfs chunk " + std::to_string(id) + ": gone while read");
       return false;
     }
-    StepRow();
-    if (!status_.ok()) return false;
-    if (c.records.empty()) return true;
-    std::stable_sort(c.records.begin(), c.records.end(),
-                     [](const Record& x, const Record& y) { return x.time_ms < y.time_ms; });
+    const std::string_view text = data_->ColumnView(0);
+    if (text.size() > UINT32_MAX) {
+      status_ = Status::Failed("hdfs chunk " + std::to_string(id) + ": " +
+                               std::to_string(text.size()) + " bytes, more than a chunk holds");
+      return false;
+    }
+    const std::size_t at = Place(text.size());
+    if (!text.empty()) std::memcpy(arena_.get() + at, text.data(), text.size());
+    data_->Reset();
     std::size_t slot;
     if (!free_.empty()) {
       slot = free_.back();
       free_.pop_back();
-      chunks_[slot] = std::move(c);
     } else {
       slot = chunks_.size();
-      chunks_.push_back(std::move(c));
+      chunks_.emplace_back();
     }
-    heap_.emplace(chunks_[slot].records.front().time_ms, id, slot);
+    Chunk& c = chunks_[slot];
+    c.size = static_cast<std::uint32_t>(text.size());
+    c.kept_from = 0;
+    c.at = at;
+    c.entries.reserve(kMaxChunkRecords);
+    c.entries.clear();
+    c.next = 0;
+    c.open = true;
+    ++open_;
+    status_ = IndexHdfsChunk<Record>(id, std::string_view(arena_.get() + at, c.size), from_ms_,
+                                     to_ms_, &c.entries);
+    if (status_.ok()) StepRow();
+    if (!status_.ok()) return false;
+    if (c.entries.empty()) {
+      Close(slot);
+      return true;
+    }
+    // Offsets follow the chunk's order, so this is the stable order by time.
+    const auto by_time = [](const HdfsChunkEntry& x, const HdfsChunkEntry& y) {
+      return std::tie(x.time_ms, x.offset) < std::tie(y.time_ms, y.offset);
+    };
+    c.by_position = std::is_sorted(c.entries.begin(), c.entries.end(), by_time);
+    if (!c.by_position) std::sort(c.entries.begin(), c.entries.end(), by_time);
+    heap_.emplace(c.entries.front().time_ms, id, slot);
     return true;
   }
 
   std::int64_t from_ms_, to_ms_;
-  std::optional<Statement> rows_;
+  std::optional<Statement> rows_;  // chunk ids by first time
+  std::optional<Statement> data_;  // one chunk's text by id
   bool has_row_ = false;
   std::int64_t row_min_time_ = 0;
   Status status_;
   std::vector<Chunk> chunks_;
   std::vector<std::size_t> free_;
-  std::ptrdiff_t done_ = -1;
+  std::size_t open_ = 0;           // chunks with records not handed out yet
+  std::unique_ptr<char[]> arena_;  // the open chunks' texts: [0, arena_end_) in use
+  std::size_t capacity_ = 0, arena_end_ = 0, high_water_ = 0;
+  Record record_;  // the record handed out last
   // (time of the chunk's next record, chunk id, slot): the earliest first, ties by chunk id.
   using Head = std::tuple<std::int64_t, std::int64_t, std::size_t>;
   std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heap_;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "models/instance_types.h"
@@ -47,7 +48,8 @@ int LineOf(const std::string& text, const std::string& key) {
 
 }  // namespace
 
-Loaded<std::vector<models::MeasuredRun>> ImportScout(const std::string& dir) {
+Loaded<std::vector<models::MeasuredRun>> ImportScout(
+    const std::string& dir, const std::map<std::string, double>& given_sizes) {
   Loaded<std::vector<models::MeasuredRun>> out;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
@@ -56,11 +58,21 @@ Loaded<std::vector<models::MeasuredRun>> ImportScout(const std::string& dir) {
                             "folder or a parent of it)"});
     return out;
   }
+  // Folders may be links (a user's folder of links to the shared copy); a link back to a folder
+  // already being walked is not entered again.
   std::vector<fs::path> files;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+  std::set<fs::path> walked;
+  const auto options = fs::directory_options::follow_directory_symlink |
+                       fs::directory_options::skip_permission_denied;
+  walked.insert(fs::canonical(dir, ec));
+  for (auto it = fs::recursive_directory_iterator(dir, options, ec); !ec && it != fs::end(it);
        it.increment(ec)) {
-    if (it->is_regular_file() && it->path().filename() == "report.json")
+    std::error_code type_ec;
+    if (it->is_directory(type_ec)) {
+      if (!walked.insert(fs::canonical(it->path(), type_ec)).second) it.disable_recursion_pending();
+    } else if (it->is_regular_file(type_ec) && it->path().filename() == "report.json") {
       files.push_back(it->path());
+    }
   }
   std::sort(files.begin(), files.end());
   if (files.empty()) {
@@ -147,30 +159,36 @@ Loaded<std::vector<models::MeasuredRun>> ImportScout(const std::string& dir) {
     if (!ok) continue;
     if (size > 0) {
       run.dataset_bytes = size;
-    } else if (!run.completed) {
-      needs_size.push_back(out.value.size());
     } else {
-      out.problems.push_back(
-          {file, LineOf(*text, "input_size"), "input_size", "must be > 0 in a completed run"});
-      continue;
+      needs_size.push_back(out.value.size());
     }
     out.value.push_back(run);
   }
-  // Censored runs record no size: use the median of the workload's completed runs.
+  // Runs without a size (censored runs; completed runs of workloads that record none, such as
+  // Spark 1.5's HiBench runs) take the size the user gave for the workload, else the median of its
+  // runs that record one. A workload with neither is one problem (field input_size, line 0, the
+  // folder as the file), its message starting "workload NAME ".
+  std::map<std::string, std::vector<double>> sizes;
+  for (const models::MeasuredRun& r : out.value) {
+    if (r.dataset_bytes > 0) sizes[r.workload].push_back(r.dataset_bytes);
+  }
+  for (auto& [workload, v] : sizes) std::sort(v.begin(), v.end());
+  std::map<std::string, std::size_t> unsized;  // workload -> runs left without a size
   for (std::size_t i : needs_size) {
-    std::vector<double> sizes;
-    for (const models::MeasuredRun& r : out.value) {
-      if (r.workload == out.value[i].workload && r.dataset_bytes > 0)
-        sizes.push_back(r.dataset_bytes);
+    models::MeasuredRun& run = out.value[i];
+    if (auto given = given_sizes.find(run.workload); given != given_sizes.end()) {
+      run.dataset_bytes = given->second;
+    } else if (auto known = sizes.find(run.workload); known != sizes.end()) {
+      run.dataset_bytes = known->second[known->second.size() / 2];
+    } else {
+      ++unsized[run.workload];
     }
-    if (sizes.empty()) {
-      out.problems.push_back({dir, 0, "input_size",
-                              "workload " + out.value[i].workload +
-                                  " has no completed run to take the dataset size from"});
-      continue;
-    }
-    std::sort(sizes.begin(), sizes.end());
-    out.value[i].dataset_bytes = sizes[sizes.size() / 2];
+  }
+  for (const auto& [workload, count] : unsized) {
+    out.problems.push_back(
+        {dir, 0, "input_size",
+         "workload " + workload + " records no input size (input_size <= 0 in all " +
+             std::to_string(count) + " of its runs) and none was given for it"});
   }
   return out;
 }

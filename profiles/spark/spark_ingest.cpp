@@ -981,17 +981,17 @@ Status TaskInserter::Row(int stage_id, int stage_attempt, const TaskInfoRecord& 
   } else {
     q.BindNull(i++);
   }
-  q.BindView(i++, info.executor);
-  q.BindView(i++, info.host);
-  q.BindView(i++, status);
-  q.BindView(i++, info.locality);
+  q.BindUncopied(i++, info.executor);
+  q.BindUncopied(i++, info.host);
+  q.BindUncopied(i++, status);
+  q.BindUncopied(i++, info.locality);
   q.Bind(i++, std::int64_t{info.speculative});
   if (error.empty()) {
     q.BindNull(i++);
   } else {
-    q.BindView(i++, error);
+    q.BindUncopied(i++, error);
   }
-  q.BindView(i++, info.accumulables_json);
+  q.BindUncopied(i++, info.accumulables_json);
   q.Bind(i++, std::int64_t{metrics != nullptr});
   for (std::size_t m = 0; m < detail::kTaskMetrics.size(); ++m) {
     q.Bind(i++, metrics ? (*metrics)[m] : std::int64_t{0});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/text.h"
 #include "profiles/detail/rows.h"
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/spark/spark_summary_records.h"
@@ -431,10 +432,16 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
   if (!shape.ok()) return shape.status();
   auto key = FindAttemptKey(store, app_id, attempt_id);
   if (!key.ok()) return key.status();
-  // Σ input bytes, the input-reading tasks' disk time, Σ fetch wait, remote bytes, Σ CPU time,
-  // the largest result, the result-sending time, distinct executor hosts.
+  auto beta = ComputeEfficiencyVector(store, app_id, attempt_id);  // Σ task time
+  if (!beta.ok()) return beta.status();
+  if (beta.value().finished_tasks == 0) {
+    return Status::InvalidArgument(app_id + " ran no tasks: there is nothing to profile");
+  }
+  // Σ input bytes, the input-reading tasks' disk time, Σ fetch wait, remote bytes, the largest
+  // result, distinct executor hosts. (The row also holds Σ CPU time and the result-sending time,
+  // columns 4 and 6: both are inside the task time the split below divides.)
   double input_bytes = 0, disk_seconds = 0, fetch_wait_seconds = 0, remote_bytes = 0;
-  double cpu_seconds = 0, result_bytes = 0, result_seconds = 0;
+  double result_bytes = 0;
   std::int64_t hosts = 0;
   bool read = false;
   Status s = ReadAttemptSums(
@@ -443,21 +450,47 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
       "p_result_bytes, p_result_seconds, p_hosts",
       kProfileSums, [&](const Statement& r) {
         read = true;
-        ReadColumns(r, 0, input_bytes, disk_seconds, fetch_wait_seconds, remote_bytes, cpu_seconds,
-                    result_bytes, result_seconds, hosts);
+        ReadColumns(r, 0, input_bytes, disk_seconds, fetch_wait_seconds, remote_bytes);
+        ReadColumns(r, 5, result_bytes);
+        ReadColumns(r, 7, hosts);
       });
   if (!s.ok()) return s;
   if (!read) return Status::Failed("no task rows for " + app_id);
+  DerivedProfile out;
+  models::ProfileRun run;
+  // The dataset: the bytes the tasks read from storage; for data generated in the job, the bytes
+  // its later stages read back through the shuffle; else the task results the driver collected.
+  run.dataset_bytes = input_bytes;
   if (input_bytes <= 0) {
-    return Status::InvalidArgument(app_id +
-                                   " read no input bytes: there is no dataset size to scale");
+    double shuffle_read = 0, results = 0;
+    s = FirstRow(
+        store,
+        "SELECT COALESCE(SUM(shuffle_remote_bytes_read + shuffle_local_bytes_read), 0), "
+        "COALESCE(SUM(result_size_bytes), 0) FROM spark_stage_summaries WHERE attempt_key = ?1",
+        [&](const Statement& r) { ReadColumns(r, 0, shuffle_read, results); }, key.value());
+    if (!s.ok()) return s;
+    const char* what = "shuffle bytes its later stages read";
+    out.dataset_source = DatasetSource::kShuffleBytesRead;
+    run.dataset_bytes = shuffle_read;
+    if (shuffle_read <= 0) {
+      what = "bytes of task results the driver collected";
+      out.dataset_source = DatasetSource::kResultBytes;
+      run.dataset_bytes = results;
+    }
+    if (run.dataset_bytes <= 0) {
+      return Status::InvalidArgument(app_id +
+                                     " read no bytes (no input, shuffle or task result): there is "
+                                     "no dataset size to scale");
+    }
+    out.notes.push_back("no input read: dataset_bytes is the " +
+                        models::FormatFixed(run.dataset_bytes, 0) + " " + what +
+                        " (a stand-in: predict at it to scale compute nodes; how the time grows "
+                        "with the data is unknown)");
   }
   const ApplicationShape& app = shape.value();
   const double slots =
       static_cast<double>(app.observed_executors) * std::max(1, app.cores_per_executor);
-  DerivedProfile out;
-  models::ProfileRun run;
-  run.dataset_bytes = input_bytes;
+  const double task_seconds = beta.value().task_seconds;
   run.compute_nodes = static_cast<double>(std::max<std::int64_t>(1, hosts));
   run.storage_nodes = run.compute_nodes;
   if (fetch_wait_seconds > 0 && remote_bytes > 0) {
@@ -467,31 +500,48 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
     out.notes.push_back("no remote shuffle fetch measured: bandwidth set to " +
                         std::to_string(fallback_bandwidth_bytes_per_second) + " bytes/s");
   }
-  run.disk_seconds = disk_seconds / slots;
-  run.network_seconds = fetch_wait_seconds / slots;
-  run.reduction_object_bytes = result_bytes;
-  // The driver's time outside jobs is serial: it is the fixed part B_ro of the reduction term,
-  // which grows with neither compute nodes nor data (issue 15; as global reduction with the
-  // linear-constant class it grew with every added node).
-  const double task_reduction_seconds = result_seconds / slots;
-  models::ReductionCommunication rc;
-  rc.fixed_seconds = app.driver_seconds;
-  if (run.reduction_object_bytes > 0) {
-    rc.seconds_per_byte = task_reduction_seconds / run.reduction_object_bytes;
+  // The observed run's wall time and the part of it more task slots shorten (the work-bound
+  // stages' work / slots); without a replay, every task second divided by the slots plus the
+  // driver's time.
+  double observed = task_seconds / slots + app.driver_seconds;
+  double parallel = task_seconds / slots;
+  const std::string slots_text = std::to_string(static_cast<long long>(slots)) + " task slots (" +
+                                 std::to_string(app.observed_executors) + " executors x " +
+                                 std::to_string(app.cores_per_executor) + " cores)";
+  if (app.replay_seconds && app.work_bound_seconds) {
+    observed = *app.replay_seconds;
+    parallel = std::min(*app.work_bound_seconds, observed);
+    out.notes.push_back(
+        "replay of the tasks on the recorded executors: " + models::FormatFixed(observed, 3) +
+        " s; stages whose work over " + slots_text + " exceeds their longest task take " +
+        models::FormatFixed(parallel, 3) + " s of it, which more compute nodes shorten");
   } else {
-    rc.fixed_seconds += task_reduction_seconds;
+    out.notes.push_back(
+        "no replay of the tasks stored: all task time divided by " + slots_text +
+        " is taken as shortened by more compute nodes, idle slots are not modelled");
   }
-  run.reduction_seconds = task_reduction_seconds + app.driver_seconds;
+  // The parallel time divides as the task time does: input-reading time, shuffle fetch wait,
+  // and the rest (CPU, GC, (de)serialization, shuffle writes, result sending).
+  const double share = task_seconds > 0 ? parallel / task_seconds : 0;
+  run.disk_seconds = std::min(parallel, disk_seconds * share);
+  run.network_seconds = std::min(parallel - run.disk_seconds, fetch_wait_seconds * share);
+  run.reduction_object_bytes = result_bytes;
+  // What more compute nodes do not shorten — the driver's time outside jobs, the longest tasks of
+  // stages with no more tasks than slots, gaps where no task runs — is serial: the fixed part B_ro
+  // of the reduction term, which grows with neither compute nodes nor data (issue 15).
+  const double serial = observed - parallel;
+  models::ReductionCommunication rc;
+  rc.fixed_seconds = serial;
+  run.reduction_seconds = serial;
   run.global_reduction_seconds = 0;
-  run.compute_seconds = cpu_seconds / slots + run.reduction_seconds;
-  out.notes.push_back("task time divided by " + std::to_string(static_cast<long>(slots)) +
-                      " task slots (" + std::to_string(app.observed_executors) + " executors x " +
-                      std::to_string(app.cores_per_executor) + " cores)");
+  run.compute_seconds = parallel - run.disk_seconds - run.network_seconds + serial;
   out.profile.application = app_id;
   out.profile.runs.push_back(run);
   out.profile.reduction_communication = rc;
-  out.notes.push_back("driver time outside jobs (" + std::to_string(app.driver_seconds) +
-                      " s) is the fixed reduction time B_ro: constant in compute nodes and data");
+  out.notes.push_back("the other " + models::FormatFixed(serial, 3) +
+                      " s (driver time outside jobs " + models::FormatFixed(app.driver_seconds, 3) +
+                      " s, longest tasks, gaps with no task running) are the fixed reduction time "
+                      "B_ro: constant in compute nodes and data");
   // One run cannot show how r and T_g scale: state the common case (a fixed-size result merged
   // once per compute node) and say so.
   out.profile.reduction_object_class = models::ReductionObjectClass::kConstant;
@@ -513,7 +563,8 @@ Result<std::vector<MetricAggregates>> JobAggregates(Store& store, const std::str
 
 const Migrations& StoreMigrations() {
   static const Migrations kMigrations = {
-      "spark", {SchemaV1(), SchemaV2(), SchemaV3(), SchemaV4(), SummaryOnlySchema()}};
+      "spark",
+      {SchemaV1(), SchemaV2(), SchemaV3(), SchemaV4(), SummaryOnlySchema(), SummaryReplaySchema()}};
   return kMigrations;
 }
 
@@ -622,7 +673,7 @@ namespace perfplan::profiles::spark {
 Status WriteSummaryOnlyTotals(Store& store, std::int64_t attempt_key, const ApplicationShape& shape,
                               const std::string& shape_error) {
   auto q = store.Prepare(std::string("INSERT INTO spark_summary_attempts SELECT ?1, e.*, p.*, ?2, "
-                                     "?3, ?4, ?5, ?6 FROM (SELECT ") +
+                                     "?3, ?4, ?5, ?6, ?7, ?8 FROM (SELECT ") +
                          kEfficiencySums + kFinishedTasks + ") e, (SELECT " + kProfileSums +
                          "FROM spark_tasks WHERE attempt_key = ?1 AND finish_time_ms IS NOT "
                          "NULL) p");
@@ -635,6 +686,7 @@ Status WriteSummaryOnlyTotals(Store& store, std::int64_t attempt_key, const Appl
   } else {
     q.value().Bind(6, shape_error);
   }
+  q.value().Bind(7, shape.replay_seconds).Bind(8, shape.work_bound_seconds);
   return q.value().Run();
 }
 

@@ -120,23 +120,35 @@ Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string
                                                  const std::string& attempt_id = "");
 
 // A FREERIDE-G profile (DESIGN §3.1) derived from a Spark application, so `perfplan predict` can
-// scale it. One profile run; times are wall seconds, i.e. summed task time divided by the task
-// slots (executors × cores) the application had:
-//   dataset_bytes        Σ input bytes read (InvalidArgument when the application read none)
+// scale it. One profile run at the observed configuration (issue 15, docs/spark.md):
+//   dataset_bytes        Σ input bytes read; when the application read none (data generated in
+//                        the job), the shuffle bytes its stages read, else Σ task result bytes
+//                        (noted, dataset_source says which); InvalidArgument when all are 0,
+//                        and when no task finished ("APP ran no tasks: there is nothing to
+//                        profile")
 //   storage/compute nodes distinct hosts of the executors that ran tasks (1 in local mode)
 //   bandwidth            remote shuffle bytes / Σ shuffle fetch wait, when both are > 0; else
 //                        `fallback_bandwidth_bytes_per_second` (noted)
-//   disk_seconds         input-reading tasks' run time not spent on CPU or shuffle wait
-//   network_seconds      Σ shuffle fetch wait
-//   reduction_object_bytes largest task result; reduction_seconds Σ result serialization and
-//                        result-fetch time + the driver time outside jobs, the latter as the fixed
-//                        B_ro of reduction_communication (serial: constant in nodes and data);
-//                        global_reduction_seconds 0
-//   compute_seconds      Σ executor CPU time + reduction_seconds
-// With one run the classes cannot be inferred: reduction object constant, global reduction
-// linear-constant are stated (and noted).
+//   the wall time        the replay of the tasks on the recorded executor timeline
+//                        (ApplicationShape::replay_seconds), split in two at S = executors ×
+//                        cores task slots: the work-bound stages' Σ work / S (models::BoundStages)
+//                        is what more compute nodes shorten; the rest (driver time outside jobs,
+//                        the longest tasks of span-bound stages, gaps with no task running) is
+//                        serial. Without a stored replay: Σ task time / S + driver time, all the
+//                        task time parallel (noted).
+//   disk_seconds, network_seconds  the parallel time × (input-reading tasks' run time not on CPU
+//                        or fetch wait) / Σ task time, and × Σ fetch wait / Σ task time
+//   compute_seconds      the rest of the parallel time + the serial time
+//   reduction_seconds    the serial time, as the fixed B_ro of reduction_communication (A_ro = 0):
+//                        constant in compute nodes and data; reduction_object_bytes the largest
+//                        task result; global_reduction_seconds 0
+// So `predict` at the observed configuration answers the replay, and with c_x compute nodes the
+// parallel part scales by c/c_x while the serial part stays. With one run the classes cannot be
+// inferred: reduction object constant, global reduction linear-constant are stated (and noted).
+enum class DatasetSource { kInputBytes, kShuffleBytesRead, kResultBytes };
 struct DerivedProfile {
   models::RuntimeProfile profile;
+  DatasetSource dataset_source = DatasetSource::kInputBytes;
   std::vector<std::string> notes;  // how each value was obtained when it was not measured
 };
 Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app_id,

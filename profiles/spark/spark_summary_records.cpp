@@ -388,6 +388,13 @@ END;
 )sql";
 }
 
+const char* SummaryReplaySchema() {
+  return R"sql(
+ALTER TABLE spark_summary_attempts ADD COLUMN replay_seconds;
+ALTER TABLE spark_summary_attempts ADD COLUMN work_bound_seconds;
+)sql";
+}
+
 Result<bool> IsSummaryOnly(Store& store, std::int64_t attempt_key) {
   bool found = false;
   Status s = FirstRow(
@@ -412,25 +419,36 @@ Result<ApplicationShape> LoadApplicationShape(Store& store, const std::string& a
   if (!summary.ok()) return summary.status();
   ApplicationShape shape;
   if (!summary.value()) {
-    auto app = LoadWhatIfApplication(store, app_id, attempt_id);
-    if (!app.ok()) return app.status();
-    shape.driver_seconds = app.value().driver_seconds;
-    shape.measured_seconds = app.value().measured_seconds;
-    shape.observed_executors = app.value().observed_executors;
-    shape.cores_per_executor = app.value().cores_per_executor;
+    auto timeline = LoadExecutorTimeline(store, app_id, attempt_id);
+    if (!timeline.ok()) return timeline.status();
+    const models::TimelineApplication& app = timeline.value();
+    shape.driver_seconds = app.driver_seconds;
+    shape.measured_seconds = app.measured_seconds;
+    shape.observed_executors = app.observed_executors;
+    shape.cores_per_executor = app.cores_per_executor;
+    if (auto replay = models::ReplayOnTimeline(app); replay.ok()) {
+      shape.replay_seconds = replay.value().seconds;
+      shape.work_bound_seconds =
+          models::BoundStages(app, static_cast<double>(app.observed_executors) *
+                                       std::max(1, app.cores_per_executor))
+              .work_bound_seconds;
+    }
     return shape;
   }
   std::string error;
   Status s = FirstRow(
       store,
       "SELECT driver_seconds, measured_seconds, observed_executors, cores_per_executor, "
-      "shape_error FROM spark_summary_attempts WHERE attempt_key = ?1",
+      "shape_error, replay_seconds, work_bound_seconds FROM spark_summary_attempts WHERE "
+      "attempt_key = ?1",
       [&](const Statement& q) {
         shape.driver_seconds = q.ColumnDouble(0);
         shape.measured_seconds = q.ColumnDouble(1);
         shape.observed_executors = static_cast<int>(q.ColumnInt(2));
         shape.cores_per_executor = static_cast<int>(q.ColumnInt(3));
         if (!q.ColumnIsNull(4)) error = q.ColumnText(4);
+        if (!q.ColumnIsNull(5)) shape.replay_seconds = q.ColumnDouble(5);
+        if (!q.ColumnIsNull(6)) shape.work_bound_seconds = q.ColumnDouble(6);
       },
       key.value());
   if (!s.ok()) return s;

@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +57,9 @@ inline constexpr int kSummaryRecordVersion = 1;
 // Schema version 5 of the "spark" component (spark_summary_attempts, spark_stage_durations and
 // the trigger that removes them with their attempt).
 const char* SummaryOnlySchema();
+// Schema version 6: spark_summary_attempts keeps the shape's replay_seconds and
+// work_bound_seconds (NULL in rows written before).
+const char* SummaryReplaySchema();
 
 // True when the attempt was loaded from summary records; Failed on a store error.
 Result<bool> IsSummaryOnly(Store& store, std::int64_t attempt_key);
@@ -73,10 +77,15 @@ Result<IngestSummary> MapEventLogs(const std::vector<std::string>& paths,
                                    const std::function<void(const std::string&)>& emit);
 
 // The executor shape of an application (what the what-if, the derived profile and the backtest
-// read): from its tasks, or from spark_summary_attempts for a summary-only one.
+// read): from its tasks, or from spark_summary_attempts for a summary-only one. The two replay
+// figures are what the derived profile splits (spark_store.h, DeriveRuntimeProfile): the replay
+// on the recorded executor timeline (models::ReplayOnTimeline) and the work-bound stages' share
+// of it at observed_executors × cores_per_executor slots (models::BoundStages). nullopt when the
+// replay failed, or for a summary written before schema version 6.
 struct ApplicationShape {
   double driver_seconds = 0, measured_seconds = 0;
   int observed_executors = 1, cores_per_executor = 1;
+  std::optional<double> replay_seconds, work_bound_seconds;
 };
 Result<ApplicationShape> LoadApplicationShape(Store& store, const std::string& app_id,
                                               const std::string& attempt_id);

@@ -174,6 +174,25 @@ TEST_CASE("The union of job spans counts overlapping time once") {
   CHECK(UnionLength({}) == 0);
 }
 
+TEST_CASE("Stages bound by their work over the slots, or by their longest task") {
+  TimelineApplication app = OneJob({{0, {}, {10, 10, 10}},                          // 30/8 < 10
+                                    {1, {0}, std::vector<double>(16, 1.0)},         // 16/8 > 1
+                                    {2, {1}, std::vector<double>(8, 1.0)},          // 8/8 = 1
+                                    {3, {2}, {}}},                                  // ran nothing
+                                   20, 20, {Exec(0, kNever, 8)});
+  app.jobs.push_back({1, 20, 30, {{4, {}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}}});  // 55/8 < 10
+  StageBounds at8 = BoundStages(app, 8);
+  CHECK(at8.work_bound_seconds == 2);
+  CHECK(at8.span_bound_seconds == 10 + 1 + 10);
+  CHECK(at8.work_bound_stages == 1);
+  CHECK(at8.stages == 4);
+  // On 4 slots the 8 one-second tasks and the 55 s stage outgrow one wave as well.
+  StageBounds at4 = BoundStages(app, 4);
+  CHECK(at4.work_bound_seconds == 4 + 2 + 13.75);
+  CHECK(at4.span_bound_seconds == 10);
+  CHECK(at4.work_bound_stages == 3);
+}
+
 TEST_CASE("Bad input is refused with a reason") {
   TimelineApplication cycle = OneJob({{0, {1}, {1}}, {1, {0}, {1}}}, 2, 2, {Exec(0)});
   auto r = ReplayOnTimeline(cycle);

@@ -22,6 +22,16 @@ std::vector<Row> Drain(Sorter& sorter) {
   return out;
 }
 
+// Checks that `out` holds the `n` records added (seq 0..n-1), each once, in key order.
+void CheckSortedOnce(const std::vector<Row>& out, std::size_t n) {
+  REQUIRE(out.size() == n);
+  CHECK(std::is_sorted(out.begin(), out.end(), kByKey));
+  std::vector<std::uint32_t> seqs;
+  for (const Row& r : out) seqs.push_back(r.seq);
+  std::sort(seqs.begin(), seqs.end());
+  for (std::uint32_t i = 0; i < seqs.size(); ++i) REQUIRE(seqs[i] == i);
+}
+
 // Seeded keys with many repeats (a linear congruential generator: same keys on every run).
 std::vector<Row> Rows(std::size_t n) {
   std::vector<Row> rows;
@@ -71,13 +81,68 @@ TEST_CASE("more records than a run are written as sorted runs and merged in orde
     CHECK(sorter.status().ok());
     CHECK(sorter.runs_written() == (rows.size() + run - 1) / run);
     CHECK(scratches == 1);
-    REQUIRE(out.size() == rows.size());
-    CHECK(std::is_sorted(out.begin(), out.end(), kByKey));
-    std::vector<std::uint32_t> seqs;  // every record once
-    for (const Row& r : out) seqs.push_back(r.seq);
-    std::sort(seqs.begin(), seqs.end());
-    for (std::uint32_t i = 0; i < seqs.size(); ++i) REQUIRE(seqs[i] == i);
+    CheckSortedOnce(out, rows.size());
   }
+}
+
+// Scratch memory that counts the bytes appended, to see each pass over the records.
+class CountingScratch : public MemoryScratch {
+ public:
+  explicit CountingScratch(std::uint64_t* appended) : appended_(appended) {}
+  Status Append(const void* data, std::size_t bytes) override {
+    *appended_ += bytes;
+    return MemoryScratch::Append(data, bytes);
+  }
+
+ private:
+  std::uint64_t* appended_;
+};
+
+TEST_CASE("more runs than the fan-in are merged a few at a time, oldest first, then read") {
+  // (runs written, fan-in) → runs the merges write: each merge turns fan-in runs into one, so
+  // ceil((runs - fan-in) / (fan-in - 1)) merges leave fan-in runs (or fewer) for Next(). A
+  // fan-in below 2 counts as 2.
+  struct Case {
+    std::size_t rows, run, fan_in, merged, final_fan_in;
+  };
+  for (const Case& k :
+       {Case{20000, 1000, 16, 1, 5}, Case{20000, 1000, 20, 0, 20}, Case{20000, 1000, 2, 18, 2},
+        Case{20000, 7, 3, 1428, 2}, Case{20000, 1, 16, 1333, 5}, Case{5, 1, 1, 3, 2}}) {
+    CAPTURE(k.rows);
+    CAPTURE(k.run);
+    CAPTURE(k.fan_in);
+    std::uint64_t appended = 0;
+    Sorter sorter(
+        k.run, kByKey,
+        [&appended]() -> Result<std::unique_ptr<ScratchFile>> {
+          return std::unique_ptr<ScratchFile>(std::make_unique<CountingScratch>(&appended));
+        },
+        k.fan_in);
+    const std::vector<Row> rows = Rows(k.rows);
+    for (const Row& r : rows) REQUIRE(sorter.Add(r).ok());
+    REQUIRE(sorter.Finish().ok());
+    CHECK(sorter.runs_written() == (k.rows + k.run - 1) / k.run);
+    CHECK(sorter.merged_runs_written() == k.merged);
+    CHECK(sorter.final_fan_in() == k.final_fan_in);
+    if (k.merged == 0) CHECK(appended == k.rows * sizeof(Row));  // written once
+    if (k.merged > 0) CHECK(appended > k.rows * sizeof(Row));    // and again by the merges
+    const std::vector<Row> out = Drain(sorter);
+    CHECK(sorter.status().ok());
+    CheckSortedOnce(out, rows.size());
+  }
+}
+
+TEST_CASE("a read error while merging runs down to the fan-in fails the sort") {
+  Sorter sorter(
+      1, kByKey,
+      []() -> Result<std::unique_ptr<ScratchFile>> {
+        return std::unique_ptr<ScratchFile>(std::make_unique<UnreadableScratch>());
+      },
+      2);
+  for (const Row& r : Rows(5)) REQUIRE(sorter.Add(r).ok());
+  CHECK(sorter.Finish().message() == "scratch: disk went away");
+  CHECK(sorter.Next() == nullptr);
+  CHECK(sorter.status().message() == "scratch: disk went away");
 }
 
 TEST_CASE("scratch storage that cannot be made or read fails the sort with its message") {

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 namespace perfplan::models {
 namespace {
 
@@ -146,8 +148,9 @@ TEST_CASE("a transfer goes to its client's latest access at or before it, else t
   // Client 10.0.0.5 reads /a: a transfer before any open goes to the first opener by (time,
   // name): bob and zed at t=100, bob first; at t=100 itself the latest is zed (the later name);
   // after alice's open at 300, alice. 10.0.0.6 reads /a without ever opening it: unattributed.
-  // Every run of the two sorts holds one record when sort_run_bytes is 1, so the join reads
-  // merged runs from the scratch storage; the answer is the same.
+  // The early transfers (t=50 and 60, from two DataNodes) wait for the pair's first open. Every
+  // run of the sort holds one record when sort_run_bytes is 1, so the join reads runs merged in
+  // several passes (at most 16 at once) from the scratch storage; the answer is the same.
   const std::vector<HdfsAuditRecord> audits = {
       Audit(100, "zed", "10.0.0.5", "open", "/a"),
       Audit(100, "bob", "10.0.0.5", "open", "/a"),
@@ -157,6 +160,7 @@ TEST_CASE("a transfer goes to its client's latest access at or before it, else t
   const std::vector<HdfsBlockRecord> blocks = {{0, "blk_a", "/a"}, {400, "blk_b", "/b"}};
   const std::vector<HdfsTransferRecord> transfers = {
       Transfer(50, true, "10.0.1.1", "10.0.0.5", 1, "blk_a"),
+      Transfer(60, true, "10.0.1.3", "10.0.0.5", 7000000, "blk_a"),
       Transfer(100, true, "10.0.1.1", "10.0.0.5", 20, "blk_a"),
       Transfer(200, true, "10.0.1.2", "10.0.0.5", 300, "blk_a"),
       Transfer(300, true, "10.0.1.1", "10.0.0.5", 4000, "blk_a"),
@@ -170,7 +174,11 @@ TEST_CASE("a transfer goes to its client's latest access at or before it, else t
     const HdfsWorkload w = AnalyzeHdfsWorkload(audits, transfers, blocks, options);
     CHECK(w.cluster.unattributed_bytes == 50000);
     REQUIRE(Find(w.users, "bob") != nullptr);
-    CHECK(Find(w.users, "bob")->read_bytes == 1);
+    CHECK(Find(w.users, "bob")->read_bytes == 7000001);
+    CHECK(Find(w.users, "bob")->block_reads == 2);
+    CHECK(
+        Find(w.users, "bob")->bytes_per_datanode ==
+        std::vector<std::pair<std::string, std::int64_t>>{{"10.0.1.1", 1}, {"10.0.1.3", 7000000}});
     CHECK(Find(w.users, "zed")->read_bytes == 320);
     CHECK(Find(w.users, "alice")->read_bytes == 4000);
     CHECK(Find(w.users, "carol")->write_bytes == 600000);
@@ -189,6 +197,36 @@ TEST_CASE("a transfer goes to its client's latest access at or before it, else t
     CHECK(w.cluster.files_read == 1);
     CHECK(w.cluster.files_written == 1);
   }
+}
+
+TEST_CASE("a hot file's count is the most opens inside any window, however long the history") {
+  // /h is opened every 3 s for 10 minutes (4 opens in any 10 s window), then 10 times within a
+  // second, then every 3 s again; /c twice 11 s apart (never 2 in a window). What the window
+  // holds grows, wraps around and shrinks many times over.
+  std::vector<HdfsAuditRecord> audits;
+  std::vector<std::int64_t> h_times;
+  for (std::int64_t t = 0; t < 600000; t += 3000) h_times.push_back(t);
+  for (std::int64_t t = 700000; t < 701000; t += 111) h_times.push_back(t);
+  for (std::int64_t t = 800000; t < 900000; t += 3000) h_times.push_back(t);
+  for (const std::int64_t t : h_times) audits.push_back(Audit(t, "u", "10.0.0.1", "open", "/h"));
+  audits.push_back(Audit(0, "u", "10.0.0.1", "open", "/c"));
+  audits.push_back(Audit(11000, "u", "10.0.0.1", "open", "/c"));
+  // The most opens within 10 s at or before any open, counted directly.
+  std::int64_t most = 0;
+  for (const std::int64_t end : h_times) {
+    most = std::max<std::int64_t>(
+        most, std::count_if(h_times.begin(), h_times.end(),
+                            [&](std::int64_t t) { return t <= end && end - t <= 10000; }));
+  }
+  CHECK(most == 10);  // the burst
+  HdfsWorkloadOptions options;
+  options.cache_window_seconds = 10;
+  const HdfsWorkload w = AnalyzeHdfsWorkload(audits, {}, {}, options);
+  REQUIRE(w.recommendations.size() == 2);
+  CHECK(w.recommendations[1].command ==
+        "hdfs cacheadmin -addDirective -path /h -pool perfplan-hot");
+  CHECK(w.recommendations[1].reason == "opened " + std::to_string(most) + " times within 10 s (" +
+                                           std::to_string(h_times.size()) + " in all)");
 }
 
 TEST_CASE("options are validated with the field and the value") {

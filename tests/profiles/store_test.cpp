@@ -31,6 +31,28 @@ TEST_CASE("Open applies every migration once and records the version") {
   CHECK(st.value().ColumnInt(1) == 3);
 }
 
+TEST_CASE("A new store has 16 KiB pages; an existing store keeps the pages it has") {
+  const std::string path = testing::MakeTempDir() + "/store.db";
+  {
+    auto store = Store::Open(path, {kDemo});
+    REQUIRE(store.ok());
+    CHECK(testing::Count(*store.value(), "PRAGMA page_size") == 16384);
+    // As a store written before pages were 16 KiB: 4 KiB pages, one row.
+    REQUIRE(store.value()
+                ->Exec("PRAGMA journal_mode=DELETE; PRAGMA page_size=4096; VACUUM; "
+                       "PRAGMA journal_mode=WAL; INSERT INTO things(name) VALUES('old')")
+                .ok());
+    CHECK(testing::Count(*store.value(), "PRAGMA page_size") == 4096);
+  }
+  auto again = Store::Open(path, {kDemo});
+  REQUIRE(again.ok());
+  CHECK(testing::Count(*again.value(), "PRAGMA page_size") == 4096);
+  CHECK(testing::Count(*again.value(), "SELECT count(*) FROM things") == 1);
+  auto reader = Store::OpenReadOnly(path, {kDemo});
+  REQUIRE(reader.ok());
+  CHECK(testing::Count(*reader.value(), "SELECT count(*) FROM things") == 1);
+}
+
 TEST_CASE("A store newer than this build is refused") {
   const std::string path = testing::MakeTempDir() + "/store.db";
   REQUIRE(Store::Open(path, {kDemo}).ok());

@@ -240,6 +240,39 @@ TEST_CASE("import scout writes a runs CSV that fit reads") {
   CHECK(nlohmann::json::parse(fit.out)["profiled_site"] == "r4.xlarge");
 }
 
+TEST_CASE("import scout --dataset-bytes sizes a workload whose reports record none") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string folder = dir + "/scout/6_c4.large_kmeans_spark1.5_bigdata_1";
+  std::filesystem::create_directories(folder);
+  testing::WriteFile(folder + "/report.json",
+                     "{\"completed\": true, \"elapsed_time\": \"812.4\", \"framework\": "
+                     "\"spark1.5\", \"input_size\": -1, \"workload\": \"kmeans\"}");
+  const Run refused = Perfplan("import scout " + dir + "/scout", dir + "/err");
+  CHECK(refused.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err") ==
+        "perfplan import scout: error: " + dir +
+            "/scout: input_size: workload kmeans_spark1.5 records no input size (input_size <= 0 "
+            "in all 1 of its runs) and none was given for it; give it with --dataset-bytes "
+            "kmeans_spark1.5=BYTES\n");
+  const Run sized =
+      Perfplan("import scout " + dir + "/scout --dataset-bytes kmeans_spark1.5=2e10", dir + "/err");
+  REQUIRE(sized.exit_code == 0);
+  CHECK(sized.out.find("\nkmeans_spark1.5,c4.large,2e+10,6,6,6.25e+07,812.4,true\n") !=
+        std::string::npos);
+  const Run typo =
+      Perfplan("import scout " + dir + "/scout --dataset-bytes kmeans_spark1.5=2e10 "
+               "--dataset-bytes kmeans=2e10", dir + "/err");
+  CHECK(typo.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err") ==
+        "perfplan import scout: error: --dataset-bytes: no workload kmeans in " + dir + "/scout\n");
+  const Run bad = Perfplan("import scout " + dir + "/scout --dataset-bytes kmeans_spark1.5=big",
+                           dir + "/err");
+  CHECK(bad.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err") ==
+        "perfplan import scout: error: --dataset-bytes: \"kmeans_spark1.5=big\": BYTES must be a "
+        "number > 0, got \"big\"\n");
+}
+
 // A history of w on m4.large: 50 + 2000/c seconds, submitted at t = 10·(row number), node counts
 // out of order.
 std::string HistoryCsv() {

@@ -106,6 +106,80 @@ TEST_CASE("text that is not a chunk of the kind asked for is an error naming the
   CHECK(blocks[0].block == "blk_\xc3\xbc\xf0\x9f\x98\x80");
 }
 
+TEST_CASE("an index of a chunk finds each record in the window; a record reads alone") {
+  HdfsChunkBuilder chunk;
+  HdfsAuditView a;
+  a.ip = "10.0.0.1";
+  a.cmd = "open";
+  a.proto = "rpc";
+  const std::int64_t times[] = {5, -1, 5, 3};
+  const std::string users[] = {kOdd, "u", "a-rather-long-user-name-on-the-heap", ""};
+  const std::string paths[] = {"/short", "/a/very/long/path/with/more/than/eight/bytes", "", "/x"};
+  for (int i = 0; i < 4; ++i) {
+    a.time_ms = times[i];
+    a.user = users[i];
+    a.src = paths[i];
+    chunk.Add(a);
+  }
+  const std::string json = chunk.Json();
+  std::vector<models::HdfsAuditRecord> decoded;
+  REQUIRE(DecodeHdfsChunk(4, json, INT64_MIN, INT64_MAX, &decoded).ok());
+
+  std::vector<HdfsChunkEntry> entries;
+  REQUIRE(IndexHdfsChunk<models::HdfsAuditRecord>(4, json, INT64_MIN, INT64_MAX, &entries).ok());
+  REQUIRE(entries.size() == 4);
+  models::HdfsAuditRecord r;  // reused: each read replaces every field
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    CAPTURE(i);
+    CHECK(entries[i].time_ms == times[i]);
+    CHECK(json[entries[i].offset] == '[');
+    REQUIRE(ReadHdfsChunkRecord(4, json, entries[i].offset, &r).ok());
+    CHECK(AuditText(r) == AuditText(decoded[i]));
+  }
+  CHECK(entries[0].offset == 1);
+  // From a suffix of the text (what a reader keeps of a chunk it has half read): the same record
+  // at the same offsets, and errors still count bytes from the start of the whole text.
+  const std::uint32_t cut = entries[2].offset;
+  REQUIRE(
+      ReadHdfsChunkRecord(4, std::string_view(json).substr(cut), entries[3].offset, &r, cut).ok());
+  CHECK(AuditText(r) == AuditText(decoded[3]));
+  CHECK(ReadHdfsChunkRecord(4, std::string_view(json).substr(cut), cut + 1, &r, cut).message() ==
+        "hdfs chunk 4: not a chunk of audit records (unexpected text at byte " +
+            std::to_string(cut + 1) + ")");
+
+  // The window [from, to) and appending: the entries already there stay.
+  REQUIRE(IndexHdfsChunk<models::HdfsAuditRecord>(4, json, 3, 5, &entries).ok());
+  REQUIRE(entries.size() == 5);
+  CHECK(entries[4].time_ms == 3);
+  CHECK(entries[4].offset == entries[3].offset);
+
+  // Each kind's chunks, and each kind's errors, as DecodeHdfsChunk has them.
+  const std::string blocks = "[[1,\"blk_1\",\"/p\"],[2,\"blk_\\u00fc\",\"/q\"]]";
+  std::vector<HdfsChunkEntry> block_entries;
+  REQUIRE(IndexHdfsChunk<models::HdfsBlockRecord>(9, blocks, INT64_MIN, INT64_MAX, &block_entries)
+              .ok());
+  REQUIRE(block_entries.size() == 2);
+  models::HdfsBlockRecord b;
+  REQUIRE(ReadHdfsChunkRecord(9, blocks, block_entries[1].offset, &b).ok());
+  CHECK(b.block == "blk_\xc3\xbc");
+  CHECK(b.path == "/q");
+  for (const char* broken :
+       {"[[1,\"blk_1\"]]", "[[1,\"blk_1\",\"/p\"]] x", "[[1,\"blk_\\q\",\"/p\"]]"}) {
+    CAPTURE(broken);
+    std::vector<models::HdfsBlockRecord> none;
+    const Status decoding = DecodeHdfsChunk(9, broken, INT64_MIN, INT64_MAX, &none);
+    REQUIRE_FALSE(decoding.ok());
+    CHECK(IndexHdfsChunk<models::HdfsBlockRecord>(9, broken, INT64_MIN, INT64_MAX, &block_entries)
+              .message() == decoding.message());
+    CHECK(block_entries.size() == 2);  // a broken chunk adds nothing
+  }
+  CHECK(ReadHdfsChunkRecord(9, blocks, 2, &b).message() ==
+        "hdfs chunk 9: not a chunk of block records (unexpected text at byte 2)");
+  models::HdfsTransferRecord t;
+  CHECK(ReadHdfsChunkRecord(9, blocks, 1, &t).message() ==
+        "hdfs chunk 9: not a chunk of transfer records (unexpected text at byte 4)");
+}
+
 // Rows of a v1 store, written the way the v1 ingester did: one node's batch after another.
 void FillV1(Store& store) {
   auto audit = store.Prepare(

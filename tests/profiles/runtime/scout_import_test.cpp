@@ -61,5 +61,65 @@ TEST_CASE("Scout import reports a bad folder name, an unknown type and a bad val
         "<framework>_...");
 }
 
+
+// Spark 1.5's HiBench runs (k-means, naive Bayes, regression) write input_size -1 in every report,
+// completed or not (oxhead/scout, e.g. 10_c4.large_kmeans_spark1.5_bigdata_1).
+void UnsizedKmeans(const std::string& dir) {
+  Report(dir, "6_c4.large_kmeans_spark1.5_bigdata_1",
+         R"({"completed": true, "elapsed_time": "812.4", "framework": "spark1.5",
+             "input_size": -1, "workload": "kmeans"})");
+  Report(dir, "4_c4.large_kmeans_spark1.5_bigdata_1",
+         R"({"completed": false, "elapsed_time": 7200.004, "framework": "spark1.5",
+             "input_size": -1, "workload": "kmeans"})");
+}
+
+TEST_CASE("a workload that records no input size is one problem naming the flag, or takes the size given") {
+  const std::string dir = testing::MakeTempDir();
+  UnsizedKmeans(dir);
+  Loaded<std::vector<models::MeasuredRun>> runs = ImportScout(dir);
+  REQUIRE(runs.problems.size() == 1);
+  CHECK(FormatProblem(runs.problems[0]) ==
+        dir +
+            ": input_size: workload kmeans_spark1.5 records no input size (input_size <= 0 in "
+            "all 2 of its runs) and none was given for it");
+
+  runs = ImportScout(dir, {{"kmeans_spark1.5", 2e10}});
+  REQUIRE(runs.ok());
+  REQUIRE(runs.value.size() == 2);
+  CHECK(runs.value[0].dataset_bytes == 2e10);  // the censored run at 4 nodes
+  CHECK(!runs.value[0].completed);
+  CHECK(runs.value[1].dataset_bytes == 2e10);
+  CHECK(runs.value[1].runtime_seconds == 812.4);
+}
+
+TEST_CASE("a size the reports record wins over a given one; unsized completed runs take the median") {
+  const std::string dir = testing::MakeTempDir();
+  Report(dir, "6_m4.large_lr_spark_bigdata_1",
+         R"({"completed": true, "elapsed_time": "7101", "input_size": "48060212000"})");
+  Report(dir, "8_m4.large_lr_spark_bigdata_1",
+         R"({"completed": true, "elapsed_time": "5415", "input_size": -1})");
+  Loaded<std::vector<models::MeasuredRun>> runs = ImportScout(dir);
+  REQUIRE(runs.ok());
+  CHECK(runs.value[1].dataset_bytes == 48060212000);
+  runs = ImportScout(dir, {{"lr_spark", 1e9}});
+  REQUIRE(runs.ok());
+  CHECK(runs.value[0].dataset_bytes == 48060212000);
+  CHECK(runs.value[1].dataset_bytes == 1e9);
+}
+
+TEST_CASE("folder links are followed, and a link back up is walked once") {
+  const std::string shared = testing::MakeTempDir();
+  Report(shared, "6_c4.large_lr_spark_bigdata_1",
+         R"({"completed": true, "elapsed_time": "6927.5", "input_size": "48060212000"})");
+  const std::string mine = testing::MakeTempDir();
+  std::filesystem::create_directory_symlink(shared + "/6_c4.large_lr_spark_bigdata_1",
+                                            mine + "/6_c4.large_lr_spark_bigdata_1");
+  std::filesystem::create_directory_symlink(mine, mine + "/loop");
+  Loaded<std::vector<models::MeasuredRun>> runs = ImportScout(mine);
+  REQUIRE(runs.ok());
+  REQUIRE(runs.value.size() == 1);
+  CHECK(runs.value[0].runtime_seconds == 6927.5);
+}
+
 }  // namespace
 }  // namespace perfplan::profiles

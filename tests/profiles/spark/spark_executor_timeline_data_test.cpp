@@ -9,6 +9,7 @@
 #include "profiles/spark/spark_executor_timeline.h"
 #include "profiles/spark/spark_ingest.h"
 #include "profiles/spark/spark_store.h"
+#include "tests/support/spark_store_fixture.h"
 #include "tests/support/test_support.h"
 
 PERFPLAN_REQUIRE_SHARED_DATA();
@@ -17,15 +18,13 @@ namespace perfplan::profiles::spark {
 namespace {
 
 TEST_CASE("The replay on the recorded executor timeline is within 10% on every multi-executor log") {
-  auto store = Store::Open(":memory:", {StoreMigrations()});
-  REQUIRE(store.ok());
-  REQUIRE(IngestEventLogs(*store.value(), {testing::SharedDataDir() + "/01-spark-eventlogs"}).ok());
-  auto apps = ListApplications(*store.value());
+  const auto store = testing::SharedSparkStore();
+  auto apps = ListApplications(*store);
   REQUIRE(apps.ok());
   int multi = 0;
   for (const ApplicationSummary& a : apps.value()) {
     if (a.tasks == 0) continue;
-    auto t = LoadExecutorTimeline(*store.value(), a.app_id, a.attempt_id);
+    auto t = LoadExecutorTimeline(*store, a.app_id, a.attempt_id);
     REQUIRE(t.ok());
     if (t.value().executors.size() < 2) continue;
     ++multi;

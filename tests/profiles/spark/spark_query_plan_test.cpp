@@ -135,7 +135,7 @@ TEST_CASE("No read statement of the Spark answers scans the application's tasks"
   CHECK(ComputeEfficiencyVector(store, "app-q").ok());
   CHECK(StageAggregates(store, "app-q").ok());
   CHECK(JobAggregates(store, "app-q").ok());
-  DeriveRuntimeProfile(store, "app-q", "", 1e8);  // InvalidArgument (no input bytes): still reads
+  DeriveRuntimeProfile(store, "app-q", "", 1e8);  // its statements count, whatever it answers
   CHECK(ReadStoreRunTable(store, RunTableSelection{}).ok());
   store.ObservePrepares(nullptr);
 

@@ -206,6 +206,9 @@ TEST_CASE("Read paths answer from a summary-only application as from the ingeste
     CHECK(ss.value().measured_seconds == fs.value().measured_seconds);
     CHECK(ss.value().observed_executors == fs.value().observed_executors);
     CHECK(ss.value().cores_per_executor == fs.value().cores_per_executor);
+    REQUIRE(fs.value().replay_seconds);
+    CHECK(ss.value().replay_seconds == fs.value().replay_seconds);
+    CHECK(ss.value().work_bound_seconds == fs.value().work_bound_seconds);
     auto fp = DeriveRuntimeProfile(*full, app, "", 1e8);
     auto sp = DeriveRuntimeProfile(*fleet, app, "", 1e8);
     REQUIRE(fp.ok());
@@ -219,6 +222,8 @@ TEST_CASE("Read paths answer from a summary-only application as from the ingeste
     CHECK(s.compute_seconds == f.compute_seconds);
     CHECK(s.reduction_seconds == f.reduction_seconds);
     CHECK(s.reduction_object_bytes == f.reduction_object_bytes);
+    CHECK(s.network_seconds == f.network_seconds);
+    CHECK(sp.value().dataset_source == fp.value().dataset_source);
     for (const char* path : {"/stages", "/executors", "/jobs", "/environment", "/stages/0/0?details=false"}) {
       CAPTURE(path);
       auto fj = HistoryApi(*full, std::string("applications/") + app + path);
@@ -228,6 +233,27 @@ TEST_CASE("Read paths answer from a summary-only application as from the ingeste
       CHECK(sj.value() == fj.value());
     }
   }
+}
+
+TEST_CASE("A summary written before schema version 6 has no replay: the profile says so") {
+  const std::string dir = MakeFleetFolder();
+  auto fleet = testing::OpenSparkStore(":memory:");
+  Load(*fleet, Map({dir + "/app-b.zstd"}));
+  REQUIRE(fleet->Exec("UPDATE spark_summary_attempts SET replay_seconds = NULL, "
+                      "work_bound_seconds = NULL").ok());
+  auto shape = LoadApplicationShape(*fleet, "app-b", "");
+  REQUIRE(shape.ok());
+  CHECK(!shape.value().replay_seconds);
+  auto p = DeriveRuntimeProfile(*fleet, "app-b", "", 1e8);
+  REQUIRE(p.ok());
+  // 14 tasks of 100..160 ms: 1.82 s of task time on 7 slots (no cores recorded: the 7 tasks of a
+  // stage ran at once on executor 1), plus the driver's time.
+  CHECK(p.value().notes.at(1) ==
+        "no replay of the tasks stored: all task time divided by 7 task slots (1 executors x 7 "
+        "cores) is taken as shortened by more compute nodes, idle slots are not modelled");
+  const models::ProfileRun& run = p.value().profile.runs.at(0);
+  CHECK(run.compute_seconds + run.disk_seconds + run.network_seconds ==
+        doctest::Approx(1.82 / 7 + shape.value().driver_seconds).epsilon(1e-12));
 }
 
 TEST_CASE("Task-level answers of a summary-only application say summary only") {
