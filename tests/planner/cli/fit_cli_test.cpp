@@ -20,6 +20,14 @@ Run Perfplan(const std::string& args, const std::string& err_file) {
   return testing::RunPerfplan(args, "2>" + err_file);
 }
 
+// Runs perfplan with `args` and checks it refused them: exit 2 and exactly `message` on stderr
+// (kept in `dir`/err).
+void CheckRefused(const std::string& args, const std::string& dir, const std::string& message) {
+  const Run run = Perfplan(args, dir + "/err");
+  CHECK(run.exit_code == 2);
+  CHECK(testing::ReadFile(dir + "/err") == message);
+}
+
 // Runs of w: 50 + 2000/c seconds on type "t1", plus a run that failed early at 2 nodes (its 900 s
 // bound is below the model's 1050 s, so it must not move the fit).
 std::string RunsCsv(const std::string& type = "t1") {
@@ -109,9 +117,9 @@ TEST_CASE("evaluate prints the contract keys") {
 TEST_CASE("evaluate and fit report every candidate form's CV error and the chosen one") {
   // A known instance type: hardware figures.
   const std::string dir = FolderWith("runs.csv", RunsCsv("m4.large"));
-  const Run ev = Perfplan("evaluate --runs " + dir +
-                              "/runs.csv --workload w --train \"compute_nodes<=16\" --json",
-                          dir + "/err");
+  const Run ev = Perfplan(
+      "evaluate --runs " + dir + "/runs.csv --workload w --train \"compute_nodes<=16\" --json",
+      dir + "/err");
   REQUIRE(ev.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(ev.out);
   REQUIRE(j["model_choice"].is_object());
@@ -127,8 +135,9 @@ TEST_CASE("evaluate and fit report every candidate form's CV error and the chose
     CHECK(c["eligible"] == (c["form"] == "serial-floor"));
     CHECK(c["cv_error"].is_number() == (c["form"] == "serial-floor"));  // null when not eligible
     if (c["form"] == "log-nodes") {
-      CHECK(c["note"] == "3 coefficients on 3 distinct completed configurations: the fit passes "
-                         "through them, so cross-validation cannot judge how it extrapolates");
+      CHECK(c["note"] ==
+            "3 coefficients on 3 distinct completed configurations: the fit passes "
+            "through them, so cross-validation cannot judge how it extrapolates");
     }
   }
   CHECK(j["predictions"][0]["method"] == "hardware-aware serial-floor");
@@ -138,9 +147,9 @@ TEST_CASE("evaluate and fit report every candidate form's CV error and the chose
   CHECK(j["notes"][0].get<std::string>().rfind(
             "intervals widened on 2 of 2 rows beyond the trained node range", 0) == 0);
 
-  const Run text = Perfplan("evaluate --runs " + dir +
-                                "/runs.csv --workload w --train \"compute_nodes<=16\"",
-                            dir + "/err");
+  const Run text =
+      Perfplan("evaluate --runs " + dir + "/runs.csv --workload w --train \"compute_nodes<=16\"",
+               dir + "/err");
   REQUIRE(text.exit_code == 0);
   CHECK(text.out.find("\nmodel serial-floor: lowest leave-one-node-count-out error on the 3 "
                       "completed training runs (3 folds)") != std::string::npos);
@@ -152,12 +161,13 @@ TEST_CASE("evaluate and fit report every candidate form's CV error and the chose
   CHECK(f["fit"]["model_choice"]["candidates"].size() == 7);
 }
 
-TEST_CASE("evaluate trained on one type: a transfer's interval spans the scalings it cannot tell "
-          "apart, and a note says by how much") {
+TEST_CASE(
+    "evaluate trained on one type: a transfer's interval spans the scalings it cannot tell "
+    "apart, and a note says by how much") {
   // m4.large runs (2 vCPUs, 8 GiB) and one r4.large run (2 vCPUs, 15.25 GiB, same bandwidth
   // column): vCPUs and bandwidth say 50 + 2000/8 = 300 s at 8 nodes, memory 50 + 250/1.90625.
-  const std::string dir = FolderWith(
-      "runs.csv", RunsCsv("m4.large") + "w,r4.large,1e10,8,8,1e8,400,true\n");
+  const std::string dir =
+      FolderWith("runs.csv", RunsCsv("m4.large") + "w,r4.large,1e10,8,8,1e8,400,true\n");
   const Run ev = Perfplan("evaluate --runs " + dir +
                               "/runs.csv --workload w --train "
                               "\"instance_type=m4.large and compute_nodes<=16\" --json",
@@ -189,22 +199,16 @@ TEST_CASE("evaluate trained on one type: a transfer's interval spans the scaling
 TEST_CASE("bad input exits 2 with a message that says what to fix") {
   const std::string dir = FolderWith("runs.csv", RunsCsv());
   const std::string runs = " --runs " + dir + "/runs.csv";
-  const Run bad_filter =
-      Perfplan("evaluate" + runs + " --workload w --train \"nodes<=8\"", dir + "/err");
-  CHECK(bad_filter.exit_code == 2);
-  CHECK(testing::ReadFile(dir + "/err") ==
-        "perfplan evaluate: error: --train: column 1: unknown column 'nodes'\n");
-  const Run too_few =
-      Perfplan("fit" + runs + " --workload w --train \"compute_nodes<=4\"", dir + "/err");
-  CHECK(too_few.exit_code == 2);
-  CHECK(testing::ReadFile(dir + "/err") ==
-        "perfplan fit: error: " + dir +
-            "/runs.csv: fit of w on t1 needs at least 3 completed runs, got 1 (1 censored)\n");
-  const Run unknown = Perfplan("fit" + runs + " --workload v", dir + "/err");
-  CHECK(unknown.exit_code == 2);
-  CHECK(testing::ReadFile(dir + "/err") ==
-        "perfplan fit: error: " + dir +
-            "/runs.csv: no run of workload 'v'; did you mean 'w'? (workloads in the file: w)\n");
+  CheckRefused("evaluate" + runs + " --workload w --train \"nodes<=8\"", dir,
+               "perfplan evaluate: error: --train: column 1: unknown column 'nodes'\n");
+  CheckRefused(
+      "fit" + runs + " --workload w --train \"compute_nodes<=4\"", dir,
+      "perfplan fit: error: " + dir +
+          "/runs.csv: fit of w on t1 needs at least 3 completed runs, got 1 (1 censored)\n");
+  CheckRefused(
+      "fit" + runs + " --workload v", dir,
+      "perfplan fit: error: " + dir +
+          "/runs.csv: no run of workload 'v'; did you mean 'w'? (workloads in the file: w)\n");
   testing::WriteFile(dir + "/bad.csv", "workload,instance_type\nw,t1\n");
   const Run bad_csv = Perfplan("fit --runs " + dir + "/bad.csv --workload w", dir + "/err");
   CHECK(bad_csv.exit_code == 2);
@@ -247,26 +251,25 @@ TEST_CASE("import scout --dataset-bytes sizes a workload whose reports record no
   testing::WriteFile(folder + "/report.json",
                      "{\"completed\": true, \"elapsed_time\": \"812.4\", \"framework\": "
                      "\"spark1.5\", \"input_size\": -1, \"workload\": \"kmeans\"}");
-  const Run refused = Perfplan("import scout " + dir + "/scout", dir + "/err");
-  CHECK(refused.exit_code == 2);
-  CHECK(testing::ReadFile(dir + "/err") ==
-        "perfplan import scout: error: " + dir +
-            "/scout: input_size: workload kmeans_spark1.5 records no input size (input_size <= 0 "
-            "in all 1 of its runs) and none was given for it; give it with --dataset-bytes "
-            "kmeans_spark1.5=BYTES\n");
+  CheckRefused(
+      "import scout " + dir + "/scout", dir,
+      "perfplan import scout: error: " + dir +
+          "/scout: input_size: workload kmeans_spark1.5 records no input size (input_size <= 0 "
+          "in all 1 of its runs) and none was given for it; give it with --dataset-bytes "
+          "kmeans_spark1.5=BYTES\n");
   const Run sized =
       Perfplan("import scout " + dir + "/scout --dataset-bytes kmeans_spark1.5=2e10", dir + "/err");
   REQUIRE(sized.exit_code == 0);
   CHECK(sized.out.find("\nkmeans_spark1.5,c4.large,2e+10,6,6,6.25e+07,812.4,true\n") !=
         std::string::npos);
-  const Run typo =
-      Perfplan("import scout " + dir + "/scout --dataset-bytes kmeans_spark1.5=2e10 "
-               "--dataset-bytes kmeans=2e10", dir + "/err");
-  CHECK(typo.exit_code == 2);
-  CHECK(testing::ReadFile(dir + "/err") ==
-        "perfplan import scout: error: --dataset-bytes: no workload kmeans in " + dir + "/scout\n");
-  const Run bad = Perfplan("import scout " + dir + "/scout --dataset-bytes kmeans_spark1.5=big",
-                           dir + "/err");
+  CheckRefused(
+      "import scout " + dir +
+          "/scout --dataset-bytes kmeans_spark1.5=2e10 "
+          "--dataset-bytes kmeans=2e10",
+      dir,
+      "perfplan import scout: error: --dataset-bytes: no workload kmeans in " + dir + "/scout\n");
+  const Run bad =
+      Perfplan("import scout " + dir + "/scout --dataset-bytes kmeans_spark1.5=big", dir + "/err");
   CHECK(bad.exit_code == 2);
   CHECK(testing::ReadFile(dir + "/err") ==
         "perfplan import scout: error: --dataset-bytes: \"kmeans_spark1.5=big\": BYTES must be a "
@@ -313,27 +316,23 @@ TEST_CASE("backtest replays the runs in time order and predicts each from the ea
                        "runs before it\n",
                        0) == 0);
 
-  const Run no_column = Perfplan(
-      "backtest --runs " + dir + "/history.csv --workload w --time-column submitted", dir + "/err");
-  CHECK(no_column.exit_code == 2);
-  CHECK(testing::ReadFile(dir + "/err") ==
-        "perfplan backtest: error: " + dir +
-            "/history.csv:1: submitted: no such column (columns: workload, instance_type, "
-            "dataset_bytes, storage_nodes, compute_nodes, bandwidth_bytes_per_second, "
-            "runtime_seconds, completed, time)\n");
+  CheckRefused("backtest --runs " + dir + "/history.csv --workload w --time-column submitted", dir,
+               "perfplan backtest: error: " + dir +
+                   "/history.csv:1: submitted: no such column (columns: workload, instance_type, "
+                   "dataset_bytes, storage_nodes, compute_nodes, bandwidth_bytes_per_second, "
+                   "runtime_seconds, completed, time)\n");
   std::string bad = HistoryCsv();
   bad.replace(bad.rfind(",60\n"), 4, ",soon\n");
   testing::WriteFile(dir + "/bad.csv", bad);
-  const Run bad_time = Perfplan("backtest --runs " + dir + "/bad.csv --workload w", dir + "/err");
-  CHECK(bad_time.exit_code == 2);
-  CHECK(testing::ReadFile(dir + "/err") ==
-        "perfplan backtest: error: " + dir + "/bad.csv:7: time: must be a number, got 'soon'\n");
+  CheckRefused(
+      "backtest --runs " + dir + "/bad.csv --workload w", dir,
+      "perfplan backtest: error: " + dir + "/bad.csv:7: time: must be a number, got 'soon'\n");
 }
 
 TEST_CASE("export --what backtest writes the replayed runs as CSV and JSON") {
   const std::string dir = FolderWith("history.csv", HistoryCsv());
-  const Run csv = Perfplan("export --what backtest --runs " + dir + "/history.csv --workload w",
-                           dir + "/err");
+  const Run csv =
+      Perfplan("export --what backtest --runs " + dir + "/history.csv --workload w", dir + "/err");
   REQUIRE(csv.exit_code == 0);
   CHECK(csv.out.rfind("run,time,workload,instance_type,compute_nodes,vcpus,memory_bytes,"
                       "dataset_bytes,measured_seconds,completed,history_runs,predicted_seconds,"
@@ -343,9 +342,9 @@ TEST_CASE("export --what backtest writes the replayed runs as CSV and JSON") {
   std::size_t lines = 0;
   for (char c : csv.out) lines += c == '\n';
   CHECK(lines == 7);  // header + 6 runs
-  const Run json = Perfplan(
-      "export --what backtest --runs " + dir + "/history.csv --workload w --format json",
-      dir + "/err");
+  const Run json =
+      Perfplan("export --what backtest --runs " + dir + "/history.csv --workload w --format json",
+               dir + "/err");
   REQUIRE(json.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(json.out);
   CHECK(j["what"] == "backtest");
@@ -353,11 +352,10 @@ TEST_CASE("export --what backtest writes the replayed runs as CSV and JSON") {
   CHECK(j["rows"][0]["run"] == 2);  // CSV line
   CHECK(j["rows"][0]["predicted_seconds"].is_null());
   CHECK(j["rows"][5]["ape"].get<double>() < 1e-6);
-  const Run none = Perfplan("export --what backtest", dir + "/err");
-  CHECK(none.exit_code == 2);
-  CHECK(testing::ReadFile(dir + "/err") ==
-        "perfplan export: error: --what backtest needs --runs FILE --workload W or --app-name "
-        "NAME (with --store)\n");
+  CheckRefused(
+      "export --what backtest", dir,
+      "perfplan export: error: --what backtest needs --runs FILE --workload W or --app-name "
+      "NAME (with --store)\n");
 }
 
 }  // namespace
