@@ -7,13 +7,13 @@
 #include <iterator>
 #include <limits>
 #include <condition_variable>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
 #include <optional>
 
+#include "models/bounded_queue.h"
 #include "models/fnv1a.h"
 #include "profiles/hdfs/hdfs_chunk.h"
 #include "profiles/hdfs/hdfs_ingest_parallel.h"
@@ -518,47 +518,14 @@ struct SinkOp {
 
 // The queue between one source's parser and the writer: bounded by the bytes of chunk text it
 // holds (a parser waits while kQueueBytes are queued), closed by the parser when done.
-class OpQueue {
+class OpQueue : public models::BoundedQueue<SinkOp> {
  public:
   static constexpr std::size_t kQueueBytes = std::size_t{8} << 20;
+  OpQueue() : BoundedQueue(kQueueBytes) {}
   void Push(SinkOp op) {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return bytes_ < kQueueBytes || ops_.empty() || abandoned_; });
-    if (abandoned_) return;
-    bytes_ += op.text.size();
-    ops_.push_back(std::move(op));
-    cv_.notify_all();
+    const std::size_t bytes = op.text.size();
+    BoundedQueue::Push(std::move(op), bytes);
   }
-  void Close() {
-    std::lock_guard lock(mu_);
-    closed_ = true;
-    cv_.notify_all();
-  }
-  // The next op, or false once the queue is closed and empty.
-  bool Pop(SinkOp* op) {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return !ops_.empty() || closed_; });
-    if (ops_.empty()) return false;
-    *op = std::move(ops_.front());
-    ops_.pop_front();
-    bytes_ -= op->text.size();
-    cv_.notify_all();
-    return true;
-  }
-  // The writer gave up (a store failure): pushes are dropped from now on.
-  void Abandon() {
-    std::lock_guard lock(mu_);
-    abandoned_ = true;
-    ops_.clear();
-    cv_.notify_all();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<SinkOp> ops_;
-  std::size_t bytes_ = 0;
-  bool closed_ = false, abandoned_ = false;
 };
 
 // Records a FileIngester's calls for the writer; new checkpoints get stand-in ids -1, -2, …

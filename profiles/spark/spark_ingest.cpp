@@ -14,7 +14,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <filesystem>
 #include <initializer_list>
 #include <map>
@@ -29,6 +28,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "models/bounded_queue.h"
 #include "models/json_text.h"
 #include "profiles/detail/spark_attempt_tables.h"
 #include "profiles/detail/spark_metrics.h"
@@ -2351,52 +2351,35 @@ class RowQueue {
   static constexpr std::size_t kMaxBatches = 4;
 
   // Parser side: waits while the queue is full; drops the batch once the queue is abandoned.
-  void Push(std::vector<TaskRow>&& batch) {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return abandoned_ || batches_.size() < kMaxBatches; });
-    if (abandoned_) return;
-    batches_.push_back(std::move(batch));
-    cv_.notify_all();
-  }
+  void Push(std::vector<TaskRow>&& batch) { batches_.Push(std::move(batch)); }
   // Parser side: no more rows.
-  void Close() {
-    std::lock_guard lock(mu_);
-    closed_ = true;
-    cv_.notify_all();
-  }
+  void Close() { batches_.Close(); }
   // Writer side: the next batch into `batch` (its old rows are handed back for reuse); false
   // once the queue is closed and empty.
   bool Pop(std::vector<TaskRow>* batch) {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return closed_ || !batches_.empty(); });
-    if (batches_.empty()) return false;
-    if (!batch->empty()) spare_ = std::move(*batch);
-    *batch = std::move(batches_.front());
-    batches_.pop_front();
-    cv_.notify_all();
+    std::vector<TaskRow> next;
+    if (!batches_.Pop(&next)) return false;
+    if (!batch->empty()) {
+      std::lock_guard lock(spare_mu_);
+      spare_ = std::move(*batch);
+    }
+    *batch = std::move(next);
     return true;
   }
   // Parser side: an emptied batch to fill again (its strings keep their buffers), if any.
   std::vector<TaskRow> TakeSpare() {
-    std::lock_guard lock(mu_);
+    std::lock_guard lock(spare_mu_);
     std::vector<TaskRow> out;
     out.swap(spare_);
     return out;
   }
   // The writer wants no more rows: what is queued goes, and Push drops from now on.
-  void Abandon() {
-    std::lock_guard lock(mu_);
-    abandoned_ = true;
-    batches_.clear();
-    cv_.notify_all();
-  }
+  void Abandon() { batches_.Abandon(); }
 
  private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::vector<TaskRow>> batches_;
+  models::BoundedQueue<std::vector<TaskRow>> batches_{kMaxBatches};
+  std::mutex spare_mu_;
   std::vector<TaskRow> spare_;
-  bool closed_ = false, abandoned_ = false;
 };
 
 // The parser thread's sink: rows into batches of the log's queue.
