@@ -396,6 +396,7 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
     }
     std::set<std::string> references_used;
     std::vector<double> spreads;
+    std::size_t exact_rows = 0;  // intervals widened to an exactly determined form's prediction
     for (std::size_t k = 0; k < ev.rows.size(); ++k) {
       EvaluatedRow& row = ev.rows[k];
       if (!row.predicted_seconds) continue;
@@ -458,6 +459,15 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
       const ConformalInterval interval = CvPlusInterval(points, predicted, options.interval_level);
       row.interval_low_seconds = interval.low_seconds;
       row.interval_high_seconds = interval.high_seconds;
+      // Forms that pass through the training runs exactly: the runs cannot reject them.
+      bool exact_widened = false;
+      for (const FormModel& f : hardware ? ev.choice->exact_forms : std::vector<FormModel>{}) {
+        const std::optional<double> p = PredictForm(f, row.run);
+        if (!p) continue;
+        if (*p < *row.interval_low_seconds) row.interval_low_seconds = *p, exact_widened = true;
+        if (*p > *row.interval_high_seconds) row.interval_high_seconds = *p, exact_widened = true;
+      }
+      exact_rows += exact_widened ? 1 : 0;
       ev.intervals_short_of_points += interval.short_of_points || own_short ? 1 : 0;
       if (row.interval_widening > 1 || row.scaling_spread > 1) {
         ++ev.widened_rows;
@@ -508,6 +518,16 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
           FormatShort(std::round(100 * ev.max_scaling_spread) / 100) + "x (median " +
           FormatShort(std::round(100 * ev.median_scaling_spread) / 100) +
           "x), the point prediction is the vCPU one");
+    }
+    if (exact_rows) {
+      std::string names;
+      for (const FormModel& f : ev.choice->exact_forms) {
+        names += (names.empty() ? "" : ", ") + std::string(ToString(f.form));
+      }
+      ev.notes.push_back(std::to_string(exact_rows) +
+                         " interval(s) widened to contain the predictions of " + names +
+                         ", which pass through the training runs exactly: the runs cannot reject "
+                         "them, though cross-validation cannot judge them");
     }
     if (ev.intervals_short_of_points) {
       ev.notes.push_back(std::to_string(ev.intervals_short_of_points) +

@@ -16,7 +16,9 @@
 // transfer row's interval instead spans the form refitted with its hardware ratio from vCPUs,
 // memory and network bandwidth, which those runs cannot tell apart, and the base type's prediction
 // scaled by each reference workload's runtime ratio between the two types (radii 1 + d/span, no
-// +1; models/runtime_calibration.h).
+// +1; models/runtime_calibration.h). In kHardware every interval also contains the predictions of
+// the forms the choice set aside as exactly determined (ModelChoice::exact_forms: they pass through
+// the training runs, which therefore cannot reject them); a note counts the rows this widened.
 //
 // Pure functions over plain structs; no randomness. Thread-safe. Units: seconds.
 #pragma once

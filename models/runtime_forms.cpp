@@ -446,8 +446,10 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
   const bool any_determined = std::any_of(scored.begin(), scored.end(), [](const Scored& s) {
     return s.score.eligible && s.configurations > s.coefficients;
   });
+  std::vector<FormModel> exact_forms;
   for (Scored& s : scored) {
     if (!any_determined || !s.score.eligible || s.configurations > s.coefficients) continue;
+    if (s.configurations == s.coefficients) exact_forms.push_back(*s.full);
     s.score.eligible = false;
     s.score.note = std::to_string(s.coefficients) + " coefficients on " +
                    std::to_string(s.configurations) + " distinct completed configurations" +
@@ -521,6 +523,7 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
   }
   out.chosen = best->score.form;
   out.model = *best->full;
+  out.exact_forms = std::move(exact_forms);
   out.fold_models = best->fold_models;
   for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
     for (std::size_t i : folds.held_out[k]) {

@@ -137,6 +137,12 @@ struct ModelChoice {
   std::vector<FormModel> fold_models;
   std::vector<std::size_t> calibration_fold;
   std::vector<double> calibration_radius_log;
+  // Forms not eligible only because they have exactly as many coefficients as the distinct
+  // completed configurations they are fitted on (log-nodes and communication on three node counts
+  // of one type), fitted on every training run. They pass through the training runs, so the runs
+  // cannot reject them: cross-validation cannot judge them, and neither can anything else in the
+  // training data. Intervals contain their predictions (models/runtime_evaluate.h).
+  std::vector<FormModel> exact_forms;
 };
 
 // Chooses among options.candidates on `train` (one workload; completed and censored runs).

@@ -198,6 +198,44 @@ TEST_CASE("evaluate: a transfer row's interval spans the three scalings, without
   CHECK(found);
 }
 
+TEST_CASE("evaluate: an interval contains the predictions of forms that pass through the runs") {
+  // T = 10 + 4e-9 · s/m + 5 · log m at 2, 4 and 8 nodes: log-nodes passes through the three runs
+  // (10, 40 s at m = 1, 5) and so does communication: solving a + b/m + c·m through them gives
+  // a = 16.9315, b = 30.7580, c = 0.577623 (every coefficient ≥ 0, so NNLS finds it). Neither is
+  // eligible beside serial-floor (3 coefficients on 3 configurations), which is chosen; at 32
+  // nodes they predict 10 + 40/32 + 5·log 32 = 28.5787 s and 16.9315 + 30.7580/32 + 0.577623·32 =
+  // 36.3766 s, above serial-floor's CV+ bound (about 27 s), so the interval reaches 36.3766 s.
+  auto truth = [](double m) { return 10 + 40 / m + 5 * std::log(m); };
+  std::vector<MeasuredRun> rows = {Run(2, truth(2)), Run(4, truth(4)), Run(8, truth(8)),
+                                   Run(32, 30)};
+  EvaluateOptions options;
+  options.candidates = {RuntimeForm::kSerialFloor, RuntimeForm::kLogNodes,
+                        RuntimeForm::kCommunication};
+  Result<Evaluation> ev = EvaluateWorkload(rows, {true, true, true, false}, "w", options);
+  REQUIRE(ev.ok());
+  REQUIRE(ev.value().choice);
+  CHECK(ev.value().choice->chosen == RuntimeForm::kSerialFloor);
+  REQUIRE(ev.value().rows.size() == 1);
+  const EvaluatedRow& at32 = ev.value().rows[0];
+  CHECK(*at32.interval_high_seconds == doctest::Approx(36.3765852953));
+  CHECK(*at32.interval_low_seconds <= *at32.predicted_seconds);
+  CHECK(*at32.predicted_seconds < 28.5787);
+  CHECK(*at32.inside_interval);  // 30 s: above serial-floor's own bound
+  bool found = false;
+  for (const std::string& n : ev.value().notes) {
+    found |= n ==
+             "1 interval(s) widened to contain the predictions of log-nodes, communication, which "
+             "pass through the training runs exactly: the runs cannot reject them, though "
+             "cross-validation cannot judge them";
+  }
+  CHECK(found);
+  // A fourth node count over-determines both: they are eligible, and nothing is widened for them.
+  rows.insert(rows.begin() + 3, Run(16, truth(16)));
+  ev = EvaluateWorkload(rows, {true, true, true, true, false}, "w", options);
+  REQUIRE(ev.ok());
+  CHECK(ev.value().choice->exact_forms.empty());
+}
+
 TEST_CASE("a reference's runtime between its measured node counts is log-linear in log nodes") {
   auto on = [](const char* type, double nodes, double seconds, bool completed = true) {
     MeasuredRun r{"r", type, 1e10, nodes, nodes, 1e8, seconds};

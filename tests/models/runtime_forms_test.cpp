@@ -287,6 +287,31 @@ TEST_CASE("a form with as many coefficients as configurations is not eligible be
   CHECK(choice.value().candidates[1].eligible);
 }
 
+TEST_CASE("forms exactly determined by the runs are kept, fitted, beside the chosen one") {
+  // T = 10 + 40/m + 5·log m at 2, 4, 8 nodes: log-nodes and communication have 3 coefficients on
+  // 3 configurations, pass through the runs, and are not eligible beside serial-floor (2 on 3).
+  std::vector<MeasuredRun> runs;
+  for (double m : {2.0, 4.0, 8.0}) runs.push_back(Run("a", 2, m, 10 + 40 / m + 5 * std::log(m)));
+  ChoiceOptions options;
+  options.candidates = {RuntimeForm::kSerialFloor, RuntimeForm::kLogNodes,
+                        RuntimeForm::kCommunication, RuntimeForm::kMemory};
+  Result<ModelChoice> choice = ChooseRuntimeForm(runs, {"a"}, options);
+  REQUIRE(choice.ok());
+  CHECK(choice.value().chosen == RuntimeForm::kSerialFloor);
+  // memory has 5 coefficients on 3 configurations: not determined at all, so not kept.
+  REQUIRE(choice.value().exact_forms.size() == 2);
+  CHECK(choice.value().exact_forms[0].form == RuntimeForm::kLogNodes);
+  CHECK(choice.value().exact_forms[1].form == RuntimeForm::kCommunication);
+  for (const FormModel& f : choice.value().exact_forms) {
+    CAPTURE(ToString(f.form));
+    for (const MeasuredRun& r : runs) {
+      CHECK(*PredictForm(f, r) == doctest::Approx(r.runtime_seconds).epsilon(kRecoveryTolerance));
+    }
+  }
+  CHECK(*PredictForm(choice.value().exact_forms[0], Run("a", 2, 32, 0)) ==
+        doctest::Approx(10 + 40.0 / 32 + 5 * std::log(32.0)).epsilon(kRecoveryTolerance));
+}
+
 TEST_CASE("a form that cannot reach a target type is not eligible, and says why") {
   std::vector<MeasuredRun> runs;
   for (double m : {2.0, 4.0, 8.0}) runs.push_back(Run("a", 2, m, 10 + 40 / m));
