@@ -461,7 +461,8 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
       row.interval_high_seconds = interval.high_seconds;
       // Forms that pass through the training runs exactly: the runs cannot reject them.
       bool exact_widened = false;
-      for (const FormModel& f : hardware ? ev.choice->exact_forms : std::vector<FormModel>{}) {
+      const std::vector<FormModel> no_forms;
+      for (const FormModel& f : hardware ? ev.choice->exact_forms : no_forms) {
         const std::optional<double> p = PredictForm(f, row.run);
         if (!p) continue;
         if (*p < *row.interval_low_seconds) row.interval_low_seconds = *p, exact_widened = true;
