@@ -1,6 +1,6 @@
 // HDFS records read one at a time, for a workload analysis whose memory does not grow with the
 // number of records (only with the number of distinct clients, users, paths, blocks and DataNodes,
-// and with the opens inside one cache window).
+// and with the opens of the one path whose cache-window count is being taken).
 //
 // A source hands out cursors; each call starts a new pass over the records of one kind, ordered by
 // time_ms (ties in a fixed order of the source's choosing). The analysis makes two passes over
