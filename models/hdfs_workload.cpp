@@ -6,10 +6,8 @@
 #include <deque>
 #include <functional>
 #include <string_view>
-#include <map>
 #include <memory>
 #include <set>
-#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -510,8 +508,7 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   // Every piece of state below is per distinct key (IP, user, path, block, (client or user,
   // DataNode)) or a sort of bounded memory; no record is held (streams excepted).
   auto names = std::make_shared<Names>();
-  Interner &ips = names->ips, &users = names->users, &paths = names->paths,
-           &blocks = names->blocks;
+  Interner &ips = names->ips, &users = names->users, &paths = names->paths, &blocks = names->blocks;
   std::vector<std::uint8_t> is_datanode;  // by IP id
   std::vector<PathState> path_state;      // by path id
   std::vector<BlockState> block_state;    // by block id

@@ -43,9 +43,10 @@ struct HdfsWorkloadOptions {
   // a second sort of at most sort_run_bytes. Default off.
   bool streams = false;
   // Memory for the sort that joins transfers to the opens and creates of their (client, path)
-  // pair (32 bytes a record), and for the sort of the streams when they are on; past it, sorted runs go to the source's scratch storage and are
-  // merged, at most 16 at once (models/external_sort.h). Default 16 MiB; raise it to spill less,
-  // lower it to bound memory more.
+  // pair (32 bytes a record), and for the sort of the streams when they are on; past it, sorted
+  // runs go to the source's scratch storage and are merged, at most 16 at once
+  // (models/external_sort.h). Default 16 MiB; raise it to spill less, lower it to bound memory
+  // more.
   std::int64_t sort_run_bytes = std::int64_t{16} << 20;
 
   // InvalidArgument naming the field and value when a threshold is out of range.

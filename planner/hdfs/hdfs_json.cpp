@@ -186,8 +186,8 @@ class StreamsWriter {
   }
 
   std::ostream& out_;
-  std::string text_;     // written at the next Flush
-  std::string client_;   // whose stream is open
+  std::string text_;       // written at the next Flush
+  std::string client_;     // whose stream is open
   bool in_files_ = false;  // its blocks are closed, its files open
   std::size_t items_ = 0;  // in the array open
 };

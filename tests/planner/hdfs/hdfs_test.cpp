@@ -319,9 +319,9 @@ WorkloadAnswer StreamsFixture(models::HdfsWorkloadOptions options, bool streamed
     return r;
   };
   const std::vector<models::HdfsAuditRecord> audits = {
-      audit(0, "10.0.0.9", "create", "/a"),         audit(5, "10.0.0.3", "open", "/b"),
-      audit(5, "10.0.0.3", "open", "/a"),           audit(7, "10.0.0.3", "open", "/line\n\"q"),
-      audit(9, "10.0.0.12", "open", "/a"),          audit(9, "\xff\xfe", "open", "/b"),
+      audit(0, "10.0.0.9", "create", "/a"),     audit(5, "10.0.0.3", "open", "/b"),
+      audit(5, "10.0.0.3", "open", "/a"),       audit(7, "10.0.0.3", "open", "/line\n\"q"),
+      audit(9, "10.0.0.12", "open", "/a"),      audit(9, "\xff\xfe", "open", "/b"),
       audit(11, "10.0.0.3", "listStatus", "/"),
   };
   const std::vector<models::HdfsBlockRecord> blocks = {{0, "blk_1", "/a"}, {1, "blk_2", "/b"}};
@@ -330,7 +330,7 @@ WorkloadAnswer StreamsFixture(models::HdfsWorkloadOptions options, bool streamed
       transfer(6, true, "10.0.1.2", "10.0.0.3", 100, "blk_1"),
       transfer(6, true, "10.0.1.1", "10.0.0.3", 7, "blk_2"),
       transfer(6, true, "10.0.1.1", "10.0.0.3", 5, "blk_2"),
-      transfer(8, true, "10.0.1.1", "10.0.0.5", 100, "blk_1"),   // blocks, no file
+      transfer(8, true, "10.0.1.1", "10.0.0.5", 100, "blk_1"),    // blocks, no file
       transfer(12, true, "10.0.1.1", "10.0.0.3", 9, "blk_none"),  // a block never allocated
   };
   options.streams = true;
