@@ -1,6 +1,6 @@
 // HDFS records read one at a time, for a workload analysis whose memory does not grow with the
 // number of records (only with the number of distinct clients, users, paths, blocks and DataNodes,
-// and with the opens inside one cache window).
+// and with the opens of the one path whose cache-window count is being taken).
 //
 // A source hands out cursors; each call starts a new pass over the records of one kind, ordered by
 // time_ms (ties in a fixed order of the source's choosing). The analysis makes two passes over
@@ -14,6 +14,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/external_sort.h"
@@ -65,6 +66,28 @@ class VectorHdfsStreams : public HdfsRecordStreams {
   const std::vector<HdfsBlockRecord>& blocks_;
 };
 
+// One read of a client's stream (HdfsClientStream) as a streamed analysis hands them out: client
+// by client in name order; a client's block reads first, by (time, DataNode, block, bytes), then
+// its file reads, by (time, path): the order of HdfsWorkload::streams, flattened. Exactly one of
+// `file` and `block` is set. The pointers stay valid until the next call to Next().
+struct HdfsStreamRead {
+  const std::string* client = nullptr;
+  const HdfsFileRead* file = nullptr;
+  const HdfsBlockRead* block = nullptr;
+};
+class HdfsReadStreams {
+ public:
+  virtual ~HdfsReadStreams() = default;
+  // The next read, or nullptr at the end or on an error (then status() says which).
+  virtual const HdfsStreamRead* Next() = 0;
+  virtual Status status() const = 0;
+};
+
+// Reads every read of `reads` into one HdfsClientStream per client (appended to *streams, in the
+// reader's order): HdfsWorkload::streams as the analysis without a reader fills it. The reader's
+// status at the end.
+Status CollectReadStreams(HdfsReadStreams& reads, std::vector<HdfsClientStream>* streams);
+
 // AnalyzeHdfsWorkload (models/hdfs_workload.h) over streamed records: the same answer for the
 // same records, in memory that does not grow with their number: state per distinct client, user,
 // path, block and DataNode, and one sort of at most options.sort_run_bytes (its runs go to
@@ -72,5 +95,15 @@ class VectorHdfsStreams : public HdfsRecordStreams {
 // when a cursor or the scratch storage does.
 Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
                                          const HdfsWorkloadOptions& options);
+
+// The same analysis, but with options.streams the per-client read streams are not held in the
+// answer (HdfsWorkload::streams stays empty): *streams is set to a reader that hands them out from
+// a sort of at most options.sort_run_bytes (its runs in records.Scratch()), so that a caller can
+// write them as they come, in memory that does not grow with the number of reads. Without
+// options.streams, *streams is set to a reader with no reads. The reader owns what it needs and
+// outlives `records`.
+Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
+                                         const HdfsWorkloadOptions& options,
+                                         std::unique_ptr<HdfsReadStreams>* streams);
 
 }  // namespace perfplan::models

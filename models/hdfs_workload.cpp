@@ -6,10 +6,8 @@
 #include <deque>
 #include <functional>
 #include <string_view>
-#include <map>
 #include <memory>
 #include <set>
-#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -263,40 +261,30 @@ struct PairRow {
   std::uint8_t padding[2];
 };
 static_assert(sizeof(PairRow) == 32);
-// The opens of one path inside the cache window ending at the latest, and the best count seen.
-// The opens inside the window are a ring whose size is the power of two at or above the most
-// the window ever held, so a history longer than the window holds what a window's worth of it
-// does (a vector that dropped its expired front when it was half the opens held up to twice
-// that, and kept growing after the first hour of history).
-struct OpenWindow {
-  std::vector<std::int64_t> ring;  // ring[(head + i) & (ring.size() - 1)], i < held, by time
-  std::size_t head = 0, held = 0;
-  std::int64_t best = 0, total = 0;
-  void Add(std::int64_t t, std::int64_t window_ms) {
-    const std::size_t mask = ring.size() - 1;
-    while (held > 0 && t - ring[head] > window_ms) head = (head + 1) & mask, --held;
-    if (held == ring.size()) {  // full: double it, oldest first
-      std::vector<std::int64_t> bigger(std::max<std::size_t>(4, 2 * ring.size()));
-      for (std::size_t i = 0; i < held; ++i) bigger[i] = ring[(head + i) & mask];
-      ring.swap(bigger);
-      head = 0;
-    }
-    ring[(head + held) & (ring.size() - 1)] = t;
-    ++held;
-    best = std::max<std::int64_t>(best, static_cast<std::int64_t>(held));
-    ++total;
+// A path's cache-window count from the times of all its opens (any order; sorted here): the most
+// opens within window_ms of one another, as a window sliding over the history ending at each open
+// holds them. Computed in the join, path by path, from the opens' rows of the sort: a ring per
+// path sized to the most its window held crept up with a longer history (2.7 MB at 10^7 records
+// against 1.5 MB at 10^6), where one vector of the path at hand is reused.
+std::int64_t MostOpensInWindow(std::vector<std::int64_t>& times, std::int64_t window_ms) {
+  std::sort(times.begin(), times.end());
+  std::size_t best = 0;
+  for (std::size_t first = 0, i = 0; i < times.size(); ++i) {
+    while (times[i] - times[first] > window_ms) ++first;
+    best = std::max(best, i - first + 1);
   }
-};
+  return static_cast<std::int64_t>(best);
+}
 
 // What is known of one path: its creates so far (the epoch of the blocks allocated now: a path
 // rewritten by delete + create starts again), its size (the blocks of the latest epoch), whether
-// it was read or written in the window, and its cache window.
+// it was read or written in the window, and its opens (all, and the most within the cache window).
 struct PathState {
   std::size_t creates = 0, epoch = 0;
   std::int64_t size = 0;
   bool sized = false;
   std::uint8_t flags = 0;  // kRead | kWritten
-  std::unique_ptr<OpenWindow> opens;
+  std::int64_t opens = 0, most_opens_in_window = 0;
 };
 
 // A block's latest allocation (by time, then path name) and its largest write.
@@ -394,6 +382,74 @@ std::vector<HdfsClientStats> Freeze(std::vector<Acc>& accs, const Interner& name
   return out;
 }
 
+// The names behind the analysis's ids; shared with the reader of the read streams, which outlives
+// the analysis.
+struct Names {
+  Interner ips, users, paths, blocks;
+};
+
+// One read of a client's stream as the sort of the streams holds it: by client name, the block
+// reads before the file reads, then as HdfsClientStream's vectors are ordered (blocks by time,
+// DataNode name, block name, bytes; files by time, path name). Ids, so the row is 32 bytes.
+enum StreamKind : std::uint8_t { kBlockRead = 0, kFileRead = 1 };
+struct StreamRow {
+  std::int64_t time_ms;
+  std::int64_t bytes;    // a block read's; 0 for a file read
+  std::uint32_t client;  // IP id
+  std::uint32_t what;    // a file read's path id; a block read's DataNode IP id
+  std::uint32_t block;   // a block read's block id
+  std::uint8_t kind;     // StreamKind
+  std::uint8_t padding[3];
+};
+static_assert(sizeof(StreamRow) == 32);
+struct StreamLess {
+  const Names* names;
+  bool operator()(const StreamRow& x, const StreamRow& y) const {
+    if (x.client != y.client) return names->ips.Name(x.client) < names->ips.Name(y.client);
+    if (x.kind != y.kind) return x.kind < y.kind;
+    if (x.time_ms != y.time_ms) return x.time_ms < y.time_ms;
+    if (x.kind == kFileRead) {
+      return x.what != y.what && names->paths.Name(x.what) < names->paths.Name(y.what);
+    }
+    if (x.what != y.what) return names->ips.Name(x.what) < names->ips.Name(y.what);
+    if (x.block != y.block) return names->blocks.Name(x.block) < names->blocks.Name(y.block);
+    return x.bytes < y.bytes;
+  }
+};
+using StreamSorter = ExternalSorter<StreamRow, StreamLess>;
+
+// Hands out the sorted stream rows as reads, with their names. Without a sorter, no reads.
+class SortedReadStreams : public HdfsReadStreams {
+ public:
+  SortedReadStreams(std::shared_ptr<const Names> names, std::unique_ptr<StreamSorter> sorter)
+      : names_(std::move(names)), sorter_(std::move(sorter)) {}
+  const HdfsStreamRead* Next() override {
+    const StreamRow* r = sorter_ ? sorter_->Next() : nullptr;
+    if (!r) return nullptr;
+    read_.client = &names_->ips.Name(r->client);
+    if (r->kind == kFileRead) {
+      file_.time_ms = r->time_ms;
+      file_.path = names_->paths.Name(r->what);
+      read_.file = &file_, read_.block = nullptr;
+    } else {
+      block_.time_ms = r->time_ms;
+      block_.datanode = names_->ips.Name(r->what);
+      block_.block = names_->blocks.Name(r->block);
+      block_.bytes = r->bytes;
+      read_.file = nullptr, read_.block = &block_;
+    }
+    return &read_;
+  }
+  Status status() const override { return sorter_ ? sorter_->status() : Status::Ok(); }
+
+ private:
+  std::shared_ptr<const Names> names_;
+  std::unique_ptr<StreamSorter> sorter_;
+  HdfsStreamRead read_;
+  HdfsFileRead file_;
+  HdfsBlockRead block_;
+};
+
 // Reads every record of a cursor; the cursor's status at the end.
 template <typename Record, typename F>
 Status EachRecord(std::unique_ptr<HdfsRecordCursor<Record>> cursor, F&& f) {
@@ -423,13 +479,36 @@ HdfsWorkload AnalyzeHdfsWorkload(const std::vector<HdfsAuditRecord>& audits,
 
 Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
                                          const HdfsWorkloadOptions& options) {
+  std::unique_ptr<HdfsReadStreams> reads;
+  auto w = AnalyzeHdfsWorkload(records, options, &reads);
+  if (!w.ok()) return w;
+  if (Status s = CollectReadStreams(*reads, &w.value().streams); !s.ok()) return s;
+  return w;
+}
+
+Status CollectReadStreams(HdfsReadStreams& reads, std::vector<HdfsClientStream>* streams) {
+  const std::size_t first = streams->size();
+  while (const HdfsStreamRead* r = reads.Next()) {
+    if (streams->size() == first || streams->back().client != *r->client) {
+      streams->emplace_back().client = *r->client;
+    }
+    if (r->file) streams->back().files.push_back(*r->file);
+    if (r->block) streams->back().blocks.push_back(*r->block);
+  }
+  return reads.status();
+}
+
+Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
+                                         const HdfsWorkloadOptions& options,
+                                         std::unique_ptr<HdfsReadStreams>* reads) {
   HdfsWorkload w;
   const std::int64_t from = options.from_ms >= 0 ? options.from_ms : INT64_MIN;
   const std::int64_t to = options.to_ms >= 0 ? options.to_ms : INT64_MAX;
   auto in_window = [&](std::int64_t t) { return t >= from && t < to; };
   // Every piece of state below is per distinct key (IP, user, path, block, (client or user,
   // DataNode)) or a sort of bounded memory; no record is held (streams excepted).
-  Interner ips, users, paths, blocks;
+  auto names = std::make_shared<Names>();
+  Interner &ips = names->ips, &users = names->users, &paths = names->paths, &blocks = names->blocks;
   std::vector<std::uint8_t> is_datanode;  // by IP id
   std::vector<PathState> path_state;      // by path id
   std::vector<BlockState> block_state;    // by block id
@@ -447,6 +526,13 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   ExternalSorter<PairRow, decltype(pair_less)> joined(
       static_cast<std::size_t>(options.sort_run_bytes) / sizeof(PairRow), pair_less,
       [&records] { return records.Scratch(); });
+  // The per-client read streams (options.streams) go through a second sort, by client.
+  std::unique_ptr<StreamSorter> stream_sort;
+  if (options.streams) {
+    stream_sort = std::make_unique<StreamSorter>(
+        static_cast<std::size_t>(options.sort_run_bytes) / sizeof(StreamRow),
+        StreamLess{names.get()}, [&records] { return records.Scratch(); });
+  }
   Status spilled = Status::Ok();  // the first failure to add to a sort
   auto path_id = [&](const std::string& path) {
     const std::uint32_t id = paths.Id(path);
@@ -484,7 +570,6 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   std::vector<HdfsDataNodeStats> nodes;  // by IP id; used when datanode is set
   std::vector<std::uint8_t> node_used;
   const auto window_ms = static_cast<std::int64_t>(options.cache_window_seconds * 1000);
-  std::map<std::string, HdfsClientStream> streams;
   std::int64_t unknown_blocks = 0;
   // Whether a record at `t` is inside the window; one that is widens [first, last].
   auto within = [&](std::int64_t t) {
@@ -518,12 +603,8 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
     const PairFlag flag = op == OpClass::kRead ? kRead : kWritten;
     if (op == OpClass::kRead) {
       ++ac.read_ops, ++au.read_ops, ++c.read_ops;
-      if (!p.opens) p.opens = std::make_unique<OpenWindow>();
-      p.opens->Add(a.time_ms, window_ms);
-      if (options.streams) {
-        HdfsClientStream& st = streams[a.ip];
-        st.client = a.ip;
-        st.files.push_back({a.time_ms, a.src});
+      if (stream_sort && spilled.ok()) {
+        spilled = stream_sort->Add({a.time_ms, 0, client, path, 0, kFileRead, {}});
       }
     } else {
       ++ac.write_ops, ++au.write_ops, ++c.write_ops;
@@ -565,14 +646,16 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
     ac.used = true;
     AddTo(ac, client_datanode_bytes, PairMap<std::int64_t>::Key(peer, datanode), t.is_read,
           t.bytes, 1);
-    if (options.streams && t.is_read) {
-      HdfsClientStream& st = streams[t.peer];
-      st.client = t.peer;
-      st.blocks.push_back({t.time_ms, t.datanode, t.block, t.bytes});
-    }
     // Attributed to a user after the merge (the join below): block → path → the client's latest
-    // open/create at or before t (or, when it has none yet, its first one).
-    const std::uint32_t block = blocks.Find(t.block);
+    // open/create at or before t (or, when it has none yet, its first one). A read's block is
+    // named in the streams, so it gets an id even when nothing allocated or wrote it.
+    std::uint32_t block = blocks.Find(t.block);
+    if (stream_sort && t.is_read) {
+      if (block == Interner::kNone) block = blocks.Id(t.block), Slot(block_state, block);
+      if (spilled.ok()) {
+        spilled = stream_sort->Add({t.time_ms, t.bytes, peer, datanode, block, kBlockRead, {}});
+      }
+    }
     if (block == Interner::kNone || block_state[block].path == Interner::kNone) {
       ++unknown_blocks;
       c.unattributed_bytes += t.bytes;
@@ -623,9 +706,10 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   // access at or before it, else of the pair's first access (the transfers before it wait for it,
   // added up by DataNode); a pair with transfers and no access is unattributed. Each path's
   // accesses say its distinct readers and writers among the clients (per pair) and the users
-  // (flags by user, per path).
+  // (flags by user, per path), and its opens its cache-window count.
   if (Status s = joined.Finish(); !s.ok()) return s;
   {
+    std::vector<std::int64_t> opens;  // of the path at hand
     std::vector<std::uint8_t> user_flags(users.size());
     std::vector<std::uint32_t> touched;  // users with flags for this path
     struct Early {
@@ -667,6 +751,7 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
             }
             early_nodes.clear();
           }
+          if (r->flag == kRead) opens.push_back(r->time_ms);
           flags |= r->flag;
           if (!user_flags[r->who]) touched.push_back(r->who);
           user_flags[r->who] |= r->flag;
@@ -687,6 +772,12 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
         user_flags[user] = 0;
       }
       touched.clear();
+      if (!opens.empty()) {
+        PathState& p = path_state[path];
+        p.opens = static_cast<std::int64_t>(opens.size());
+        p.most_opens_in_window = MostOpensInWindow(opens, window_ms);
+        opens.clear();
+      }
     }
     if (Status s = joined.status(); !s.ok()) return s;
   }
@@ -771,8 +862,10 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
   };
   std::vector<Hot> hot;
   for (std::uint32_t id = 0; id < path_state.size(); ++id) {
-    const OpenWindow* o = path_state[id].opens.get();
-    if (o && o->best >= options.cache_min_reads) hot.push_back({paths.Name(id), o->best, o->total});
+    const PathState& p = path_state[id];
+    if (p.most_opens_in_window >= options.cache_min_reads) {
+      hot.push_back({paths.Name(id), p.most_opens_in_window, p.opens});
+    }
   }
   std::sort(hot.begin(), hot.end(), [](const Hot& x, const Hot& y) { return x.path < y.path; });
   std::stable_sort(hot.begin(), hot.end(), [](const Hot& x, const Hot& y) {
@@ -797,16 +890,10 @@ Result<HdfsWorkload> AnalyzeHdfsWorkload(HdfsRecordStreams& records,
                                      std::to_string(h.reads) + " in all)" +
                                      (p.sized ? "; " + std::to_string(p.size) + " bytes" : "")});
   }
-  for (auto& [client, s] : streams) {
-    std::sort(s.files.begin(), s.files.end(), [](const HdfsFileRead& x, const HdfsFileRead& y) {
-      return std::tie(x.time_ms, x.path) < std::tie(y.time_ms, y.path);
-    });
-    std::sort(s.blocks.begin(), s.blocks.end(), [](const HdfsBlockRead& x, const HdfsBlockRead& y) {
-      return std::tie(x.time_ms, x.datanode, x.block, x.bytes) <
-             std::tie(y.time_ms, y.datanode, y.block, y.bytes);
-    });
-    w.streams.push_back(std::move(s));
+  if (stream_sort) {
+    if (Status s = stream_sort->Finish(); !s.ok()) return s;
   }
+  *reads = std::make_unique<SortedReadStreams>(std::move(names), std::move(stream_sort));
   return w;
 }
 

@@ -38,12 +38,15 @@ struct HdfsWorkloadOptions {
   // Analysis window [from_ms, to_ms); when both are unset (-1) the span of the records is used.
   std::int64_t from_ms = -1;
   std::int64_t to_ms = -1;
-  // Fill HdfsWorkload::streams (per-client read streams; can be large). Default off.
+  // Fill HdfsWorkload::streams (per-client read streams; as large as the reads), or with the
+  // streaming AnalyzeHdfsWorkload (models/hdfs_record_streams.h) hand them out read by read from
+  // a second sort of at most sort_run_bytes. Default off.
   bool streams = false;
   // Memory for the sort that joins transfers to the opens and creates of their (client, path)
-  // pair (32 bytes a record); past it, sorted runs go to the source's scratch storage and are
-  // merged, at most 16 at once (models/external_sort.h). Default 16 MiB; raise it to spill less,
-  // lower it to bound memory more.
+  // pair (32 bytes a record), and for the sort of the streams when they are on; past it, sorted
+  // runs go to the source's scratch storage and are merged, at most 16 at once
+  // (models/external_sort.h). Default 16 MiB; raise it to spill less, lower it to bound memory
+  // more.
   std::int64_t sort_run_bytes = std::int64_t{16} << 20;
 
   // InvalidArgument naming the field and value when a threshold is out of range.

@@ -47,7 +47,29 @@ Result<std::int64_t> ParseTimeArgument(const std::string& flag, const std::strin
                                  "milliseconds since the epoch");
 }
 
+namespace {
+
+// The store's records in the options' window.
+std::unique_ptr<models::HdfsRecordStreams> StoredRecords(
+    profiles::Store& store, const models::HdfsWorkloadOptions& options) {
+  return profiles::HdfsStoreStreams(store, options.from_ms >= 0 ? options.from_ms : INT64_MIN,
+                                    options.to_ms >= 0 ? options.to_ms : INT64_MAX);
+}
+
+}  // namespace
+
 Result<WorkloadAnswer> AnswerWorkload(const WorkloadRequest& request) {
+  auto streamed = AnswerWorkloadStreamed(request);
+  if (!streamed.ok()) return streamed.status();
+  StreamedWorkloadAnswer& s = streamed.value();
+  if (Status read = models::CollectReadStreams(*s.streams, &s.answer.workload.streams);
+      !read.ok()) {
+    return read;
+  }
+  return std::move(s.answer);
+}
+
+Result<StreamedWorkloadAnswer> AnswerWorkloadStreamed(const WorkloadRequest& request) {
   models::HdfsWorkloadOptions options = request.options;
   if (!request.from.empty()) {
     auto t = ParseTimeArgument("--from", request.from);
@@ -67,20 +89,18 @@ Result<WorkloadAnswer> AnswerWorkload(const WorkloadRequest& request) {
   }
   auto store = profiles::Store::OpenReadOnly(request.store_path, {profiles::HdfsMigrations()});
   if (!store.ok()) return store.status();
-  auto workload = AnalyzeStoredHdfs(*store.value(), options);
+  auto records = StoredRecords(*store.value(), options);
+  StreamedWorkloadAnswer out;
+  auto workload = models::AnalyzeHdfsWorkload(*records, options, &out.streams);
   if (!workload.ok()) return workload.status();
-  WorkloadAnswer answer;
-  answer.store_path = request.store_path;
-  answer.workload = std::move(workload).value();
-  return answer;
+  out.answer.store_path = request.store_path;
+  out.answer.workload = std::move(workload).value();
+  return out;
 }
 
 Result<models::HdfsWorkload> AnalyzeStoredHdfs(profiles::Store& store,
                                                const models::HdfsWorkloadOptions& options) {
-  auto streams =
-      profiles::HdfsStoreStreams(store, options.from_ms >= 0 ? options.from_ms : INT64_MIN,
-                                 options.to_ms >= 0 ? options.to_ms : INT64_MAX);
-  return models::AnalyzeHdfsWorkload(*streams, options);
+  return models::AnalyzeHdfsWorkload(*StoredRecords(store, options), options);
 }
 
 Result<profiles::HdfsSimulation> AnswerSimulateHdfs(const profiles::HdfsSimulationOptions& s,

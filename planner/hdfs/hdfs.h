@@ -5,9 +5,11 @@
 #pragma once
 
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "models/hdfs_record_streams.h"
 #include "models/hdfs_workload.h"
 #include "models/status.h"
 #include "profiles/hdfs/hdfs_simulator.h"
@@ -39,11 +41,26 @@ struct WorkloadAnswer {
 // NotFound when the store does not exist (it is never created by a read).
 Result<WorkloadAnswer> AnswerWorkload(const WorkloadRequest& request);
 
+// AnswerWorkload for an answer written as it is computed: the answer without its read streams
+// (answer.workload.streams stays empty) and a reader of them (no reads without
+// request.options.streams), read from the analysis's sort in a temporary file, so that they are
+// never all in memory. Same errors as AnswerWorkload.
+struct StreamedWorkloadAnswer {
+  WorkloadAnswer answer;
+  std::unique_ptr<models::HdfsReadStreams> streams;
+};
+Result<StreamedWorkloadAnswer> AnswerWorkloadStreamed(const WorkloadRequest& request);
+
 Result<profiles::HdfsSimulation> AnswerSimulateHdfs(const profiles::HdfsSimulationOptions& s,
                                                     const std::string& out_dir);
 
 std::string ToJson(const profiles::HdfsIngestReport& report);
 std::string ToJson(const WorkloadAnswer& answer);
+// Writes the same bytes as ToJson(answer.answer) with the reader's streams in answer.workload.
+// streams, to `out` as the reads come (the streams are never all in memory; the rest of the
+// document is). Fails with the reader's error, after the part written so far (the document is then
+// incomplete), or Failed when `out` fails.
+Status WriteJson(StreamedWorkloadAnswer& answer, std::ostream& out);
 std::string ToJson(const profiles::HdfsSimulation& simulation);
 
 }  // namespace perfplan::planner

@@ -1,6 +1,7 @@
 // JSON for the HDFS answers (DESIGN §6: ingest hdfs → records, skipped[], checkpoints[];
 // workload → clients[], users[], datanodes[], cluster{}, recommendations[]).
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "models/json_fields.h"
 #include "models/json_text.h"
@@ -56,7 +57,18 @@ std::string ToJson(const profiles::HdfsIngestReport& r) {
   return JsonLine(doc);
 }
 
-std::string ToJson(const WorkloadAnswer& answer) {
+namespace {
+
+json FileReadJson(const models::HdfsFileRead& f) {
+  return {{"time_ms", f.time_ms}, {"path", f.path}};
+}
+
+json BlockReadJson(const models::HdfsBlockRead& b) {
+  return {{"time_ms", b.time_ms}, {"datanode", b.datanode}, {"block", b.block}, {"bytes", b.bytes}};
+}
+
+// The answer's document without "streams".
+json WorkloadDoc(const WorkloadAnswer& answer) {
   const models::HdfsWorkload& w = answer.workload;
   json clients = json::array(), users = json::array(), datanodes = json::array(),
        recs = json::array();
@@ -86,17 +98,111 @@ std::string ToJson(const WorkloadAnswer& answer) {
   doc["recommendations"] = std::move(recs);
   doc["warnings"] = w.warnings;
   if (!answer.store_path.empty()) doc["store"] = answer.store_path;
+  return doc;
+}
+
+// Writes a document's "streams" member read by read, as JsonLine(doc) would print it were the
+// streams in it (2-space indents, keys in name order: "blocks", "client", "files"), buffering at
+// most kFlushBytes of text. Everything else of the document is printed by JsonLine: the members
+// before "streams" as one document whose closing brace is left off, those after it as one whose
+// opening brace is.
+class StreamsWriter {
+ public:
+  explicit StreamsWriter(std::ostream& out) : out_(out) {}
+
+  Status Write(json doc, models::HdfsReadStreams& reads) {
+    const models::HdfsStreamRead* r = reads.Next();
+    if (!r) {
+      if (Status s = reads.status(); !s.ok()) return s;
+      text_ = JsonLine(doc);  // no stream: no "streams" member
+      return Flush();
+    }
+    json after = json::object();
+    for (auto it = doc.begin(); it != doc.end();) {
+      if (it.key() > "streams") {
+        after[it.key()] = std::move(it.value());
+        it = doc.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    text_ = JsonLine(doc);  // "{\n  …\n}\n": the closing "\n}\n" goes
+    text_.resize(text_.size() - 3);
+    text_ += ",\n  \"streams\": [";
+    for (bool first = true; r; r = reads.Next(), first = false) {
+      if (first || *r->client != client_) {
+        if (!first) EndClient();
+        text_ += first ? "\n    {\n      \"blocks\": [" : ",\n    {\n      \"blocks\": [";
+        client_ = *r->client;
+        in_files_ = false;
+        items_ = 0;
+      }
+      if (r->file && !in_files_) EndBlocks();
+      Item(r->file ? FileReadJson(*r->file) : BlockReadJson(*r->block));
+      if (text_.size() >= kFlushBytes) {
+        if (Status s = Flush(); !s.ok()) return s;
+      }
+    }
+    if (Status s = reads.status(); !s.ok()) {
+      Flush();
+      return s;
+    }
+    EndClient();
+    text_ += "\n  ]";
+    std::string tail = JsonLine(after);  // "{\n  \"users\": …": the opening brace goes
+    text_ += ",";
+    text_.append(tail, 1);
+    return Flush();
+  }
+
+ private:
+  static constexpr std::size_t kFlushBytes = 1 << 16;
+  // One block or file read of the array open at the depth of 4 indents.
+  void Item(const json& item) {
+    text_ += items_++ ? ",\n" : "\n";
+    std::string one = JsonText(item, 2);
+    text_.append(8, ' ');
+    for (const char c : one) {  // a newline only between members: strings escape theirs
+      text_ += c;
+      if (c == '\n') text_.append(8, ' ');
+    }
+  }
+  void EndArray() { text_ += items_ ? "\n      ]" : "]"; }
+  void EndBlocks() {
+    EndArray();
+    text_ += ",\n      \"client\": " + JsonText(json(client_)) + ",\n      \"files\": [";
+    in_files_ = true;
+    items_ = 0;
+  }
+  void EndClient() {
+    if (!in_files_) EndBlocks();
+    EndArray();
+    text_ += "\n    }";
+  }
+  Status Flush() {
+    out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+    text_.clear();
+    return out_ ? Status::Ok() : Status::Failed("writing the workload answer failed");
+  }
+
+  std::ostream& out_;
+  std::string text_;       // written at the next Flush
+  std::string client_;     // whose stream is open
+  bool in_files_ = false;  // its blocks are closed, its files open
+  std::size_t items_ = 0;  // in the array open
+};
+
+}  // namespace
+
+std::string ToJson(const WorkloadAnswer& answer) {
+  json doc = WorkloadDoc(answer);
+  const models::HdfsWorkload& w = answer.workload;
   if (!w.streams.empty()) {
     json streams = json::array();
     for (const auto& s : w.streams) {
       json files = json::array(), blocks = json::array();
-      for (const auto& f : s.files) files.push_back({{"time_ms", f.time_ms}, {"path", f.path}});
-      for (const auto& b : s.blocks) {
-        blocks.push_back({{"time_ms", b.time_ms},
-                          {"datanode", b.datanode},
-                          {"block", b.block},
-                          {"bytes", b.bytes}});
-      }
+      for (const auto& f : s.files) files.push_back(FileReadJson(f));
+      for (const auto& b : s.blocks) blocks.push_back(BlockReadJson(b));
       json stream = json::object();
       stream["client"] = s.client;
       stream["files"] = std::move(files);
@@ -106,6 +212,10 @@ std::string ToJson(const WorkloadAnswer& answer) {
     doc["streams"] = std::move(streams);
   }
   return JsonLine(doc);
+}
+
+Status WriteJson(StreamedWorkloadAnswer& answer, std::ostream& out) {
+  return StreamsWriter(out).Write(WorkloadDoc(answer.answer), *answer.streams);
 }
 
 std::string ToJson(const profiles::HdfsSimulation& s) {

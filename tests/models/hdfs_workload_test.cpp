@@ -229,6 +229,19 @@ TEST_CASE("a hot file's count is the most opens inside any window, however long 
                                            std::to_string(h_times.size()) + " in all)");
 }
 
+TEST_CASE("a file's opens by several clients count together; one a whole window earlier is in it") {
+  // The analysis sees a path's opens client by client; the window counts them all in time order.
+  // Within the 10 s ending at 10 s: 0 (client .3), 5 s (.2) and 10 s (.1), 3 opens; then 30 s (.2).
+  const std::vector<HdfsAuditRecord> audits = {
+      Audit(10000, "u", "10.0.0.1", "open", "/m"), Audit(5000, "v", "10.0.0.2", "open", "/m"),
+      Audit(0, "w", "10.0.0.3", "open", "/m"), Audit(30000, "u", "10.0.0.2", "open", "/m")};
+  HdfsWorkloadOptions options;
+  options.cache_window_seconds = 10;
+  const HdfsWorkload w = AnalyzeHdfsWorkload(audits, {}, {}, options);
+  REQUIRE(w.recommendations.size() == 2);
+  CHECK(w.recommendations[1].reason == "opened 3 times within 10 s (4 in all)");
+}
+
 TEST_CASE("options are validated with the field and the value") {
   HdfsWorkloadOptions o;
   o.cache_min_reads = 1;

@@ -198,6 +198,19 @@ TEST_CASE("CLI: simulate hdfs → ingest hdfs → workload --json has the DESIGN
   }
   CHECK(w["cluster"]["write_bytes"] == sim["truth"]["write_bytes"]);
   CHECK(w["cluster"]["read_bytes"] == sim["truth"]["read_bytes"]);
+  // --streams: written as they come from the analysis's sort, the bytes of the answer held in
+  // memory (AnswerWorkload); the table has no streams, so there it changes nothing.
+  const std::string streamed = Run("workload --streams --store " + dir + "/s.db --json", &rc);
+  REQUIRE(rc == 0);
+  WorkloadRequest request;
+  request.store_path = dir + "/s.db";
+  request.options.streams = true;
+  auto held = AnswerWorkload(request);
+  REQUIRE(held.ok());
+  CHECK(held.value().workload.streams.size() == 2);
+  CHECK(streamed == ToJson(held.value()));
+  CHECK(Run("workload --streams --store " + dir + "/s.db", &rc) ==
+        Run("workload --store " + dir + "/s.db", &rc));
   // Time window: nothing before the run started.
   const auto empty = nlohmann::json::parse(
       Run("workload --store " + dir + "/s.db --from 2020-01-01 --to 2020-01-02 --json", &rc));
@@ -285,6 +298,76 @@ TEST_CASE("hdfs map and reduce refuse a line longer than 64 MiB without holding 
   REQUIRE(!refused.ok());
   CHECK(refused.status().message() ==
         "stdin:1: line longer than 67108864 bytes (the maximum line length)");
+}
+
+// Several read streams, each piece of the text the streamed writer lays out itself: clients in
+// name order (not first-seen order), a client with block reads only and one with file reads only
+// (an empty array each), reads at equal times (ordered by path; by DataNode, block and bytes), a
+// path with a newline and a quote, and a client name that is not UTF-8.
+WorkloadAnswer StreamsFixture(models::HdfsWorkloadOptions options, bool streamed,
+                              std::unique_ptr<models::HdfsReadStreams>* reads) {
+  auto audit = [](std::int64_t t, const char* ip, const char* cmd, const char* path) {
+    models::HdfsAuditRecord a;
+    a.time_ms = t, a.user = "u", a.ip = ip, a.cmd = cmd, a.src = path, a.allowed = true;
+    return a;
+  };
+  auto transfer = [](std::int64_t t, bool read, const char* dn, const char* peer,
+                     std::int64_t bytes, const char* block) {
+    models::HdfsTransferRecord r;
+    r.time_ms = t, r.is_read = read, r.datanode = dn, r.peer = peer, r.bytes = bytes;
+    r.block = block;
+    return r;
+  };
+  const std::vector<models::HdfsAuditRecord> audits = {
+      audit(0, "10.0.0.9", "create", "/a"),     audit(5, "10.0.0.3", "open", "/b"),
+      audit(5, "10.0.0.3", "open", "/a"),       audit(7, "10.0.0.3", "open", "/line\n\"q"),
+      audit(9, "10.0.0.12", "open", "/a"),      audit(9, "\xff\xfe", "open", "/b"),
+      audit(11, "10.0.0.3", "listStatus", "/"),
+  };
+  const std::vector<models::HdfsBlockRecord> blocks = {{0, "blk_1", "/a"}, {1, "blk_2", "/b"}};
+  const std::vector<models::HdfsTransferRecord> transfers = {
+      transfer(1, false, "10.0.1.1", "10.0.0.9", 100, "blk_1"),
+      transfer(6, true, "10.0.1.2", "10.0.0.3", 100, "blk_1"),
+      transfer(6, true, "10.0.1.1", "10.0.0.3", 7, "blk_2"),
+      transfer(6, true, "10.0.1.1", "10.0.0.3", 5, "blk_2"),
+      transfer(8, true, "10.0.1.1", "10.0.0.5", 100, "blk_1"),    // blocks, no file
+      transfer(12, true, "10.0.1.1", "10.0.0.3", 9, "blk_none"),  // a block never allocated
+  };
+  options.streams = true;
+  models::VectorHdfsStreams records(audits, transfers, blocks);
+  auto w = streamed ? models::AnalyzeHdfsWorkload(records, options, reads)
+                    : models::AnalyzeHdfsWorkload(records, options);
+  REQUIRE(w.ok());
+  return {"fixture.db", std::move(w).value()};
+}
+
+TEST_CASE("workload --streams: the streamed JSON is byte for byte the in-memory answer's") {
+  models::HdfsWorkloadOptions options;
+  const WorkloadAnswer held = StreamsFixture(options, false, nullptr);
+  REQUIRE(held.workload.streams.size() == 4);
+  CHECK(held.workload.streams[0].client == "10.0.0.12");  // name order: "10.0.0.12" < "10.0.0.3"
+  CHECK(held.workload.streams[2].files.empty());          // 10.0.0.5 read blocks only
+  CHECK(held.workload.streams[3].blocks.empty());         // "\xff\xfe" opened /b only
+  const std::string expected = ToJson(held);
+  // In one run, and spilled in runs of one record (merged 16 at a time).
+  for (const std::int64_t run_bytes : {std::int64_t{16} << 20, std::int64_t{32}}) {
+    CAPTURE(run_bytes);
+    options.sort_run_bytes = run_bytes;
+    StreamedWorkloadAnswer streamed;
+    streamed.answer = StreamsFixture(options, true, &streamed.streams);
+    CHECK(streamed.answer.workload.streams.empty());
+    std::ostringstream out;
+    REQUIRE(WriteJson(streamed, out).ok());
+    CHECK(out.str() == expected);
+  }
+  // No reads at all: no "streams" member, as in memory.
+  options.from_ms = 100;
+  StreamedWorkloadAnswer none;
+  none.answer = StreamsFixture(options, true, &none.streams);
+  std::ostringstream out;
+  REQUIRE(WriteJson(none, out).ok());
+  CHECK(out.str() == ToJson(StreamsFixture(options, false, nullptr)));
+  CHECK(out.str().find("streams") == std::string::npos);
 }
 
 }  // namespace
