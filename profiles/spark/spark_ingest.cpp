@@ -1124,7 +1124,7 @@ class AppBuilder {
     if (end) {
       OnTaskEnd(ev);
     } else {
-      OnTaskStart(ev);
+      OnTaskStart(std::move(ev));
     }
     return "";
   }
@@ -1173,13 +1173,14 @@ class AppBuilder {
     s.accumulables = PublicAccumulables(info, false);
     return s;
   }
-  std::vector<LiveJob*> JobsOf(const LiveStage& s) {
-    std::vector<LiveJob*> out;
+  // Calls f(LiveJob&) for each known job of the stage (without a list: every task start and end
+  // runs this).
+  template <typename F>
+  void ForEachJob(const LiveStage& s, F f) {
     for (int id : s.job_ids) {
       auto it = jobs_.find(id);
-      if (it != jobs_.end()) out.push_back(&it->second);
+      if (it != jobs_.end()) f(it->second);
     }
-    return out;
   }
   LiveExecutor& Executor(const std::string& id) {
     auto [it, inserted] = executors_.try_emplace(id);
@@ -1307,26 +1308,26 @@ class AppBuilder {
     for (const std::string& id : s.excluded_executors) {
       if (LiveExecutor* ex = LiveExecutorById(id)) ex->excluded_stages.erase(s.stage_id);
     }
-    for (LiveJob* job : JobsOf(s)) {
+    ForEachJob(s, [&](LiveJob& job) {
       if (s.status == "COMPLETE") {
-        job->completed_stages.insert(s.stage_id);
+        job.completed_stages.insert(s.stage_id);
       } else if (s.status == "SKIPPED") {
-        job->skipped_stages.insert(s.stage_id);
-        job->skipped_tasks += s.num_tasks;
+        job.skipped_stages.insert(s.stage_id);
+        job.skipped_tasks += s.num_tasks;
       } else {
-        job->failed_stages += 1;
+        job.failed_stages += 1;
       }
-      job->active_stages -= 1;
-    }
+      job.active_stages -= 1;
+    });
     return "";
   }
 
-  void OnTaskStart(const TaskEvent& ev) {
+  // Keeps the event's task info (moved) while the task runs.
+  void OnTaskStart(TaskEvent&& ev) {
     LiveTask t;
     t.task_id = ev.info.task_id;
     t.stage_id = ev.stage_id;
     t.stage_attempt = ev.stage_attempt;
-    t.info = ev.info;
     sql_.OnTaskStart(t.stage_id, t.stage_attempt, t.task_id, ev.info.index);
     LiveStage& s = Stage(t.stage_id, t.stage_attempt);
     s.active += 1;
@@ -1338,7 +1339,8 @@ class AppBuilder {
     if (ev.info.launch_ms > 0 && (!s.first_launch_ms || ev.info.launch_ms < *s.first_launch_ms)) {
       s.first_launch_ms = ev.info.launch_ms;
     }
-    for (LiveJob* job : JobsOf(s)) job->active_tasks += 1;
+    ForEachJob(s, [](LiveJob& job) { job.active_tasks += 1; });
+    t.info = std::move(ev.info);
     running_[t.task_id] = std::move(t);
   }
 
@@ -1689,6 +1691,15 @@ class AppBuilder {
   std::map<StageKey, LiveStage> stages_;
   std::map<int, LiveJob> jobs_;
   std::map<std::string, LiveExecutor> executors_;
+  // The peaks every task end updates (its executor's, and the stage's for that executor), found
+  // through a hash of the executor id instead of two ordered-map searches per task end: the
+  // maps' nodes never move and nothing is erased from them.
+  struct ExecutorPeaks {
+    LiveExecutor* executor = nullptr;
+    const LiveStage* stage = nullptr;  // the stage attempt stage_peaks belongs to
+    json* stage_peaks = nullptr;
+  };
+  std::unordered_map<std::string, ExecutorPeaks> executor_peaks_;
   std::unordered_map<std::int64_t, LiveTask> running_;
   sj::parser parser_;
   SqlListener sql_;
@@ -1723,14 +1734,14 @@ void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
   const std::int64_t index = ev.info.index;
   if (completed) s.completed_indices.Insert(index);
   if (killed) s.killed_summary[ev.killed_key] += 1;
-  for (LiveJob* job : JobsOf(s)) {
-    if (was_running) job->active_tasks -= 1;
-    job->completed_tasks += completed;
-    job->failed_tasks += failed;
-    job->killed_tasks += killed;
-    if (completed) job->completed_indices[stage_id].Insert(index);
-    if (killed) job->killed_summary[ev.killed_key] += 1;
-  }
+  ForEachJob(s, [&](LiveJob& job) {
+    if (was_running) job.active_tasks -= 1;
+    job.completed_tasks += completed;
+    job.failed_tasks += failed;
+    job.killed_tasks += killed;
+    if (completed) job.completed_indices[stage_id].Insert(index);
+    if (killed) job.killed_summary[ev.killed_key] += 1;
+  });
   if (ev.info.speculative) {
     s.speculated = true;
     s.spec_active -= 1;
@@ -1738,9 +1749,15 @@ void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
     s.spec_failed += failed;
     s.spec_killed += killed;
   }
-  json& executor_peaks = Executor(ev.info.executor).peak_metrics;
+  ExecutorPeaks& found = executor_peaks_[ev.info.executor];
+  if (found.executor == nullptr) found.executor = &Executor(ev.info.executor);
+  if (found.stage != &s) {
+    found.stage = &s;
+    found.stage_peaks = &s.executor_peaks[ev.info.executor];
+  }
+  json& executor_peaks = found.executor->peak_metrics;
   if (executor_peaks.is_null()) executor_peaks = json::object();
-  json& stage_executor_peaks = s.executor_peaks[ev.info.executor];
+  json& stage_executor_peaks = *found.stage_peaks;
   if (stage_executor_peaks.is_null()) stage_executor_peaks = json::object();
   if (!ev.executor_metrics.empty()) {
     json* peaks[] = {&executor_peaks, &s.peak_executor_metrics, &stage_executor_peaks};
