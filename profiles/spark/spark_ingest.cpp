@@ -261,12 +261,15 @@ std::int64_t SInt(SjResult v, std::int64_t fallback = 0) {
   }
   return fallback;
 }
+// The value of an INT64 element, simdjson's accessor inlined: compiled as a call, it was 4.6% of
+// `ingest spark`'s profile on the 1 GB log (a task end has ~40 integers).
+[[gnu::flatten]] inline std::int64_t Int64Of(sj::element e) { return e.get_int64().value_unsafe(); }
 // SInt of a value that is there (no lookup error): the same conversions, without the result
 // wrapper, for the metrics (most of a task end's fields).
 std::int64_t ElementInt(sj::element e, std::int64_t fallback = 0) {
   switch (e.type()) {
     case sj::element_type::INT64:
-      return e.get_int64().value_unsafe();
+      return Int64Of(e);
     case sj::element_type::UINT64:
       return static_cast<std::int64_t>(e.get_uint64().value_unsafe());
     case sj::element_type::DOUBLE:
