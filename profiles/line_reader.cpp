@@ -10,6 +10,7 @@ BoundedLineReader::BoundedLineReader(LineSource* source, std::size_t max_line_by
 void BoundedLineReader::Reset(std::int64_t offset) {
   buffer_.clear();
   begin_ = 0;
+  line_end_ = 0;
   eof_ = false;
   too_long_ = false;
   terminated_ = true;
@@ -34,12 +35,14 @@ bool BoundedLineReader::Next(std::string_view* line) {
       too_long_ = length > max_line_bytes_;
       *line = too_long_ ? std::string_view() : std::string_view(buffer_).substr(begin_, length);
       if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
+      line_end_ = too_long_ ? buffer_.size() : begin_ + line->size();
       begin_ = end + 1;
       return true;
     }
     if (eof_) break;
     if (buffer_.size() - begin_ > max_line_bytes_) {
       SkipLongLine();
+      line_end_ = buffer_.size();
       *line = std::string_view();
       return true;
     }
@@ -58,6 +61,7 @@ bool BoundedLineReader::Next(std::string_view* line) {
   too_long_ = length > max_line_bytes_;
   *line = too_long_ ? std::string_view() : std::string_view(buffer_).substr(begin_, length);
   if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
+  line_end_ = too_long_ ? buffer_.size() : begin_ + line->size();
   begin_ = buffer_.size();
   return true;
 }

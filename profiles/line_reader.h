@@ -43,6 +43,10 @@ class BoundedLineReader {
   std::int64_t line_number() const { return line_number_; }  // 1-based number of the last line
   std::int64_t offset() const { return offset_; }  // input bytes consumed, terminator included
   std::size_t max_line_bytes() const { return max_line_bytes_; }
+  // Bytes of the input that follow the last line's view in memory (its terminator and the lines
+  // buffered after it), readable until the next call: a parser that may read past the end of
+  // the line (simdjson reads up to SIMDJSON_PADDING bytes) can use them instead of a padded copy.
+  std::size_t bytes_after_line() const { return buffer_.size() - line_end_; }
 
   // Forgets buffered bytes after the owner repositioned the source at input byte `offset` (the
   // start of a line); line_number() restarts at 0.
@@ -54,6 +58,7 @@ class BoundedLineReader {
   std::size_t max_line_bytes_;
   std::string buffer_;
   std::size_t begin_ = 0;  // start of the unread bytes in buffer_
+  std::size_t line_end_ = 0;  // end of the last line's view in buffer_
   bool eof_ = false;
   bool too_long_ = false;
   bool terminated_ = true;

@@ -540,6 +540,9 @@ std::int64_t EventLineReader::current_line() const {
 bool EventLineReader::current_line_unterminated() const {
   return part_ && !part_->lines.terminated();
 }
+std::size_t EventLineReader::bytes_after_line() const {
+  return part_ ? part_->lines.bytes_after_line() : 0;
+}
 Codec EventLineReader::current_codec() const { return part_ ? part_->codec : Codec::kPlain; }
 std::int64_t EventLineReader::file_bytes_read() const {
   return bytes_done_ + (part_ && part_->input ? part_->input->bytes() : 0);

@@ -85,6 +85,8 @@ class EventLineReader {
   // True when the last line returned ended at end of file without a line terminator (a
   // possibly truncated last line).
   bool current_line_unterminated() const;
+  // Bytes readable in memory after the last line's view (BoundedLineReader::bytes_after_line).
+  std::size_t bytes_after_line() const;
   Codec current_codec() const;
 
   // Problems met so far below the line level: unreadable files, corrupt compressed streams,

@@ -109,6 +109,24 @@ TEST_CASE("Reset forgets buffered bytes and restarts the count at the given offs
   CHECK_FALSE(reader.Next(&line));  // the source was drained into the forgotten buffer
 }
 
+TEST_CASE("bytes_after_line counts the bytes that follow the line's view in memory") {
+  // What a parser reading past the end of a line (simdjson's padding) may read instead of a
+  // copy: the line's terminator and the lines buffered after it, up to the end of the buffer.
+  ChunkSource source("one\r\ntwo\nthree", 64);
+  BoundedLineReader reader(&source, 100);
+  std::string_view line;
+  REQUIRE(reader.Next(&line));
+  CHECK(line == "one");
+  CHECK(reader.bytes_after_line() == 11);  // "\r\ntwo\nthree"
+  CHECK(std::string_view(line.data() + line.size(), reader.bytes_after_line()) ==
+        "\r\ntwo\nthree");
+  REQUIRE(reader.Next(&line));
+  CHECK(reader.bytes_after_line() == 6);  // "\nthree"
+  REQUIRE(reader.Next(&line));
+  CHECK(line == "three");
+  CHECK(reader.bytes_after_line() == 0);  // the unterminated last line ends the buffer
+}
+
 TEST_CASE("TooLongReason is the one report for an over-long line") {
   CHECK(TooLongReason(1024) == "line longer than 1024 bytes (the maximum line length); skipped");
   CHECK(BoundedLineReader::kDefaultMaxLineBytes == std::size_t{64} << 20);
