@@ -50,17 +50,29 @@ Result<StoreBacktestAnswer> AnswerStoreBacktest(const StoreBacktestRequest& requ
       out.notes.push_back(a.app_id + " skipped: it lasted 0 s");
       continue;
     }
-    auto what_if = profiles::spark::LoadApplicationShape(db, a.app_id, a.attempt_id);
-    if (!what_if.ok()) {
-      out.notes.push_back(a.app_id + " skipped: " + what_if.status().message());
-      continue;
+    // The profile carries the executors its replay ran on; only when it fails (no input read,
+    // no tasks) is the replay loaded alone, so each application is replayed once.
+    auto profile =
+        profiles::spark::DeriveRuntimeProfile(db, a.app_id, a.attempt_id, kNominalBandwidth);
+    int executors = 0, cores = 0;
+    if (profile.ok()) {
+      executors = profile.value().observed_executors;
+      cores = profile.value().cores_per_executor;
+    } else {
+      auto shape = profiles::spark::LoadApplicationShape(db, a.app_id, a.attempt_id);
+      if (!shape.ok()) {
+        out.notes.push_back(a.app_id + " skipped: " + shape.status().message());
+        continue;
+      }
+      executors = shape.value().observed_executors;
+      cores = shape.value().cores_per_executor;
     }
     AppRun r;
     r.summary = a;
     models::MeasuredRun& m = r.run;
     m.workload = a.name;
-    m.compute_nodes = m.storage_nodes = std::max(1, what_if.value().observed_executors);
-    m.vcpus = std::max(1, what_if.value().cores_per_executor);
+    m.compute_nodes = m.storage_nodes = std::max(1, executors);
+    m.vcpus = std::max(1, cores);
     m.instance_type = std::to_string(static_cast<int>(m.vcpus)) + "-core executors";
     m.bandwidth_bytes_per_second = kNominalBandwidth;
     m.runtime_seconds = static_cast<double>(*a.end_time_ms - a.start_time_ms) / 1000.0;
@@ -82,8 +94,6 @@ Result<StoreBacktestAnswer> AnswerStoreBacktest(const StoreBacktestRequest& requ
     if (!memory_set) {
       out.notes.push_back(a.app_id + ": spark.executor.memory not set, Spark's default 1g taken");
     }
-    auto profile =
-        profiles::spark::DeriveRuntimeProfile(db, a.app_id, a.attempt_id, kNominalBandwidth);
     if (profile.ok() && !profile.value().profile.runs.empty() &&
         profile.value().dataset_source == profiles::spark::DatasetSource::kInputBytes) {
       m.dataset_bytes = profile.value().profile.runs[0].dataset_bytes;

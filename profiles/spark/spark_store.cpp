@@ -548,6 +548,8 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
   out.profile.global_reduction_class = models::GlobalReductionClass::kLinearConstant;
   out.notes.push_back(
       "one run: reduction object class set to constant, global reduction to linear-constant");
+  out.observed_executors = app.observed_executors;
+  out.cores_per_executor = app.cores_per_executor;
   return out;
 }
 

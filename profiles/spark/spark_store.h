@@ -150,6 +150,8 @@ struct DerivedProfile {
   models::RuntimeProfile profile;
   DatasetSource dataset_source = DatasetSource::kInputBytes;
   std::vector<std::string> notes;  // how each value was obtained when it was not measured
+  // The executors the profile's replay ran on (LoadApplicationShape): count, cores of each.
+  int observed_executors = 1, cores_per_executor = 1;
 };
 Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app_id,
                                             const std::string& attempt_id,
