@@ -442,14 +442,7 @@ Result<StreamedWorkloadAnswer> HdfsReduceStreamed(std::istream& in,
 Result<WorkloadAnswer> HdfsReduce(std::istream& in, const models::HdfsWorkloadOptions& options,
                                   profiles::HdfsParseCounts* lines,
                                   models::ScratchFactory scratch) {
-  auto streamed = HdfsReduceStreamed(in, options, lines, std::move(scratch));
-  if (!streamed.ok()) return streamed.status();
-  StreamedWorkloadAnswer& s = streamed.value();
-  if (Status read = models::CollectReadStreams(*s.streams, &s.answer.workload.streams);
-      !read.ok()) {
-    return read;
-  }
-  return std::move(s.answer);
+  return HoldStreams(HdfsReduceStreamed(in, options, lines, std::move(scratch)));
 }
 
 }  // namespace perfplan::planner

@@ -287,8 +287,7 @@ models::ScratchFactory CountedScratch(int* made) {
   };
 }
 
-TEST_CASE("hdfs reduce: records out of time order, spilled past a small sort buffer, give the "
-          "answer kept in memory") {
+TEST_CASE("hdfs reduce: records out of order, spilled past a tiny sort, give the in-memory answer") {
   const std::string dir = testing::MakeTempDir();
   const auto sim =
       SimulateHdfs("--files 6 --file-size 3000000 --clients 3 --datanodes 4", dir + "/logs");
@@ -344,8 +343,8 @@ TEST_CASE("hdfs reduce: records out of time order, spilled past a small sort buf
   const auto error =
       nlohmann::json::parse(Run("hdfs reduce --streams < " + dir + "/late.tsv", &rc));
   CHECK(rc == 2);
-  CHECK(error["message"] == "stdin:" + std::to_string(lines.size() + 1) +
-                                ": expected an audit record of 10 fields");
+  CHECK(error["message"] ==
+        "stdin:" + std::to_string(lines.size() + 1) + ": expected an audit record of 10 fields");
 }
 
 TEST_CASE("hdfs map and reduce refuse a line longer than 64 MiB without holding it") {
