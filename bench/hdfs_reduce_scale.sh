@@ -27,14 +27,14 @@ for size in k1m:309000000 k10m:3090000000; do
     rm -f "$scratch/$name.log"
     shuf --random-source=<(yes) "$scratch/$name.tsv" > "$scratch/$name.shuf.tsv"
   fi
-  for order in tsv shuf.tsv; do
+  for order in "" .shuf; do  # sorted, shuffled
     for streams in "" --streams; do
-      tag=$name.${order%.tsv}${streams:+.streams}
+      tag=$name$order${streams:+.streams}
       /usr/bin/time -f "$tag: wall %e s, cpu %U+%S s, peak %M KB" \
-        "$perfplan" hdfs reduce $streams < "$scratch/$name.$order" > "$scratch/$tag.json"
+        "$perfplan" hdfs reduce $streams < "$scratch/$name$order.tsv" > "$scratch/$tag.json"
       [ -n "$other" ] || continue
       /usr/bin/time -f "$tag ($other): wall %e s, cpu %U+%S s, peak %M KB" \
-        "$other" hdfs reduce $streams < "$scratch/$name.$order" > "$scratch/$tag.other.json"
+        "$other" hdfs reduce $streams < "$scratch/$name$order.tsv" > "$scratch/$tag.other.json"
       if cmp -s "$scratch/$tag.json" "$scratch/$tag.other.json"; then
         echo "$tag: identical answers ($(wc -c < "$scratch/$tag.json") bytes)"
       else

@@ -287,7 +287,7 @@ models::ScratchFactory CountedScratch(int* made) {
   };
 }
 
-TEST_CASE("hdfs reduce: records out of order, spilled past a tiny sort, give the in-memory answer") {
+TEST_CASE("hdfs reduce: records out of order, spilled by a tiny sort: the in-memory answer") {
   const std::string dir = testing::MakeTempDir();
   const auto sim =
       SimulateHdfs("--files 6 --file-size 3000000 --clients 3 --datanodes 4", dir + "/logs");
