@@ -51,13 +51,17 @@ void AddHdfsCommand(CLI::App& command, CliContext& ctx) {
     if (Status s = CheckInputDescriptor(0); !s.ok())
       return ReportError(ctx, "hdfs reduce", s, true);
     std::ios::sync_with_stdio(false);
-    auto answer = planner::HdfsReduce(std::cin, options, nullptr);
-    if (!answer.ok()) {
-      ReportError(ctx, "hdfs reduce", answer.status(), true);
-      return;
-    }
+    // Every line is read and checked before the first byte is written: bad input is an error
+    // document and exit 2, never part of an answer.
+    auto answer = planner::HdfsReduceStreamed(std::cin, options, nullptr);
+    if (!answer.ok()) return ReportError(ctx, "hdfs reduce", answer.status(), true);
     ctx.exit_code = 0;
-    *ctx.out << planner::ToJson(answer.value());
+    // Past this point part of the answer may be out (the read streams are written as they come
+    // from the analysis's sort): a failure leaves the document without its closing brace, and
+    // is reported on stderr only, exit 1.
+    if (Status s = planner::WriteJson(answer.value(), *ctx.out); !s.ok()) {
+      ReportError(ctx, "hdfs reduce", s, false);
+    }
   });
 }
 

@@ -59,7 +59,10 @@ std::unique_ptr<models::HdfsRecordStreams> StoredRecords(
 }  // namespace
 
 Result<WorkloadAnswer> AnswerWorkload(const WorkloadRequest& request) {
-  auto streamed = AnswerWorkloadStreamed(request);
+  return HoldStreams(AnswerWorkloadStreamed(request));
+}
+
+Result<WorkloadAnswer> HoldStreams(Result<StreamedWorkloadAnswer> streamed) {
   if (!streamed.ok()) return streamed.status();
   StreamedWorkloadAnswer& s = streamed.value();
   if (Status read = models::CollectReadStreams(*s.streams, &s.answer.workload.streams);

@@ -50,6 +50,9 @@ struct StreamedWorkloadAnswer {
   std::unique_ptr<models::HdfsReadStreams> streams;
 };
 Result<StreamedWorkloadAnswer> AnswerWorkloadStreamed(const WorkloadRequest& request);
+// A streamed answer with its reader's streams read into answer.workload.streams (all in memory),
+// or the first error of either.
+Result<WorkloadAnswer> HoldStreams(Result<StreamedWorkloadAnswer> streamed);
 
 Result<profiles::HdfsSimulation> AnswerSimulateHdfs(const profiles::HdfsSimulationOptions& s,
                                                     const std::string& out_dir);

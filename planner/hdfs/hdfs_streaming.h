@@ -15,6 +15,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "models/external_sort.h"
 #include "models/status.h"
 #include "planner/hdfs/hdfs.h"
 
@@ -25,9 +26,22 @@ namespace perfplan::planner {
 Status HdfsMap(std::istream& in, std::ostream& out, std::ostream& err,
                const std::string& input_name);
 
-// Reduces mapped lines (in any order) into the workload answer. InvalidArgument naming the line
-// for a malformed mapped line. The "#" totals are returned in `lines` when not null.
+// Reduces mapped lines (in any order) into the workload answer, in memory that does not grow
+// with the number of lines: every line is read and checked first (InvalidArgument naming the line
+// for a malformed one), each kind's records spooled in input order, past 1 MiB (or
+// options.sort_run_bytes, when less) to `scratch` (default: a temporary file,
+// profiles/scratch_file.h); a kind whose records are not in time order is then ordered by an
+// external sort of options.sort_run_bytes; the analysis is the one of `workload --store`
+// (models/hdfs_record_streams.h), with the records handed out by time, ties in input order. The
+// "#" totals are returned in `lines` when not null. Failed when the scratch storage fails.
+// HdfsReduceStreamed leaves the read streams (options.streams) to its reader, as
+// AnswerWorkloadStreamed does, for WriteJson; HdfsReduce holds them in the answer.
+Result<StreamedWorkloadAnswer> HdfsReduceStreamed(std::istream& in,
+                                                  const models::HdfsWorkloadOptions& options,
+                                                  profiles::HdfsParseCounts* lines,
+                                                  models::ScratchFactory scratch = nullptr);
 Result<WorkloadAnswer> HdfsReduce(std::istream& in, const models::HdfsWorkloadOptions& options,
-                                  profiles::HdfsParseCounts* lines);
+                                  profiles::HdfsParseCounts* lines,
+                                  models::ScratchFactory scratch = nullptr);
 
 }  // namespace perfplan::planner

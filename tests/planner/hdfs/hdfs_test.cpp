@@ -279,6 +279,74 @@ TEST_CASE("map | sort | reduce gives the single-process statistics, however the 
   CHECK(rc == 2);
 }
 
+// Memory for a scratch file, counting how often one is made.
+models::ScratchFactory CountedScratch(int* made) {
+  return [made] {
+    ++*made;
+    return Result<std::unique_ptr<models::ScratchFile>>(std::make_unique<models::MemoryScratch>());
+  };
+}
+
+TEST_CASE("hdfs reduce: records out of order, spilled by a tiny sort: the in-memory answer") {
+  const std::string dir = testing::MakeTempDir();
+  const auto sim =
+      SimulateHdfs("--files 6 --file-size 3000000 --clients 3 --datanodes 4", dir + "/logs");
+  std::string logs;
+  for (const auto& n : sim["ingest_nodes"]) {
+    const std::string spec = n.get<std::string>();
+    logs += testing::ReadFile(spec.substr(spec.find('=') + 1));
+  }
+  std::istringstream log_in(logs);
+  std::ostringstream mapped, garbled;
+  REQUIRE(HdfsMap(log_in, mapped, garbled, "stdin").ok());
+  // The map's lines, every 7th in turn (7 is prime to their number): no kind in time order.
+  std::vector<std::string> lines;
+  std::istringstream mapped_in(mapped.str());
+  for (std::string line; std::getline(mapped_in, line);) lines.push_back(line);
+  REQUIRE(lines.size() % 7 != 0);
+  REQUIRE(lines.size() > 100);
+  std::string scrambled;
+  for (std::size_t i = 0; i < lines.size(); ++i) scrambled += lines[i * 7 % lines.size()] + "\n";
+  REQUIRE(scrambled.size() < (std::size_t{1} << 20));
+
+  models::HdfsWorkloadOptions options;
+  options.streams = true;
+  int made = 0;
+  std::istringstream held_in(scrambled);
+  auto held = HdfsReduce(held_in, options, nullptr, CountedScratch(&made));
+  REQUIRE(held.ok());
+  CHECK(made == 0);  // under 1 MiB a kind and 16 MiB of sort: nothing leaves memory
+  CHECK(held.value().workload.streams.size() == 3);
+  CHECK(held.value().workload.cluster.write_bytes == sim["truth"]["write_bytes"]);
+
+  // 64 bytes of sort: every kind's records go to scratch storage, their keys are sorted in runs
+  // of two and merged in several passes, and the analysis's own sorts spill too.
+  options.sort_run_bytes = 64;
+  std::istringstream spilled_in(scrambled);
+  profiles::HdfsParseCounts counts;
+  auto spilled = HdfsReduce(spilled_in, options, &counts, CountedScratch(&made));
+  REQUIRE(spilled.ok());
+  CHECK(made >= 8);  // 3 spools, 3 sorted copies, the key sorts' runs, the analysis's sorts
+  CHECK(ToJson(spilled.value()) == ToJson(held.value()));
+  CHECK(counts.lines > 0);
+  // The streamed writer, reading the streams from the spilled sort, writes the same bytes.
+  std::istringstream streamed_in(scrambled);
+  auto streamed = HdfsReduceStreamed(streamed_in, options, nullptr, CountedScratch(&made));
+  REQUIRE(streamed.ok());
+  std::ostringstream written;
+  REQUIRE(WriteJson(streamed.value(), written).ok());
+  CHECK(written.str() == ToJson(held.value()));
+
+  // A bad line after all the good ones: the error document alone, exit 2, no part of an answer.
+  testing::WriteFile(dir + "/late.tsv", scrambled + "A\t1\n");
+  int rc = -1;
+  const auto error =
+      nlohmann::json::parse(Run("hdfs reduce --streams < " + dir + "/late.tsv", &rc));
+  CHECK(rc == 2);
+  CHECK(error["message"] ==
+        "stdin:" + std::to_string(lines.size() + 1) + ": expected an audit record of 10 fields");
+}
+
 TEST_CASE("hdfs map and reduce refuse a line longer than 64 MiB without holding it") {
   const std::size_t limit = std::size_t{64} << 20;
   const std::string endless(limit + 1, 'x');
