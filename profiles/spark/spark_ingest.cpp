@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -1336,6 +1337,7 @@ class AppBuilder {
     sql_.OnJobStart(e);
     LiveJob& job = jobs_[static_cast<int>(Int(e, "Job ID"))];
     job.job_id = static_cast<int>(Int(e, "Job ID"));
+    if (job.status == "RUNNING") running_jobs_.insert(job.job_id);
     job.submission_ms = OptInt(e, "Submission Time");
     job.description = Property(e, "spark.job.description");
     job.job_group = Property(e, "spark.jobGroup.id");
@@ -1385,18 +1387,24 @@ class AppBuilder {
     auto it = jobs_.find(static_cast<int>(Int(e, "Job ID", -1)));
     if (it == jobs_.end()) return "SparkListenerJobEnd for a job that never started";
     LiveJob& job = it->second;
-    for (auto& [key, s] : stages_) {
-      if (s.status != "PENDING") continue;
-      if (std::find(job.stage_ids.begin(), job.stage_ids.end(), s.stage_id) ==
-          job.stage_ids.end()) {
-        continue;
+    // The job's stages still pending, every attempt of each stage id once (found through the
+    // ids, not by a pass over every stage: that was quadratic in the stages of a log).
+    std::vector<int> ids = job.stage_ids;
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    for (const int id : ids) {
+      for (auto st = stages_.lower_bound({id, std::numeric_limits<int>::min()});
+           st != stages_.end() && st->first.first == id; ++st) {
+        LiveStage& s = st->second;
+        if (s.status != "PENDING") continue;
+        s.status = "SKIPPED";
+        job.skipped_stages.insert(s.stage_id);
+        job.skipped_tasks += s.num_tasks;
       }
-      s.status = "SKIPPED";
-      job.skipped_stages.insert(s.stage_id);
-      job.skipped_tasks += s.num_tasks;
     }
     const json* result = Find(e, "Job Result");
     job.status = result && Str(*result, "Result") == "JobSucceeded" ? "SUCCEEDED" : "FAILED";
+    running_jobs_.erase(job.job_id);
     job.completion_ms = OptInt(e, "Completion Time");
     sql_.OnJobEnd(job.job_id, job.status == "SUCCEEDED");
     return "";
@@ -1422,8 +1430,8 @@ class AppBuilder {
     if (auto pool = Property(e, "spark.scheduler.pool")) s.pool = *pool;
     if (auto d = Property(e, "spark.job.description")) s.description = *d;
     s.job_ids.clear();
-    for (auto& [id, job] : jobs_) {
-      if (job.status != "RUNNING") continue;
+    for (const int id : running_jobs_) {
+      LiveJob& job = jobs_.at(id);
       if (std::find(job.stage_ids.begin(), job.stage_ids.end(), s.stage_id) !=
           job.stage_ids.end()) {
         s.job_ids.insert(id);
@@ -1836,6 +1844,7 @@ class AppBuilder {
   std::map<int, json> resource_profiles_;
   std::map<StageKey, LiveStage> stages_;
   std::map<int, LiveJob> jobs_;
+  std::set<int> running_jobs_;  // the ids of jobs_ whose status is RUNNING
   std::map<std::string, LiveExecutor> executors_;
   // The peaks every task end updates (its executor's, and the stage's for that executor), found
   // through a hash of the executor id instead of two ordered-map searches per task end: the
