@@ -886,10 +886,10 @@ class TaskSummaries {
       for (const auto& [stage, st] : stages_) {
         if (st.spilled) {
           Status failed;
-          Status read = ForEachSpilled(*st.spilled, [&](std::string executor,
-                                                        const StageExecutorSums& se) {
-            if (failed.ok()) failed = write(stage, executor, se);
-          });
+          Status read =
+              ForEachSpilled(*st.spilled, [&](std::string executor, const StageExecutorSums& se) {
+                if (failed.ok()) failed = write(stage, executor, se);
+              });
           if (!read.ok()) return read;
           if (!failed.ok()) return failed;
           continue;
@@ -996,10 +996,10 @@ class TaskSummaries {
   // A row of a released stage arrived: its entries come back into memory. If the scratch file
   // cannot be read, the figures are grouped from the stored rows instead (overflow()).
   void Reload(const StageKey& stage, StageSums& st) {
-    Status read = ForEachSpilled(*st.spilled, [&](std::string executor,
-                                                  const StageExecutorSums& se) {
-      stage_executors_.emplace(std::tuple{stage.first, stage.second, std::move(executor)}, se);
-    });
+    Status read =
+        ForEachSpilled(*st.spilled, [&](std::string executor, const StageExecutorSums& se) {
+          stage_executors_.emplace(std::tuple{stage.first, stage.second, std::move(executor)}, se);
+        });
     if (!read.ok()) overflow_ = true;
     st.spilled.reset();
   }
@@ -1993,8 +1993,8 @@ Status DeleteOtherAttempts(Store& store, const std::string& app_id, const std::s
   return Status::Ok();
 }
 
-Status AppBuilder::Finish(Store& store, std::int64_t key, TaskSummaries& tasks,
-                          std::int64_t events, std::int64_t skipped, std::int64_t last_updated_ms) {
+Status AppBuilder::Finish(Store& store, std::int64_t key, TaskSummaries& tasks, std::int64_t events,
+                          std::int64_t skipped, std::int64_t last_updated_ms) {
   // Replace whatever the store held for this application attempt.
   if (Status st = DeleteOtherAttempts(store, app_id_, attempt_id_, key); !st.ok()) return st;
   {

@@ -131,17 +131,30 @@ TEST_CASE("Events of a stage after it completed still count once its entries wer
          R"(,"Completion Time":1300}})" "\n";
   log += end(3, "2", "TaskKilled", 1400, 300);   // the last task running: the stage is done
   log += end(4, "1", "Success", 1500, 400);      // never started, after the stage was done
-  log += R"({"Event":"SparkListenerStageExecutorMetrics","Executor ID":"3","Stage ID":0,"Stage Attempt ID":0,"Executor Metrics":{"JVMHeapMemory":500}})"
-         "\n"
-         R"({"Event":"SparkListenerJobEnd","Job ID":0,"Completion Time":1600,"Job Result":{"Result":"JobSucceeded"}})"
-         "\n"
-         R"({"Event":"SparkListenerApplicationEnd","Timestamp":1700})"
-         "\n";
+  for (const char* event : {
+           R"({"Event":"SparkListenerStageExecutorMetrics","Executor ID":"3","Stage ID":0,"Stage Attempt ID":0,"Executor Metrics":{"JVMHeapMemory":500}})",
+           R"({"Event":"SparkListenerJobEnd","Job ID":0,"Completion Time":1600,"Job Result":{"Result":"JobSucceeded"}})",
+           R"({"Event":"SparkListenerApplicationEnd","Timestamp":1700})"}) {
+    log += std::string(event) + "\n";
+  }
   testing::WriteFile(dir + "/app-l", log);
-  auto store = OpenSparkStore(":memory:");
-  auto summary = IngestEventLogs(*store, {dir + "/app-l"});
-  REQUIRE(summary.ok());
-  CHECK(summary.value().skipped.empty());
+  // With the scratch folder, or with none (TMPDIR names no folder: everything kept in memory).
+  auto ingest = [&](bool scratch) {
+    const char* old = std::getenv("TMPDIR");
+    const std::string saved = old ? old : "";
+    if (!scratch) ::setenv("TMPDIR", (dir + "/no-such-dir").c_str(), 1);
+    auto into = OpenSparkStore(":memory:");
+    auto summary = IngestEventLogs(*into, {dir + "/app-l"});
+    if (old) {
+      ::setenv("TMPDIR", saved.c_str(), 1);
+    } else {
+      ::unsetenv("TMPDIR");
+    }
+    REQUIRE(summary.ok());
+    CHECK(summary.value().skipped.empty());
+    return into;
+  };
+  auto store = ingest(true);
   CHECK(Count(*store, "SELECT tasks FROM spark_stage_executor_summaries WHERE stage_id = 0 AND "
                       "executor_id = '1'") == 2);
   CHECK(Count(*store, "SELECT killed_tasks FROM spark_stage_executor_summaries WHERE "
@@ -154,17 +167,7 @@ TEST_CASE("Events of a stage after it completed still count once its entries wer
   CHECK(peaks.value().ColumnText(0) ==
         R"({"1":{"JVMHeapMemory":400},"2":{"JVMHeapMemory":300},"3":{"JVMHeapMemory":500}})");
 
-  const char* old = std::getenv("TMPDIR");
-  const std::string saved = old ? old : "";
-  ::setenv("TMPDIR", (dir + "/no-such-dir").c_str(), 1);
-  auto in_memory = OpenSparkStore(":memory:");
-  auto again = IngestEventLogs(*in_memory, {dir + "/app-l"});
-  if (old) {
-    ::setenv("TMPDIR", saved.c_str(), 1);
-  } else {
-    ::unsetenv("TMPDIR");
-  }
-  REQUIRE(again.ok());
+  auto in_memory = ingest(false);
   CHECK(testing::DumpTables(*store, "spark_") == testing::DumpTables(*in_memory, "spark_"));
   const auto [kept, regrouped] = KeptAndRegroupedSummaries(*store);
   CHECK(kept == regrouped);
