@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Peak memory on ~5 GB inputs (issue 10, item 5): generates a ~5 GB Spark event log and a ~5 GB
 # HDFS log in a scratch folder, runs them through the readers and ingesters, prints peak RSS
-# (getrusage ru_maxrss) of each, and deletes the inputs; then the same for a ~1.6 GB Spark log of
-# 10^4 stages. Not a test: run by hand on a normal (not sanitized) build. Needs ~12 GB of free
-# disk in SCRATCH.
+# (getrusage ru_maxrss) of each, and deletes the inputs; likewise a ~1.6 GB Spark log of 10^4
+# stages, whatever GB is. Not a test: run by hand on a normal (not sanitized) build. Needs ~12 GB
+# of free disk in SCRATCH.
 #
 #   bench/bounded_memory.sh BUILD_DIR [SCRATCH] [GB]
 #   e.g. ninja -C build spark_ingest_bench perfplan_hdfs_bench && bench/bounded_memory.sh build
