@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,6 +34,7 @@
 #include "profiles/detail/spark_attempt_tables.h"
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/json_depth.h"
+#include "profiles/scratch_file.h"
 #include "profiles/skip_tally.h"
 #include "profiles/spark/spark_ingest_floor.h"
 #include "profiles/spark/spark_ingest_parallel.h"
@@ -127,6 +129,49 @@ json PublicAccumulables(const json& info, bool with_update) {
   return out;
 }
 
+// What an application's finished stages hold per executor, put aside in a scratch file
+// (profiles/scratch_file.h) until the application is written, so that the memory of an ingest
+// does not grow with stages x executors (10^4 stages on 200 executors: 10^6 entries, ~330 MB in
+// maps). A stage is put aside when it completed and has no task running; a later event for it
+// takes its entries back first, so what is written is what keeping them would have written.
+// When no scratch file can be had (no writable $TMPDIR) or written, Put answers nullopt and the
+// caller keeps the entries in memory, as before.
+class StageSpill {
+ public:
+  struct Extent {
+    std::uint64_t at = 0;
+    std::size_t size = 0;
+  };
+  std::optional<Extent> Put(std::string_view bytes) {
+    if (!file_) {
+      if (unavailable_) return std::nullopt;
+      auto opened = OpenScratchFile();
+      if (!opened.ok()) {
+        unavailable_ = true;
+        return std::nullopt;
+      }
+      file_ = std::move(opened.value());
+    }
+    if (unavailable_ || !file_->Append(bytes.data(), bytes.size()).ok()) {
+      unavailable_ = true;  // the extents put before stay readable
+      return std::nullopt;
+    }
+    const Extent e{end_, bytes.size()};
+    end_ += bytes.size();
+    return e;
+  }
+  Result<std::string> Get(const Extent& e) {
+    std::string out(e.size, '\0');
+    if (Status st = file_->Read(e.at, out.data(), e.size); !st.ok()) return st;
+    return out;
+  }
+
+ private:
+  std::unique_ptr<models::ScratchFile> file_;
+  bool unavailable_ = false;
+  std::uint64_t end_ = 0;
+};
+
 struct LiveStage {
   int stage_id = 0, attempt_id = 0;
   std::string name, details, description, failure_reason, pool = "default";
@@ -144,6 +189,8 @@ struct LiveStage {
   // Per-executor peaks for the stage (ExecutorStageSummary.peakMemoryMetrics), from task ends and
   // SparkListenerStageExecutorMetrics; an executor listed here has a stage summary.
   std::map<std::string, json> executor_peaks;
+  // Set while executor_peaks is put aside (as the text Finish writes; the map is then empty).
+  std::optional<StageSpill::Extent> peaks_spilled;
   // SpeculationStageSummary, kept once a speculative task started or ended in the stage.
   bool speculated = false;
   bool shuffle_push_enabled = false;
@@ -697,8 +744,9 @@ constexpr std::size_t MetricIndex(std::string_view column) {
 // 10^5-task log. Same figures as those statements (SQL's SUM and MAX over the same rows), written
 // in the same key order; on an integer overflow, where SQL's arithmetic differs (SUM fails, +
 // turns to a real), Write() is not used and the caller runs WriteSummaries instead. Memory: one
-// entry per stage attempt, per (stage attempt, executor) and per executor, as the live state of
-// the stages holds already (LiveStage::executor_peaks).
+// entry per stage attempt and per executor; the (stage attempt, executor) entries of a stage
+// the caller says is done (Release) go to a scratch file (StageSpill) and come back if a row of
+// that stage arrives after all.
 class TaskSummaries {
  public:
   TaskSummaries() = default;
@@ -726,6 +774,7 @@ class TaskSummaries {
     if (last_stage_ == nullptr || last_stage_key_ != stage) {
       last_stage_ = &stages_[stage];
       last_stage_key_ = stage;
+      if (last_stage_->spilled) Reload(stage, *last_stage_);
     }
     ExecutorSlot& slot = executor_slots_[executor];
     if (slot.executor == nullptr) slot.executor = &executors_[executor];
@@ -762,8 +811,39 @@ class TaskSummaries {
   // are to be grouped from the stored rows.
   void RequireSql() { overflow_ = true; }
 
+  // The stage attempt is done (completed, no task running): its (stage, executor) entries go to
+  // the scratch file. Nothing changes when there is none to be had.
+  void Release(int stage_id, int stage_attempt) {
+    const StageKey stage{stage_id, stage_attempt};
+    auto st = stages_.find(stage);
+    if (st == stages_.end() || st->second.spilled) return;
+    const auto first = stage_executors_.lower_bound({stage_id, stage_attempt, std::string()});
+    auto last = first;
+    std::string bytes;
+    for (; last != stage_executors_.end() && std::get<0>(last->first) == stage_id &&
+           std::get<1>(last->first) == stage_attempt;
+         ++last) {
+      const std::string& executor = std::get<2>(last->first);
+      const auto size = static_cast<std::uint32_t>(executor.size());
+      bytes.append(reinterpret_cast<const char*>(&size), sizeof size).append(executor);
+      bytes.append(reinterpret_cast<const char*>(&last->second), sizeof(StageExecutorSums));
+    }
+    if (bytes.empty()) return;
+    const auto extent = spill_.Put(bytes);
+    if (!extent) return;
+    for (auto it = first; it != last; ++it) {  // the shortcuts into the entries going
+      auto slot = executor_slots_.find(std::get<2>(it->first));
+      if (slot != executor_slots_.end() && slot->second.stage == stage) {
+        slot->second.stage_executor = nullptr;
+      }
+    }
+    stage_executors_.erase(first, last);
+    st->second.spilled = extent;
+    if (last_stage_ == &st->second) last_stage_ = nullptr;  // Add reloads it
+  }
+
   // Inserts the three summaries of attempt `key` (none of its rows there yet).
-  Status Write(Store& store, std::int64_t key) const {
+  Status Write(Store& store, std::int64_t key) {
     {
       std::string sql =
           "INSERT INTO spark_stage_summaries(attempt_key, stage_id, stage_attempt_id, tasks, "
@@ -792,13 +872,33 @@ class TaskSummaries {
           "memory_bytes_spilled, disk_bytes_spilled) "
           "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
       if (!q.ok()) return q.status();
-      for (const auto& [k, se] : stage_executors_) {
+      const auto write = [&](const StageKey& stage, const std::string& executor,
+                             const StageExecutorSums& se) {
         Binder b(q.value(), key);
-        b(std::get<0>(k)), b(std::get<1>(k)), b(std::get<2>(k));
+        b(stage.first), b(stage.second), b(executor);
         b(se.counts.tasks), b(se.duration_sum);
         BindCounts(b, se.counts, {kFailed, kSucceeded, kKilled});
         for (const std::int64_t v : se.sums) b(v);
-        if (Status r = q.value().Run(); !r.ok()) return r;
+        return q.value().Run();
+      };
+      // In key order: stage by stage, each from the scratch file or from memory.
+      auto it = stage_executors_.begin();
+      for (const auto& [stage, st] : stages_) {
+        if (st.spilled) {
+          Status failed;
+          Status read =
+              ForEachSpilled(*st.spilled, [&](std::string executor, const StageExecutorSums& se) {
+                if (failed.ok()) failed = write(stage, executor, se);
+              });
+          if (!read.ok()) return read;
+          if (!failed.ok()) return failed;
+          continue;
+        }
+        for (; it != stage_executors_.end() && std::get<0>(it->first) == stage.first &&
+               std::get<1>(it->first) == stage.second;
+             ++it) {
+          if (Status r = write(stage, std::get<2>(it->first), it->second); !r.ok()) return r;
+        }
       }
     }
     auto q = store.Prepare(
@@ -865,12 +965,44 @@ class TaskSummaries {
     std::int64_t duration_sum = 0;  // COALESCE(SUM(duration_ms), 0)
     std::optional<std::int64_t> finish_max;
     std::array<std::int64_t, detail::kTaskMetrics.size()> metrics{};
+    // Set while the stage's (stage, executor) entries are in the scratch file (Release).
+    std::optional<StageSpill::Extent> spilled;
   };
   struct StageExecutorSums {
     Counts counts;
     std::int64_t duration_sum = 0;
     std::array<std::int64_t, kStageExecutorMetrics.size()> sums{};
   };
+  static_assert(std::is_trivially_copyable_v<StageExecutorSums>);
+  // Calls f(executor, sums) for each entry Release put aside in `extent`, in key order.
+  template <typename F>
+  Status ForEachSpilled(const StageSpill::Extent& extent, F f) {
+    auto bytes = spill_.Get(extent);
+    if (!bytes.ok()) return bytes.status();
+    const std::string& b = bytes.value();
+    for (std::size_t at = 0; at < b.size();) {
+      std::uint32_t size = 0;
+      std::memcpy(&size, b.data() + at, sizeof size);
+      at += sizeof size;
+      std::string executor = b.substr(at, size);
+      at += size;
+      StageExecutorSums se;
+      std::memcpy(&se, b.data() + at, sizeof se);
+      at += sizeof se;
+      f(std::move(executor), se);
+    }
+    return Status::Ok();
+  }
+  // A row of a released stage arrived: its entries come back into memory. If the scratch file
+  // cannot be read, the figures are grouped from the stored rows instead (overflow()).
+  void Reload(const StageKey& stage, StageSums& st) {
+    Status read =
+        ForEachSpilled(*st.spilled, [&](std::string executor, const StageExecutorSums& se) {
+          stage_executors_.emplace(std::tuple{stage.first, stage.second, std::move(executor)}, se);
+        });
+    if (!read.ok()) overflow_ = true;
+    st.spilled.reset();
+  }
   struct ExecutorSums {
     Counts counts;
     std::int64_t duration_sum = 0;
@@ -899,6 +1031,7 @@ class TaskSummaries {
   std::unordered_map<std::string, ExecutorSlot> executor_slots_;
   StageKey last_stage_key_{};
   StageSums* last_stage_ = nullptr;
+  StageSpill spill_;
 };
 
 using TaskMetricValues = std::array<std::int64_t, detail::kTaskMetrics.size()>;
@@ -912,6 +1045,8 @@ class TaskSink {
   virtual Status Row(int stage_id, int stage_attempt, const TaskInfoRecord& info,
                      const std::string& status, const std::string& error,
                      const TaskMetricValues* metrics) = 0;
+  // The stage attempt completed and runs no task: its summaries per executor may go to scratch.
+  virtual void StageDone(int stage_id, int stage_attempt) = 0;
 };
 
 // Inserts task rows into attempt `key` of a store and adds up their summaries.
@@ -947,9 +1082,12 @@ class TaskInserter final : public TaskSink {
 
   Status Row(int stage_id, int stage_attempt, const TaskInfoRecord& info, const std::string& status,
              const std::string& error, const TaskMetricValues* metrics) override;
+  void StageDone(int stage_id, int stage_attempt) override {
+    if (add_up_) summaries_.Release(stage_id, stage_attempt);
+  }
 
   // The summaries of the rows inserted (not those a stored task id turned away).
-  const TaskSummaries& summaries() const { return summaries_; }
+  TaskSummaries& summaries() { return summaries_; }
   // Whether every row handed in was stored (no task id was there already).
   bool all_inserted() const { return all_inserted_; }
 
@@ -1144,7 +1282,7 @@ class AppBuilder {
   Status FlushRunning();
   // Writes everything but the task rows into attempt `key` of `store` (the rows are there), with
   // `tasks` the summaries of those rows.
-  Status Finish(Store& store, std::int64_t key, const TaskSummaries& tasks, std::int64_t events,
+  Status Finish(Store& store, std::int64_t key, TaskSummaries& tasks, std::int64_t events,
                 std::int64_t skipped, std::int64_t last_updated_ms);
 
  private:
@@ -1199,6 +1337,7 @@ class AppBuilder {
     sql_.OnJobStart(e);
     LiveJob& job = jobs_[static_cast<int>(Int(e, "Job ID"))];
     job.job_id = static_cast<int>(Int(e, "Job ID"));
+    if (job.status == "RUNNING") running_jobs_.insert(job.job_id);
     job.submission_ms = OptInt(e, "Submission Time");
     job.description = Property(e, "spark.job.description");
     job.job_group = Property(e, "spark.jobGroup.id");
@@ -1248,18 +1387,24 @@ class AppBuilder {
     auto it = jobs_.find(static_cast<int>(Int(e, "Job ID", -1)));
     if (it == jobs_.end()) return "SparkListenerJobEnd for a job that never started";
     LiveJob& job = it->second;
-    for (auto& [key, s] : stages_) {
-      if (s.status != "PENDING") continue;
-      if (std::find(job.stage_ids.begin(), job.stage_ids.end(), s.stage_id) ==
-          job.stage_ids.end()) {
-        continue;
+    // The job's stages still pending, every attempt of each stage id once (found through the
+    // ids, not by a pass over every stage: that was quadratic in the stages of a log).
+    std::vector<int> ids = job.stage_ids;
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    for (const int id : ids) {
+      for (auto st = stages_.lower_bound({id, std::numeric_limits<int>::min()});
+           st != stages_.end() && st->first.first == id; ++st) {
+        LiveStage& s = st->second;
+        if (s.status != "PENDING") continue;
+        s.status = "SKIPPED";
+        job.skipped_stages.insert(s.stage_id);
+        job.skipped_tasks += s.num_tasks;
       }
-      s.status = "SKIPPED";
-      job.skipped_stages.insert(s.stage_id);
-      job.skipped_tasks += s.num_tasks;
     }
     const json* result = Find(e, "Job Result");
     job.status = result && Str(*result, "Result") == "JobSucceeded" ? "SUCCEEDED" : "FAILED";
+    running_jobs_.erase(job.job_id);
     job.completion_ms = OptInt(e, "Completion Time");
     sql_.OnJobEnd(job.job_id, job.status == "SUCCEEDED");
     return "";
@@ -1285,8 +1430,8 @@ class AppBuilder {
     if (auto pool = Property(e, "spark.scheduler.pool")) s.pool = *pool;
     if (auto d = Property(e, "spark.job.description")) s.description = *d;
     s.job_ids.clear();
-    for (auto& [id, job] : jobs_) {
-      if (job.status != "RUNNING") continue;
+    for (const int id : running_jobs_) {
+      LiveJob& job = jobs_.at(id);
       if (std::find(job.stage_ids.begin(), job.stage_ids.end(), s.stage_id) !=
           job.stage_ids.end()) {
         s.job_ids.insert(id);
@@ -1322,6 +1467,7 @@ class AppBuilder {
       }
       job.active_stages -= 1;
     });
+    if (s.active <= 0) StageDone(s);
     return "";
   }
 
@@ -1348,6 +1494,11 @@ class AppBuilder {
   }
 
   void OnTaskEnd(const TaskEvent& ev);
+  // The stage attempt completed and runs no task: its entries per executor (the peaks here, the
+  // summaries in the sink) go to scratch until a later event or Finish needs them.
+  void StageDone(LiveStage& s);
+  // The stage's peaks per executor, taken back from scratch if they were put there.
+  std::map<std::string, json>& Peaks(LiveStage& s);
 
   std::string OnExecutorAdded(const json& e) {
     LiveExecutor& ex = Executor(Str(e, "Executor ID"));
@@ -1382,7 +1533,7 @@ class AppBuilder {
     const std::string id = Str(e, "Executor ID");
     LiveStage& s =
         Stage(static_cast<int>(Int(e, "Stage ID")), static_cast<int>(Int(e, "Stage Attempt ID")));
-    json& stage_peaks = s.executor_peaks[id];
+    json& stage_peaks = Peaks(s)[id];
     if (stage_peaks.is_null()) stage_peaks = json::object();
     json ignored = json::object();
     json* executor_peaks = &ignored;
@@ -1457,7 +1608,7 @@ class AppBuilder {
       auto stage = stages_.find(
           {static_cast<int>(Int(u, "Stage ID")), static_cast<int>(Int(u, "Stage Attempt ID"))});
       if (stage == stages_.end()) continue;
-      json& stage_peaks = stage->second.executor_peaks[id];
+      json& stage_peaks = Peaks(stage->second)[id];
       if (stage_peaks.is_null()) stage_peaks = json::object();
       UpdatePeaks(*m, &stage->second.peak_executor_metrics, &stage_peaks);
     }
@@ -1693,6 +1844,7 @@ class AppBuilder {
   std::map<int, json> resource_profiles_;
   std::map<StageKey, LiveStage> stages_;
   std::map<int, LiveJob> jobs_;
+  std::set<int> running_jobs_;  // the ids of jobs_ whose status is RUNNING
   std::map<std::string, LiveExecutor> executors_;
   // The peaks every task end updates (its executor's, and the stage's for that executor), found
   // through a hash of the executor id instead of two ordered-map searches per task end: the
@@ -1709,6 +1861,7 @@ class AppBuilder {
   std::map<std::int64_t, LiveRdd> rdds_;
   std::map<std::string, MiscProcess> misc_;
   Status task_error_;
+  StageSpill spill_;  // the peaks of stages done (StageDone)
 };
 
 void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
@@ -1756,7 +1909,7 @@ void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
   if (found.executor == nullptr) found.executor = &Executor(ev.info.executor);
   if (found.stage != &s) {
     found.stage = &s;
-    found.stage_peaks = &s.executor_peaks[ev.info.executor];
+    found.stage_peaks = &Peaks(s)[ev.info.executor];
   }
   json& executor_peaks = found.executor->peak_metrics;
   if (executor_peaks.is_null()) executor_peaks = json::object();
@@ -1774,6 +1927,44 @@ void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
   Status st = sink_->Row(stage_id, stage_attempt, ev.info, status, ev.error,
                          ev.has_metrics ? &ev.metrics : nullptr);
   if (!st.ok() && task_error_.ok()) task_error_ = st;
+  // The last task running in a completed stage ended (a speculative copy killed after the stage
+  // completed, say).
+  if (was_running && s.active <= 0 && s.status != "ACTIVE" && s.status != "PENDING") StageDone(s);
+}
+
+void AppBuilder::StageDone(LiveStage& s) {
+  sink_->StageDone(s.stage_id, s.attempt_id);
+  if (s.executor_peaks.empty() || s.peaks_spilled) return;
+  for (const auto& [id, peaks] : s.executor_peaks) {
+    // Put aside only what reads back as the same keys (JSON text replaces invalid UTF-8).
+    for (const char c : id) {
+      if (static_cast<unsigned char>(c) >= 0x80) return;
+    }
+  }
+  const auto extent = spill_.Put(JsonText(json(s.executor_peaks)));
+  if (!extent) return;
+  for (const auto& [id, peaks] : s.executor_peaks) {  // the shortcuts into the entries going
+    auto found = executor_peaks_.find(id);
+    if (found != executor_peaks_.end() && found->second.stage == &s) found->second.stage = nullptr;
+  }
+  std::map<std::string, json>().swap(s.executor_peaks);
+  s.peaks_spilled = extent;
+}
+
+std::map<std::string, json>& AppBuilder::Peaks(LiveStage& s) {
+  if (s.peaks_spilled) {
+    auto text = spill_.Get(*s.peaks_spilled);
+    if (text.ok()) {
+      json parsed = json::parse(text.value());
+      for (auto it = parsed.begin(); it != parsed.end(); ++it) {
+        s.executor_peaks[it.key()] = std::move(it.value());
+      }
+    } else if (task_error_.ok()) {
+      task_error_ = text.status();
+    }
+    s.peaks_spilled.reset();
+  }
+  return s.executor_peaks;
 }
 
 Status AppBuilder::FlushRunning() {
@@ -1802,8 +1993,8 @@ Status DeleteOtherAttempts(Store& store, const std::string& app_id, const std::s
   return Status::Ok();
 }
 
-Status AppBuilder::Finish(Store& store, std::int64_t key, const TaskSummaries& tasks,
-                          std::int64_t events, std::int64_t skipped, std::int64_t last_updated_ms) {
+Status AppBuilder::Finish(Store& store, std::int64_t key, TaskSummaries& tasks, std::int64_t events,
+                          std::int64_t skipped, std::int64_t last_updated_ms) {
   // Replace whatever the store held for this application attempt.
   if (Status st = DeleteOtherAttempts(store, app_id_, attempt_id_, key); !st.ok()) return st;
   {
@@ -1925,7 +2116,15 @@ Status AppBuilder::Finish(Store& store, std::int64_t key, const TaskSummaries& t
         "INSERT INTO spark_stages VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,"
         "?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30)");
     if (!q.ok()) return q.status();
-    for (const auto& [k, st_] : stages_) {
+    for (auto& [k, st_] : stages_) {
+      std::string executor_peaks;
+      if (st_.peaks_spilled) {
+        auto text = spill_.Get(*st_.peaks_spilled);
+        if (!text.ok()) return text.status();
+        executor_peaks = std::move(text).value();
+      } else {
+        executor_peaks = JsonText(json(st_.executor_peaks));
+      }
       q.value().Reset();
       Statement& s = q.value();
       s.Bind(1, key).Bind(2, std::int64_t{st_.stage_id}).Bind(3, std::int64_t{st_.attempt_id});
@@ -1942,7 +2141,7 @@ Status AppBuilder::Finish(Store& store, std::int64_t key, const TaskSummaries& t
       s.Bind(23, static_cast<std::int64_t>(st_.completed_indices.size()));
       s.Bind(24, JsonText(json(st_.killed_summary))).Bind(25, JsonText(st_.peak_executor_metrics));
       s.Bind(26, JsonText(json(st_.excluded_executors)));
-      s.Bind(27, JsonText(json(st_.executor_peaks)));
+      s.Bind(27, executor_peaks);
       if (st_.speculated) {
         s.Bind(28, JsonText(json{{"numTasks", st_.spec_tasks},
                                  {"numActiveTasks", st_.spec_active},
@@ -2284,7 +2483,7 @@ IngestedApplication UnchangedApplication(Store& store, const EventLogSource& src
 // `wrote` tells whether the caller is to commit.
 Status StoreApplication(Store& store, const EventLogSource& src, const IngestLimits& limits,
                         const SourceStamp& stamp, std::int64_t key, AppBuilder& app,
-                        const TaskSummaries& tasks, std::int64_t events, std::int64_t skipped,
+                        TaskSummaries& tasks, std::int64_t events, std::int64_t skipped,
                         SkipTally<SkippedLine>* skips, IngestedApplication* app_out, bool* wrote) {
   *wrote = false;
   *app_out = {app.app_id(), app.attempt_id(), src.name, events, app.completed(), false};
@@ -2448,6 +2647,9 @@ class TaskBatcher final : public TaskSink {
                    metrics);
     if (used_ == RowQueue::kBatchRows) Flush();
     return Status::Ok();
+  }
+  void StageDone(int stage_id, int stage_attempt) override {
+    summaries_.Release(stage_id, stage_attempt);
   }
   // Hands the rows so far to the writer.
   void Flush() {

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "profiles/spark/spark_store.h"
@@ -91,6 +92,84 @@ TEST_CASE("Summaries kept at ingest equal the GROUP BYs over the stored tasks") 
                       "AND stage_attempt_id = 0") == 1400);
   const auto [kept, regrouped] = KeptAndRegroupedSummaries(*store);
   CHECK(kept.find(": 0 rows") == std::string::npos);
+  CHECK(kept == regrouped);
+}
+
+TEST_CASE("Events of a stage after it completed still count once its entries were put aside") {
+  // Ingest puts a completed stage's entries per executor (summaries, peaks) in a scratch file
+  // once no task of it runs, and takes them back for a later event. Stage 0 completes while a
+  // speculative copy runs; the copy's end (killed) leaves no task running; then a task end that
+  // never started, its executor metrics, and the stage's executor metrics arrive after. The
+  // store equals the one ingested with no scratch folder (everything kept in memory).
+  const std::string dir = testing::MakeTempDir();
+  auto start = [](int id, const char* executor, bool speculative) {
+    return std::string(R"({"Event":"SparkListenerTaskStart","Stage ID":0,"Stage Attempt ID":0,"Task Info":{"Task ID":)") +
+           std::to_string(id) + R"(,"Index":)" + std::to_string(id % 2) +
+           R"(,"Attempt":0,"Launch Time":1000,"Executor ID":")" + executor +
+           R"(","Host":"h","Speculative":)" + (speculative ? "true" : "false") + "}}\n";
+  };
+  auto end = [](int id, const char* executor, const char* reason, int finish, int heap) {
+    return std::string(R"({"Event":"SparkListenerTaskEnd","Stage ID":0,"Stage Attempt ID":0,"Task End Reason":{"Reason":")") +
+           reason + R"("},"Task Info":{"Task ID":)" + std::to_string(id) + R"(,"Index":)" +
+           std::to_string(id % 2) + R"(,"Attempt":0,"Launch Time":1000,"Executor ID":")" +
+           executor + R"(","Host":"h","Finish Time":)" + std::to_string(finish) +
+           R"(},"Task Executor Metrics":{"JVMHeapMemory":)" + std::to_string(heap) +
+           R"(},"Task Metrics":{"Executor Run Time":5,"Input Metrics":{"Bytes Read":10,"Records Read":1}}})"
+           "\n";
+  };
+  const std::string stage0 =
+      R"({"Stage ID":0,"Stage Attempt ID":0,"Stage Name":"s0","Number of Tasks":2,"Submission Time":1000)";
+  std::string log =
+      R"({"Event":"SparkListenerApplicationStart","App Name":"l","App ID":"app-l","Timestamp":900,"User":"u"})"
+      "\n"
+      R"({"Event":"SparkListenerJobStart","Job ID":0,"Submission Time":1000,"Stage Infos":[)" +
+      stage0 + R"(}],"Stage IDs":[0]})" + "\n" + R"({"Event":"SparkListenerStageSubmitted","Stage Info":)" +
+      stage0 + "}}\n";
+  log += start(1, "1", false) + start(2, "2", false) + start(3, "2", true);
+  log += end(1, "1", "Success", 1200, 100) + end(2, "2", "Success", 1300, 200);
+  log += R"({"Event":"SparkListenerStageCompleted","Stage Info":)" + stage0 +
+         R"(,"Completion Time":1300}})" "\n";
+  log += end(3, "2", "TaskKilled", 1400, 300);   // the last task running: the stage is done
+  log += end(4, "1", "Success", 1500, 400);      // never started, after the stage was done
+  for (const char* event : {
+           R"({"Event":"SparkListenerStageExecutorMetrics","Executor ID":"3","Stage ID":0,"Stage Attempt ID":0,"Executor Metrics":{"JVMHeapMemory":500}})",
+           R"({"Event":"SparkListenerJobEnd","Job ID":0,"Completion Time":1600,"Job Result":{"Result":"JobSucceeded"}})",
+           R"({"Event":"SparkListenerApplicationEnd","Timestamp":1700})"}) {
+    log += std::string(event) + "\n";
+  }
+  testing::WriteFile(dir + "/app-l", log);
+  // With the scratch folder, or with none (TMPDIR names no folder: everything kept in memory).
+  auto ingest = [&](bool scratch) {
+    const char* old = std::getenv("TMPDIR");
+    const std::string saved = old ? old : "";
+    if (!scratch) ::setenv("TMPDIR", (dir + "/no-such-dir").c_str(), 1);
+    auto into = OpenSparkStore(":memory:");
+    auto summary = IngestEventLogs(*into, {dir + "/app-l"});
+    if (old) {
+      ::setenv("TMPDIR", saved.c_str(), 1);
+    } else {
+      ::unsetenv("TMPDIR");
+    }
+    REQUIRE(summary.ok());
+    CHECK(summary.value().skipped.empty());
+    return into;
+  };
+  auto store = ingest(true);
+  CHECK(Count(*store, "SELECT tasks FROM spark_stage_executor_summaries WHERE stage_id = 0 AND "
+                      "executor_id = '1'") == 2);
+  CHECK(Count(*store, "SELECT killed_tasks FROM spark_stage_executor_summaries WHERE "
+                      "stage_id = 0 AND executor_id = '2'") == 1);
+  CHECK(Count(*store, "SELECT input_bytes FROM spark_stage_executor_summaries WHERE "
+                      "stage_id = 0 AND executor_id = '1'") == 20);
+  auto peaks = store->Prepare("SELECT executor_peaks_json FROM spark_stages WHERE stage_id = 0");
+  REQUIRE(peaks.ok());
+  REQUIRE(peaks.value().Step());
+  CHECK(peaks.value().ColumnText(0) ==
+        R"({"1":{"JVMHeapMemory":400},"2":{"JVMHeapMemory":300},"3":{"JVMHeapMemory":500}})");
+
+  auto in_memory = ingest(false);
+  CHECK(testing::DumpTables(*store, "spark_") == testing::DumpTables(*in_memory, "spark_"));
+  const auto [kept, regrouped] = KeptAndRegroupedSummaries(*store);
   CHECK(kept == regrouped);
 }
 
