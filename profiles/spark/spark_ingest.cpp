@@ -2588,11 +2588,22 @@ struct TaskRow {
 };
 
 // The task rows of one log between its parser thread and the writer, in batches. At most
-// kMaxBatches batches wait, so a log in flight holds a bounded number of rows (about 2 MiB).
+// `max_batches` batches wait, so a log in flight holds a bounded number of rows.
 class RowQueue {
  public:
   static constexpr std::size_t kBatchRows = 512;
-  static constexpr std::size_t kMaxBatches = 4;
+  // The batches all `jobs` logs in flight may hold together (about 20 MiB of rows), and the
+  // fewest one log may hold. A parser ahead of the writer fills its log's share while the writer
+  // finishes the log before (its stages, jobs and summaries); with only a few batches it waited
+  // there, and `--jobs 2` over 8 logs of 20,000 tasks ran 1.54x faster than `--jobs 1` instead of
+  // 1.70x (docs/performance.md, session 13).
+  static constexpr std::size_t kBudgetBatches = 64;
+  static constexpr std::size_t kMinBatches = 4;
+  static std::size_t BatchesPerLog(std::size_t jobs) {
+    return std::max(kMinBatches, kBudgetBatches / std::max<std::size_t>(1, jobs));
+  }
+
+  explicit RowQueue(std::size_t max_batches) : batches_{max_batches} {}
 
   // Parser side: waits while the queue is full; drops the batch once the queue is abandoned.
   void Push(std::vector<TaskRow>&& batch) { batches_.Push(std::move(batch)); }
@@ -2621,7 +2632,7 @@ class RowQueue {
   void Abandon() { batches_.Abandon(); }
 
  private:
-  models::BoundedQueue<std::vector<TaskRow>> batches_{kMaxBatches};
+  models::BoundedQueue<std::vector<TaskRow>> batches_;
   std::mutex spare_mu_;
   std::vector<TaskRow> spare_;
 };
@@ -2673,6 +2684,7 @@ class TaskBatcher final : public TaskSink {
 // before it reads, the rest and `ready` after; the writer reads a field once the flag that
 // covers it is set (under the pool's mutex) and takes the task rows from `rows` meanwhile.
 struct ParsedLog {
+  explicit ParsedLog(std::size_t max_batches) : rows(max_batches) {}
   bool unchanged = false;  // the store held the source unchanged: not parsed
   bool started = false;
   SourceStamp stamp;
@@ -2697,7 +2709,7 @@ class ParsePool {
             const IngestLimits& limits, std::size_t jobs)
       : sources_(sources), limits_(limits), jobs_(jobs), logs_(sources.size()) {
     for (std::size_t i = 0; i < logs_.size(); ++i) {
-      logs_[i] = std::make_unique<ParsedLog>();
+      logs_[i] = std::make_unique<ParsedLog>(RowQueue::BatchesPerLog(jobs));
       logs_[i]->unchanged = unchanged[i];
     }
     const std::size_t threads = std::min(jobs, sources.size());

@@ -13,8 +13,9 @@
 // turned a row away (a task id twice in one log) they are grouped from the stored rows instead.
 //
 // Memory: at most `jobs` logs are parsed or waiting at a time; each holds what one log's
-// sequential ingest holds plus a queue of at most 4 batches of 512 task rows (about 2 MiB) that
-// the parser waits on when the writer is behind. Nothing is written outside the store (earlier
+// sequential ingest holds plus a queue of batches of 512 task rows that the parser waits on when
+// the writer is behind: max(4, 64 / jobs) batches a log, so about 20 MiB of rows for all logs
+// in flight up to 16 jobs, and 4 batches (about 1.3 MiB) a log beyond. Nothing is written outside the store (earlier
 // versions' scratch stores under the temporary directory, left by a killed run, are removed).
 //
 // Thread-safety: one call per Store at a time; `progress` is called on the calling thread only.
