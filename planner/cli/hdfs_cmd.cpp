@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "planner/cli/command.h"
+#include "planner/cli/options.h"
 #include "planner/hdfs/hdfs_streaming.h"
 #include "models/input_file.h"
 
@@ -52,16 +53,10 @@ void AddHdfsCommand(CLI::App& command, CliContext& ctx) {
       return ReportError(ctx, "hdfs reduce", s, true);
     std::ios::sync_with_stdio(false);
     // Every line is read and checked before the first byte is written: bad input is an error
-    // document and exit 2, never part of an answer.
+    // document and exit 2, never part of an answer. The read streams are then written as they
+    // come from the analysis's sort.
     auto answer = planner::HdfsReduceStreamed(std::cin, options, nullptr);
-    if (!answer.ok()) return ReportError(ctx, "hdfs reduce", answer.status(), true);
-    ctx.exit_code = 0;
-    // Past this point part of the answer may be out (the read streams are written as they come
-    // from the analysis's sort): a failure leaves the document without its closing brace, and
-    // is reported on stderr only, exit 1.
-    if (Status s = planner::WriteJson(answer.value(), *ctx.out); !s.ok()) {
-      ReportError(ctx, "hdfs reduce", s, false);
-    }
+    WriteStreamedJson(ctx, "hdfs reduce", answer);
   });
 }
 

@@ -131,4 +131,15 @@ void WriteAnswer(CliContext& ctx, const std::string& command, bool json, const R
               [](const T& value) { return ToJson(value); });
 }
 
+// The end of a command whose JSON answer is written as it is computed (the answer's own
+// WriteJson, e.g. planner::WriteJson of a planner::StreamedWorkloadAnswer): a failed answer is
+// reported as by WriteAnswer; once writing has begun part of the document may be out, so a failure
+// then is reported on stderr only (exit code 1) and leaves the document incomplete.
+template <typename T>
+void WriteStreamedJson(CliContext& ctx, const std::string& command, Result<T>& answer) {
+  if (!answer.ok()) return ReportError(ctx, command, answer.status(), true);
+  ctx.exit_code = 0;
+  if (Status s = WriteJson(answer.value(), *ctx.out); !s.ok()) ReportError(ctx, command, s, false);
+}
+
 }  // namespace perfplan::cli

@@ -80,13 +80,7 @@ void AddWorkloadCommand(CLI::App& cmd, CliContext& ctx) {
     if (!flags->json) request.options.streams = false;  // the table prints no streams
     if (request.options.streams) {  // written as they come from the analysis's sort
       auto answer = planner::AnswerWorkloadStreamed(request);
-      if (!answer.ok()) return ReportError(ctx, "workload", answer.status(), true);
-      ctx.exit_code = 0;
-      // Past this point part of the answer may be out: a failure is only reported on stderr.
-      if (Status s = planner::WriteJson(answer.value(), *ctx.out); !s.ok()) {
-        ReportError(ctx, "workload", s, false);
-      }
-      return;
+      return WriteStreamedJson(ctx, "workload", answer);
     }
     WriteAnswer(ctx, "workload", flags->json, planner::AnswerWorkload(flags->request),
                 [&ctx](std::ostream& out, const planner::WorkloadAnswer& answer) {
