@@ -1,13 +1,14 @@
 // Prints the accuracy tables of docs/accuracy.md for a Scout folder:
 //   build/bench/scout_accuracy ../shared/data/04-workload-runtime-traces/scout
-//   [hardware|references [own-errors|no-span|no-references|reference-errors]]
+//   [hardware|references [own-errors|no-span|no-references|reference-errors|no-pooling]]
 // own-errors: intervals calibrated on the workload's own out-of-sample errors only (the default);
 // no-span: transfer intervals under one training type without the spanned scalings
 // (EvaluateOptions::span_unidentified_scalings = false, docs/accuracy.md step 7); no-references:
 // the spanned scalings without the reference workloads' type-to-type ratios
 // (EvaluateOptions::span_reference_workloads = false, step 8); reference-errors: the defaults plus
 // the reference workloads' out-of-sample errors under the same training design
-// (EvaluateOptions::interval_noise_from_references = true).
+// (EvaluateOptions::interval_noise_from_references = true); no-pooling: the defaults with the
+// chosen serial-floor fully pooled (EvaluateOptions::partial_pooling = false, session 14).
 // Exit 2 when the folder cannot be imported.
 #include <iostream>
 #include <string>
@@ -18,7 +19,8 @@
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << "usage: scout_accuracy SCOUT_DIR "
-                 "[hardware|references [own-errors|no-span|no-references|reference-errors]]\n";
+                 "[hardware|references "
+                 "[own-errors|no-span|no-references|reference-errors|no-pooling]]\n";
     return 2;
   }
   perfplan::Result<perfplan::planner::ImportScoutAnswer> runs =
@@ -35,15 +37,17 @@ int main(int argc, char** argv) {
   if (argc > 3) {
     const std::string third = argv[3];
     if (third != "own-errors" && third != "no-span" && third != "no-references" &&
-        third != "reference-errors") {
-      std::cerr << "the third argument can only be own-errors, no-span, no-references or "
-                   "reference-errors, got "
+        third != "reference-errors" && third != "no-pooling") {
+      std::cerr << "the third argument can only be own-errors, no-span, no-references, "
+                   "reference-errors or no-pooling, got "
                 << third << "\n";
       return 2;
     }
     options.evaluate.interval_noise_from_references = third == "reference-errors";
     options.evaluate.span_unidentified_scalings = third != "no-span";
-    options.evaluate.span_reference_workloads = third == "own-errors" || third == "reference-errors";
+    options.evaluate.span_reference_workloads =
+        third == "own-errors" || third == "reference-errors" || third == "no-pooling";
+    options.evaluate.partial_pooling = third != "no-pooling";
   }
   auto report = perfplan::planner::StudyAccuracy(runs.value().runs, options);
   if (!report.ok()) {

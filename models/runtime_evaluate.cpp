@@ -180,6 +180,7 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
   ChoiceOptions choice_options;
   choice_options.fit = fit_options;
   choice_options.candidates = options.candidates;
+  choice_options.partial_pooling = options.partial_pooling;
   if (hardware) {
     Result<ModelChoice> choice =
         ChooseRuntimeForm(train_by_group[kPooled], target_types, choice_options);

@@ -69,6 +69,10 @@ struct EvaluateOptions {
   // that reference's runtime ratio between the two types at the row's node count (docs/accuracy.md
   // step 8). false: the three hardware scalings only (step 7), for comparison.
   bool span_reference_workloads = true;
+  // ChoiceOptions::partial_pooling: per-type parallel work on a chosen serial-floor when the
+  // training runs hold several instance types (docs/accuracy.md, session 14). false: fully
+  // pooled, for comparison.
+  bool partial_pooling = true;
   Status Validate() const;
 };
 

@@ -67,28 +67,51 @@ void ErnestBasis(const MeasuredRun& x, double out[kPooledColumns]) {
   out[4] = 0;
 }
 
-// Weighted NNLS with the basis columns in `use`, 1/runtime weights, over the completed runs and,
-// as in FitRuntime, the censoring hinge: a censored run (a lower bound) joins the fit pinned at its
-// bound while the fit predicts below it, for at most `max_iterations` rounds.
+// The censoring hinge of the pooled fits, as in FitRuntime: solve(pinned) fits the completed runs
+// and the censored runs (lower bounds) with pinned[i] set, each at its bound; predicted(i) is then
+// the fit's runtime for runs[i]. A censored run is pinned while the fit predicts below its bound,
+// for at most `max_iterations` rounds.
+template <typename Solve, typename Predicted>
+Status FitWithCensoringHinge(const std::vector<const MeasuredRun*>& runs, int max_iterations,
+                             Solve solve, Predicted predicted) {
+  std::vector<bool> pinned(runs.size(), false);
+  for (int iteration = 0;; ++iteration) {
+    if (Status s = solve(pinned); !s.ok()) return s;
+    bool added = false;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (runs[i]->completed || pinned[i]) continue;
+      if (predicted(i) < runs[i]->runtime_seconds * (1 - 1e-9)) pinned[i] = added = true;
+    }
+    if (!added || iteration + 1 >= max_iterations) return Status::Ok();
+  }
+}
+
+// The basis columns marked in `use`, in order.
+std::vector<std::size_t> Columns(const std::array<bool, kPooledColumns>& use) {
+  std::vector<std::size_t> cols;
+  for (std::size_t k = 0; k < kPooledColumns; ++k) {
+    if (use[k]) cols.push_back(k);
+  }
+  return cols;
+}
+
+// Weighted NNLS with the basis columns in `use`, 1/runtime weights, over the completed runs and
+// the censored runs the hinge pins (FitWithCensoringHinge).
 using Theta = std::array<double, kPooledColumns>;
 template <typename BasisFn>
 Result<Theta> SolveWeighted(const std::vector<const MeasuredRun*>& runs,
                             const std::array<bool, kPooledColumns>& use, BasisFn basis,
                             int max_iterations) {
-  std::vector<std::size_t> cols;
-  for (std::size_t k = 0; k < kPooledColumns; ++k) {
-    if (use[k]) cols.push_back(k);
-  }
+  const std::vector<std::size_t> cols = Columns(use);
   std::vector<Theta> rows(runs.size());
   for (std::size_t i = 0; i < runs.size(); ++i) basis(*runs[i], rows[i].data());
-  std::vector<bool> active(runs.size(), false);
   Theta theta = {0, 0, 0, 0, 0};
-  for (int iteration = 0;; ++iteration) {
+  const auto solve = [&](const std::vector<bool>& pinned) -> Status {
     DenseMatrix a;
     a.cols = cols.size();
     std::vector<double> rhs;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (!runs[i]->completed && !active[i]) continue;
+      if (!runs[i]->completed && !pinned[i]) continue;
       for (std::size_t k : cols) a.values.push_back(rows[i][k] / runs[i]->runtime_seconds);
       rhs.push_back(1.0);
       ++a.rows;
@@ -97,15 +120,14 @@ Result<Theta> SolveWeighted(const std::vector<const MeasuredRun*>& runs,
     Result<NnlsSolution> s = SolveNnls(a, rhs);
     if (!s.ok()) return s.status();
     for (std::size_t j = 0; j < cols.size(); ++j) theta[cols[j]] = s.value().x[j];
-    bool added = false;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (runs[i]->completed || active[i]) continue;
-      double predicted = 0;
-      for (std::size_t k = 0; k < kPooledColumns; ++k) predicted += theta[k] * rows[i][k];
-      if (predicted < runs[i]->runtime_seconds * (1 - 1e-9)) active[i] = added = true;
-    }
-    if (!added || iteration + 1 >= max_iterations) break;
-  }
+    return Status::Ok();
+  };
+  const auto predicted = [&](std::size_t i) {
+    double value = 0;
+    for (std::size_t k = 0; k < kPooledColumns; ++k) value += theta[k] * rows[i][k];
+    return value;
+  };
+  if (Status s = FitWithCensoringHinge(runs, max_iterations, solve, predicted); !s.ok()) return s;
   return theta;
 }
 
@@ -334,11 +356,122 @@ std::optional<double> PredictForm(const FormModel& model, const MeasuredRun& tar
       if (model.form == RuntimeForm::kMemory && !(target.memory_bytes > 0)) return std::nullopt;
       double b[kPooledColumns];
       PooledBasis(target, *v, model.memory_factor, b);
-      for (std::size_t k = 0; k < kPooledColumns; ++k) value += model.theta[k] * b[k];
+      const auto own = model.type_theta.find(target.instance_type);
+      const std::array<double, 5>& theta =
+          own != model.type_theta.end() ? own->second : model.theta;
+      for (std::size_t k = 0; k < kPooledColumns; ++k) value += theta[k] * b[k];
     }
   }
   if (!(value > 0) || !std::isfinite(value)) return std::nullopt;
   return value;
+}
+
+const std::vector<double>& PoolingPenaltyGrid() {
+  static const std::vector<double> kGrid = {0.0625, 0.25, 1, 4, 16, 64, 256};
+  return kGrid;
+}
+
+Result<FormModel> FitPartiallyPooled(const FormModel& pooled, const std::vector<MeasuredRun>& runs,
+                                     double penalty, int max_censoring_iterations) {
+  const std::string name = "partial pooling of " + std::string(ToString(pooled.form));
+  if (!IsPooledForm(pooled.form)) {
+    return Status::InvalidArgument("partial pooling: " + std::string(ToString(pooled.form)) +
+                                   " is not a pooled form");
+  }
+  if (!(penalty > 0) || !std::isfinite(penalty)) {
+    return Status::InvalidArgument(name + ": penalty must be finite and > 0, got " + Num(penalty));
+  }
+  std::map<std::string, std::size_t> type_index;  // types with a completed run
+  std::vector<std::string> types;
+  for (const MeasuredRun& r : runs) {
+    if (r.completed && type_index.emplace(r.instance_type, types.size()).second) {
+      types.push_back(r.instance_type);
+    }
+  }
+  if (types.empty()) return Status::InvalidArgument(name + ": no completed run to fit");
+  const std::vector<std::size_t> cols = Columns(PooledColumns(pooled.form));  // column 1 is always cols[1]
+  const std::size_t width = cols.size();
+  struct Row {
+    std::size_t type = 0;
+    Theta basis = {0, 0, 0, 0, 0};
+    const MeasuredRun* run = nullptr;
+  };
+  std::vector<Row> rows;
+  for (const MeasuredRun& r : runs) {
+    const auto it = type_index.find(r.instance_type);
+    if (it == type_index.end()) continue;  // only bounds on this type: nothing of its own to fit
+    const std::optional<double> v = RelativeFigure(pooled, r);
+    if (!v) {
+      return Status::InvalidArgument(name + ": no " + std::string(ToString(pooled.scaling)) +
+                                     " figure for '" + r.instance_type + "'");
+    }
+    Row row;
+    row.type = it->second;
+    row.run = &r;
+    PooledBasis(r, *v, pooled.memory_factor, row.basis.data());
+    rows.push_back(row);
+  }
+  // w_t: the mean of s/(m·v) over runtime on t's completed runs, the relative effect of a unit of
+  // the parallel-work coefficient on t's runs (every completed run has s/(m·v) > 0).
+  std::vector<double> weight(types.size(), 0);
+  std::vector<std::size_t> count(types.size(), 0);
+  for (const Row& row : rows) {
+    if (!row.run->completed) continue;
+    ++count[row.type];
+    weight[row.type] += row.basis[1] / row.run->runtime_seconds;
+  }
+  for (std::size_t t = 0; t < types.size(); ++t) weight[t] /= static_cast<double>(count[t]);
+  const double root = std::sqrt(penalty);
+  // Unknowns: the common coefficients θ (width, in cols' order), then each type's c_t.
+  const std::size_t unknowns = width + types.size();
+  FormModel out = pooled;
+  out.pooling_penalty = penalty;
+  std::vector<const MeasuredRun*> fitted(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) fitted[i] = rows[i].run;
+  const auto solve = [&](const std::vector<bool>& pinned) -> Status {
+    DenseMatrix a;
+    a.cols = unknowns;
+    std::vector<double> rhs;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (!rows[i].run->completed && !pinned[i]) continue;
+      a.values.resize(a.values.size() + unknowns, 0);
+      for (std::size_t j = 0; j < width; ++j) {
+        a.At(a.rows, j == 1 ? width + rows[i].type : j) =
+            rows[i].basis[cols[j]] / rows[i].run->runtime_seconds;
+      }
+      rhs.push_back(1);
+      ++a.rows;
+    }
+    for (std::size_t t = 0; t < types.size(); ++t) {
+      a.values.resize(a.values.size() + unknowns, 0);
+      a.At(a.rows, 1) = -root * weight[t];
+      a.At(a.rows, width + t) = root * weight[t];
+      rhs.push_back(0);
+      ++a.rows;
+    }
+    Result<NnlsSolution> s = SolveNnls(a, rhs);
+    if (!s.ok()) return s.status();
+    out.theta = {0, 0, 0, 0, 0};
+    for (std::size_t j = 0; j < width; ++j) out.theta[cols[j]] = s.value().x[j];
+    out.type_theta.clear();
+    for (std::size_t t = 0; t < types.size(); ++t) {
+      std::array<double, 5> own = out.theta;
+      own[1] = s.value().x[width + t];
+      out.type_theta[types[t]] = own;
+    }
+    return Status::Ok();
+  };
+  const auto predicted = [&](std::size_t i) {
+    const std::array<double, 5>& own = out.type_theta[types[rows[i].type]];
+    double value = 0;
+    for (std::size_t k = 0; k < kPooledColumns; ++k) value += own[k] * rows[i].basis[k];
+    return value;
+  };
+  if (Status s = FitWithCensoringHinge(fitted, max_censoring_iterations, solve, predicted);
+      !s.ok()) {
+    return s;
+  }
+  return out;
 }
 
 Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
@@ -521,9 +654,79 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
     return Status::InvalidArgument("no candidate runtime form fits the training runs (" + why +
                                    ")");
   }
+  // Partial pooling of a chosen serial-floor: each type's parallel work = the common one + a
+  // deviation shrunk by a penalty, scored by the same folds. The fully pooled form is the simplest
+  // member of the family, so it stays unless it is outside the parsimony margin of the lowest
+  // error; otherwise the largest (most pooled) penalty within the margin is adopted. Only
+  // serial-floor: beside a common term that rises with m (log-nodes, communication, memory's
+  // log m), freeing each type's parallel work lets that term absorb what the 3 smallest node
+  // counts cannot separate, and it dominates beyond them (docs/accuracy.md, session 14: WordCount
+  // huge, communication).
+  std::set<std::string> trained_types;
+  for (const MeasuredRun& r : train) {
+    if (r.completed) trained_types.insert(r.instance_type);
+  }
+  const Scored* adopted = best;
+  std::vector<Scored> partial;
+  if (options.partial_pooling && best->score.form == RuntimeForm::kSerialFloor &&
+      trained_types.size() >= 2) {
+    out.pooled_cv_error = best->score.cv_error;
+    for (double penalty : PoolingPenaltyGrid()) {
+      Scored s;
+      s.score = best->score;
+      s.held_out_log_prediction.assign(train.size(), std::nan(""));
+      bool fitted = true;
+      for (std::size_t k = 0; k < folds.held_out.size() && fitted; ++k) {
+        const std::set<std::size_t> held(folds.held_out[k].begin(), folds.held_out[k].end());
+        std::vector<MeasuredRun> rest;
+        for (std::size_t i = 0; i < train.size(); ++i) {
+          if (!held.count(i)) rest.push_back(train[i]);
+        }
+        Result<FormModel> fold_model = FitPartiallyPooled(best->fold_models[k], rest, penalty,
+                                                          fold_fit.max_censoring_iterations);
+        fitted = fold_model.ok();
+        for (std::size_t i : folds.held_out[k]) {
+          const std::optional<double> p =
+              fitted ? PredictForm(fold_model.value(), train[i]) : std::nullopt;
+          fitted = fitted && p.has_value();
+          if (fitted) s.held_out_log_prediction[i] = std::log(*p);
+        }
+        if (fitted) s.fold_models.push_back(fold_model.value());
+      }
+      Result<FormModel> full =
+          fitted ? FitPartiallyPooled(*best->full, train, penalty,
+                                      options.fit.max_censoring_iterations)
+                 : Result<FormModel>(Status::InvalidArgument("a fold could not be fitted"));
+      if (!full.ok()) {
+        out.pooling_scores.push_back({penalty, std::nan("")});
+        continue;
+      }
+      s.full = full.value();
+      finish_score(s);
+      out.pooling_scores.push_back({penalty, s.score.cv_error});
+      partial.push_back(std::move(s));
+    }
+    double lowest_error = best->score.cv_error;
+    for (const Scored& s : partial) lowest_error = std::min(lowest_error, s.score.cv_error);
+    const double margin = lowest_error * (1 + kParsimonyFraction) + kExactScore;
+    if (best->score.cv_error > margin) {
+      for (auto it = partial.rbegin(); it != partial.rend(); ++it) {
+        if (it->score.cv_error <= margin) {
+          adopted = &*it;
+          break;
+        }
+      }
+    }
+    if (adopted != best) out.pooling_penalty = adopted->full->pooling_penalty;
+  }
   out.chosen = best->score.form;
-  out.model = *best->full;
+  out.model = *adopted->full;
   out.exact_forms = std::move(exact_forms);
+  // The calibration set stays the fully pooled form's: the penalty was chosen on the partial fits'
+  // held-out residuals, so those are no longer out-of-sample for a conformal interval (CV+ needs a
+  // fitting procedure fixed before the residuals are seen). The pooled form's CV+ interval is a
+  // valid one for the runtime whichever point is reported inside it, and CvPlusInterval widens it
+  // to contain the partial fit's point.
   out.fold_models = best->fold_models;
   for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
     for (std::size_t i : folds.held_out[k]) {
@@ -545,6 +748,14 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
   } else if (runner_up) {
     out.reason += "; next " + std::string(ToString(runner_up->score.form)) + " " +
                   Num(runner_up->score.cv_error);
+  }
+  if (adopted != best) {
+    out.reason += "; per-type deviations shrunk toward it with penalty " +
+                  Num(out.pooling_penalty) + " lower that error to " +
+                  Num(adopted->score.cv_error);
+  } else if (!out.pooling_scores.empty()) {
+    out.reason += "; fully pooled (per-type deviations did not lower its error by more than " +
+                  Num(100 * kParsimonyFraction) + "%)";
   }
   return out;
 }

@@ -91,6 +91,10 @@ struct FormModel {
   std::array<double, 5> theta = {0, 0, 0, 0, 0};  // pooled: [1, s/(m·v), log m, m, memory]
   double memory_factor = 0;                 // kMemory: the fitted κ
   std::map<std::string, std::array<double, 4>> per_type;  // kErnest: [1, s/m, m, log m]
+  // Pooled forms fitted by FitPartiallyPooled: each training type's own coefficients, in theta's
+  // columns; theta is then their common centre (types without training runs). Empty: fully pooled.
+  std::map<std::string, std::array<double, 5>> type_theta;
+  double pooling_penalty = 0;               // FitPartiallyPooled's λ (0: fully pooled)
   std::vector<FormModel> members;           // kAverage
 };
 
@@ -107,12 +111,34 @@ Result<FormModel> FitForm(RuntimeForm form, const std::vector<MeasuredRun>& runs
 // on another type; a non-positive prediction).
 std::optional<double> PredictForm(const FormModel& model, const MeasuredRun& target);
 
+// Partial pooling of a fitted pooled form (serial-floor, log-nodes, communication, memory): every
+// instance type t with a completed run gets its own parallel-work coefficient c_t >= 0 (column
+// s/(m·v)), shrunk toward the common θ1 >= 0 by the ridge term penalty · Σ_t (w_t·(c_t − θ1))²,
+// w_t = mean of s/(m·v) over runtime on t's completed runs (a unit of the coefficient's relative
+// effect on t's runs, so the penalty counts in runs: 1 weighs a deviation like one run's relative
+// error). The other coefficients (floor, log m, m, memory) describe the workload, not the type,
+// and stay common, as do the scaling figure, its reference and κ. Minimised jointly by NNLS with
+// FitForm's 1/runtime-weighted residuals and censoring hinge. penalty → ∞ is the pooled fit, → 0
+// the parallel work of each type fitted on its own (how fast a type runs the part that falls with
+// nodes, beside what its vCPU ratio says). Types without a completed run are predicted with θ.
+// Errors (InvalidArgument): not a pooled form; penalty not finite and > 0; no completed run; a run
+// without the pooled fit's hardware figure.
+Result<FormModel> FitPartiallyPooled(const FormModel& pooled, const std::vector<MeasuredRun>& runs,
+                                     double penalty, int max_censoring_iterations);
+// The penalties the model choice tries, 4^k for k = -2..4 (1/16 of one run's weight to 256 runs),
+// fixed a priori (docs/accuracy.md, session 14).
+const std::vector<double>& PoolingPenaltyGrid();
+
 struct ChoiceOptions {
   FitOptions fit;  // for freeride-g (hardware_aware as the caller needs)
   // Forms to consider, in parsimony order; default every form. kAverage averages the others in
   // this list that are eligible.
   std::vector<RuntimeForm> candidates = AllRuntimeForms();
   HardwareScaling scaling = HardwareScaling::kVcpus;  // the pooled forms' v
+  // When the chosen form is serial-floor and the training runs hold two or more instance types, try
+  // FitPartiallyPooled over PoolingPenaltyGrid() with the same folds (ModelChoice::pooling_*).
+  // Not for forms with a term rising with m: beside it, per-type parallel work extrapolates badly.
+  bool partial_pooling = true;
   Status Validate() const;  // non-empty candidates; fit.Validate()
 };
 
@@ -143,6 +169,16 @@ struct ModelChoice {
   // cannot reject them: cross-validation cannot judge them, and neither can anything else in the
   // training data. Intervals contain their predictions (models/runtime_evaluate.h).
   std::vector<FormModel> exact_forms;
+  // Partial pooling of a chosen serial-floor (ChoiceOptions::partial_pooling): the same folds'
+  // error for each penalty of PoolingPenaltyGrid() (NaN when a fold could not be fitted), the fully
+  // pooled form's error, and the penalty adopted (0: fully pooled kept). A penalty is adopted only
+  // when the pooled error is not within the parsimony margin of the lowest, and then the largest
+  // penalty within it; `model` is then the partial fit (the point prediction), while fold_models
+  // and the calibration radii stay the fully pooled form's: the penalty was chosen on the partial
+  // fits' held-out residuals, so they are not out-of-sample for a CV+ interval.
+  std::vector<std::pair<double, double>> pooling_scores;
+  double pooled_cv_error = 0;
+  double pooling_penalty = 0;
 };
 
 // Chooses among options.candidates on `train` (one workload; completed and censored runs).

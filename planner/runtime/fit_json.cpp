@@ -102,11 +102,23 @@ json ChoiceJson(const models::ModelChoice& c) {
                           {"scored_runs", s.scored},
                           {"note", s.note}});
   }
+  json pooling = nullptr;
+  if (!c.pooling_scores.empty()) {
+    json grid = json::array();
+    for (const auto& [penalty, error] : c.pooling_scores) {
+      grid.push_back(
+          {{"penalty", penalty}, {"cv_error", std::isfinite(error) ? json(error) : json(nullptr)}});
+    }
+    pooling = {{"penalty", c.pooling_penalty > 0 ? json(c.pooling_penalty) : json(nullptr)},
+               {"pooled_cv_error", c.pooled_cv_error},
+               {"grid", grid}};
+  }
   return {{"chosen", models::ToString(c.chosen)},
           {"scheme", c.scheme},
           {"folds", c.folds},
           {"cv_error_measure", "mean |log(measured/predicted)| over held-out training runs"},
           {"candidates", candidates},
+          {"partial_pooling", pooling},
           {"reason", c.reason}};
 }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <utility>
 
 #include "models/random.h"
@@ -365,6 +366,169 @@ TEST_CASE("few distinct node counts fall back to leave-one-out") {
 // Interval coverage on synthetic data with known noise: 1,000 seeded designs, each 19 training
 // runs of Amdahl shape with 10% log-normal noise and one new run inside the trained node range;
 // the nominal 90% CV+ interval must cover 85–95% of the new runs.
+TEST_CASE("partial pooling shrinks each type's parallel-work coefficient toward a common one") {
+  // Type a (2 vCPUs, v = 1): T = 30 + 80/m; type b (4 vCPUs, v = 2): T = 30 + 20/m; 2, 4, 8 nodes.
+  // Serial-floor's [1, s/(m·v)]: a common floor 30, parallel work 8e-9 on a but 4e-9 on b, which
+  // the vCPU ratio does not explain.
+  std::vector<MeasuredRun> runs;
+  for (double m : {2.0, 4.0, 8.0}) {
+    runs.push_back(Run("a", 2, m, 30 + 80 / m));
+    runs.push_back(Run("b", 4, m, 30 + 20 / m));
+  }
+  Result<FormModel> pooled = FitForm(RuntimeForm::kSerialFloor, runs, {});
+  REQUIRE(pooled.ok());
+
+  // Penalty 1: the normal equations of the 6 weighted runs and the 2 penalty rows, solved in exact
+  // rational arithmetic outside perfplan (every coefficient is positive, so NNLS = least squares).
+  Result<FormModel> one = FitPartiallyPooled(pooled.value(), runs, 1, 10);
+  REQUIRE(one.ok());
+  const FormModel& f = one.value();
+  CHECK(f.pooling_penalty == 1);
+  CHECK(f.theta[0] == doctest::Approx(29.2115622183).epsilon(kRecoveryTolerance));
+  CHECK(f.theta[1] == doctest::Approx(6.82450676367e-9).epsilon(kRecoveryTolerance));
+  REQUIRE(f.type_theta.size() == 2);
+  for (const char* type : {"a", "b"}) {
+    CAPTURE(type);
+    CHECK(f.type_theta.at(type)[0] == doctest::Approx(f.theta[0]).epsilon(kRecoveryTolerance));
+  }
+  CHECK(f.type_theta.at("a")[1] == doctest::Approx(7.92517546146e-9).epsilon(kRecoveryTolerance));
+  CHECK(f.type_theta.at("b")[1] == doctest::Approx(4.96437666439e-9).epsilon(kRecoveryTolerance));
+  // A trained type is predicted with its own coefficient, another type with the common one.
+  CHECK(*PredictForm(f, Run("a", 2, 16, 0)) ==
+        doctest::Approx(34.1647968817).epsilon(kRecoveryTolerance));
+  CHECK(*PredictForm(f, Run("b", 4, 16, 0)) ==
+        doctest::Approx(30.7629299259).epsilon(kRecoveryTolerance));
+  CHECK(*PredictForm(f, Run("c", 8, 16, 0)) ==
+        doctest::Approx(30.2778914001).epsilon(kRecoveryTolerance));
+
+  // A small penalty leaves each type its own parallel work; a large one the pooled fit.
+  Result<FormModel> weak = FitPartiallyPooled(pooled.value(), runs, 1e-8, 10);
+  REQUIRE(weak.ok());
+  CHECK(weak.value().type_theta.at("a")[0] == doctest::Approx(30).epsilon(1e-5));
+  CHECK(weak.value().type_theta.at("a")[1] == doctest::Approx(8e-9).epsilon(1e-5));
+  CHECK(weak.value().type_theta.at("b")[1] == doctest::Approx(4e-9).epsilon(1e-5));
+  Result<FormModel> strong = FitPartiallyPooled(pooled.value(), runs, 1e10, 10);
+  REQUIRE(strong.ok());
+  for (const char* type : {"a", "b"}) {
+    CAPTURE(type);
+    for (std::size_t k = 0; k < 2; ++k) {
+      CHECK(strong.value().type_theta.at(type)[k] ==
+            doctest::Approx(pooled.value().theta[k]).epsilon(1e-5));
+    }
+  }
+
+  Result<FormModel> ernest = FitForm(RuntimeForm::kErnest, runs, {});
+  REQUIRE(ernest.ok());
+  Result<FormModel> not_pooled = FitPartiallyPooled(ernest.value(), runs, 1, 10);
+  REQUIRE_FALSE(not_pooled.ok());
+  CHECK(not_pooled.status().message() == "partial pooling: ernest is not a pooled form");
+  Result<FormModel> zero = FitPartiallyPooled(pooled.value(), runs, 0, 10);
+  REQUIRE_FALSE(zero.ok());
+  CHECK(zero.status().message() ==
+        "partial pooling of serial-floor: penalty must be finite and > 0, got 0");
+}
+
+// Nine types (2/4/8 vCPUs × three families), 2, 4 and 8 nodes each (as a user's first runs):
+// T = 300 + 4e-7·b_t·s/(m·v), 2% log-normal noise. b_t = 1: the pooled serial-floor truth;
+// otherwise each type's parallel work deviates from the common one by a seeded ±30%.
+struct DeviatingDesign {
+  std::vector<MeasuredRun> runs;
+  std::map<std::string, double> deviation;  // b_t
+};
+DeviatingDesign DeviatingRuns(bool deviate, std::uint64_t seed) {
+  Rng rng(seed);
+  DeviatingDesign d;
+  for (const char* family : {"c", "m", "r"}) {
+    for (double vcpus : {2.0, 4.0, 8.0}) {
+      const std::string type = family + std::to_string(int(vcpus));
+      d.deviation[type] = deviate ? 0.7 + 0.6 * rng.Uniform() : 1;
+      for (double m : {2.0, 4.0, 8.0}) {
+        MeasuredRun r = Run(type, vcpus, m, 1);
+        r.runtime_seconds = (300 + 4e-7 * d.deviation[type] * kBytes / (m * vcpus / 2)) *
+                            std::exp(0.02 * StandardNormal(rng));
+        d.runs.push_back(r);
+      }
+    }
+  }
+  return d;
+}
+
+// Mean |log(predicted / true)| of `model` over the nine types at 16, 32 and 64 nodes (untrained).
+double ExtrapolationError(const FormModel& model, const DeviatingDesign& d) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& [type, deviation] : d.deviation) {
+    const double vcpus = type[1] - '0';
+    for (double m : {16.0, 32.0, 64.0}) {
+      const double truth = 300 + 4e-7 * deviation * kBytes / (m * vcpus / 2);
+      sum += std::abs(std::log(*PredictForm(model, Run(type, vcpus, m, 0)) / truth));
+      ++n;
+    }
+  }
+  return sum / n;
+}
+
+TEST_CASE("partial pooling is adopted on a serial-floor where types' parallel work deviates, and "
+          "then predicts better") {
+  // Seeds 1 and 2: serial-floor is chosen. Seed 3: log-nodes, whose rising log m term keeps the
+  // pooled fit (no partial pooling beside a term that rises with m).
+  for (std::uint64_t seed : {1, 2, 3}) {
+    CAPTURE(seed);
+    const DeviatingDesign deviating = DeviatingRuns(true, seed);
+    Result<ModelChoice> choice = ChooseOverTypes(deviating.runs);
+    REQUIRE(choice.ok());
+    const ModelChoice& c = choice.value();
+    CAPTURE(c.reason);
+    if (seed == 3) {
+      CHECK(c.chosen == RuntimeForm::kLogNodes);
+      CHECK(c.pooling_penalty == 0);
+      CHECK(c.pooling_scores.empty());
+      CHECK(c.model.type_theta.empty());
+      continue;
+    }
+    CHECK(c.chosen == RuntimeForm::kSerialFloor);
+    CHECK(c.pooling_penalty > 0);
+    CHECK(c.model.type_theta.size() == 9);
+    CHECK(c.pooling_scores.size() == PoolingPenaltyGrid().size());
+    Result<FormModel> pooled = FitForm(c.chosen, deviating.runs, {});
+    REQUIRE(pooled.ok());
+    const double partial_error = ExtrapolationError(c.model, deviating);
+    const double pooled_error = ExtrapolationError(pooled.value(), deviating);
+    CAPTURE(partial_error);
+    CAPTURE(pooled_error);
+    CHECK(partial_error < pooled_error / 2);
+  }
+  // Types that do not deviate: whatever penalty the noise earns, the predictions stay the pooled
+  // fit's within 2%.
+  for (std::uint64_t seed : {1, 2, 3}) {
+    CAPTURE(seed);
+    const DeviatingDesign common = DeviatingRuns(false, seed);
+    Result<ModelChoice> common_choice = ChooseOverTypes(common.runs);
+    REQUIRE(common_choice.ok());
+    CAPTURE(common_choice.value().reason);
+    Result<FormModel> common_pooled = FitForm(common_choice.value().chosen, common.runs, {});
+    REQUIRE(common_pooled.ok());
+    for (const auto& [type, deviation] : common.deviation) {
+      const double vcpus = type[1] - '0';
+      CAPTURE(type);
+      CHECK(*PredictForm(common_choice.value().model, Run(type, vcpus, 64, 0)) ==
+            doctest::Approx(*PredictForm(common_pooled.value(), Run(type, vcpus, 64, 0)))
+                .epsilon(0.02));
+    }
+  }
+  // Off: the pooled form, and no scores.
+  ChoiceOptions off = HardwareAware(AllRuntimeForms());
+  off.partial_pooling = false;
+  const DeviatingDesign d = DeviatingRuns(true, 1);
+  std::vector<std::string> types;
+  for (const auto& [type, deviation] : d.deviation) types.push_back(type);
+  Result<ModelChoice> pooled = ChooseRuntimeForm(d.runs, types, off);
+  REQUIRE(pooled.ok());
+  CHECK(pooled.value().pooling_penalty == 0);
+  CHECK(pooled.value().pooling_scores.empty());
+  CHECK(pooled.value().model.type_theta.empty());
+}
+
 TEST_CASE("90% intervals cover 85-95% of new runs over 1000 simulated designs") {
   Rng rng(20261201);
   int inside = 0;

@@ -30,14 +30,19 @@ void CheckRefused(const std::string& args, const std::string& dir, const std::st
 
 // Runs of w: 50 + 2000/c seconds on type "t1", plus a run that failed early at 2 nodes (its 900 s
 // bound is below the model's 1050 s, so it must not move the fit).
+constexpr char kRunsHeader[] =
+    "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
+    "bandwidth_bytes_per_second,runtime_seconds,completed\n";
+
+// One completed run of workload w on c nodes of `type` (10 GB, 1e8 bytes/s).
+std::string CompletedRun(const std::string& type, int c, double seconds) {
+  return "w," + type + ",1e10," + std::to_string(c) + "," + std::to_string(c) + ",1e8," +
+         std::to_string(seconds) + ",true\n";
+}
+
 std::string RunsCsv(const std::string& type = "t1") {
-  std::string csv =
-      "workload,instance_type,dataset_bytes,storage_nodes,compute_nodes,"
-      "bandwidth_bytes_per_second,runtime_seconds,completed\n";
-  for (int c : {4, 8, 16, 32, 64}) {
-    csv += "w," + type + ",1e10," + std::to_string(c) + "," + std::to_string(c) + ",1e8," +
-           std::to_string(50 + 2000.0 / c) + ",true\n";
-  }
+  std::string csv = kRunsHeader;
+  for (int c : {4, 8, 16, 32, 64}) csv += CompletedRun(type, c, 50 + 2000.0 / c);
   csv += "w," + type + ",1e10,2,2,1e8,900,false\n";
   return csv;
 }
@@ -140,6 +145,7 @@ TEST_CASE("evaluate and fit report every candidate form's CV error and the chose
             "through them, so cross-validation cannot judge how it extrapolates");
     }
   }
+  CHECK(j["model_choice"]["partial_pooling"].is_null());  // one training type: not tried
   CHECK(j["predictions"][0]["method"] == "hardware-aware serial-floor");
   // 32 and 64 nodes lie beyond the trained 4..16: the intervals are widened, and a note says so.
   CHECK(j["predictions"][0]["interval_widening"].get<double>() == doctest::Approx(1.5));
@@ -159,6 +165,47 @@ TEST_CASE("evaluate and fit report every candidate form's CV error and the chose
   const nlohmann::json f = nlohmann::json::parse(fit.out);
   CHECK(f["fit"]["model_choice"]["chosen"] == "serial-floor");
   CHECK(f["fit"]["model_choice"]["candidates"].size() == 7);
+}
+
+TEST_CASE("evaluate reports partial pooling of a serial-floor over two types") {
+  // m4.large (2 vCPUs): 50 + 2000/m; c4.xlarge (4 vCPUs): 50 + 500/m, a quarter of m4.large's
+  // parallel time where its vCPU ratio says a half. A common floor, one parallel-work coefficient
+  // per type: partial pooling fits the training runs, the pooled serial-floor does not. The form
+  // is fixed (`--form serial-floor`): over every form, communication's rising term wins the pooled
+  // choice on these 6 runs, and partial pooling is tried only on a chosen serial-floor.
+  std::string csv = kRunsHeader;
+  for (int c : {4, 8, 16, 32}) {
+    csv += CompletedRun("m4.large", c, 50 + 2000.0 / c);
+    csv += CompletedRun("c4.xlarge", c, 50 + 500.0 / c);
+  }
+  const std::string dir = FolderWith("runs.csv", csv);
+  const Run ev = Perfplan(
+      "evaluate --runs " + dir +
+          "/runs.csv --workload w --train \"compute_nodes<=16\" --form serial-floor --json",
+      dir + "/err");
+  REQUIRE(ev.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(ev.out);
+  CAPTURE(j["model_choice"].dump());
+  CHECK(j["model_choice"]["chosen"] == "serial-floor");
+  const nlohmann::json& pooling = j["model_choice"]["partial_pooling"];
+  REQUIRE(pooling.is_object());
+  CHECK(pooling["grid"].size() == 7);
+  CHECK(pooling["grid"][0]["penalty"] == 0.0625);
+  CHECK(pooling["penalty"].is_number());
+  CHECK(pooling["pooled_cv_error"].get<double>() > pooling["grid"][0]["cv_error"].get<double>());
+  // The 32-node rows, predicted with each type's own parallel work, within 2% of the truth.
+  for (const nlohmann::json& row : j["predictions"]) {
+    CAPTURE(row.dump());
+    CHECK(row["ape"].get<double>() < 0.02);
+    CHECK(row["interval"]["low_seconds"].get<double>() <= row["predicted_seconds"].get<double>());
+    CHECK(row["predicted_seconds"].get<double>() <= row["interval"]["high_seconds"].get<double>());
+  }
+  const Run text = Perfplan("evaluate --runs " + dir +
+                                "/runs.csv --workload w --train \"compute_nodes<=16\" --form "
+                                "serial-floor",
+                            dir + "/err");
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("; per-type deviations shrunk toward it with penalty ") != std::string::npos);
 }
 
 TEST_CASE(
