@@ -33,7 +33,73 @@ void DisableMemoryStatistics() {
   std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
 }
 
+// sqlite3_create_function's entry point for a SqlFunction (its user data).
+void CallSqlFunction(sqlite3_context* context, int argc, sqlite3_value** argv) {
+  const auto* f = static_cast<const SqlFunction*>(sqlite3_user_data(context));
+  // One vector per thread, reused: the functions do not run SQL, so calls never nest.
+  thread_local std::vector<SqlArgument> args;
+  args.resize(static_cast<std::size_t>(argc));
+  for (int i = 0; i < argc; ++i) {
+    SqlArgument& a = args[static_cast<std::size_t>(i)];
+    a = SqlArgument{};
+    switch (sqlite3_value_type(argv[i])) {
+      case SQLITE_INTEGER:
+        a.type = SqlArgument::Type::kInteger;
+        a.integer = sqlite3_value_int64(argv[i]);
+        break;
+      case SQLITE_FLOAT:
+        a.type = SqlArgument::Type::kReal;
+        a.integer = sqlite3_value_int64(argv[i]);
+        break;
+      case SQLITE_TEXT: {
+        a.type = SqlArgument::Type::kText;
+        const unsigned char* t = sqlite3_value_text(argv[i]);
+        a.bytes = std::string_view(reinterpret_cast<const char*>(t),
+                                   static_cast<std::size_t>(sqlite3_value_bytes(argv[i])));
+        break;
+      }
+      case SQLITE_BLOB: {
+        a.type = SqlArgument::Type::kBlob;
+        const void* b = sqlite3_value_blob(argv[i]);
+        a.bytes = std::string_view(static_cast<const char*>(b),
+                                   static_cast<std::size_t>(sqlite3_value_bytes(argv[i])));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  SqlResult result(context);
+  if (Status s = f->call(args, result); !s.ok()) {
+    sqlite3_result_error(context, s.message().c_str(), static_cast<int>(s.message().size()));
+  }
+}
+
 }  // namespace
+
+void SqlResult::Integer(std::int64_t value) { sqlite3_result_int64(context_, value); }
+void SqlResult::Blob(std::string_view value) {
+  sqlite3_result_blob(context_, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+}
+void SqlResult::Null() { sqlite3_result_null(context_); }
+
+Status Store::RegisterFunctions(const std::vector<Migrations>& components) {
+  for (const Migrations& m : components) {
+    for (const SqlFunction& f : m.functions) {
+      // The connection owns a copy, deleted when it closes.
+      auto* copy = new SqlFunction(f);
+      const int rc = sqlite3_create_function_v2(
+          db_, copy->name.c_str(), copy->arguments,
+          SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, copy, CallSqlFunction, nullptr,
+          nullptr, [](void* p) { delete static_cast<SqlFunction*>(p); });
+      if (rc != SQLITE_OK) {
+        return Status::Failed(path_ + ": cannot register the SQL function " + f.name + ": " +
+                              sqlite3_errmsg(db_));
+      }
+    }
+  }
+  return Status::Ok();
+}
 
 Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
                                            const std::vector<Migrations>& components) {
@@ -63,6 +129,7 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path,
   if (Status s = store->Exec(kMigrationsTable); !s.ok()) {
     return Status::Failed(path + ": not a perfplan store: " + s.message());
   }
+  if (Status s = store->RegisterFunctions(components); !s.ok()) return s;
   for (const Migrations& m : components) {
     if (Status s = store->Migrate(m); !s.ok()) return s;
   }
@@ -178,6 +245,7 @@ Result<std::unique_ptr<Store>> Store::OpenReadOnly(const std::string& path,
       if (Status s = store->Exec("PRAGMA foreign_keys=ON"); !s.ok()) {
         return Status::Failed(path + ": " + s.message());
       }
+      if (Status s = store->RegisterFunctions(components); !s.ok()) return s;
       return store;
     }
     // An older schema: upgrade it once when this process may write the file, else say why not.
@@ -369,6 +437,10 @@ Statement& Statement::BindUncopied(int i, std::string_view v) {
   sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
   return *this;
 }
+Statement& Statement::BindBlobUncopied(int i, std::string_view v) {
+  sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+  return *this;
+}
 Statement& Statement::BindNull(int i) {
   sqlite3_bind_null(stmt_, i);
   return *this;
@@ -416,6 +488,12 @@ std::string Statement::ColumnText(int i) const { return std::string(ColumnView(i
 std::string_view Statement::ColumnView(int i) const {
   const unsigned char* t = sqlite3_column_text(stmt_, i);
   return t ? std::string_view(reinterpret_cast<const char*>(t),
+                              static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i)))
+           : std::string_view();
+}
+std::string_view Statement::ColumnBlob(int i) const {
+  const void* b = sqlite3_column_blob(stmt_, i);
+  return b ? std::string_view(static_cast<const char*>(b),
                               static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i)))
            : std::string_view();
 }

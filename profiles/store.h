@@ -21,14 +21,47 @@
 #include "models/status.h"
 
 struct sqlite3;
+struct sqlite3_context;
 struct sqlite3_stmt;
 
 namespace perfplan::profiles {
 
+// One argument of an application-defined SQL function: its SQLite type and value (`bytes` views
+// the text or blob, valid during the call only).
+struct SqlArgument {
+  enum class Type { kNull, kInteger, kReal, kText, kBlob };
+  Type type = Type::kNull;
+  std::int64_t integer = 0;  // kInteger (and kReal truncated)
+  std::string_view bytes;    // kText, kBlob
+};
+
+// Where an application-defined SQL function puts its value.
+class SqlResult {
+ public:
+  explicit SqlResult(sqlite3_context* context) : context_(context) {}  // made by the Store
+  void Integer(std::int64_t value);
+  void Blob(std::string_view value);  // copied
+  void Null();
+
+ private:
+  sqlite3_context* context_;
+};
+
+// A deterministic SQL scalar function a component's migrations and queries use, registered on
+// every connection that opens the component (Store::Open and OpenReadOnly), before migrating. A
+// non-ok status from `call` fails the statement with its message. `call` runs on the
+// connection's thread.
+struct SqlFunction {
+  std::string name;
+  int arguments = 0;
+  std::function<Status(const std::vector<SqlArgument>& args, SqlResult& result)> call;
+};
+
 // One component's migrations: migration i (0-based) brings the component to version i + 1.
 struct Migrations {
-  std::string component;           // e.g. "spark"
-  std::vector<std::string> steps;  // SQL scripts, applied in order
+  std::string component;             // e.g. "spark"
+  std::vector<std::string> steps;    // SQL scripts, applied in order
+  std::vector<SqlFunction> functions = {};  // what the scripts and the component's SQL call
 };
 
 class Statement;
@@ -110,6 +143,7 @@ class Store {
  private:
   Store(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
   Status Migrate(const Migrations& m);
+  Status RegisterFunctions(const std::vector<Migrations>& components);
   sqlite3* db_;
   std::string path_;
   std::function<void(const std::string&)> observer_;
@@ -130,6 +164,8 @@ class Statement {
   // until the statement has been stepped and is reset or bound again.
   Statement& BindUncopied(int index, std::string_view value);
   Statement& BindNull(int index);
+  // Binds a blob without copying it (same lifetime rule as BindUncopied).
+  Statement& BindBlobUncopied(int index, std::string_view value);
   Statement& Bind(int index, std::optional<double> value);
   // Absent optionals bind NULL.
   Statement& Bind(int index, const std::optional<std::int64_t>& value);
@@ -152,6 +188,8 @@ class Statement {
   // The same text without a copy: valid until the next Step, Reset or the statement's end.
   std::string_view ColumnView(int index) const;
   bool ColumnIsNull(int index) const;
+  // A blob column's bytes without a copy (valid as ColumnView); empty for NULL.
+  std::string_view ColumnBlob(int index) const;
 
  private:
   friend class Store;

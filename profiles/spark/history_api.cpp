@@ -17,6 +17,7 @@
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/spark/spark_store.h"
 #include "profiles/spark/spark_summary_records.h"
+#include "profiles/spark/spark_task_metrics.h"
 
 namespace perfplan::profiles::spark {
 namespace {
@@ -191,8 +192,10 @@ class Api {
   Json StageJson(Statement& s, std::int64_t key, const Query& q, bool single);
   Json ExecutorSummary(std::int64_t key, int stage, int attempt);
   Result<Json> ExecutorDistributions(std::int64_t key, int stage, int attempt, const Query& q);
-  Json TaskJson(Statement& s, int first_metric_column);
-  std::vector<Json> TasksOf(std::int64_t key, int stage, int attempt, const std::string& status);
+  Result<Json> TaskJson(Statement& s, int metrics_column);
+  // One stage attempt's tasks in id order; fails on a task whose metrics blob is corrupt.
+  Result<std::vector<Json>> TasksOf(std::int64_t key, int stage, int attempt,
+                                    const std::string& status);
 
   // The rows of `sql` (?1 = key), each mapped by row(s), as a JSON array in the query's order.
   template <typename Row>
@@ -205,6 +208,7 @@ class Api {
   }
 
   Store& store_;
+  Status stage_error_;  // a failure of StageJson, which answers a row of a query in flight
 };
 
 Result<Json> Api::Answer(const std::vector<std::string>& seg, const Query& q) {
@@ -622,7 +626,9 @@ Json Api::StageJson(Statement& s, std::int64_t key, const Query& q, bool single)
   if (q.Get("details").value_or(single ? "true" : "false") == "true") {
     std::string status = Upper(q.Get("taskStatus").value_or(""));
     Json tasks = Json::object();
-    for (Json& t : TasksOf(key, stage, attempt, status)) {
+    auto stage_tasks = TasksOf(key, stage, attempt, status);
+    if (!stage_tasks.ok()) stage_error_ = stage_tasks.status();
+    for (Json& t : stage_tasks.ok() ? stage_tasks.value() : std::vector<Json>{}) {
       std::string id = std::to_string(t["taskId"].get<std::int64_t>());
       tasks[id] = std::move(t);
     }
@@ -642,6 +648,8 @@ Json Api::StageJson(Statement& s, std::int64_t key, const Query& q, bool single)
     if (!q.Get("quantiles")) with_defaults.params.emplace("quantiles", "0.0,0.25,0.5,0.75,1.0");
     if (auto tasks = TaskSummary(key, stage, attempt, with_defaults); tasks.ok()) {
       j["taskMetricsDistributions"] = tasks.value();
+    } else if (tasks.status().code() == StatusCode::kFailed) {  // a corrupt task row
+      stage_error_ = tasks.status();
     }
     if (auto execs = ExecutorDistributions(key, stage, attempt, with_defaults); execs.ok()) {
       j["executorMetricsDistributions"] = execs.value();
@@ -674,6 +682,7 @@ Result<Json> Api::Stages(std::int64_t key, const Query& q, std::optional<int> st
       },
       key, std::optional<std::int64_t>(stage_id), std::optional<std::int64_t>(attempt));
   if (!st.ok()) return st;
+  if (!stage_error_.ok()) return stage_error_;
   if (stage_id && out.empty()) {
     return Status::NotFound("unknown stage: " + std::to_string(*stage_id) +
                             (attempt ? ", attempt " + std::to_string(*attempt) : ""));
@@ -691,14 +700,8 @@ Result<Json> Api::Stages(std::int64_t key, const Query& q, std::optional<int> st
 constexpr const char* kTaskColumns =
     "task_id, task_index, task_attempt, partition_id, launch_time_ms, finish_time_ms, "
     "getting_result_time_ms, duration_ms, executor_id, host, status, locality, speculative, "
-    "error_message, accumulables_json, has_metrics";
-constexpr int kTaskMetricColumn = 16;
-
-std::string TaskMetricColumns() {
-  std::string cols;
-  for (const auto& m : metrics::kTaskMetrics) cols += ", " + std::string(m.column);
-  return cols;
-}
+    "error_message, accumulables_json, metrics";
+constexpr int kTaskMetricColumn = 15;  // the blob (spark_task_metrics.h), NULL: no metrics
 
 std::int64_t GettingResultTime(std::int64_t launch, std::int64_t fetch_start,
                                std::optional<std::int64_t> duration) {
@@ -706,7 +709,7 @@ std::int64_t GettingResultTime(std::int64_t launch, std::int64_t fetch_start,
   return duration && *duration > 0 ? launch + *duration - fetch_start : 0;
 }
 
-Json Api::TaskJson(Statement& s, int first) {
+Result<Json> Api::TaskJson(Statement& s, int first) {
   Json t;
   t["taskId"] = s.ColumnInt(0);
   t["index"] = s.ColumnInt(1);
@@ -726,15 +729,15 @@ Json Api::TaskJson(Statement& s, int first) {
   t["speculative"] = s.ColumnInt(12) != 0;
   t["accumulatorUpdates"] = ParseOr(s.ColumnText(14), Json::array());
   if (!s.ColumnIsNull(13)) t["errorMessage"] = s.ColumnText(13);
-  bool has_metrics = s.ColumnInt(15) != 0;
   std::int64_t getting = GettingResultTime(launch, fetch_start, duration);
   std::int64_t delay = 0;
-  if (has_metrics) {
+  if (!s.ColumnIsNull(first)) {
+    auto values = DecodeTaskMetrics(s.ColumnBlob(first));
+    if (!values.ok()) return values.status();
     Json m = Json::object();
-    Json groups = Json::object();
     for (std::size_t i = 0; i < metrics::kTaskMetrics.size(); ++i) {
       const auto& spec = metrics::kTaskMetrics[i];
-      std::int64_t v = s.ColumnInt(first + static_cast<int>(i));
+      const std::int64_t v = values.value()[i];
       if (spec.api_group.empty()) {
         m[std::string(spec.api_field)] = v;
       } else if (spec.api_group == "shufflePushReadMetrics") {
@@ -757,31 +760,42 @@ Json Api::TaskJson(Statement& s, int first) {
   return t;
 }
 
-std::vector<Json> Api::TasksOf(std::int64_t key, int stage, int attempt,
-                               const std::string& status) {
+Result<std::vector<Json>> Api::TasksOf(std::int64_t key, int stage, int attempt,
+                                       const std::string& status) {
   std::vector<Json> out;
-  // Best effort, as the executor summary: the tasks the store could read.
+  Status error;
+  // Best effort, as the executor summary: the tasks the store could read (but not a task
+  // whose metrics cannot be decoded: that fails the answer).
   // Tasks show their executor's log links, as the History Server joins them.
   std::map<std::string, Json> logs;
   (void)EachRow(
       store_, "SELECT executor_id, log_urls_json FROM spark_executors WHERE attempt_key = ?1",
       [&](Statement& ex) { logs[ex.ColumnText(0)] = ParseOr(ex.ColumnText(1), Json::object()); },
       key);
-  // INDEXED BY: without it SQLite reads every task of the application in primary-key order to
-  // save sorting one stage's tasks by id.
+  // One stage attempt's rows, in task id order: a range of the primary key (schema version 7).
   (void)EachRow(
       store_,
-      std::string("SELECT ") + kTaskColumns + TaskMetricColumns() +
-          " FROM spark_tasks INDEXED BY spark_tasks_stage WHERE attempt_key = ?1 AND "
-          "stage_id = ?2 AND stage_attempt_id = ?3 ORDER BY task_id",
+      std::string("SELECT ") + kTaskColumns +
+          " FROM spark_tasks WHERE attempt_key = ?1 AND stage_id = ?2 AND stage_attempt_id = ?3 "
+          "ORDER BY task_id",
       [&](Statement& s) {
         if (!status.empty() && s.ColumnText(10) != status) return;
-        out.push_back(TaskJson(s, kTaskMetricColumn));
+        auto task = TaskJson(s, kTaskMetricColumn);
+        if (!task.ok()) {
+          if (error.ok()) {
+            error = Status::Failed("task " + std::to_string(s.ColumnInt(0)) + " of stage " +
+                                   std::to_string(stage) + "." + std::to_string(attempt) + ": " +
+                                   task.status().message());
+          }
+          return;
+        }
+        out.push_back(std::move(task).value());
         if (auto it = logs.find(s.ColumnText(8)); it != logs.end()) {
           out.back()["executorLogs"] = it->second;
         }
       },
       key, std::int64_t{stage}, std::int64_t{attempt});
+  if (!error.ok()) return error;
   return out;
 }
 
@@ -792,7 +806,9 @@ std::int64_t RunTimeOf(const Json& t) {
 
 Result<Json> Api::TaskList(std::int64_t key, int stage, int attempt, const Query& q) {
   std::string status = Upper(q.Get("status").value_or(""));
-  std::vector<Json> tasks = TasksOf(key, stage, attempt, status);
+  auto listed = TasksOf(key, stage, attempt, status);
+  if (!listed.ok()) return listed.status();
+  std::vector<Json>& tasks = listed.value();
   std::string sort_by = q.Get("sortBy").value_or("ID");
   if (sort_by == "DECREASING_RUNTIME" || sort_by == "-runtime") {
     std::stable_sort(tasks.begin(), tasks.end(), [](const Json& a, const Json& b) {
@@ -901,7 +917,9 @@ Result<Json> Api::TaskSummary(std::int64_t key, int stage, int attempt, const Qu
   auto parsed = ParseQuantiles(q);
   if (!parsed.ok()) return parsed.status();
   const std::vector<double>& quantiles = parsed.value();
-  std::vector<Json> tasks = TasksOf(key, stage, attempt, "SUCCESS");
+  auto succeeded = TasksOf(key, stage, attempt, "SUCCESS");
+  if (!succeeded.ok()) return succeeded.status();
+  const std::vector<Json>& tasks = succeeded.value();
   if (tasks.empty())
     return Status::NotFound("no successful tasks in stage " + std::to_string(stage) + ", attempt " +
                             std::to_string(attempt));

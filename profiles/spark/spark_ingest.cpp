@@ -14,6 +14,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <initializer_list>
 #include <limits>
@@ -40,6 +41,7 @@
 #include "profiles/spark/spark_ingest_parallel.h"
 #include "profiles/spark/spark_sql_listener.h"
 #include "profiles/spark/spark_store.h"
+#include "profiles/spark/spark_task_metrics.h"
 
 namespace perfplan::profiles::spark {
 namespace fs = std::filesystem;
@@ -53,17 +55,28 @@ class IndexSet {
  public:
   void Insert(std::int64_t i) {
     if (i < 0) return;
-    auto u = static_cast<std::size_t>(i);
-    if (u >= bits_.size()) bits_.resize(std::max(u + 1, bits_.size() * 2));
-    if (!bits_[u]) {
-      bits_[u] = true;
+    const auto u = static_cast<std::size_t>(i);
+    const std::size_t word = u / 64;
+    if (word >= words_.size()) words_.resize(std::max(word + 1, words_.size() * 2));
+    const std::uint64_t bit = std::uint64_t{1} << (u % 64);
+    if (!(words_[word] & bit)) {
+      words_[word] |= bit;
       ++size_;
     }
   }
   std::size_t size() const { return size_; }
+  const std::vector<std::uint64_t>& words() const { return words_; }
+  // The set whose bitmap is `words` (as words() gave it).
+  static IndexSet FromWords(std::vector<std::uint64_t> words) {
+    IndexSet set;
+    for (const std::uint64_t w : words)
+      set.size_ += static_cast<std::size_t>(__builtin_popcountll(w));
+    set.words_ = std::move(words);
+    return set;
+  }
 
  private:
-  std::vector<bool> bits_;
+  std::vector<std::uint64_t> words_;
   std::size_t size_ = 0;
 };
 
@@ -129,13 +142,14 @@ json PublicAccumulables(const json& info, bool with_update) {
   return out;
 }
 
-// What an application's finished stages hold per executor, put aside in a scratch file
-// (profiles/scratch_file.h) until the application is written, so that the memory of an ingest
-// does not grow with stages x executors (10^4 stages on 200 executors: 10^6 entries, ~330 MB in
-// maps). A stage is put aside when it completed and has no task running; a later event for it
-// takes its entries back first, so what is written is what keeping them would have written.
-// When no scratch file can be had (no writable $TMPDIR) or written, Put answers nullopt and the
-// caller keeps the entries in memory, as before.
+// An application's finished stages and jobs, with what they hold per executor, put aside in a
+// scratch file (profiles/scratch_file.h) until the application is written, so that the memory
+// of an ingest grows neither with stages x executors (10^4 stages on 200 executors: 10^6
+// entries, ~330 MB in maps) nor with stages (~2 KB a stage and job: 224 MB at 10^5 stages). A
+// stage is put aside when it completed and has no task running, a job when it ended; a later
+// event for one takes it back first, so what is written is what keeping them would have
+// written. When no scratch file can be had (no writable $TMPDIR) or written, Put answers nullopt
+// and the caller keeps the entries in memory, as before.
 class StageSpill {
  public:
   struct Extent {
@@ -152,9 +166,16 @@ class StageSpill {
       }
       file_ = std::move(opened.value());
     }
-    if (unavailable_ || !file_->Append(bytes.data(), bytes.size()).ok()) {
-      unavailable_ = true;  // the extents put before stay readable
-      return std::nullopt;
+    if (unavailable_) return std::nullopt;
+    if (pending_.size() + bytes.size() > kWriteBlock && !Flush()) return std::nullopt;
+    if (bytes.size() > kWriteBlock) {  // nothing pending now
+      if (!file_->Append(bytes.data(), bytes.size()).ok()) {
+        unavailable_ = true;
+        return std::nullopt;
+      }
+      flushed_ += bytes.size();
+    } else {
+      pending_.append(bytes);
     }
     const Extent e{end_, bytes.size()};
     end_ += bytes.size();
@@ -162,15 +183,255 @@ class StageSpill {
   }
   Result<std::string> Get(const Extent& e) {
     std::string out(e.size, '\0');
-    if (Status st = file_->Read(e.at, out.data(), e.size); !st.ok()) return st;
+    if (Status st = Read(e.at, out.data(), e.size); !st.ok()) return st;
     return out;
+  }
+  // A record whose length goes in front of it (RecordWriter::Framed), so that what finds it
+  // needs only its offset (SpillIndex).
+  std::optional<std::uint64_t> PutRecord(std::string_view framed) {
+    const auto e = Put(framed);
+    if (!e) return std::nullopt;
+    return e->at;
+  }
+  // The record PutRecord put at `at` (without its length), or its first `at_most` bytes.
+  Result<std::string> GetRecord(std::uint64_t at,
+                                std::size_t at_most = std::numeric_limits<std::size_t>::max()) {
+    std::uint32_t size = 0;
+    if (Status st = Read(at, &size, sizeof size); !st.ok()) return st;
+    return Get({at + sizeof size, std::min<std::size_t>(size, at_most)});
   }
 
  private:
+  // What is put goes to the file in blocks (one write for ~100 stages, not one each), and is read
+  // back a block at a time (Finish reads the records in about the order they were put).
+  static constexpr std::size_t kWriteBlock = 64 << 10, kReadBlock = 16 << 10;
+  // Writes what Put gathered; false, and nothing put from then on, when the file refuses it (the
+  // bytes stay in pending_, readable).
+  bool Flush() {
+    if (pending_.empty()) return true;
+    if (!file_->Append(pending_.data(), pending_.size()).ok()) {
+      unavailable_ = true;
+      return false;
+    }
+    flushed_ += pending_.size();
+    pending_.clear();
+    return true;
+  }
+  // Bytes [at, at + size) of what was put: each Put's bytes are all in the file or all pending.
+  Status Read(std::uint64_t at, void* into, std::size_t size) {
+    auto* out = static_cast<char*>(into);
+    if (at >= flushed_) {
+      std::memcpy(out, pending_.data() + (at - flushed_), size);
+      return Status::Ok();
+    }
+    if (at < read_at_ || at + size > read_at_ + read_.size()) {
+      if (size > kReadBlock) return file_->Read(at, out, size);
+      read_.resize(static_cast<std::size_t>(std::min<std::uint64_t>(kReadBlock, flushed_ - at)));
+      read_at_ = at;
+      if (Status st = file_->Read(at, read_.data(), read_.size()); !st.ok()) {
+        read_.clear();
+        return st;
+      }
+    }
+    std::memcpy(out, read_.data() + (at - read_at_), size);
+    return Status::Ok();
+  }
   std::unique_ptr<models::ScratchFile> file_;
   bool unavailable_ = false;
-  std::uint64_t end_ = 0;
+  std::uint64_t end_ = 0;      // of what was put
+  std::uint64_t flushed_ = 0;  // of what is in the file; the rest is in pending_
+  std::string pending_;
+  std::uint64_t read_at_ = 0;  // read_ holds the file's bytes from there
+  std::string read_;
 };
+
+using StageKey = std::pair<int, int>;
+
+// The bytes of a record put aside in a StageSpill: plain values as they are in memory, strings
+// with their length, JSON values as their text. Framed() puts the record's length in front.
+class RecordWriter {
+ public:
+  RecordWriter() : out_(sizeof(std::uint32_t), '\0') {}
+  template <typename T>
+  void Raw(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    out_.append(reinterpret_cast<const char*>(&v), sizeof v);
+  }
+  void Str(std::string_view v) {
+    Raw(static_cast<std::uint32_t>(v.size()));
+    out_.append(v);
+  }
+  template <typename T>
+  void Opt(const std::optional<T>& v) {  // without the optional's padding bytes
+    Raw(v.has_value());
+    if (v) Raw(*v);
+  }
+  void Json(const json& v) { Str(JsonText(v)); }
+  template <typename T>
+  void Ints(const T& ints) {  // a set or vector of int
+    Raw(static_cast<std::uint32_t>(ints.size()));
+    for (const int i : ints) Raw(i);
+  }
+  void Strings(const std::set<std::string>& v) {
+    Raw(static_cast<std::uint32_t>(v.size()));
+    for (const std::string& e : v) Str(e);
+  }
+  void Counts(const std::map<std::string, int>& v) {
+    Raw(static_cast<std::uint32_t>(v.size()));
+    for (const auto& [k, n] : v) Str(k), Raw(n);
+  }
+  void Bits(const IndexSet& v) {
+    Raw(static_cast<std::uint32_t>(v.words().size()));
+    out_.append(reinterpret_cast<const char*>(v.words().data()), v.words().size() * 8);
+  }
+  std::string_view Framed() {
+    const auto size = static_cast<std::uint32_t>(out_.size() - sizeof(std::uint32_t));
+    std::memcpy(out_.data(), &size, sizeof size);
+    return out_;
+  }
+
+ private:
+  std::string out_;
+};
+
+// Reads what RecordWriter wrote, in the same order. Reading past the end gives zeros.
+class RecordReader {
+ public:
+  explicit RecordReader(std::string_view bytes) : in_(bytes) {}
+  bool AtEnd() const { return at_ >= in_.size(); }
+  template <typename T>
+  T Raw() {
+    T v{};
+    if (at_ + sizeof v <= in_.size()) std::memcpy(&v, in_.data() + at_, sizeof v);
+    at_ += sizeof v;
+    return v;
+  }
+  template <typename T>
+  void Raw(T* v) {
+    *v = Raw<T>();
+  }
+  template <typename T>
+  void Opt(std::optional<T>* v) {
+    if (Raw<bool>()) {
+      *v = Raw<T>();
+    } else {
+      v->reset();
+    }
+  }
+  std::string Str() {
+    const auto size = Raw<std::uint32_t>();
+    std::string v(at_ < in_.size() ? in_.substr(at_, size) : std::string_view());
+    at_ += size;
+    return v;
+  }
+  json Json() {
+    const std::string text = Str();
+    if (text == "[]") return json::array();
+    if (text == "{}") return json::object();
+    return json::parse(text, nullptr, /*allow_exceptions=*/false);
+  }
+  template <typename T>
+  void Ints(T* ints) {
+    for (std::uint32_t n = Raw<std::uint32_t>(); n > 0; --n) ints->insert(ints->end(), Raw<int>());
+  }
+  void Strings(std::set<std::string>* v) {
+    for (std::uint32_t n = Raw<std::uint32_t>(); n > 0; --n) v->insert(v->end(), Str());
+  }
+  void Counts(std::map<std::string, int>* v) {
+    for (std::uint32_t n = Raw<std::uint32_t>(); n > 0; --n) {
+      std::string k = Str();
+      (*v)[std::move(k)] = Raw<int>();
+    }
+  }
+  IndexSet Bits() {
+    std::vector<std::uint64_t> words(Raw<std::uint32_t>());
+    if (!words.empty() && at_ + words.size() * 8 <= in_.size()) {  // memcpy takes no null
+      std::memcpy(words.data(), in_.data() + at_, words.size() * 8);
+    }
+    at_ += words.size() * 8;
+    return IndexSet::FromWords(std::move(words));
+  }
+
+ private:
+  std::string_view in_;
+  std::size_t at_ = 0;
+};
+
+// Where the records put aside in a StageSpill are, by key (a stage attempt, a job): a vector
+// kept sorted by key, 16 bytes an entry, and a short unsorted tail for the keys put aside out of
+// order, merged in when it fills up. A key taken back from the sorted part is marked gone (not
+// erased: that would move the rest of a long vector each time) and dropped at the next merge.
+template <typename Key>
+class SpillIndex {
+ public:
+  struct Entry {
+    Key key;
+    std::uint64_t at;
+  };
+  // `key` is not in the index.
+  void Add(const Key& key, std::uint64_t at) {
+    if (tail_.empty() && (sorted_.empty() || sorted_.back().key < key)) {
+      sorted_.push_back({key, at});
+      return;
+    }
+    tail_.push_back({key, at});
+    if (tail_.size() >= kTail) Merge();
+  }
+  // Removes `key` and answers where its record is; nullopt when the key is not put aside.
+  std::optional<std::uint64_t> Take(const Key& key) {
+    for (Entry& e : tail_) {
+      if (e.key == key) {
+        const std::uint64_t at = e.at;
+        e = tail_.back();
+        tail_.pop_back();
+        return at;
+      }
+    }
+    auto it = std::lower_bound(sorted_.begin(), sorted_.end(), key,
+                               [](const Entry& e, const Key& k) { return e.key < k; });
+    if (it == sorted_.end() || it->key != key || it->at == kGone) return std::nullopt;
+    const std::uint64_t at = it->at;
+    it->at = kGone;
+    return at;
+  }
+  // The entries in key order.
+  const std::vector<Entry>& Sorted() {
+    Merge();
+    return sorted_;
+  }
+
+ private:
+  static constexpr std::size_t kTail = 256;
+  static constexpr std::uint64_t kGone = std::numeric_limits<std::uint64_t>::max();
+  static bool Less(const Entry& a, const Entry& b) { return a.key < b.key; }
+  void Merge() {
+    std::sort(tail_.begin(), tail_.end(), Less);
+    const auto middle = static_cast<std::ptrdiff_t>(sorted_.size());
+    sorted_.insert(sorted_.end(), tail_.begin(), tail_.end());
+    std::inplace_merge(sorted_.begin(), sorted_.begin() + middle, sorted_.end(), Less);
+    std::erase_if(sorted_, [](const Entry& e) { return e.at == kGone; });
+    tail_.clear();
+  }
+  std::vector<Entry> sorted_, tail_;
+};
+
+// Calls in_memory(key, value) for each entry of `live` (a map) and aside(key, at) for each entry
+// of `index`, in key order, until one fails; a key is in one of the two.
+template <typename Map, typename Key, typename InMemory, typename Aside>
+Status InKeyOrder(Map& live, SpillIndex<Key>& index, InMemory in_memory, Aside aside) {
+  const auto& put_aside = index.Sorted();
+  auto a = put_aside.begin();
+  for (auto& [key, value] : live) {
+    for (; a != put_aside.end() && a->key < key; ++a) {
+      if (Status st = aside(a->key, a->at); !st.ok()) return st;
+    }
+    if (Status st = in_memory(key, value); !st.ok()) return st;
+  }
+  for (; a != put_aside.end(); ++a) {
+    if (Status st = aside(a->key, a->at); !st.ok()) return st;
+  }
+  return Status::Ok();
+}
 
 struct LiveStage {
   int stage_id = 0, attempt_id = 0;
@@ -245,6 +506,99 @@ struct LiveJob {
   std::map<std::string, int> killed_summary;
 };
 
+// A finished stage attempt or job, whole, as a record of the scratch file (AppBuilder puts
+// them aside) and back. The sizes asserted are the fields' (x86-64): a new field is to be
+// packed here too.
+static_assert(sizeof(LiveStage) == 632, "a new LiveStage field: pack it in PackStage");
+static_assert(sizeof(LiveJob) == 464, "a new LiveJob field: pack it in PackJob");
+
+// `s.executor_peaks` is empty (they are put aside on their own: peaks_spilled).
+void PackStage(const LiveStage& s, RecordWriter& w) {
+  w.Raw(s.stage_id), w.Raw(s.attempt_id);
+  for (const std::string* v :
+       {&s.name, &s.details, &s.description, &s.failure_reason, &s.pool, &s.status}) {
+    w.Str(*v);
+  }
+  w.Raw(s.num_tasks), w.Opt(s.submission_ms), w.Opt(s.first_launch_ms), w.Opt(s.completion_ms);
+  w.Json(s.rdd_ids), w.Json(s.parent_ids), w.Json(s.accumulables);
+  w.Ints(s.job_ids);
+  w.Raw(s.resource_profile_id), w.Raw(s.active), w.Raw(s.complete), w.Raw(s.failed);
+  w.Raw(s.killed);
+  w.Bits(s.completed_indices);
+  w.Counts(s.killed_summary);
+  w.Json(s.peak_executor_metrics);
+  w.Strings(s.excluded_executors);
+  w.Opt(s.peaks_spilled);
+  w.Raw(s.speculated), w.Raw(s.shuffle_push_enabled), w.Raw(s.shuffle_mergers_count);
+  w.Raw(s.spec_tasks), w.Raw(s.spec_active), w.Raw(s.spec_completed), w.Raw(s.spec_failed);
+  w.Raw(s.spec_killed);
+}
+void Unpack(RecordReader& r, LiveStage* s) {
+  r.Raw(&s->stage_id), r.Raw(&s->attempt_id);
+  for (std::string* v :
+       {&s->name, &s->details, &s->description, &s->failure_reason, &s->pool, &s->status}) {
+    *v = r.Str();
+  }
+  r.Raw(&s->num_tasks), r.Opt(&s->submission_ms), r.Opt(&s->first_launch_ms);
+  r.Opt(&s->completion_ms);
+  s->rdd_ids = r.Json(), s->parent_ids = r.Json(), s->accumulables = r.Json();
+  r.Ints(&s->job_ids);
+  r.Raw(&s->resource_profile_id), r.Raw(&s->active), r.Raw(&s->complete), r.Raw(&s->failed);
+  r.Raw(&s->killed);
+  s->completed_indices = r.Bits();
+  r.Counts(&s->killed_summary);
+  s->peak_executor_metrics = r.Json();
+  r.Strings(&s->excluded_executors);
+  r.Opt(&s->peaks_spilled);
+  r.Raw(&s->speculated), r.Raw(&s->shuffle_push_enabled), r.Raw(&s->shuffle_mergers_count);
+  r.Raw(&s->spec_tasks), r.Raw(&s->spec_active), r.Raw(&s->spec_completed);
+  r.Raw(&s->spec_failed), r.Raw(&s->spec_killed);
+}
+
+void PackJob(const LiveJob& j, RecordWriter& w) {
+  w.Raw(j.job_id);
+  w.Str(j.name);
+  for (const std::optional<std::string>* v : {&j.description, &j.job_group}) {
+    w.Raw(v->has_value());
+    w.Str(v->value_or(""));
+  }
+  w.Opt(j.submission_ms), w.Opt(j.completion_ms), w.Opt(j.sql_execution_id);
+  w.Str(j.status);
+  w.Ints(j.stage_ids);
+  w.Json(j.tags);
+  for (const int v : {j.num_tasks, j.active_tasks, j.completed_tasks, j.skipped_tasks,
+                      j.failed_tasks, j.killed_tasks, j.active_stages, j.failed_stages}) {
+    w.Raw(v);
+  }
+  w.Raw(static_cast<std::uint32_t>(j.completed_indices.size()));
+  for (const auto& [stage, set] : j.completed_indices) w.Raw(stage), w.Bits(set);
+  w.Ints(j.completed_stages), w.Ints(j.skipped_stages);
+  w.Counts(j.killed_summary);
+}
+void Unpack(RecordReader& r, LiveJob* j) {
+  r.Raw(&j->job_id);
+  j->name = r.Str();
+  for (std::optional<std::string>* v : {&j->description, &j->job_group}) {
+    const bool has = r.Raw<bool>();
+    std::string text = r.Str();
+    if (has) *v = std::move(text);
+  }
+  r.Opt(&j->submission_ms), r.Opt(&j->completion_ms), r.Opt(&j->sql_execution_id);
+  j->status = r.Str();
+  r.Ints(&j->stage_ids);
+  j->tags = r.Json();
+  for (int* v : {&j->num_tasks, &j->active_tasks, &j->completed_tasks, &j->skipped_tasks,
+                 &j->failed_tasks, &j->killed_tasks, &j->active_stages, &j->failed_stages}) {
+    r.Raw(v);
+  }
+  for (std::uint32_t n = r.Raw<std::uint32_t>(); n > 0; --n) {
+    const int stage = r.Raw<int>();
+    j->completed_indices.emplace_hint(j->completed_indices.end(), stage, r.Bits());
+  }
+  r.Ints(&j->completed_stages), r.Ints(&j->skipped_stages);
+  r.Counts(&j->killed_summary);
+}
+
 struct LiveExecutor {
   std::string id, host_port, host, remove_reason;
   std::optional<std::int64_t> total_cores, add_ms, remove_ms, max_memory, max_onheap, max_offheap;
@@ -289,6 +643,27 @@ struct TaskEvent {
   std::array<std::int64_t, detail::kTaskMetrics.size()> metrics{};
   std::vector<std::pair<std::string, std::int64_t>> executor_metrics;
   std::vector<SqlListener::Accum> accums;  // accumulators with a whole-number "Update" (SQL)
+
+  // Back to a new record's values, keeping the strings' and vectors' buffers.
+  void Reset() {
+    end = false;
+    stage_id = stage_attempt = 0;
+    info.task_id = info.index = info.attempt = info.launch_ms = info.finish_ms =
+        info.getting_result_ms = 0;
+    info.partition = -1;
+    info.executor.clear();
+    info.host.clear();
+    info.locality.clear();
+    info.speculative = info.failed = info.killed = false;
+    info.accumulables_json = "[]";
+    kind = "Success";
+    killed_key.clear();
+    error.clear();
+    has_metrics = false;
+    metrics.fill(0);
+    executor_metrics.clear();
+    accums.clear();
+  }
 };
 
 std::int64_t SInt(SjResult v, std::int64_t fallback = 0) {
@@ -332,6 +707,16 @@ std::string SStr(SjResult v, const std::string& fallback = "") {
   std::string_view sv;
   if (v.get_string().get(sv) == simdjson::SUCCESS) return std::string(sv);
   return simdjson::minify(v.value_unsafe());
+}
+// *out = SStr(v), reusing *out's buffer for a string value: the task fields read for every task
+// event (executor, host, locality, end reason) then cost no allocation once *out is big enough.
+void AssignStr(SjResult v, std::string* out) {
+  std::string_view sv;
+  if (!v.error() && v.get_string().get(sv) == simdjson::SUCCESS) {
+    out->assign(sv);
+  } else {
+    *out = SStr(v);
+  }
 }
 
 // Also collects the whole-number updates of those accumulators into `updates` (SQL metrics).
@@ -453,6 +838,7 @@ class KeyTable {
  public:
   explicit KeyTable(std::vector<std::string_view> keys) : keys_(std::move(keys)) {
     slots_.fill(-1);
+    for (auto& g : guess_) g.store(-1, std::memory_order_relaxed);
     for (std::size_t i = 0; i < keys_.size(); ++i) {
       std::size_t h = Hash(keys_[i]);
       while (slots_[h] >= 0) h = (h + 1) % kSlots;
@@ -464,19 +850,36 @@ class KeyTable {
     for (std::size_t h = Hash(key);; h = (h + 1) % kSlots) {
       const int i = slots_[h];
       if (i < 0) return -1;
-      const std::string_view k = keys_[static_cast<std::size_t>(i)];
-      if (k.size() == key.size() && SameBytes(k.data(), key.data(), k.size())) return i;
+      if (Same(keys_[static_cast<std::size_t>(i)], key)) return i;
     }
   }
   std::size_t size() const { return keys_.size(); }
 
   // Fills found[i] with the value of the first field named keys_[i] of `obj`; `present` gets bit
   // i set for each found key.
+  //
+  // A writer puts an object's fields in the same order every time (Spark's JsonProtocol does), so
+  // the key found at each position is remembered and compared first: one comparison instead of a
+  // hash and a probe. The guess is always checked against the key, so a wrong or stale guess (an
+  // other writer, another thread's object) costs only the lookup it saves.
   template <std::size_t N>
   void Collect(sj::object obj, std::array<sj::element, N>* found, std::uint64_t* present) const {
     *present = 0;
+    std::size_t pos = 0;
     for (const sj::key_value_pair field : obj) {
-      const int i = Find(field.key);
+      int i;
+      if (pos < kGuesses) {
+        const int guess = guess_[pos].load(std::memory_order_relaxed);
+        if (guess >= 0 && Same(keys_[static_cast<std::size_t>(guess)], field.key)) {
+          i = guess;
+        } else {
+          i = Find(field.key);
+          if (i >= 0) guess_[pos].store(static_cast<std::int8_t>(i), std::memory_order_relaxed);
+        }
+        ++pos;
+      } else {
+        i = Find(field.key);
+      }
       if (i < 0 || static_cast<std::size_t>(i) >= N || (*present >> i & 1)) continue;
       *present |= std::uint64_t{1} << i;
       (*found)[static_cast<std::size_t>(i)] = field.value;
@@ -484,13 +887,30 @@ class KeyTable {
   }
 
  private:
-  // Keys are short: comparing 8 bytes at a time inline is cheaper than a call to memcmp.
+  static bool Same(std::string_view k, std::string_view key) {
+    return k.size() == key.size() && SameBytes(k.data(), key.data(), k.size());
+  }
+  // Keys are short: comparing 8 bytes at a time inline is cheaper than a call to memcmp. The
+  // last 8 (or 4) bytes are compared as one word overlapping the one before, not byte by byte.
   static bool SameBytes(const char* a, const char* b, std::size_t n) {
-    for (; n >= 8; a += 8, b += 8, n -= 8) {
-      std::uint64_t x, y;
-      std::memcpy(&x, a, 8);
-      std::memcpy(&y, b, 8);
-      if (x != y) return false;
+    const auto word = [](const char* p) {
+      std::uint64_t x;
+      std::memcpy(&x, p, 8);
+      return x;
+    };
+    if (n >= 8) {
+      for (std::size_t at = 0; at + 8 < n; at += 8) {
+        if (word(a + at) != word(b + at)) return false;
+      }
+      return word(a + n - 8) == word(b + n - 8);
+    }
+    if (n >= 4) {
+      std::uint32_t x, y, u, v;
+      std::memcpy(&x, a, 4);
+      std::memcpy(&y, b, 4);
+      std::memcpy(&u, a + n - 4, 4);
+      std::memcpy(&v, b + n - 4, 4);
+      return x == y && u == v;
     }
     for (; n > 0; ++a, ++b, --n) {
       if (*a != *b) return false;
@@ -505,6 +925,10 @@ class KeyTable {
   }
   std::vector<std::string_view> keys_;
   std::array<std::int8_t, kSlots> slots_{};
+  // The index of the key last found at each field position (-1: none yet). Shared by the
+  // threads that parse (--jobs): relaxed atomics, as a guess is checked before it is used.
+  static constexpr std::size_t kGuesses = 48;
+  mutable std::array<std::atomic<std::int8_t>, kGuesses> guess_;
 };
 
 // The value of slot i after KeyTable::Collect, as operator[] would return it.
@@ -662,18 +1086,19 @@ std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
   const auto int_field = [&](std::size_t i, std::int64_t fallback = 0) {
     return (present >> i & 1) ? ElementInt(f[i], fallback) : fallback;
   };
-  if (field(kTaskId).error()) return std::string(name) + " without \"Task Info\"";
-  std::int64_t probe = 0;
-  if (field(kTaskId).get_int64().get(probe) != simdjson::SUCCESS) {
+  if (!(present >> kTaskId & 1)) return std::string(name) + " without \"Task Info\"";
+  // get_int64() succeeds exactly for an INT64 element: simdjson makes a number UINT64 only
+  // above INT64_MAX.
+  if (f[kTaskId].type() != sj::element_type::INT64) {
     return std::string(name) + " with a \"Task ID\" that is not an integer";
   }
-  const SjResult stage = Slot(top, top_present, kStageId);
-  if (stage.get_int64().get(probe) != simdjson::SUCCESS) {
+  if (!(top_present >> kStageId & 1) || top[kStageId].type() != sj::element_type::INT64) {
     return std::string(name) + " without an integer \"Stage ID\"";
   }
   out->end = end;
-  out->stage_id = static_cast<int>(SInt(stage));
-  out->stage_attempt = static_cast<int>(SInt(Slot(top, top_present, kStageAttempt)));
+  out->stage_id = static_cast<int>(Int64Of(top[kStageId]));
+  out->stage_attempt =
+      static_cast<int>((top_present >> kStageAttempt & 1) ? ElementInt(top[kStageAttempt]) : 0);
   TaskInfoRecord& t = out->info;
   t.task_id = int_field(kTaskId);
   t.index = int_field(kIndex);
@@ -682,9 +1107,9 @@ std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
   t.launch_ms = int_field(kLaunch);
   t.finish_ms = int_field(kFinish);
   t.getting_result_ms = int_field(kGettingResult);
-  t.executor = SStr(field(kExecutor));
-  t.host = SStr(field(kHost));
-  t.locality = SStr(field(kLocality));
+  AssignStr(field(kExecutor), &t.executor);
+  AssignStr(field(kHost), &t.host);
+  AssignStr(field(kLocality), &t.locality);
   bool spec = false;
   if (field(kSpeculative).get_bool().get(spec) != simdjson::SUCCESS) spec = false;
   t.speculative = spec;
@@ -695,7 +1120,11 @@ std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
   t.killed = field(kKilled).get_bool().get(flag) == simdjson::SUCCESS && flag;
   t.accumulables_json = SPublicAccumulables(field(kAccumulables), &out->accums);
   SjResult reason = Slot(top, top_present, kReason);
-  out->kind = reason.error() ? "Success" : SStr(reason["Reason"]);
+  if (reason.error()) {
+    out->kind = "Success";
+  } else {
+    AssignStr(reason["Reason"], &out->kind);
+  }
   if (out->kind == "TaskKilled") {
     out->killed_key = SStr(reason["Kill Reason"], "unknown reason");
   } else if (out->kind == "TaskCommitDenied") {
@@ -727,8 +1156,6 @@ struct LiveTask {
   TaskInfoRecord info;
 };
 
-using StageKey = std::pair<int, int>;
-
 // The position of a spark_tasks metric column in detail::kTaskMetrics.
 constexpr std::size_t MetricIndex(std::string_view column) {
   for (std::size_t i = 0; i < detail::kTaskMetrics.size(); ++i) {
@@ -744,9 +1171,10 @@ constexpr std::size_t MetricIndex(std::string_view column) {
 // 10^5-task log. Same figures as those statements (SQL's SUM and MAX over the same rows), written
 // in the same key order; on an integer overflow, where SQL's arithmetic differs (SUM fails, +
 // turns to a real), Write() is not used and the caller runs WriteSummaries instead. Memory: one
-// entry per stage attempt and per executor; the (stage attempt, executor) entries of a stage
-// the caller says is done (Release) go to a scratch file (StageSpill) and come back if a row of
-// that stage arrives after all.
+// entry per executor and per stage attempt still running; a stage attempt the caller says is
+// done (Release) goes to a scratch file (StageSpill) with its (stage attempt, executor)
+// entries, 16 bytes of index staying in memory, and comes back if a row of that stage arrives
+// after all.
 class TaskSummaries {
  public:
   TaskSummaries() = default;
@@ -772,9 +1200,10 @@ class TaskSummaries {
     // nodes never move): most rows need no search of the ordered maps.
     const StageKey stage{stage_id, stage_attempt};
     if (last_stage_ == nullptr || last_stage_key_ != stage) {
-      last_stage_ = &stages_[stage];
+      auto it = stages_.find(stage);
+      if (it == stages_.end()) it = stages_.emplace(stage, Reload(stage)).first;
+      last_stage_ = &it->second;
       last_stage_key_ = stage;
-      if (last_stage_->spilled) Reload(stage, *last_stage_);
     }
     ExecutorSlot& slot = executor_slots_[executor];
     if (slot.executor == nullptr) slot.executor = &executors_[executor];
@@ -811,26 +1240,24 @@ class TaskSummaries {
   // are to be grouped from the stored rows.
   void RequireSql() { overflow_ = true; }
 
-  // The stage attempt is done (completed, no task running): its (stage, executor) entries go to
-  // the scratch file. Nothing changes when there is none to be had.
+  // The stage attempt is done (completed, no task running): its sums and its (stage,
+  // executor) entries go to the scratch file. Nothing changes when there is none to be had.
   void Release(int stage_id, int stage_attempt) {
     const StageKey stage{stage_id, stage_attempt};
     auto st = stages_.find(stage);
-    if (st == stages_.end() || st->second.spilled) return;
+    if (st == stages_.end()) return;
     const auto first = stage_executors_.lower_bound({stage_id, stage_attempt, std::string()});
     auto last = first;
-    std::string bytes;
+    RecordWriter w;
+    PackSums(st->second, w);
     for (; last != stage_executors_.end() && std::get<0>(last->first) == stage_id &&
            std::get<1>(last->first) == stage_attempt;
          ++last) {
-      const std::string& executor = std::get<2>(last->first);
-      const auto size = static_cast<std::uint32_t>(executor.size());
-      bytes.append(reinterpret_cast<const char*>(&size), sizeof size).append(executor);
-      bytes.append(reinterpret_cast<const char*>(&last->second), sizeof(StageExecutorSums));
+      w.Str(std::get<2>(last->first));
+      w.Raw(last->second);
     }
-    if (bytes.empty()) return;
-    const auto extent = spill_.Put(bytes);
-    if (!extent) return;
+    const auto at = spill_.PutRecord(w.Framed());
+    if (!at) return;
     for (auto it = first; it != last; ++it) {  // the shortcuts into the entries going
       auto slot = executor_slots_.find(std::get<2>(it->first));
       if (slot != executor_slots_.end() && slot->second.stage == stage) {
@@ -838,8 +1265,9 @@ class TaskSummaries {
       }
     }
     stage_executors_.erase(first, last);
-    st->second.spilled = extent;
     if (last_stage_ == &st->second) last_stage_ = nullptr;  // Add reloads it
+    stages_.erase(st);
+    aside_.Add(stage, *at);
   }
 
   // Inserts the three summaries of attempt `key` (none of its rows there yet).
@@ -854,14 +1282,22 @@ class TaskSummaries {
         sql += ", " + std::string(m.column), values += ",?";
       auto q = store.Prepare(sql + ") VALUES(" + values + ")");
       if (!q.ok()) return q.status();
-      for (const auto& [stage, st] : stages_) {
+      const auto write = [&](const StageKey& stage, const StageSums& st) {
         Binder b(q.value(), key);
         b(stage.first), b(stage.second);
         BindCounts(b, st.counts, {kTasks, kRunning, kSucceeded, kFailed, kKilled});
         b(st.duration_sum), b(st.finish_max);
         for (const std::int64_t v : st.metrics) b(v);
-        if (Status r = q.value().Run(); !r.ok()) return r;
-      }
+        return q.value().Run();
+      };
+      // In key order, from memory or from the scratch file (the sums only).
+      Status st = InKeyOrder(stages_, aside_, write, [&](const StageKey& stage, std::uint64_t at) {
+        auto bytes = spill_.GetRecord(at, kPackedSums);
+        if (!bytes.ok()) return bytes.status();
+        RecordReader r(bytes.value());
+        return write(stage, UnpackSums(r));
+      });
+      if (!st.ok()) return st;
     }
     {
       auto q = store.Prepare(
@@ -883,23 +1319,25 @@ class TaskSummaries {
       };
       // In key order: stage by stage, each from the scratch file or from memory.
       auto it = stage_executors_.begin();
-      for (const auto& [stage, st] : stages_) {
-        if (st.spilled) {
-          Status failed;
-          Status read =
-              ForEachSpilled(*st.spilled, [&](std::string executor, const StageExecutorSums& se) {
-                if (failed.ok()) failed = write(stage, executor, se);
-              });
-          if (!read.ok()) return read;
-          if (!failed.ok()) return failed;
-          continue;
-        }
-        for (; it != stage_executors_.end() && std::get<0>(it->first) == stage.first &&
-               std::get<1>(it->first) == stage.second;
-             ++it) {
-          if (Status r = write(stage, std::get<2>(it->first), it->second); !r.ok()) return r;
-        }
-      }
+      Status st = InKeyOrder(
+          stages_, aside_,
+          [&](const StageKey& stage, const StageSums&) {
+            for (; it != stage_executors_.end() && std::get<0>(it->first) == stage.first &&
+                   std::get<1>(it->first) == stage.second;
+                 ++it) {
+              if (Status r = write(stage, std::get<2>(it->first), it->second); !r.ok()) return r;
+            }
+            return Status::Ok();
+          },
+          [&](const StageKey& stage, std::uint64_t at) {
+            Status failed;
+            Status read =
+                ForEachPutAside(at, [&](std::string executor, const StageExecutorSums& se) {
+                  if (failed.ok()) failed = write(stage, executor, se);
+                });
+            return read.ok() ? failed : read;
+          });
+      if (!st.ok()) return st;
     }
     auto q = store.Prepare(
         "INSERT INTO spark_executor_summaries(attempt_key, executor_id, tasks, running_tasks, "
@@ -965,43 +1403,57 @@ class TaskSummaries {
     std::int64_t duration_sum = 0;  // COALESCE(SUM(duration_ms), 0)
     std::optional<std::int64_t> finish_max;
     std::array<std::int64_t, detail::kTaskMetrics.size()> metrics{};
-    // Set while the stage's (stage, executor) entries are in the scratch file (Release).
-    std::optional<StageSpill::Extent> spilled;
   };
+  // A stage attempt's record in the scratch file: its sums, then its (stage attempt, executor)
+  // entries, each the executor id and its sums.
+  static void PackSums(const StageSums& st, RecordWriter& w) {
+    w.Raw(st.counts), w.Raw(st.duration_sum), w.Opt(st.finish_max), w.Raw(st.metrics);
+  }
+  static StageSums UnpackSums(RecordReader& r) {
+    StageSums st;
+    r.Raw(&st.counts), r.Raw(&st.duration_sum), r.Opt(&st.finish_max), r.Raw(&st.metrics);
+    return st;
+  }
+  // The length of PackSums' part of a record.
+  static constexpr std::size_t kPackedSums =
+      sizeof(Counts) + sizeof(std::int64_t) + sizeof(bool) + sizeof(std::int64_t) +
+      sizeof(std::array<std::int64_t, detail::kTaskMetrics.size()>);
   struct StageExecutorSums {
     Counts counts;
     std::int64_t duration_sum = 0;
     std::array<std::int64_t, kStageExecutorMetrics.size()> sums{};
   };
   static_assert(std::is_trivially_copyable_v<StageExecutorSums>);
-  // Calls f(executor, sums) for each entry Release put aside in `extent`, in key order.
+  // Calls f(executor, sums) for each entry of the record Release put at `at`, in key order;
+  // answers the record's sums (through `sums`, when given).
   template <typename F>
-  Status ForEachSpilled(const StageSpill::Extent& extent, F f) {
-    auto bytes = spill_.Get(extent);
+  Status ForEachPutAside(std::uint64_t at, F f, StageSums* sums = nullptr) {
+    auto bytes = spill_.GetRecord(at);
     if (!bytes.ok()) return bytes.status();
-    const std::string& b = bytes.value();
-    for (std::size_t at = 0; at < b.size();) {
-      std::uint32_t size = 0;
-      std::memcpy(&size, b.data() + at, sizeof size);
-      at += sizeof size;
-      std::string executor = b.substr(at, size);
-      at += size;
-      StageExecutorSums se;
-      std::memcpy(&se, b.data() + at, sizeof se);
-      at += sizeof se;
-      f(std::move(executor), se);
+    RecordReader r(bytes.value());
+    const StageSums st = UnpackSums(r);
+    if (sums) *sums = st;
+    while (!r.AtEnd()) {
+      std::string executor = r.Str();
+      f(std::move(executor), r.Raw<StageExecutorSums>());
     }
     return Status::Ok();
   }
-  // A row of a released stage arrived: its entries come back into memory. If the scratch file
-  // cannot be read, the figures are grouped from the stored rows instead (overflow()).
-  void Reload(const StageKey& stage, StageSums& st) {
-    Status read =
-        ForEachSpilled(*st.spilled, [&](std::string executor, const StageExecutorSums& se) {
+  // The sums of a stage attempt not in memory: fresh, or those Release put aside, taken back
+  // with the stage's entries (a row of the stage arrived after all). If the scratch file cannot
+  // be read, the figures are grouped from the stored rows instead (overflow()).
+  StageSums Reload(const StageKey& stage) {
+    StageSums st;
+    const auto at = aside_.Take(stage);
+    if (!at) return st;
+    Status read = ForEachPutAside(
+        *at,
+        [&](std::string executor, const StageExecutorSums& se) {
           stage_executors_.emplace(std::tuple{stage.first, stage.second, std::move(executor)}, se);
-        });
+        },
+        &st);
     if (!read.ok()) overflow_ = true;
-    st.spilled.reset();
+    return st;
   }
   struct ExecutorSums {
     Counts counts;
@@ -1032,9 +1484,8 @@ class TaskSummaries {
   StageKey last_stage_key_{};
   StageSums* last_stage_ = nullptr;
   StageSpill spill_;
+  SpillIndex<StageKey> aside_;  // the stage attempts Release put in spill_
 };
-
-using TaskMetricValues = std::array<std::int64_t, detail::kTaskMetrics.size()>;
 
 // Where an application's task rows go as its tasks end: straight into the store (TaskInserter),
 // or, with parallel jobs, to the writer thread in batches (TaskBatcher below).
@@ -1063,18 +1514,14 @@ class TaskInserter final : public TaskSink {
   TaskInserter& operator=(const TaskInserter&) = delete;
 
   Status Prepare() {
-    std::string sql =
+    // A task end repeated in the log repeats its stage attempt too (task ids are unique in an
+    // application): the primary key turns it away (schema version 7).
+    auto st = store_.Prepare(
         "INSERT INTO spark_tasks(attempt_key, task_id, stage_id, stage_attempt_id, "
         "task_index, task_attempt, partition_id, launch_time_ms, finish_time_ms, "
         "getting_result_time_ms, duration_ms, executor_id, host, status, locality, "
-        "speculative, error_message, accumulables_json, has_metrics";
-    std::string values = "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?";
-    for (const auto& m : detail::kTaskMetrics) {
-      sql += ", " + std::string(m.column);
-      values += ",?";
-    }
-    sql += ") VALUES(" + values + ") ON CONFLICT(attempt_key, task_id) DO NOTHING";
-    auto st = store_.Prepare(sql);
+        "speculative, error_message, accumulables_json, metrics) "
+        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING");
     if (!st.ok()) return st.status();
     insert_.emplace(std::move(st.value()));
     return Status::Ok();
@@ -1098,7 +1545,9 @@ class TaskInserter final : public TaskSink {
   std::optional<Statement> insert_;
   // The integer bound to each parameter of insert_ (by 1-based index), if the last binding was
   // one.
-  std::array<std::optional<std::int64_t>, 20 + detail::kTaskMetrics.size()> bound_{};
+  std::array<std::optional<std::int64_t>, 20> bound_{};
+  // The metrics blob bound last (spark_task_metrics.h), bound without a copy.
+  std::array<unsigned char, kMaxTaskMetricsBytes> metrics_{};
   TaskSummaries summaries_;
 };
 
@@ -1155,12 +1604,14 @@ Status TaskInserter::Row(int stage_id, int stage_attempt, const TaskInfoRecord& 
     bind_text(error);
   }
   bind_text(info.accumulables_json);
-  bind(metrics != nullptr);
-  for (std::size_t m = 0; m < detail::kTaskMetrics.size(); ++m) {
-    bind(metrics ? (*metrics)[m] : std::int64_t{0});
+  if (metrics) {
+    const std::size_t n = EncodeTaskMetrics(*metrics, metrics_.data());
+    q.BindBlobUncopied(i, std::string_view(reinterpret_cast<const char*>(metrics_.data()), n));
+  } else {
+    q.BindNull(i);
   }
   if (Status s = q.Run(); !s.ok()) return s;
-  if (store_.Changes() != 1) {  // a task id stored already (ON CONFLICT DO NOTHING)
+  if (store_.Changes() != 1) {  // a task stored already (ON CONFLICT DO NOTHING)
     all_inserted_ = false;
   } else if (add_up_) {
     summaries_.Add(stage_id, stage_attempt, info.executor, status, info.launch_ms, info.finish_ms,
@@ -1259,7 +1710,10 @@ class AppBuilder {
 
   // Applies a SparkListenerTaskStart/TaskEnd document read by simdjson.
   std::string ApplyTask(sj::element doc, bool end) {
-    TaskEvent ev;
+    // One record for every task event, reset rather than built anew: its strings keep their
+    // buffers from one task to the next (a task start moves its Task Info away).
+    TaskEvent& ev = task_event_;
+    ev.Reset();
     std::string problem = ReadTaskEvent(doc, end, &ev);
     if (!problem.empty()) return problem;
     if (end) {
@@ -1287,13 +1741,53 @@ class AppBuilder {
 
  private:
   LiveStage& Stage(int id, int attempt) {
-    auto [it, inserted] = stages_.try_emplace({id, attempt});
-    if (inserted) {
-      it->second.stage_id = id;
-      it->second.attempt_id = attempt;
-    }
-    return it->second;
+    const StageKey key{id, attempt};
+    if (auto it = stages_.find(key); it != stages_.end()) return it->second;
+    if (LiveStage* s = TakeBackStage(key)) return *s;
+    LiveStage& s = stages_[key];
+    s.stage_id = id;
+    s.attempt_id = attempt;
+    return s;
   }
+  // The stage attempt if it is known (in memory or put aside), else nullptr.
+  LiveStage* FindStage(const StageKey& key) {
+    auto it = stages_.find(key);
+    return it != stages_.end() ? &it->second : TakeBackStage(key);
+  }
+  LiveJob& Job(int id) {
+    if (auto it = jobs_.find(id); it != jobs_.end()) return it->second;
+    if (LiveJob* job = TakeBackJob(id)) return *job;
+    return jobs_[id];
+  }
+  LiveJob* FindJob(int id) {
+    auto it = jobs_.find(id);
+    return it != jobs_.end() ? &it->second : TakeBackJob(id);
+  }
+  // What AppStatusListener no longer keeps live (a stage attempt completed that runs no task, a
+  // job ended) is put aside in the scratch file (spill_), whole, and taken back into memory
+  // when a later event touches it; the ones taken back stay in memory until kKeepTakenBack
+  // others were (each a reference stays valid until then), and go back if they are still done.
+  // Without a scratch file everything stays in memory.
+  static constexpr std::size_t kKeepTakenBack = 16;
+  static bool Done(const LiveStage& s) {
+    return s.active <= 0 && s.status != "ACTIVE" && s.status != "PENDING";
+  }
+  LiveStage* TakeBackStage(const StageKey& key);
+  LiveJob* TakeBackJob(int id);
+  template <typename Key, typename T, typename PutBack>
+  T* TakeBack(const Key& key, SpillIndex<Key>& index, std::map<Key, T>& live,
+              std::deque<Key>& taken_back, PutBack put_back);
+  // The stage or job PutStageAside or PutJobAside put at `at`, read into `into`.
+  template <typename T>
+  Status ReadBack(std::uint64_t at, T* into) {
+    auto bytes = spill_.GetRecord(at);
+    if (!bytes.ok()) return bytes.status();
+    RecordReader r(bytes.value());
+    Unpack(r, into);
+    return Status::Ok();
+  }
+  void PutStageAside(LiveStage& s);
+  void PutJobAside(LiveJob& job);
   LiveStage& StageFromInfo(const json& info) {
     LiveStage& s = Stage(static_cast<int>(Int(info, "Stage ID")),
                          static_cast<int>(Int(info, "Stage Attempt ID")));
@@ -1319,8 +1813,7 @@ class AppBuilder {
   template <typename F>
   void ForEachJob(const LiveStage& s, F f) {
     for (int id : s.job_ids) {
-      auto it = jobs_.find(id);
-      if (it != jobs_.end()) f(it->second);
+      if (LiveJob* job = FindJob(id)) f(*job);
     }
   }
   LiveExecutor& Executor(const std::string& id) {
@@ -1335,7 +1828,7 @@ class AppBuilder {
   std::string OnJobStart(const json& e) {
     if (!Find(e, "Job ID")) return "SparkListenerJobStart without \"Job ID\"";
     sql_.OnJobStart(e);
-    LiveJob& job = jobs_[static_cast<int>(Int(e, "Job ID"))];
+    LiveJob& job = Job(static_cast<int>(Int(e, "Job ID")));
     job.job_id = static_cast<int>(Int(e, "Job ID"));
     if (job.status == "RUNNING") running_jobs_.insert(job.job_id);
     job.submission_ms = OptInt(e, "Submission Time");
@@ -1384,9 +1877,9 @@ class AppBuilder {
   }
 
   std::string OnJobEnd(const json& e) {
-    auto it = jobs_.find(static_cast<int>(Int(e, "Job ID", -1)));
-    if (it == jobs_.end()) return "SparkListenerJobEnd for a job that never started";
-    LiveJob& job = it->second;
+    LiveJob* found = FindJob(static_cast<int>(Int(e, "Job ID", -1)));
+    if (!found) return "SparkListenerJobEnd for a job that never started";
+    LiveJob& job = *found;
     // The job's stages still pending, every attempt of each stage id once (found through the
     // ids, not by a pass over every stage: that was quadratic in the stages of a log).
     std::vector<int> ids = job.stage_ids;
@@ -1407,6 +1900,7 @@ class AppBuilder {
     running_jobs_.erase(job.job_id);
     job.completion_ms = OptInt(e, "Completion Time");
     sql_.OnJobEnd(job.job_id, job.status == "SUCCEEDED");
+    PutJobAside(job);  // gone from memory: not used after this
     return "";
   }
 
@@ -1494,9 +1988,11 @@ class AppBuilder {
   }
 
   void OnTaskEnd(const TaskEvent& ev);
-  // The stage attempt completed and runs no task: its entries per executor (the peaks here, the
-  // summaries in the sink) go to scratch until a later event or Finish needs them.
+  // The stage attempt completed and runs no task: it goes to scratch, with its entries per
+  // executor (the peaks here, the summaries in the sink), until a later event or Finish needs
+  // it. `s` is gone from memory after this (when a scratch file could be had).
   void StageDone(LiveStage& s);
+  void SpillPeaks(LiveStage& s);
   // The stage's peaks per executor, taken back from scratch if they were put there.
   std::map<std::string, json>& Peaks(LiveStage& s);
 
@@ -1605,12 +2101,12 @@ class AppBuilder {
         if (ex->peak_metrics.is_null()) ex->peak_metrics = json::object();
         UpdatePeaks(*m, &ex->peak_metrics, &ignored);
       }
-      auto stage = stages_.find(
+      LiveStage* stage = FindStage(
           {static_cast<int>(Int(u, "Stage ID")), static_cast<int>(Int(u, "Stage Attempt ID"))});
-      if (stage == stages_.end()) continue;
-      json& stage_peaks = Peaks(stage->second)[id];
+      if (!stage) continue;
+      json& stage_peaks = Peaks(*stage)[id];
       if (stage_peaks.is_null()) stage_peaks = json::object();
-      UpdatePeaks(*m, &stage->second.peak_executor_metrics, &stage_peaks);
+      UpdatePeaks(*m, &stage->peak_executor_metrics, &stage_peaks);
     }
     return "";
   }
@@ -1821,16 +2317,14 @@ class AppBuilder {
       return "";
     }
     const int stage_id = static_cast<int>(Int(e, "stageId"));
-    auto stage = stages_.find({stage_id, static_cast<int>(Int(e, "stageAttemptId"))});
-    if (kind.starts_with("Executor") && stage != stages_.end()) {
+    LiveStage* stage = FindStage({stage_id, static_cast<int>(Int(e, "stageAttemptId"))});
+    if (kind.starts_with("Executor") && stage) {
       // The stage marks the executor even when it is no longer live.
-      stage->second.excluded_executors.insert(Str(e, "executorId"));
+      stage->excluded_executors.insert(Str(e, "executorId"));
     }
     for (LiveExecutor* ex : targets) {
       ex->excluded_stages.insert(stage_id);
-      if (kind.starts_with("Node") && stage != stages_.end()) {
-        stage->second.excluded_executors.insert(ex->id);
-      }
+      if (kind.starts_with("Node") && stage) stage->excluded_executors.insert(ex->id);
     }
     return "";
   }
@@ -1842,9 +2336,9 @@ class AppBuilder {
   bool saw_start_ = false, completed_ = false;
   json environment_;
   std::map<int, json> resource_profiles_;
-  std::map<StageKey, LiveStage> stages_;
-  std::map<int, LiveJob> jobs_;
-  std::set<int> running_jobs_;  // the ids of jobs_ whose status is RUNNING
+  std::map<StageKey, LiveStage> stages_;  // in memory; the others are in stages_aside_
+  std::map<int, LiveJob> jobs_;           // in memory; the others are in jobs_aside_
+  std::set<int> running_jobs_;            // the ids of jobs_ whose status is RUNNING
   std::map<std::string, LiveExecutor> executors_;
   // The peaks every task end updates (its executor's, and the stage's for that executor), found
   // through a hash of the executor id instead of two ordered-map searches per task end: the
@@ -1857,11 +2351,16 @@ class AppBuilder {
   std::unordered_map<std::string, ExecutorPeaks> executor_peaks_;
   std::unordered_map<std::int64_t, LiveTask> running_;
   sj::parser parser_;
+  TaskEvent task_event_;  // ApplyTask's record, reused
   SqlListener sql_;
   std::map<std::int64_t, LiveRdd> rdds_;
   std::map<std::string, MiscProcess> misc_;
   Status task_error_;
-  StageSpill spill_;  // the peaks of stages done (StageDone)
+  StageSpill spill_;  // the peaks of stages done (StageDone), the stages and jobs put aside
+  SpillIndex<StageKey> stages_aside_;
+  SpillIndex<int> jobs_aside_;
+  std::deque<StageKey> stages_taken_back_;  // the last ones, oldest first (kKeepTakenBack)
+  std::deque<int> jobs_taken_back_;
 };
 
 void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
@@ -1871,16 +2370,16 @@ void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
                  ev.info.finish_ms != 0 && !ev.info.failed && !ev.info.killed, ev.accums);
   bool was_running = running_.erase(ev.info.task_id) > 0;
   int completed = 0, failed = 0, killed = 0;
-  std::string status;
+  static const std::string kSuccess = "SUCCESS", kKilled = "KILLED", kFailed = "FAILED";
+  const std::string* status = &kFailed;
   if (ev.kind == "Success") {
     completed = 1;
-    status = "SUCCESS";
+    status = &kSuccess;
   } else if (ev.kind == "TaskKilled" || ev.kind == "TaskCommitDenied") {
     killed = 1;
-    status = "KILLED";
+    status = &kKilled;
   } else {
     failed = 1;
-    status = "FAILED";
   }
   LiveStage& s = Stage(stage_id, stage_attempt);
   if (was_running) s.active -= 1;
@@ -1924,17 +2423,21 @@ void AppBuilder::OnTaskEnd(const TaskEvent& ev) {
       }
     }
   }
-  Status st = sink_->Row(stage_id, stage_attempt, ev.info, status, ev.error,
+  Status st = sink_->Row(stage_id, stage_attempt, ev.info, *status, ev.error,
                          ev.has_metrics ? &ev.metrics : nullptr);
   if (!st.ok() && task_error_.ok()) task_error_ = st;
   // The last task running in a completed stage ended (a speculative copy killed after the stage
   // completed, say).
-  if (was_running && s.active <= 0 && s.status != "ACTIVE" && s.status != "PENDING") StageDone(s);
+  if (was_running && Done(s)) StageDone(s);
 }
 
 void AppBuilder::StageDone(LiveStage& s) {
   sink_->StageDone(s.stage_id, s.attempt_id);
-  if (s.executor_peaks.empty() || s.peaks_spilled) return;
+  if (!s.executor_peaks.empty() && !s.peaks_spilled) SpillPeaks(s);
+  PutStageAside(s);
+}
+
+void AppBuilder::SpillPeaks(LiveStage& s) {
   for (const auto& [id, peaks] : s.executor_peaks) {
     // Put aside only what reads back as the same keys (JSON text replaces invalid UTF-8).
     for (const char c : id) {
@@ -1949,6 +2452,61 @@ void AppBuilder::StageDone(LiveStage& s) {
   }
   std::map<std::string, json>().swap(s.executor_peaks);
   s.peaks_spilled = extent;
+}
+
+void AppBuilder::PutStageAside(LiveStage& s) {
+  // Peaks still in memory (not put aside) keep the stage there: shortcuts point into them.
+  if (!Done(s) || !s.executor_peaks.empty()) return;
+  RecordWriter w;
+  PackStage(s, w);
+  const auto at = spill_.PutRecord(w.Framed());
+  if (!at) return;
+  const StageKey key{s.stage_id, s.attempt_id};
+  stages_.erase(key);
+  stages_aside_.Add(key, *at);
+}
+
+void AppBuilder::PutJobAside(LiveJob& job) {
+  if (job.status == "RUNNING") return;  // running_jobs_ holds the running ones' ids
+  RecordWriter w;
+  PackJob(job, w);
+  const auto at = spill_.PutRecord(w.Framed());
+  if (!at) return;
+  const int id = job.job_id;
+  jobs_.erase(id);
+  jobs_aside_.Add(id, *at);
+}
+
+template <typename Key, typename T, typename PutBack>
+T* AppBuilder::TakeBack(const Key& key, SpillIndex<Key>& index, std::map<Key, T>& live,
+                        std::deque<Key>& taken_back, PutBack put_back) {
+  const auto at = index.Take(key);
+  if (!at) return nullptr;
+  // The oldest taken back goes back first (never `key`: not in memory).
+  while (taken_back.size() >= kKeepTakenBack) {
+    auto it = live.find(taken_back.front());
+    taken_back.pop_front();
+    if (it != live.end()) put_back(it->second);
+  }
+  taken_back.push_back(key);
+  T& v = live[key];
+  if (Status st = ReadBack(*at, &v); !st.ok() && task_error_.ok()) task_error_ = st;
+  return &v;
+}
+
+LiveStage* AppBuilder::TakeBackStage(const StageKey& key) {
+  LiveStage* s = TakeBack(key, stages_aside_, stages_, stages_taken_back_, [&](LiveStage& old) {
+    if (Done(old)) StageDone(old);  // still done: back to scratch
+  });
+  if (s) s->stage_id = key.first, s->attempt_id = key.second;
+  return s;
+}
+
+LiveJob* AppBuilder::TakeBackJob(int id) {
+  LiveJob* job =
+      TakeBack(id, jobs_aside_, jobs_, jobs_taken_back_, [&](LiveJob& old) { PutJobAside(old); });
+  if (job) job->job_id = id;
+  return job;
 }
 
 std::map<std::string, json>& AppBuilder::Peaks(LiveStage& s) {
@@ -2085,7 +2643,7 @@ Status AppBuilder::Finish(Store& store, std::int64_t key, TaskSummaries& tasks, 
         "INSERT INTO spark_jobs VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,"
         "?17,?18,?19,?20,?21,?22,?23)");
     if (!q.ok()) return q.status();
-    for (const auto& [id, j] : jobs_) {
+    const auto write = [&](int id, const LiveJob& j) {
       q.value().Reset();
       Statement& s = q.value();
       s.Bind(1, key).Bind(2, std::int64_t{id}).Bind(3, j.name);
@@ -2108,15 +2666,22 @@ Status AppBuilder::Finish(Store& store, std::int64_t key, TaskSummaries& tasks, 
       s.Bind(20, static_cast<std::int64_t>(j.completed_stages.size()));
       s.Bind(21, static_cast<std::int64_t>(j.skipped_stages.size()));
       s.Bind(22, std::int64_t{j.failed_stages}).Bind(23, JsonText(json(j.killed_summary)));
-      if (Status st = s.Run(); !st.ok()) return st;
-    }
+      return s.Run();
+    };
+    // In key order, from memory or from the scratch file.
+    Status st = InKeyOrder(jobs_, jobs_aside_, write, [&](int id, std::uint64_t at) {
+      LiveJob j;
+      Status read = ReadBack(at, &j);
+      return read.ok() ? write(id, j) : read;
+    });
+    if (!st.ok()) return st;
   }
   {  // prepared once for all rows
     auto q = store.Prepare(
         "INSERT INTO spark_stages VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,"
         "?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30)");
     if (!q.ok()) return q.status();
-    for (auto& [k, st_] : stages_) {
+    const auto write = [&](const StageKey&, const LiveStage& st_) {
       std::string executor_peaks;
       if (st_.peaks_spilled) {
         auto text = spill_.Get(*st_.peaks_spilled);
@@ -2152,8 +2717,15 @@ Status AppBuilder::Finish(Store& store, std::int64_t key, TaskSummaries& tasks, 
         s.BindNull(28);
       }
       s.Bind(29, std::int64_t{st_.shuffle_push_enabled}).Bind(30, st_.shuffle_mergers_count);
-      if (Status st = s.Run(); !st.ok()) return st;
-    }
+      return s.Run();
+    };
+    // In key order, from memory or from the scratch file.
+    Status st = InKeyOrder(stages_, stages_aside_, write, [&](const StageKey& k, std::uint64_t at) {
+      LiveStage stage;
+      Status read = ReadBack(at, &stage);
+      return read.ok() ? write(k, stage) : read;
+    });
+    if (!st.ok()) return st;
   }
   // The summaries the read paths answer from, in this same transaction: kept as the tasks were
   // inserted, or grouped from the stored tasks when a sum overflowed (SQL's arithmetic then).

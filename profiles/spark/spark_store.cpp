@@ -1,11 +1,14 @@
 #include "profiles/spark/spark_store.h"
 
 #include <algorithm>
+#include <functional>
+#include <regex>
 
 #include "models/text.h"
 #include "profiles/detail/rows.h"
 #include "profiles/detail/spark_metrics.h"
 #include "profiles/spark/spark_summary_records.h"
+#include "profiles/spark/spark_task_metrics.h"
 
 namespace perfplan::profiles::spark {
 namespace {
@@ -82,14 +85,42 @@ CREATE TABLE spark_sql_executions(
          "stage_attempt_id);\n";
 }
 
+// `sql` with every task metric named as a spark_tasks column before schema version 7
+// ("input_bytes", "t.input_bytes") read from the metrics blob instead
+// (MetricSql: "spark_metric(t.metrics, 'input_bytes')").
+std::string TaskMetricsSql(const std::string& sql) {
+  static const std::regex metric = [] {
+    std::string names;
+    for (const auto& m : detail::kTaskMetrics) {
+      names += (names.empty() ? "" : "|") + std::string(m.column);
+    }
+    return std::regex("\\b(?:([A-Za-z_][A-Za-z_0-9]*)\\.)?(" + names + ")\\b");
+  }();
+  std::string out;
+  auto at = sql.cbegin();
+  for (std::sregex_iterator it(sql.begin(), sql.end(), metric), end; it != end; ++it) {
+    const std::smatch& m = *it;
+    out.append(at, m[0].first);
+    out += MetricSql(m[2].str(), m[1].matched ? m[1].str() : "");
+    at = m[0].second;
+  }
+  out.append(at, sql.cend());
+  return out;
+}
+
 // The summaries kept at ingest (schema version 2): what the History Server keeps live, so the
 // read paths answer from them instead of grouping an application's tasks at every request. Each
 // INSERT … SELECT groups one application attempt's tasks (`where` = "WHERE attempt_key = ?1", at
 // ingest) or every stored task (`where` = "", the migration that fills an older store).
-std::string SummaryInserts(const std::string& where) {
+// `metric` gives the SQL of a metric column: the column itself before version 7 (the version 2
+// migration), TaskMetricsSql after.
+std::string SummaryInserts(const std::string& where,
+                           const std::function<std::string(const std::string&)>& metric) {
   std::string stage_sums;
-  for (const auto& m : detail::kTaskMetrics) stage_sums += ", SUM(" + std::string(m.column) + ")";
-  return "INSERT INTO spark_stage_summaries SELECT attempt_key, stage_id, stage_attempt_id, "
+  for (const auto& m : detail::kTaskMetrics) {
+    stage_sums += ", SUM(" + std::string(m.column) + ")";
+  }
+  return metric("INSERT INTO spark_stage_summaries SELECT attempt_key, stage_id, stage_attempt_id, "
          "COUNT(*), SUM(status = 'RUNNING'), SUM(status = 'SUCCESS'), SUM(status = 'FAILED'), "
          "SUM(status = 'KILLED'), COALESCE(SUM(duration_ms), 0), MAX(finish_time_ms)" +
          stage_sums + " FROM spark_tasks " + where +
@@ -108,7 +139,7 @@ std::string SummaryInserts(const std::string& where) {
          "COALESCE(SUM(duration_ms), 0), SUM(input_bytes), SUM(shuffle_remote_bytes_read + "
          "shuffle_local_bytes_read), SUM(shuffle_bytes_written), SUM(jvm_gc_time_ms) FROM "
          "spark_tasks " +
-         where + " GROUP BY attempt_key, COALESCE(executor_id, '');\n";
+         where + " GROUP BY attempt_key, COALESCE(executor_id, '');\n");
 }
 
 // Version 2: the summary tables, filled from the tasks already stored, and the stage index made
@@ -148,7 +179,7 @@ std::string SchemaV2() {
          "DROP INDEX spark_tasks_stage;\n"
          "CREATE INDEX spark_tasks_stage ON spark_tasks(attempt_key, stage_id, stage_attempt_id, "
          "status, launch_time_ms, task_id, duration_ms);\n" +
-         SummaryInserts("");
+         SummaryInserts("", [](const std::string& sql) { return sql; });
 }
 
 // Version 3 (issue 18): per-stage executor peaks and speculation summaries, executors' storage
@@ -189,6 +220,35 @@ UPDATE spark_sql_executions SET jobs_json = COALESCE((SELECT json_group_array(js
   spark_sql_executions.attempt_key AND spark_jobs.sql_execution_id =
   spark_sql_executions.execution_id ORDER BY job_id) j), '[]');
 )sql";
+}
+
+// Version 7 (issue 16): one B-tree per task row, the 34 metrics packed. spark_tasks is keyed by
+// (attempt_key, stage_id, stage_attempt_id, task_id), which serves both the duplicate check at
+// ingest and one stage's reads, so the stage index goes; the metric columns and has_metrics
+// become one BLOB `metrics` (spark_task_metrics.h; NULL where has_metrics was 0). Every stored
+// task is rewritten, in this migration's one transaction.
+std::string SchemaV7() {
+  std::string metrics;
+  for (const auto& m : detail::kTaskMetrics) {
+    metrics += std::string(metrics.empty() ? "" : ", ") + std::string(m.column);
+  }
+  const std::string columns =
+      "attempt_key, task_id, stage_id, stage_attempt_id, task_index, task_attempt, partition_id, "
+      "launch_time_ms, finish_time_ms, getting_result_time_ms, duration_ms, executor_id, host, "
+      "status, locality, speculative, error_message, accumulables_json";
+  return "CREATE TABLE spark_tasks_v7(\n"
+         "  attempt_key INTEGER NOT NULL, task_id INTEGER NOT NULL, stage_id INTEGER NOT NULL,\n"
+         "  stage_attempt_id INTEGER NOT NULL, task_index INTEGER, task_attempt INTEGER,\n"
+         "  partition_id INTEGER, launch_time_ms INTEGER, finish_time_ms INTEGER,\n"
+         "  getting_result_time_ms INTEGER, duration_ms INTEGER, executor_id TEXT, host TEXT,\n"
+         "  status TEXT, locality TEXT, speculative INTEGER, error_message TEXT,\n"
+         "  accumulables_json TEXT, metrics BLOB,\n"
+         "  PRIMARY KEY(attempt_key, stage_id, stage_attempt_id, task_id)) WITHOUT ROWID;\n"
+         "INSERT INTO spark_tasks_v7 SELECT " +
+         columns + ", CASE WHEN has_metrics THEN spark_pack_metrics(" + metrics +
+         ") END FROM spark_tasks ORDER BY attempt_key, stage_id, stage_attempt_id, task_id;\n"
+         "DROP TABLE spark_tasks;\n"
+         "ALTER TABLE spark_tasks_v7 RENAME TO spark_tasks;\n";
 }
 
 // spark-rapids-tools' aggregate columns and the SQL over spark_tasks (alias t) computing each.
@@ -250,6 +310,7 @@ Result<std::vector<MetricAggregates>> Aggregates(Store& store, const std::string
                  "s.attempt_key = t.attempt_key AND s.stage_id = t.stage_id ORDER BY "
                  "s.stage_attempt_id DESC LIMIT 1)";
     }
+    if (e == expr) e = TaskMetricsSql(e);  // over spark_tasks t (the rest reads summaries)
     cols += ", COALESCE(" + e + ", 0)";
   }
   std::string sql =
@@ -330,7 +391,7 @@ Status ReadAttemptSums(Store& store, std::int64_t key, const char* stored, const
   return FirstRow(store,
                   summary.value() ? std::string("SELECT ") + stored +
                                         " FROM spark_summary_attempts WHERE attempt_key = ?1"
-                                  : std::string("SELECT ") + sums + kFinishedTasks,
+                                  : TaskMetricsSql(std::string("SELECT ") + sums + kFinishedTasks),
                   row, key);
 }
 
@@ -566,12 +627,14 @@ Result<std::vector<MetricAggregates>> JobAggregates(Store& store, const std::str
 const Migrations& StoreMigrations() {
   static const Migrations kMigrations = {
       "spark",
-      {SchemaV1(), SchemaV2(), SchemaV3(), SchemaV4(), SummaryOnlySchema(), SummaryReplaySchema()}};
+      {SchemaV1(), SchemaV2(), SchemaV3(), SchemaV4(), SummaryOnlySchema(), SummaryReplaySchema(),
+       SchemaV7()},
+      TaskMetricSqlFunctions()};
   return kMigrations;
 }
 
 Status WriteSummaries(Store& store, std::int64_t attempt_key) {
-  static const std::string kSql = SummaryInserts("WHERE attempt_key = ?1");
+  static const std::string kSql = SummaryInserts("WHERE attempt_key = ?1", TaskMetricsSql);
   // Three statements: each is prepared and run in turn (Store::Exec cannot bind).
   std::size_t at = 0;
   while (at < kSql.size()) {
@@ -674,11 +737,11 @@ namespace perfplan::profiles::spark {
 
 Status WriteSummaryOnlyTotals(Store& store, std::int64_t attempt_key, const ApplicationShape& shape,
                               const std::string& shape_error) {
-  auto q = store.Prepare(std::string("INSERT INTO spark_summary_attempts SELECT ?1, e.*, p.*, ?2, "
-                                     "?3, ?4, ?5, ?6, ?7, ?8 FROM (SELECT ") +
-                         kEfficiencySums + kFinishedTasks + ") e, (SELECT " + kProfileSums +
-                         "FROM spark_tasks WHERE attempt_key = ?1 AND finish_time_ms IS NOT "
-                         "NULL) p");
+  auto q = store.Prepare(TaskMetricsSql(
+      std::string("INSERT INTO spark_summary_attempts SELECT ?1, e.*, p.*, ?2, ?3, ?4, ?5, ?6, "
+                  "?7, ?8 FROM (SELECT ") +
+      kEfficiencySums + kFinishedTasks + ") e, (SELECT " + kProfileSums +
+      "FROM spark_tasks WHERE attempt_key = ?1 AND finish_time_ms IS NOT NULL) p"));
   if (!q.ok()) return q.status();
   q.value().Bind(1, attempt_key).Bind(2, shape.driver_seconds).Bind(3, shape.measured_seconds);
   q.value().Bind(4, std::int64_t{shape.observed_executors});

@@ -7,7 +7,8 @@
 //                         modification time, so an unchanged file is not ingested again
 //   spark_properties      environment: sections jvm, spark, hadoop, system, classpath, metrics
 //   spark_resource_profiles, spark_executors, spark_jobs, spark_stages (one row per stage
-//   attempt), spark_tasks (one row per task attempt, with every task metric as a column),
+//   attempt), spark_tasks (one row per task attempt, keyed by stage attempt and task id; from
+//   schema version 7 its 34 metrics in one blob, profiles/spark/spark_task_metrics.h),
 //   spark_sql_executions (from schema version 4 with each execution's jobs, plan nodes with their
 //   SQL metric values and plan edges), and the summaries WriteSummaries keeps (schema version 2)
 // Times are epoch milliseconds (`_ms`), CPU and shuffle-write times nanoseconds (`_ns`), sizes

@@ -13,6 +13,7 @@
 #include "profiles/spark/spark_store.h"
 #include "tests/profiles/spark/history_api_fixture.h"
 #include "tests/support/result_checks.h"
+#include "tests/support/spark_codecs.h"
 #include "tests/support/test_support.h"
 
 namespace perfplan::profiles::spark {
@@ -392,6 +393,24 @@ TEST_CASE("The listing shows an application once, running or completed by its la
   CHECK(all[0]["attempts"].size() == 2);
   CHECK(Get(*store, "applications?status=running").size() == 1);
   CHECK(Get(*store, "applications?status=completed").size() == 0);
+}
+
+TEST_CASE("A task whose metrics blob is corrupt fails the answers that read it, naming the task") {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/app-c", testing::SyntheticEventLog("app-c", 1, 3));
+  const auto store = testing::ValueOf(Store::Open(":memory:", {StoreMigrations()}));
+  REQUIRE(IngestEventLogs(*store, {dir}).ok());
+  REQUIRE(store->Exec("UPDATE spark_tasks SET metrics = substr(metrics, 1, 9) WHERE task_id = "
+                      "(SELECT MIN(task_id) FROM spark_tasks)")
+              .ok());
+  const std::string stage = "applications/app-c/stages/0/0";
+  const std::string expected =
+      "task 0 of stage 0.0: task metrics blob: ends inside metric 7 of 34 "
+      "(result_serialization_time_ms) at byte 9";
+  CHECK(testing::ErrorOf(HistoryApi(*store, stage + "/taskList")).message() == expected);
+  CHECK(testing::ErrorOf(HistoryApi(*store, stage + "/taskSummary")).message() == expected);
+  CHECK(testing::ErrorOf(HistoryApi(*store, stage)).message() == expected);
+  CHECK(HistoryApi(*store, "applications/app-c/stages").ok());  // no task rows read
 }
 
 TEST_CASE("Date and count parameters are parsed strictly; a bad one is an error naming it") {

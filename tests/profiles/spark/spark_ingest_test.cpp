@@ -4,6 +4,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "profiles/spark/spark_store.h"
 #include "tests/support/spark_codecs.h"
@@ -46,6 +49,24 @@ std::pair<std::string, std::string> KeptAndRegroupedSummaries(Store& store) {
   while (keys.value().Step()) attempts.push_back(keys.value().ColumnInt(0));
   for (const std::int64_t key : attempts) REQUIRE(WriteSummaries(store, key).ok());
   return {kept, dump()};
+}
+
+// `path` ingested alone into a fresh store, with the scratch folder, or with none (TMPDIR names
+// no folder: ingest keeps everything in memory); no line skipped.
+std::unique_ptr<Store> IngestWithScratch(const std::string& path, bool scratch) {
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old ? old : "";
+  if (!scratch) ::setenv("TMPDIR", (path + ".no-such-dir").c_str(), 1);
+  auto into = OpenSparkStore(":memory:");
+  auto summary = IngestEventLogs(*into, {path});
+  if (old) {
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("TMPDIR");
+  }
+  REQUIRE(summary.ok());
+  CHECK(summary.value().skipped.empty());
+  return into;
 }
 
 TEST_CASE("Summaries kept at ingest equal the GROUP BYs over the stored tasks") {
@@ -95,6 +116,33 @@ TEST_CASE("Summaries kept at ingest equal the GROUP BYs over the stored tasks") 
   CHECK(kept == regrouped);
 }
 
+TEST_CASE("A task id reused under another stage attempt stores both rows (schema version 7)") {
+  // Spark's task ids are unique in an application; the key is (stage, stage attempt, task id),
+  // so a repeated task end (same stage attempt) is stored once and a log that reuses an id in
+  // another stage keeps both.
+  const std::string dir = testing::MakeTempDir();
+  auto task_end = [](int stage, int id, int finish) {
+    return std::string(R"({"Event":"SparkListenerTaskEnd","Stage ID":)") +
+           std::to_string(stage) +
+           R"(,"Stage Attempt ID":0,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":)" +
+           std::to_string(id) +
+           R"(,"Index":0,"Attempt":0,"Launch Time":1000,"Executor ID":"1","Host":"h","Finish Time":)" +
+           std::to_string(finish) + R"(},"Task Metrics":{"Executor Run Time":5}})" + "\n";
+  };
+  testing::WriteFile(
+      dir + "/app-r",
+      std::string(
+          R"({"Event":"SparkListenerApplicationStart","App Name":"r","App ID":"app-r","Timestamp":900,"User":"u"})") +
+          "\n" + task_end(0, 1, 1100) + task_end(0, 1, 1100) + task_end(1, 1, 1200) +
+          R"({"Event":"SparkListenerApplicationEnd","Timestamp":2000})" + "\n");
+  auto store = OpenSparkStore(":memory:");
+  REQUIRE(IngestEventLogs(*store, {dir + "/app-r"}).ok());
+  CHECK(Count(*store, "SELECT count(*) FROM spark_tasks WHERE task_id = 1") == 2);
+  CHECK(Count(*store, "SELECT SUM(tasks) FROM spark_executor_summaries") == 2);
+  const auto [kept, regrouped] = KeptAndRegroupedSummaries(*store);
+  CHECK(kept == regrouped);
+}
+
 TEST_CASE("Events of a stage after it completed still count once its entries were put aside") {
   // Ingest puts a completed stage's entries per executor (summaries, peaks) in a scratch file
   // once no task of it runs, and takes them back for a later event. Stage 0 completes while a
@@ -138,23 +186,7 @@ TEST_CASE("Events of a stage after it completed still count once its entries wer
     log += std::string(event) + "\n";
   }
   testing::WriteFile(dir + "/app-l", log);
-  // With the scratch folder, or with none (TMPDIR names no folder: everything kept in memory).
-  auto ingest = [&](bool scratch) {
-    const char* old = std::getenv("TMPDIR");
-    const std::string saved = old ? old : "";
-    if (!scratch) ::setenv("TMPDIR", (dir + "/no-such-dir").c_str(), 1);
-    auto into = OpenSparkStore(":memory:");
-    auto summary = IngestEventLogs(*into, {dir + "/app-l"});
-    if (old) {
-      ::setenv("TMPDIR", saved.c_str(), 1);
-    } else {
-      ::unsetenv("TMPDIR");
-    }
-    REQUIRE(summary.ok());
-    CHECK(summary.value().skipped.empty());
-    return into;
-  };
-  auto store = ingest(true);
+  auto store = IngestWithScratch(dir + "/app-l", true);
   CHECK(Count(*store, "SELECT tasks FROM spark_stage_executor_summaries WHERE stage_id = 0 AND "
                       "executor_id = '1'") == 2);
   CHECK(Count(*store, "SELECT killed_tasks FROM spark_stage_executor_summaries WHERE "
@@ -167,8 +199,116 @@ TEST_CASE("Events of a stage after it completed still count once its entries wer
   CHECK(peaks.value().ColumnText(0) ==
         R"({"1":{"JVMHeapMemory":400},"2":{"JVMHeapMemory":300},"3":{"JVMHeapMemory":500}})");
 
-  auto in_memory = ingest(false);
+  auto in_memory = IngestWithScratch(dir + "/app-l", false);
   CHECK(testing::DumpTables(*store, "spark_") == testing::DumpTables(*in_memory, "spark_"));
+  const auto [kept, regrouped] = KeptAndRegroupedSummaries(*store);
+  CHECK(kept == regrouped);
+}
+
+TEST_CASE("Events of finished stages and jobs still count once they were put aside whole") {
+  // Ingest puts a stage attempt that completed and runs no task, and a job that ended, in a
+  // scratch file, and takes them back for a later event; the last 16 taken back stay in memory,
+  // the older ones go back. Stages 0..19 run one task each in jobs 0..19, all finished; then job
+  // 20 names all of them (each taken back, the first ones put aside again), and one event of
+  // each kind that changes a finished stage or job arrives. Every figure is the one keeping
+  // them in memory gives: the store equals the one ingested with no scratch folder, rows in the
+  // same order.
+  const std::string dir = testing::MakeTempDir();
+  // Long details: the records of the first stages are in the scratch file itself when they are
+  // read back, not still in its write buffer.
+  auto info = [](int stage, const std::string& more = "") {
+    return R"({"Stage ID":)" + std::to_string(stage) + R"(,"Stage Attempt ID":0,"Stage Name":"s)" +
+           std::to_string(stage) + R"(","Number of Tasks":1,"Submission Time":1000,"Details":")" +
+           std::string(8000, 'd') + "\"" + more + "}";
+  };
+  auto task = [](bool end, int stage, int id, const char* executor, const char* reason) {
+    std::string t = std::string(R"({"Event":"SparkListenerTask)") + (end ? "End" : "Start") +
+                    R"(","Stage ID":)" + std::to_string(stage) + R"(,"Stage Attempt ID":0,)";
+    if (end) t += R"("Task End Reason":{"Reason":")" + std::string(reason) + R"("},)";
+    t += R"("Task Info":{"Task ID":)" + std::to_string(id) + R"(,"Index":)" +
+         std::to_string(id % 10) + R"(,"Attempt":0,"Launch Time":1000,"Executor ID":")" +
+         executor + R"(","Host":"h","Finish Time":)" + (end ? "1100" : "0") + "}";
+    if (end) t += R"(,"Task Metrics":{"Executor Run Time":5,"Input Metrics":{"Bytes Read":10,"Records Read":1}})";
+    return t + "}\n";
+  };
+  auto job_end = [](int job, const char* result) {
+    return R"({"Event":"SparkListenerJobEnd","Job ID":)" + std::to_string(job) +
+           R"(,"Completion Time":1200,"Job Result":{"Result":")" + result + "\"}}\n";
+  };
+  std::string log =
+      R"({"Event":"SparkListenerApplicationStart","App Name":"w","App ID":"app-w","Timestamp":900,"User":"u"})"
+      "\n";
+  std::string all_infos, all_ids;
+  for (int s = 0; s < 20; ++s) {
+    log += R"({"Event":"SparkListenerJobStart","Job ID":)" + std::to_string(s) +
+           R"(,"Submission Time":1000,"Stage Infos":[)" + info(s) + R"(],"Stage IDs":[)" +
+           std::to_string(s) + "]}\n";
+    log += R"({"Event":"SparkListenerStageSubmitted","Stage Info":)" + info(s) + "}\n";
+    log += task(false, s, s * 10, "1", "") + task(true, s, s * 10, "1", "Success");
+    log += R"({"Event":"SparkListenerStageCompleted","Stage Info":)" +
+           info(s, R"(,"Completion Time":1100)") + "}\n";
+    log += job_end(s, "JobSucceeded");
+    all_infos += info(s, R"(,"Completion Time":1100)") + ",";
+    all_ids += std::to_string(s) + ",";
+  }
+  // Job 20 names every stage finished: each is taken back to list the job.
+  log += R"({"Event":"SparkListenerJobStart","Job ID":20,"Submission Time":2000,"Stage Infos":[)" +
+         all_infos + info(20) + R"(],"Stage IDs":[)" + all_ids + "20]}\n";
+  log += task(true, 0, 1, "2", "Success");    // stage 0 (put aside again since) and job 0
+  log += task(true, 1, 11, "2", "TaskKilled");  // a killed task, never started
+  log += task(false, 6, 61, "3", "");           // starts after the stage completed, never ends
+  for (const char* event : {
+           R"({"Event":"SparkListenerExecutorMetricsUpdate","Executor ID":"1","Metrics Updated":[],"Executor Metrics Updated":[{"Stage ID":2,"Stage Attempt ID":0,"Executor Metrics":{"JVMHeapMemory":900}}]})",
+           R"({"Event":"SparkListenerStageExecutorMetrics","Executor ID":"3","Stage ID":3,"Stage Attempt ID":0,"Executor Metrics":{"JVMHeapMemory":800}})",
+           R"({"Event":"SparkListenerExecutorExcludedForStage","time":1300,"executorId":"4","taskFailures":2,"stageId":4,"stageAttemptId":0})",
+           R"({"Event":"SparkListenerStageSubmitted","Stage Info":{"Stage ID":5,"Stage Attempt ID":0,"Stage Name":"s5","Number of Tasks":1,"Submission Time":3000}})",
+           R"({"Event":"SparkListenerStageCompleted","Stage Info":{"Stage ID":8,"Stage Attempt ID":0,"Stage Name":"s8","Number of Tasks":1,"Submission Time":1000,"Completion Time":3100,"Failure Reason":"lost"}})",
+           R"({"Event":"SparkListenerJobStart","Job ID":9,"Submission Time":3500,"Stage Infos":[],"Stage IDs":[9]})"}) {
+    log += std::string(event) + "\n";
+  }
+  log += job_end(7, "JobFailed") + job_end(20, "JobSucceeded");
+  log += R"({"Event":"SparkListenerApplicationEnd","Timestamp":4000})" "\n";
+  testing::WriteFile(dir + "/app-w", log);
+  auto store = IngestWithScratch(dir + "/app-w", true);
+  auto text = [&](const std::string& sql) { return testing::QueryLines(*store, {sql}); };
+  CHECK(text("SELECT job_ids_json FROM spark_stages WHERE stage_id IN (0, 19, 20) ORDER BY "
+             "stage_id") == "[0,20]\n[19,20]\n[20]\n");
+  CHECK(Count(*store, "SELECT count(*) FROM spark_stages WHERE length(details) = 8000 AND "
+                      "stage_id NOT IN (5, 8)") == 19);  // 5 and 8: given again, no details
+  CHECK(Count(*store, "SELECT num_complete_tasks FROM spark_stages WHERE stage_id = 0") == 2);
+  CHECK(Count(*store, "SELECT num_completed_indices FROM spark_stages WHERE stage_id = 0") == 2);
+  CHECK(Count(*store, "SELECT num_completed_tasks FROM spark_jobs WHERE job_id = 0") == 2);
+  CHECK(Count(*store, "SELECT num_completed_tasks FROM spark_jobs WHERE job_id = 20") == 1);
+  CHECK(Count(*store, "SELECT tasks FROM spark_stage_summaries WHERE stage_id = 0") == 2);
+  CHECK(Count(*store, "SELECT tasks FROM spark_stage_executor_summaries WHERE stage_id = 0 AND "
+                      "executor_id = '2'") == 1);
+  CHECK(text("SELECT killed_tasks_summary_json FROM spark_stages WHERE stage_id = 1") ==
+        "{\"unknown reason\":1}\n");
+  CHECK(Count(*store, "SELECT num_killed_tasks FROM spark_jobs WHERE job_id = 1") == 1);
+  CHECK(text("SELECT peak_executor_metrics_json || executor_peaks_json FROM spark_stages WHERE "
+             "stage_id = 2") ==
+        R"({"JVMHeapMemory":900}{"1":{"JVMHeapMemory":900}})" "\n");
+  CHECK(text("SELECT executor_peaks_json FROM spark_stages WHERE stage_id = 3") ==
+        R"({"1":{},"3":{"JVMHeapMemory":800}})" "\n");
+  CHECK(text("SELECT excluded_executors_json FROM spark_stages WHERE stage_id = 4") ==
+        "[\"4\"]\n");
+  CHECK(text("SELECT status || ' ' || submission_time_ms || ' ' || job_ids_json FROM "
+             "spark_stages WHERE stage_id = 5") == "ACTIVE 3000 [20]\n");
+  CHECK(Count(*store, "SELECT num_active_tasks FROM spark_stages WHERE stage_id = 6") == 1);
+  CHECK(Count(*store, "SELECT running_tasks FROM spark_stage_summaries WHERE stage_id = 6") == 1);
+  CHECK(text("SELECT status FROM spark_stages WHERE stage_id = 8") == "FAILED\n");
+  CHECK(text("SELECT num_failed_stages || ' ' || num_active_stages FROM spark_jobs WHERE "
+             "job_id IN (8, 20) ORDER BY job_id") == "1 0\n1 0\n");
+  CHECK(text("SELECT status FROM spark_jobs WHERE job_id = 7") == "FAILED\n");
+  CHECK(text("SELECT status || ' ' || submission_time_ms || ' ' || stage_ids_json FROM "
+             "spark_jobs WHERE job_id = 9") == "SUCCEEDED 3500 [9,9]\n");
+
+  auto in_memory = IngestWithScratch(dir + "/app-w", false);
+  CHECK(testing::DumpTables(*store, "spark_") == testing::DumpTables(*in_memory, "spark_"));
+  const std::vector<std::string> order = {
+      "SELECT stage_id || '.' || stage_attempt_id FROM spark_stages ORDER BY rowid",
+      "SELECT job_id FROM spark_jobs ORDER BY rowid"};
+  CHECK(testing::QueryLines(*store, order) == testing::QueryLines(*in_memory, order));
   const auto [kept, regrouped] = KeptAndRegroupedSummaries(*store);
   CHECK(kept == regrouped);
 }

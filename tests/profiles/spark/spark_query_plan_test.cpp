@@ -8,6 +8,8 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "profiles/spark/history_api.h"
 #include "profiles/spark/spark_executor_timeline.h"
@@ -88,18 +90,31 @@ TEST_CASE("The check itself fails on a whole-table scan and on a per-executor su
       "t.executor_id = e.executor_id) FROM spark_executors e WHERE e.attempt_key = ?1");
   REQUIRE(per_executor.size() == 1);
   CHECK(per_executor[0].rfind("once per outer row (CORRELATED SCALAR SUBQUERY", 0) == 0);
-  CHECK(BadTaskReads(s,
-                     "SELECT * FROM spark_tasks INDEXED BY spark_tasks_stage WHERE attempt_key = "
-                     "?1 AND stage_id = ?2 AND stage_attempt_id = ?3 ORDER BY task_id",
-                     true)
-            .empty());
-  // What SQLite does for one stage's tasks in id order unless told which index to use.
-  const auto by_id = BadTaskReads(s,
-                                  "SELECT * FROM spark_tasks WHERE attempt_key = ?1 AND stage_id = "
-                                  "?2 AND stage_attempt_id = ?3 ORDER BY task_id",
-                                  true);
+  // One stage attempt's tasks in id order: a range of the primary key (schema version 7), in
+  // key order, without a sort.
+  const std::string one_stage =
+      "SELECT * FROM spark_tasks WHERE attempt_key = ?1 AND stage_id = ?2 AND "
+      "stage_attempt_id = ?3 ORDER BY task_id";
+  CHECK(BadTaskReads(s, one_stage, true).empty());
+  const auto plan = testing::ValueOf(s.ExplainQueryPlan(one_stage));
+  REQUIRE(plan.size() == 1);
+  CHECK(plan[0].detail ==
+        "SEARCH spark_tasks USING PRIMARY KEY (attempt_key=? AND stage_id=? AND "
+        "stage_attempt_id=?)");
+  // A task looked up by its id alone reads the application's tasks: no read path may do that.
+  const auto by_id = BadTaskReads(
+      s, "SELECT * FROM spark_tasks WHERE attempt_key = ?1 AND task_id = ?2", true);
   REQUIRE(by_id.size() == 1);
   CHECK(by_id[0] == "more than one stage's tasks: SEARCH spark_tasks USING PRIMARY KEY (attempt_key=?)");
+}
+
+TEST_CASE("spark_tasks is one B-tree: no index beside its key (schema version 7)") {
+  const auto store = testing::ValueOf(Store::Open(":memory:", {StoreMigrations()}));
+  auto q = testing::ValueOf(
+      store->Prepare("SELECT type, name FROM sqlite_master WHERE tbl_name = 'spark_tasks'"));
+  std::vector<std::string> objects;
+  while (q.Step()) objects.push_back(q.ColumnText(0) + " " + q.ColumnText(1));
+  CHECK(objects == std::vector<std::string>{"table spark_tasks"});
 }
 
 TEST_CASE("No read statement of the Spark answers scans the application's tasks") {
@@ -142,9 +157,14 @@ TEST_CASE("No read statement of the Spark answers scans the application's tasks"
   std::set<std::string> distinct(statements.begin(), statements.end());
   CHECK(answers.size() >= 12);
   CHECK(distinct.size() >= 20);
+  static const std::regex kById(R"(\btask_id\s*(=|IN\b))", std::regex::icase);
   for (const std::string& sql : distinct) {
     for (const std::string& bad : BadTaskReads(store, sql, answers.count(sql) > 0)) {
       FAIL_CHECK(bad << "\n  in: " << sql);
+    }
+    // Since schema version 7 a task id is found within its stage attempt only.
+    if (sql.find("spark_tasks") != std::string::npos) {
+      CHECK_MESSAGE(!std::regex_search(sql, kById), "a task looked up by its id alone: ", sql);
     }
   }
 }

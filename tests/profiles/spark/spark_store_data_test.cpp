@@ -8,6 +8,7 @@
 #include "models/runtime_model.h"
 #include "profiles/spark/spark_store.h"
 #include "tests/support/result_checks.h"
+#include "tests/support/store_dump.h"
 #include "tests/support/spark_store_fixture.h"
 #include "tests/support/test_support.h"
 
@@ -57,6 +58,26 @@ TEST_CASE("Every multi-executor application's profile predicts its own runtime w
   CHECK(on_input == 4);
   CHECK(on_shuffle == 2);
   CHECK(on_results == 3);
+}
+
+// Schema version 7 on the real logs: a version 6 store of every shared application migrates to
+// packed metrics with every table's content and every answer unchanged.
+TEST_CASE("The shared logs' store at version 6 migrates with every answer unchanged") {
+  const std::string dir = testing::MakeTempDir();
+  const std::string current_path = dir + "/current.db", old_path = dir + "/v6.db";
+  std::string tables, answers;
+  {
+    auto current = testing::OpenSparkStore(current_path);
+    REQUIRE(IngestEventLogs(*current, {testing::SharedDataDir() + "/01-spark-eventlogs"}).ok());
+    tables = testing::DumpTables(*current, "spark_");
+    answers = testing::EverySparkAnswer(*current);
+  }
+  testing::WriteVersion6Copy(current_path, old_path);
+  auto migrated = testing::OpenSparkStore(old_path);
+  CHECK(migrated->SchemaVersion("spark") == 7);
+  CHECK(testing::Count(*migrated, "SELECT count(*) FROM spark_tasks") == 3748);
+  CHECK(testing::DumpTables(*migrated, "spark_") == tables);
+  CHECK(testing::EverySparkAnswer(*migrated) == answers);
 }
 
 }  // namespace

@@ -8,13 +8,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "models/random.h"
 #include "models/runtime_model.h"
+#include "profiles/spark/history_api.h"
 #include "profiles/spark/spark_ingest.h"
 #include "tests/support/result_checks.h"
+#include "tests/support/spark_codecs.h"
+#include "tests/support/store_dump.h"
 #include "tests/support/spark_scheduled_log.h"
 #include "tests/support/spark_store_fixture.h"
 #include "tests/support/test_support.h"
@@ -204,6 +209,73 @@ TEST_CASE("On 60 random applications the profile predicts each one's own duratio
   REQUIRE(half.size() == 22);
   CHECK(within_10_percent(half) == 13);
   CHECK(median(half) == doctest::Approx(0.0586).epsilon(0.01));
+}
+
+// Schema version 7 (issue 16): a store of the previous version, its tasks holding every metric
+// as a column, is rewritten in place; every task's metrics and every answer stay as they were.
+TEST_CASE("A version 6 store migrates to packed metrics: tasks and answers unchanged") {
+  using testing::Count;
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/app-m",
+                     testing::OnExecutors(testing::SyntheticEventLog("app-m", 3, 5), 2));
+  // The extremes a metric can hold, a negative value and a task end without metrics.
+  testing::WriteFile(
+      dir + "/app-x",
+      R"({"Event":"SparkListenerApplicationStart","App Name":"x","App ID":"app-x","Timestamp":1000,"User":"u"})"
+      "\n"
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":0,"Stage Attempt ID":0,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":1,"Index":0,"Attempt":0,"Launch Time":1100,"Executor ID":"1","Host":"h","Finish Time":1300},"Task Metrics":{"Executor Run Time":9223372036854775807,"Executor Deserialize CPU Time":-9223372036854775808,"Result Size":-1,"Shuffle Write Metrics":{"Shuffle Records Written":300}}})"
+      "\n"
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":0,"Stage Attempt ID":0,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":2,"Index":1,"Attempt":0,"Launch Time":1100,"Executor ID":"1","Host":"h","Finish Time":1400}})"
+      "\n"
+      R"({"Event":"SparkListenerApplicationEnd","Timestamp":2000})"
+      "\n");
+  const std::string current_path = dir + "/current.db", old_path = dir + "/v6.db";
+  std::string current_tables, current_answers;
+  {
+    auto current = testing::OpenSparkStore(current_path);
+    REQUIRE(IngestEventLogs(*current, {dir + "/app-m", dir + "/app-x"}).ok());
+    current_tables = testing::DumpTables(*current, "spark_");
+    current_answers = testing::EverySparkAnswer(*current);
+  }
+  testing::WriteVersion6Copy(current_path, old_path);
+  {
+    auto v6 = testing::ValueOf(Store::OpenReadOnly(old_path, {[] {
+                                                     Migrations m = StoreMigrations();
+                                                     m.steps.resize(6);
+                                                     return m;
+                                                   }()}));
+    CHECK(Count(*v6, "SELECT executor_run_time_ms FROM spark_tasks WHERE task_id = 1 AND "
+                     "attempt_key = (SELECT attempt_key FROM spark_attempts WHERE app_id = "
+                     "'app-x')") == std::numeric_limits<std::int64_t>::max());
+    CHECK(Count(*v6, "SELECT executor_deserialize_cpu_time_ns FROM spark_tasks WHERE task_id = 1 "
+                     "AND attempt_key = (SELECT attempt_key FROM spark_attempts WHERE app_id = "
+                     "'app-x')") == std::numeric_limits<std::int64_t>::min());
+    CHECK(Count(*v6, "SELECT count(*) FROM spark_tasks WHERE has_metrics = 0") == 1);
+    CHECK(Count(*v6, "SELECT count(*) FROM sqlite_master WHERE name = 'spark_tasks_stage'") == 1);
+  }
+  auto migrated = testing::OpenSparkStore(old_path);
+  CHECK(migrated->SchemaVersion("spark") == 7);
+  CHECK(Count(*migrated, "SELECT count(*) FROM sqlite_master WHERE name = 'spark_tasks_stage'") ==
+        0);
+  CHECK(Count(*migrated, "SELECT spark_metric(metrics, 'executor_run_time_ms') FROM spark_tasks "
+                         "WHERE task_id = 1 AND attempt_key = (SELECT attempt_key FROM "
+                         "spark_attempts WHERE app_id = 'app-x')") ==
+        std::numeric_limits<std::int64_t>::max());
+  CHECK(Count(*migrated, "SELECT spark_metric(metrics, 'result_size_bytes') FROM spark_tasks "
+                         "WHERE task_id = 1 AND attempt_key = (SELECT attempt_key FROM "
+                         "spark_attempts WHERE app_id = 'app-x')") == -1);
+  CHECK(Count(*migrated, "SELECT count(*) FROM spark_tasks WHERE metrics IS NULL") == 1);
+  CHECK(testing::DumpTables(*migrated, "spark_") == current_tables);
+  const std::string answers = testing::EverySparkAnswer(*migrated);
+  CHECK(answers == current_answers);
+  const auto tasks = nlohmann::json::parse(
+      testing::ValueOf(HistoryApi(*migrated, "applications/app-x/stages/0/0/taskList")));
+  REQUIRE(tasks.size() == 2);
+  CHECK(tasks[0]["taskMetrics"]["executorRunTime"] == std::numeric_limits<std::int64_t>::max());
+  CHECK(tasks[0]["taskMetrics"]["executorDeserializeCpuTime"] ==
+        std::numeric_limits<std::int64_t>::min());
+  CHECK(tasks[0]["taskMetrics"]["shuffleWriteMetrics"]["recordsWritten"] == 300);
+  CHECK_FALSE(tasks[1].contains("taskMetrics"));
 }
 
 }  // namespace
