@@ -215,6 +215,41 @@ TEST_CASE("A task end stores the same whether read On-Demand or from its DOM") {
   }
 }
 
+TEST_CASE("Task accumulables store the same whether read On-Demand or from their DOM") {
+  // A SQL metric (string update), a public accumulator (integer update and value), an internal
+  // task metric: read On-Demand. The same with a key escaped, a key written twice, "Internal"
+  // as text (false to the DOM reader): read from the DOM, the same tables stored.
+  const std::string prefix =
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":3,"Stage Attempt ID":1,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":7,"Index":2,"Attempt":0,"Launch Time":1000,"Executor ID":"4","Host":"node4","Finish Time":1250,"Accumulables":[)";
+  const std::string suffix = R"(]},"Task Metrics":{"Executor Run Time":200}})";
+  const std::string sql = R"({"ID":11,"Name":"number of output rows","Update":"42","Value":"42","Internal":true,"Count Failed Values":true,"Metadata":"sql"})";
+  const std::string pub = R"({"ID":12,"Name":"my counter","Update":5,"Value":17,"Internal":false})";
+  const std::string task_metric = R"({"ID":2,"Name":"internal.metrics.executorRunTime","Update":200,"Value":200,"Internal":true})";
+  const std::string on_demand = prefix + sql + "," + pub + "," + task_metric + suffix;
+  std::vector<std::string> skipped;
+  const std::string expected = IngestedTaskTables(OneTaskLog(on_demand), &skipped);
+  CHECK(skipped.empty());
+  {
+    const std::string dir = testing::MakeTempDir();
+    testing::WriteFile(dir + "/app-d", OneTaskLog(on_demand));
+    auto store = OpenSparkStore(":memory:");
+    REQUIRE(IngestEventLogs(*store, {dir + "/app-d"}).ok());
+    CHECK(testing::QueryLines(*store, {"SELECT accumulables_json FROM spark_tasks"}) ==
+          R"([{"id":12,"name":"my counter","update":"5","value":"17"}])" "\n");
+  }
+  const std::vector<std::string> dom_variants = {
+      prefix + R"({"ID":11,"N\u0061me":"number of output rows","Update":"42","Value":"42","Internal":true})" + "," + pub + "," + task_metric + suffix,
+      prefix + sql + "," + R"({"ID":12,"Name":"my counter","Name":"other","Update":5,"Value":17,"Internal":false})" + "," + task_metric + suffix,
+      prefix + sql + "," + R"({"ID":12,"Name":"my counter","Update":5,"Value":17,"Internal":"false"})" + "," + task_metric + suffix,
+  };
+  for (const std::string& variant : dom_variants) {
+    CAPTURE(variant);
+    std::vector<std::string> variant_skipped;
+    CHECK(IngestedTaskTables(OneTaskLog(variant), &variant_skipped) == expected);
+    CHECK(variant_skipped.empty());
+  }
+}
+
 TEST_CASE("A task end the On-Demand reader refuses gets the DOM reader's reason") {
   const std::string end_prefix = R"({"Event":"SparkListenerTaskEnd","Stage ID":3,)";
   const std::string info =
