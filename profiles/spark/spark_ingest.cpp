@@ -721,11 +721,11 @@ void AssignStr(SjResult v, std::string* out) {
 
 // One accumulable of a Task Info's "Accumulables", as read by the DOM or On-Demand.
 struct Accumulable {
-  std::int64_t id = 0;                         // SInt of "ID"
-  std::optional<std::int64_t> int_id;          // "ID" if an integer
-  std::string name, update, value;             // SStr of "Name", "Update", "Value"
-  bool internal = false;                       // "Internal" if a boolean, else false
-  std::optional<std::int64_t> whole_update;    // "Update" if an integer or a whole number's text
+  std::int64_t id = 0;                       // SInt of "ID"
+  std::optional<std::int64_t> int_id;        // "ID" if an integer
+  std::string name, update, value;           // SStr of "Name", "Update", "Value"
+  bool internal = false;                     // "Internal" if a boolean, else false
+  std::optional<std::int64_t> whole_update;  // "Update" if an integer or a whole number's text
 };
 
 // The whole number `text` spells, if it spells one.
@@ -742,9 +742,12 @@ std::optional<std::int64_t> WholeNumber(std::string_view text) {
 void FoldAccumulable(const Accumulable& a, json* public_ones,
                      std::vector<SqlListener::Accum>* updates) {
   const bool internal_name = a.name.rfind("internal.", 0) == 0;
-  if (!internal_name && a.whole_update && a.int_id) updates->push_back({*a.int_id, *a.whole_update});
+  if (!internal_name && a.whole_update && a.int_id) {
+    updates->push_back({*a.int_id, *a.whole_update});
+  }
   if (a.internal || internal_name) return;
-  public_ones->push_back({{"id", a.id}, {"name", a.name}, {"update", a.update}, {"value", a.value}});
+  public_ones->push_back(
+      {{"id", a.id}, {"name", a.name}, {"update", a.update}, {"value", a.value}});
 }
 
 // The public accumulables of a Task Info as the REST API lists them; also collects the
@@ -1249,7 +1252,8 @@ class OnDemandTaskReader {
         for (auto field : o) {
           od::field f;
           std::string_view key;
-          if (std::move(field).get(f) || f.unescaped_key().get(key) || !Skip(f.value(), depth + 1)) {
+          if (std::move(field).get(f) || f.unescaped_key().get(key) ||
+              !Skip(f.value(), depth + 1)) {
             return false;
           }
         }
@@ -1366,8 +1370,8 @@ class OnDemandTaskReader {
     static_assert(kTaskId == 0 && kGettingResult == 6 && kExecutor == 7 && kLocality == 9 &&
                   kSpeculative == 10 && kKilled == 12 && kAccumulables == 13);
     static constexpr std::int64_t TaskInfoRecord::*kInts[] = {
-        &TaskInfoRecord::task_id,  &TaskInfoRecord::index,     &TaskInfoRecord::attempt,
-        &TaskInfoRecord::partition, &TaskInfoRecord::launch_ms, &TaskInfoRecord::finish_ms,
+        &TaskInfoRecord::task_id,          &TaskInfoRecord::index,     &TaskInfoRecord::attempt,
+        &TaskInfoRecord::partition,        &TaskInfoRecord::launch_ms, &TaskInfoRecord::finish_ms,
         &TaskInfoRecord::getting_result_ms};
     static constexpr std::string TaskInfoRecord::*kStrings[] = {
         &TaskInfoRecord::executor, &TaskInfoRecord::host, &TaskInfoRecord::locality};
@@ -1377,7 +1381,9 @@ class OnDemandTaskReader {
       if (k <= kGettingResult) return Int(x, &(t->*kInts[k]));
       if (k <= kLocality) return Str(x, &(t->*kStrings[k - kExecutor]));
       // A task start's "Failed" and "Killed" are not read (ReadTaskEvent stops before them).
-      if (k == kSpeculative || (end && k <= kKilled)) return Bool(x, &(t->*kBools[k - kSpeculative]));
+      if (k == kSpeculative || (end && k <= kKilled)) {
+        return Bool(x, &(t->*kBools[k - kSpeculative]));
+      }
       if (!end) return Skip(x);
       return ReadAccumulables(x, &t->accumulables_json, accums);
     });

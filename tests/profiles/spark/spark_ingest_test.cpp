@@ -182,9 +182,10 @@ TEST_CASE("A task end stores the same whether read On-Demand or from its DOM") {
     testing::WriteFile(dir + "/app-d", OneTaskLog(spark_order));
     auto store = OpenSparkStore(":memory:");
     REQUIRE(IngestEventLogs(*store, {dir + "/app-d"}).ok());
-    CHECK(Count(*store, "SELECT count(*) FROM spark_tasks WHERE task_id = 7 AND stage_id = 3 AND "
-                        "stage_attempt_id = 1 AND host = 'node4' AND duration_ms = 250 AND "
-                        "status = 'SUCCESS'") == 1);
+    CHECK(Count(*store,
+                "SELECT count(*) FROM spark_tasks WHERE task_id = 7 AND stage_id = 3 AND "
+                "stage_attempt_id = 1 AND host = 'node4' AND duration_ms = 250 AND "
+                "status = 'SUCCESS'") == 1);
   }
   // The same task written otherwise. Read On-Demand: fields in another order at every level,
   // an unknown field. Read from the DOM: a key with an escape, a key written twice (the first
@@ -201,7 +202,8 @@ TEST_CASE("A task end stores the same whether read On-Demand or from its DOM") {
       R"({"Event":"SparkListenerTaskEnd","Task Metrics":{"Updated Blocks":[],"Input Metrics":{"Records Read":10,"Bytes Read":8192},"Shuffle Read Metrics":{"Shuffle Push Read Metrics":{"Merged Remote Blocks Fetched":2},"Remote Bytes Read":4096,"Remote Blocks Fetched":4},"JVM GC Time":3,"Result Size":1000,"Executor Run Time":200,"Executor Deserialize Time":2},)"
       R"("Task Executor Metrics":{"JVMHeapMemory":5000,"OnHeapExecutionMemory":-1},"Task Info":{"Accumulables":[],"Killed":false,"Failed":false,"Finish Time":1250,"Getting Result Time":0,"Speculative":false,"Locality":"NODE_LOCAL","Host":"node4","Executor ID":"4","Launch Time":1000,"Partition ID":2,"Attempt":0,"Index":2,"Task ID":7},)"
       R"("Task End Reason":{"Reason":"Success"},"Task Type":"ResultTask","Stage Attempt ID":1,"Stage ID":3})",
-      with(R"("Task Type")", R"("Extra":{"a":[1,-2.5e3,{"b":null}],"c":true,"d":"\u00e9"},"Task Type")"),
+      with(R"("Task Type")",
+           R"("Extra":{"a":[1,-2.5e3,{"b":null}],"c":true,"d":"\u00e9"},"Task Type")"),
       with(R"("Host")", R"("Ho\u0073t")"),
       with(R"("Host":"node4")", R"("Host":"node4","Host":"other")"),
       with(R"("Executor Run Time":200)", R"("Executor Run Time":200.0)"),
@@ -222,9 +224,11 @@ TEST_CASE("Task accumulables store the same whether read On-Demand or from their
   const std::string prefix =
       R"({"Event":"SparkListenerTaskEnd","Stage ID":3,"Stage Attempt ID":1,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":7,"Index":2,"Attempt":0,"Launch Time":1000,"Executor ID":"4","Host":"node4","Finish Time":1250,"Accumulables":[)";
   const std::string suffix = R"(]},"Task Metrics":{"Executor Run Time":200}})";
-  const std::string sql = R"({"ID":11,"Name":"number of output rows","Update":"42","Value":"42","Internal":true,"Count Failed Values":true,"Metadata":"sql"})";
+  const std::string sql =
+      R"({"ID":11,"Name":"number of output rows","Update":"42","Value":"42","Internal":true,"Count Failed Values":true,"Metadata":"sql"})";
   const std::string pub = R"({"ID":12,"Name":"my counter","Update":5,"Value":17,"Internal":false})";
-  const std::string task_metric = R"({"ID":2,"Name":"internal.metrics.executorRunTime","Update":200,"Value":200,"Internal":true})";
+  const std::string task_metric =
+      R"({"ID":2,"Name":"internal.metrics.executorRunTime","Update":200,"Value":200,"Internal":true})";
   const std::string on_demand = prefix + sql + "," + pub + "," + task_metric + suffix;
   std::vector<std::string> skipped;
   const std::string expected = IngestedTaskTables(OneTaskLog(on_demand), &skipped);
@@ -235,12 +239,19 @@ TEST_CASE("Task accumulables store the same whether read On-Demand or from their
     auto store = OpenSparkStore(":memory:");
     REQUIRE(IngestEventLogs(*store, {dir + "/app-d"}).ok());
     CHECK(testing::QueryLines(*store, {"SELECT accumulables_json FROM spark_tasks"}) ==
-          R"([{"id":12,"name":"my counter","update":"5","value":"17"}])" "\n");
+          R"([{"id":12,"name":"my counter","update":"5","value":"17"}])"
+          "\n");
   }
   const std::vector<std::string> dom_variants = {
-      prefix + R"({"ID":11,"N\u0061me":"number of output rows","Update":"42","Value":"42","Internal":true})" + "," + pub + "," + task_metric + suffix,
-      prefix + sql + "," + R"({"ID":12,"Name":"my counter","Name":"other","Update":5,"Value":17,"Internal":false})" + "," + task_metric + suffix,
-      prefix + sql + "," + R"({"ID":12,"Name":"my counter","Update":5,"Value":17,"Internal":"false"})" + "," + task_metric + suffix,
+      prefix +
+          R"({"ID":11,"N\u0061me":"number of output rows","Update":"42","Value":"42","Internal":true})" +
+          "," + pub + "," + task_metric + suffix,
+      prefix + sql + "," +
+          R"({"ID":12,"Name":"my counter","Name":"other","Update":5,"Value":17,"Internal":false})" +
+          "," + task_metric + suffix,
+      prefix + sql + "," +
+          R"({"ID":12,"Name":"my counter","Update":5,"Value":17,"Internal":"false"})" + "," +
+          task_metric + suffix,
   };
   for (const std::string& variant : dom_variants) {
     CAPTURE(variant);
