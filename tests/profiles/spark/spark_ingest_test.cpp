@@ -270,6 +270,7 @@ TEST_CASE("A task end the On-Demand reader refuses gets the DOM reader's reason"
       {end_prefix + R"("Task Type":tru,)" + info, "invalid JSON"},
       {end_prefix + R"("Task Type":01,)" + info, "invalid JSON"},
       {end_prefix + R"("Task Type":"\q",)" + info, "invalid JSON"},
+      {end_prefix + "\"Task Type\":\"\xff\"," + info, "invalid JSON"},  // not UTF-8
       {end_prefix + R"("Extra":[1,}],)" + info, "invalid JSON"},
       {end_prefix + info + " {}", "invalid JSON"},
       {end_prefix + info + "}", "invalid JSON"},
