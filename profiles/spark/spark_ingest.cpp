@@ -719,39 +719,63 @@ void AssignStr(SjResult v, std::string* out) {
   }
 }
 
-// Also collects the whole-number updates of those accumulators into `updates` (SQL metrics).
-// `accumulables` is the "Accumulables" field of a Task Info.
+// One accumulable of a Task Info's "Accumulables", as read by the DOM or On-Demand.
+struct Accumulable {
+  std::int64_t id = 0;                       // SInt of "ID"
+  std::optional<std::int64_t> int_id;        // "ID" if an integer
+  std::string name, update, value;           // SStr of "Name", "Update", "Value"
+  bool internal = false;                     // "Internal" if a boolean, else false
+  std::optional<std::int64_t> whole_update;  // "Update" if an integer or a whole number's text
+};
+
+// The whole number `text` spells, if it spells one.
+std::optional<std::int64_t> WholeNumber(std::string_view text) {
+  std::int64_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || p != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+// Adds `a` to `public_ones` if the REST API lists it, and its whole-number update to `updates`
+// (SQL metrics are logged as internal accumulators, SQLMetric.toInfo; task metrics are the
+// "internal.metrics." ones).
+void FoldAccumulable(const Accumulable& a, json* public_ones,
+                     std::vector<SqlListener::Accum>* updates) {
+  const bool internal_name = a.name.rfind("internal.", 0) == 0;
+  if (!internal_name && a.whole_update && a.int_id) {
+    updates->push_back({*a.int_id, *a.whole_update});
+  }
+  if (a.internal || internal_name) return;
+  public_ones->push_back(
+      {{"id", a.id}, {"name", a.name}, {"update", a.update}, {"value", a.value}});
+}
+
+// The public accumulables of a Task Info as the REST API lists them; also collects the
+// whole-number updates of those accumulators into `updates`. `accumulables` is the
+// "Accumulables" field of a Task Info.
 std::string SPublicAccumulables(SjResult accumulables, std::vector<SqlListener::Accum>* updates) {
   sj::array acc;
   if (accumulables.get_array().get(acc) != simdjson::SUCCESS || acc.size() == 0) {
     return "[]";
   }
   json out = json::array();
-  for (sj::element a : acc) {
-    std::string name = SStr(a["Name"]);
-    bool internal = false;
-    if (a["Internal"].get_bool().get(internal) != simdjson::SUCCESS) internal = false;
-    // SQL metrics are logged as internal accumulators (SQLMetric.toInfo); task metrics are the
-    // "internal.metrics." ones.
-    if (updates && name.rfind("internal.", 0) != 0) {
-      SjResult update = a["Update"];
-      std::int64_t v = 0;
-      bool whole = false;
-      std::string_view text;
-      if (update.get_int64().get(v) == simdjson::SUCCESS) {
-        whole = true;
-      } else if (update.get_string().get(text) == simdjson::SUCCESS && !text.empty()) {
-        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-        whole = ec == std::errc() && p == text.data() + text.size();
-      }
-      std::int64_t id = 0;
-      if (whole && a["ID"].get_int64().get(id) == simdjson::SUCCESS) updates->push_back({id, v});
+  for (sj::element e : acc) {
+    Accumulable a;
+    a.name = SStr(e["Name"]);
+    if (e["Internal"].get_bool().get(a.internal) != simdjson::SUCCESS) a.internal = false;
+    SjResult update = e["Update"];
+    std::int64_t v = 0;
+    std::string_view text;
+    if (update.get_int64().get(v) == simdjson::SUCCESS) {
+      a.whole_update = v;
+    } else if (update.get_string().get(text) == simdjson::SUCCESS) {
+      a.whole_update = WholeNumber(text);
     }
-    if (internal || name.rfind("internal.", 0) == 0) continue;
-    out.push_back({{"id", SInt(a["ID"])},
-                   {"name", name},
-                   {"update", SStr(a["Update"])},
-                   {"value", SStr(a["Value"])}});
+    if (e["ID"].get_int64().get(v) == simdjson::SUCCESS) a.int_id = v;
+    a.id = SInt(e["ID"]);
+    a.update = SStr(update);
+    a.value = SStr(e["Value"]);
+    FoldAccumulable(a, &out, updates);
   }
   return JsonText(out);
 }
@@ -867,23 +891,31 @@ class KeyTable {
     *present = 0;
     std::size_t pos = 0;
     for (const sj::key_value_pair field : obj) {
-      int i;
-      if (pos < kGuesses) {
-        const int guess = guess_[pos].load(std::memory_order_relaxed);
-        if (guess >= 0 && Same(keys_[static_cast<std::size_t>(guess)], field.key)) {
-          i = guess;
-        } else {
-          i = Find(field.key);
-          if (i >= 0) guess_[pos].store(static_cast<std::int8_t>(i), std::memory_order_relaxed);
-        }
-        ++pos;
-      } else {
-        i = Find(field.key);
-      }
+      const int i = Lookup(field.key, pos++);
       if (i < 0 || static_cast<std::size_t>(i) >= N || (*present >> i & 1)) continue;
       *present |= std::uint64_t{1} << i;
       (*found)[static_cast<std::size_t>(i)] = field.value;
     }
+  }
+  // The remembered key at position `pos` if `raw`, the text of a JSON key after its opening
+  // quote (followed by a readable padding), is that key, else -1: no length needed. The key
+  // is the same only if its closing quote follows (not escaped: no key of a table ends with a
+  // backslash). Inlined into the On-Demand reader's loop, as its Int (below).
+  [[gnu::always_inline]] int Remembered(const char* raw, std::size_t pos) const {
+    if (pos >= kGuesses) return -1;
+    const int guess = guess_[pos].load(std::memory_order_relaxed);
+    if (guess < 0) return -1;
+    const std::string_view k = keys_[static_cast<std::size_t>(guess)];
+    return SameBytes(k.data(), raw, k.size()) && raw[k.size()] == '"' ? guess : -1;
+  }
+  // Find(key) for the field at position `pos` of its object, the remembered key compared first.
+  int Lookup(std::string_view key, std::size_t pos) const {
+    if (pos >= kGuesses) return Find(key);
+    const int guess = guess_[pos].load(std::memory_order_relaxed);
+    if (guess >= 0 && Same(keys_[static_cast<std::size_t>(guess)], key)) return guess;
+    const int i = Find(key);
+    if (i >= 0) guess_[pos].store(static_cast<std::int8_t>(i), std::memory_order_relaxed);
+    return i;
   }
 
  private:
@@ -1042,31 +1074,41 @@ void ReadTaskMetrics(sj::object metrics, TaskEvent* out) {
   }
 }
 
+// The fields of a task event that are read, and those of its "Task Info".
+enum TaskEventKey { kStageId, kStageAttempt, kInfo, kReason, kMetrics, kPeaks };
+const KeyTable& TaskEventKeys() {
+  static const KeyTable keys({"Stage ID", "Stage Attempt ID", "Task Info", "Task End Reason",
+                              "Task Metrics", "Task Executor Metrics"});
+  return keys;
+}
+enum TaskInfoKey {
+  kTaskId,
+  kIndex,
+  kAttempt,
+  kPartition,
+  kLaunch,
+  kFinish,
+  kGettingResult,
+  kExecutor,
+  kHost,
+  kLocality,
+  kSpeculative,
+  kFailed,
+  kKilled,
+  kAccumulables
+};
+const KeyTable& TaskInfoKeys() {
+  static const KeyTable keys({"Task ID", "Index", "Attempt", "Partition ID", "Launch Time",
+                              "Finish Time", "Getting Result Time", "Executor ID", "Host",
+                              "Locality", "Speculative", "Failed", "Killed", "Accumulables"});
+  return keys;
+}
+
 // Fills `out` from a SparkListenerTaskStart/TaskEnd document; returns a reason when the event
 // lacks what it needs. Each object is read in one pass over its fields.
 std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
-  enum { kStageId, kStageAttempt, kInfo, kReason, kMetrics, kPeaks };
-  static const KeyTable doc_keys({"Stage ID", "Stage Attempt ID", "Task Info", "Task End Reason",
-                                  "Task Metrics", "Task Executor Metrics"});
-  enum {
-    kTaskId,
-    kIndex,
-    kAttempt,
-    kPartition,
-    kLaunch,
-    kFinish,
-    kGettingResult,
-    kExecutor,
-    kHost,
-    kLocality,
-    kSpeculative,
-    kFailed,
-    kKilled,
-    kAccumulables
-  };
-  static const KeyTable info_keys({"Task ID", "Index", "Attempt", "Partition ID", "Launch Time",
-                                   "Finish Time", "Getting Result Time", "Executor ID", "Host",
-                                   "Locality", "Speculative", "Failed", "Killed", "Accumulables"});
+  const KeyTable& doc_keys = TaskEventKeys();
+  const KeyTable& info_keys = TaskInfoKeys();
   const char* name = end ? "SparkListenerTaskEnd" : "SparkListenerTaskStart";
   std::array<sj::element, 6> top;
   std::uint64_t top_present = 0;
@@ -1149,6 +1191,310 @@ std::string ReadTaskEvent(sj::element doc, bool end, TaskEvent* out) {
   }
   return "";
 }
+
+// ---- Task events read On-Demand: one forward pass over the line, no DOM tree ----
+namespace od = simdjson::ondemand;
+
+// Reads a task event line with simdjson's On-Demand API into the record ReadTaskEvent would
+// fill from the line's DOM, for the lines that pass reads exactly as the DOM reader does: every
+// value of the line is visited (what is not wanted is still parsed, so the line is valid JSON
+// exactly when the DOM parser says so), and a line with anything else — a key written twice or
+// with escapes, a value of another type than Spark writes, a failed task's end reason, anything
+// after the object, an event ReadTaskEvent would reject — is refused: Read returns false and
+// the caller reads the line's DOM. Fields may come in any order.
+class OnDemandTaskReader {
+ public:
+  // `line` is followed by `after` readable bytes (simdjson's padding when enough).
+  bool Read(std::string_view line, std::size_t after, bool end, TaskEvent* out) {
+    // A task line of thousands of accumulables goes to the DOM: this parser's buffers stay small.
+    if (line.size() > kMaxLine) return false;
+    const char* data = line.data();
+    if (after < simdjson::SIMDJSON_PADDING) {
+      padded_.assign(line.data(), line.size());
+      padded_.resize(line.size() + simdjson::SIMDJSON_PADDING);
+      data = padded_.data();
+      after = simdjson::SIMDJSON_PADDING;
+    }
+    od::document doc;
+    od::object root;
+    if (parser_.iterate(data, line.size(), line.size() + after).get(doc) ||
+        doc.get_object().get(root)) {
+      return false;
+    }
+    if (!ReadRoot(root, end, out)) return false;
+    // Nothing but white space after the object (the DOM parser's TRAILING_CONTENT).
+    std::string_view whole;
+    return !doc.raw_json().get(whole) && whole.data() + whole.size() == data + line.size();
+  }
+
+ private:
+  static constexpr std::size_t kMaxLine = 1 << 16;
+  static constexpr int kMaxDepth = 16;  // values nested deeper are refused, not skipped
+
+  // The key of `f` as written, if it has no escape.
+  static bool Key(od::field& f, std::string_view* key) {
+    const char* begin = f.key().raw();
+    const char* p = begin;
+    for (; *p != '"'; ++p) {
+      if (*p == '\\') return false;
+    }
+    *key = std::string_view(begin, static_cast<std::size_t>(p - begin));
+    return true;
+  }
+  // Parses a value that is not read, as the DOM parser would.
+  static bool Skip(od::value v, int depth = 0) {
+    od::json_type type;
+    if (v.type().get(type)) return false;
+    switch (type) {
+      case od::json_type::object: {
+        od::object o;
+        if (depth >= kMaxDepth || v.get_object().get(o)) return false;
+        for (auto field : o) {
+          od::field f;
+          std::string_view key;
+          if (std::move(field).get(f) || f.unescaped_key().get(key) ||
+              !Skip(f.value(), depth + 1)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      case od::json_type::array: {
+        od::array a;
+        if (depth >= kMaxDepth || v.get_array().get(a)) return false;
+        for (auto element : a) {
+          od::value e;
+          if (std::move(element).get(e) || !Skip(e, depth + 1)) return false;
+        }
+        return true;
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        return !v.get_string().get(s);
+      }
+      case od::json_type::number: {
+        od::number n;
+        return !v.get_number().get(n);
+      }
+      case od::json_type::boolean: {
+        bool b;
+        return !v.get_bool().get(b);
+      }
+      case od::json_type::null: {
+        bool null = false;
+        return !v.is_null().get(null) && null;
+      }
+    }
+    return false;
+  }
+  // Calls read(f, k) for each field `f` of object `v` with `k` its index in `keys` (first
+  // seen), skips the fields of other keys; false when read does, on a key seen twice, or on
+  // anything that is not an object of valid fields. `seen` gets bit k of each key found.
+  template <typename ReadField>
+  static bool Fields(od::value v, const KeyTable& keys, std::uint64_t* seen, ReadField read) {
+    od::object o;
+    if (v.get_object().get(o)) return false;
+    return Fields(o, keys, seen, read);
+  }
+  template <typename ReadField>
+  static bool Fields(od::object& o, const KeyTable& keys, std::uint64_t* seen, ReadField read) {
+    *seen = 0;
+    std::size_t pos = 0;
+    for (auto field : o) {
+      od::field f;
+      if (std::move(field).get(f)) return false;
+      int k = keys.Remembered(f.key().raw(), pos);
+      if (k < 0) {
+        std::string_view key;
+        if (!Key(f, &key)) return false;
+        k = keys.Lookup(key, pos);
+      }
+      ++pos;
+      if (k < 0) {
+        if (!Skip(f.value())) return false;
+        continue;
+      }
+      if (*seen >> k & 1) return false;
+      *seen |= std::uint64_t{1} << k;
+      if (!read(f.value(), static_cast<std::size_t>(k))) return false;
+    }
+    return true;
+  }
+  // Inlined: called, the iterator's position went through memory for each of a task end's ~40
+  // integers, and this one function cost ~0.45 CPU-s on the 1 GB log (the whole reader then
+  // about as much as the DOM's parse and walk); inlined, the reader costs half of theirs.
+  [[gnu::always_inline]] static bool Int(od::value& v, std::int64_t* out) {
+    return !v.get_int64().get(*out);
+  }
+  static bool Str(od::value& v, std::string* out) {
+    std::string_view s;
+    if (v.get_string().get(s)) return false;
+    out->assign(s);
+    return true;
+  }
+  static bool Bool(od::value& v, bool* out) { return !v.get_bool().get(*out); }
+
+  bool ReadRoot(od::object& root, bool end, TaskEvent* out) {
+    std::uint64_t seen = 0;
+    std::int64_t stage_id = 0, stage_attempt = 0;
+    bool has_task_id = false;
+    const bool ok = Fields(root, TaskEventKeys(), &seen, [&](od::value v, std::size_t k) {
+      switch (k) {
+        case kStageId:
+          return Int(v, &stage_id);
+        case kStageAttempt:
+          return Int(v, &stage_attempt);
+        case kInfo:
+          return ReadInfo(v, end, &has_task_id, &out->info, &out->accums);
+        case kReason:  // "Success" already in *out
+          return end ? SuccessReason(v) : Skip(v);
+        case kMetrics:
+          if (!end) return Skip(v);
+          out->has_metrics = true;
+          return ReadMetrics(-1, v, out);
+        case kPeaks:
+          return end ? ReadPeaks(v, out) : Skip(v);
+      }
+      return false;
+    });
+    if (!ok || !(seen >> kStageId & 1) || !(seen >> kInfo & 1) || !has_task_id) return false;
+    out->end = end;
+    out->stage_id = static_cast<int>(stage_id);
+    out->stage_attempt = static_cast<int>(stage_attempt);
+    return true;
+  }
+  static bool ReadInfo(od::value v, bool end, bool* has_task_id, TaskInfoRecord* t,
+                       std::vector<SqlListener::Accum>* accums) {
+    std::uint64_t seen = 0;
+    // Chosen by ranges of keys, not a switch: no indirect jump per field.
+    static_assert(kTaskId == 0 && kGettingResult == 6 && kExecutor == 7 && kLocality == 9 &&
+                  kSpeculative == 10 && kKilled == 12 && kAccumulables == 13);
+    static constexpr std::int64_t TaskInfoRecord::*kInts[] = {
+        &TaskInfoRecord::task_id,          &TaskInfoRecord::index,     &TaskInfoRecord::attempt,
+        &TaskInfoRecord::partition,        &TaskInfoRecord::launch_ms, &TaskInfoRecord::finish_ms,
+        &TaskInfoRecord::getting_result_ms};
+    static constexpr std::string TaskInfoRecord::*kStrings[] = {
+        &TaskInfoRecord::executor, &TaskInfoRecord::host, &TaskInfoRecord::locality};
+    static constexpr bool TaskInfoRecord::*kBools[] = {
+        &TaskInfoRecord::speculative, &TaskInfoRecord::failed, &TaskInfoRecord::killed};
+    const bool ok = Fields(v, TaskInfoKeys(), &seen, [&](od::value x, std::size_t k) {
+      if (k <= kGettingResult) return Int(x, &(t->*kInts[k]));
+      if (k <= kLocality) return Str(x, &(t->*kStrings[k - kExecutor]));
+      // A task start's "Failed" and "Killed" are not read (ReadTaskEvent stops before them).
+      if (k == kSpeculative || (end && k <= kKilled)) {
+        return Bool(x, &(t->*kBools[k - kSpeculative]));
+      }
+      if (!end) return Skip(x);
+      return ReadAccumulables(x, &t->accumulables_json, accums);
+    });
+    *has_task_id = seen >> kTaskId & 1;
+    return ok;
+  }
+  // A task end's "Accumulables" as SPublicAccumulables reads them (*json its text), for
+  // accumulables whose fields are of the types Spark writes.
+  static bool ReadAccumulables(od::value v, std::string* json_text,
+                               std::vector<SqlListener::Accum>* updates) {
+    enum { kId, kName, kUpdate, kValue, kInternal };
+    static const KeyTable keys({"ID", "Name", "Update", "Value", "Internal"});
+    od::array array;
+    if (v.get_array().get(array)) return false;
+    json public_ones = json::array();
+    bool any = false;
+    for (auto element : array) {
+      od::value e;
+      if (std::move(element).get(e)) return false;
+      any = true;
+      Accumulable a;
+      // "Update" and "Value": a string, or an integer (its text as the DOM writes it).
+      const auto text = [](od::value& x, std::string* out, std::optional<std::int64_t>* number) {
+        od::json_type type;
+        if (x.type().get(type)) return false;
+        if (type == od::json_type::string) return Str(x, out);
+        std::int64_t n = 0;
+        if (!Int(x, &n)) return false;
+        *out = std::to_string(n);
+        if (number) *number = n;
+        return true;
+      };
+      std::uint64_t seen = 0;
+      const bool ok = Fields(e, keys, &seen, [&](od::value x, std::size_t k) {
+        switch (k) {
+          case kId:
+            if (!Int(x, &a.id)) return false;
+            a.int_id = a.id;
+            return true;
+          case kName:
+            return Str(x, &a.name);
+          case kUpdate:
+            return text(x, &a.update, &a.whole_update);
+          case kValue:
+            return text(x, &a.value, nullptr);
+          case kInternal:
+            return Bool(x, &a.internal);
+        }
+        return false;
+      });
+      if (!ok) return false;
+      if (!a.whole_update && (seen >> kUpdate & 1)) a.whole_update = WholeNumber(a.update);
+      FoldAccumulable(a, &public_ones, updates);
+    }
+    *json_text = any ? JsonText(public_ones) : "[]";
+    return true;
+  }
+  // Whether `v` is a successful task's end reason; any other goes to the DOM reader.
+  static bool SuccessReason(od::value v) {
+    static const KeyTable keys({"Reason"});
+    std::uint64_t seen = 0;
+    const bool ok = Fields(v, keys, &seen, [&](od::value x, std::size_t) {
+      std::string_view reason;
+      return !x.get_string().get(reason) && reason == "Success";
+    });
+    return ok && seen == 1;
+  }
+  // "Task Metrics" (group -1) or one of its groups, as ReadTaskMetrics and ReadMetricGroup.
+  static bool ReadMetrics(int g, od::value v, TaskEvent* out) {
+    const TaskMetricKeys& keys = MetricKeys();
+    const bool top = g < 0;
+    const KeyTable& table = top ? *keys.top : *keys.groups[static_cast<std::size_t>(g)].keys;
+    bool push_read = false;
+    std::uint64_t seen = 0;
+    return Fields(v, table, &seen, [&](od::value x, std::size_t k) {
+      // Index of the metric, or -1 - group index of a group object.
+      int m = -1;
+      if (top) {
+        m = keys.top_metric[k];
+      } else if (k < keys.groups[static_cast<std::size_t>(g)].metric.size()) {
+        m = keys.groups[static_cast<std::size_t>(g)].metric[k];
+      } else if (g == keys.shuffle_read && keys.push >= 0) {
+        // "Shuffle Push Read Metrics" or its other spelling: the DOM reader takes the first
+        // spelling when both are there.
+        if (push_read) return false;
+        push_read = true;
+        return ReadMetrics(keys.push, x, out);
+      } else {
+        return Skip(x);
+      }
+      if (m < 0) return ReadMetrics(-1 - m, x, out);
+      return Int(x, &out->metrics[static_cast<std::size_t>(m)]);
+    });
+  }
+  static bool ReadPeaks(od::value v, TaskEvent* out) {
+    od::object o;
+    if (v.get_object().get(o)) return false;
+    for (auto field : o) {
+      od::field f;
+      std::string_view key;
+      std::int64_t value = 0;
+      if (std::move(field).get(f) || f.unescaped_key().get(key)) return false;
+      if (!Int(f.value(), &value)) return false;
+      if (value >= 0) out->executor_metrics.emplace_back(std::string(key), value);
+    }
+    return true;
+  }
+
+  od::parser parser_;
+  std::string padded_;  // a line copied with simdjson's padding
+};
 
 struct LiveTask {
   std::int64_t task_id = 0;
@@ -1722,6 +2068,20 @@ class AppBuilder {
       OnTaskStart(std::move(ev));
     }
     return "";
+  }
+  // ApplyTask for a task event line read On-Demand, if OnDemandTaskReader reads it (the event
+  // is then applied, with no problem); false leaves the line to the DOM and ApplyTask. `after`:
+  // the readable bytes after the line.
+  bool ApplyTaskOnDemand(std::string_view line, std::size_t after, bool end) {
+    TaskEvent& ev = task_event_;
+    ev.Reset();
+    if (!on_demand_.Read(line, after, end, &ev)) return false;
+    if (end) {
+      OnTaskEnd(ev);
+    } else {
+      OnTaskStart(std::move(ev));
+    }
+    return true;
   }
   sj::parser& parser() { return parser_; }
 
@@ -2351,6 +2711,7 @@ class AppBuilder {
   std::unordered_map<std::string, ExecutorPeaks> executor_peaks_;
   std::unordered_map<std::int64_t, LiveTask> running_;
   sj::parser parser_;
+  OnDemandTaskReader on_demand_;
   TaskEvent task_event_;  // ApplyTask's record, reused
   SqlListener sql_;
   std::map<std::int64_t, LiveRdd> rdds_;
@@ -2947,6 +3308,10 @@ bool ReadEvents(const EventLogSource& src, const IngestLimits& limits, AppBuilde
     if (task_end || line.rfind(kTaskStartPrefix, 0) == 0) {
       // The line's view is followed by the rest of the reader's buffer: when that holds
       // simdjson's padding, the line is parsed in place instead of copied into a padded buffer.
+      if (app.ApplyTaskOnDemand(line, reader.bytes_after_line(), task_end)) {
+        ++events;
+        continue;
+      }
       const bool copy = reader.bytes_after_line() < simdjson::SIMDJSON_PADDING;
       auto doc = app.parser().parse(line.data(), line.size(), copy);
       if (!doc.error()) {

@@ -143,6 +143,153 @@ TEST_CASE("A task id reused under another stage attempt stores both rows (schema
   CHECK(kept == regrouped);
 }
 
+// A log of one application whose only task is `task_end` (a task start, then that line).
+std::string OneTaskLog(const std::string& task_end) {
+  return R"({"Event":"SparkListenerApplicationStart","App Name":"d","App ID":"app-d","Timestamp":900,"User":"u"})"
+         "\n"
+         R"({"Event":"SparkListenerTaskStart","Stage ID":3,"Stage Attempt ID":1,"Task Info":{"Task ID":7,"Index":2,"Attempt":0,"Partition ID":2,"Launch Time":1000,"Executor ID":"4","Host":"node4","Locality":"NODE_LOCAL","Speculative":false,"Getting Result Time":0,"Finish Time":0,"Failed":false,"Killed":false,"Accumulables":[]}})"
+         "\n" +
+         task_end + "\n" + R"({"Event":"SparkListenerApplicationEnd","Timestamp":2000})" + "\n";
+}
+
+// The tables of tasks, stages and executors after ingesting `log` alone; `skipped` gets the
+// reasons of the lines skipped.
+std::string IngestedTaskTables(const std::string& log, std::vector<std::string>* skipped) {
+  const std::string dir = testing::MakeTempDir();
+  testing::WriteFile(dir + "/app-d", log);
+  auto store = OpenSparkStore(":memory:");
+  auto summary = IngestEventLogs(*store, {dir + "/app-d"});
+  REQUIRE(summary.ok());
+  for (const auto& s : summary.value().skipped) skipped->push_back(s.reason);
+  return testing::DumpTables(*store, "spark_tasks") + testing::DumpTables(*store, "spark_stage") +
+         testing::DumpTables(*store, "spark_executor");
+}
+
+TEST_CASE("A task end stores the same whether read On-Demand or from its DOM") {
+  // Spark's order of fields: read in one forward pass, On-Demand.
+  const std::string spark_order =
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":3,"Stage Attempt ID":1,"Task Type":"ResultTask","Task End Reason":{"Reason":"Success"},)"
+      R"("Task Info":{"Task ID":7,"Index":2,"Attempt":0,"Partition ID":2,"Launch Time":1000,"Executor ID":"4","Host":"node4","Locality":"NODE_LOCAL","Speculative":false,"Getting Result Time":0,"Finish Time":1250,"Failed":false,"Killed":false,"Accumulables":[]},)"
+      R"("Task Executor Metrics":{"JVMHeapMemory":5000,"OnHeapExecutionMemory":-1},)"
+      R"("Task Metrics":{"Executor Deserialize Time":2,"Executor Run Time":200,"Result Size":1000,"JVM GC Time":3,)"
+      R"("Shuffle Read Metrics":{"Remote Blocks Fetched":4,"Remote Bytes Read":4096,"Shuffle Push Read Metrics":{"Merged Remote Blocks Fetched":2}},)"
+      R"("Input Metrics":{"Bytes Read":8192,"Records Read":10},"Updated Blocks":[]}})";
+  std::vector<std::string> skipped;
+  const std::string expected = IngestedTaskTables(OneTaskLog(spark_order), &skipped);
+  CHECK(skipped.empty());
+  {
+    const std::string dir = testing::MakeTempDir();
+    testing::WriteFile(dir + "/app-d", OneTaskLog(spark_order));
+    auto store = OpenSparkStore(":memory:");
+    REQUIRE(IngestEventLogs(*store, {dir + "/app-d"}).ok());
+    CHECK(Count(*store,
+                "SELECT count(*) FROM spark_tasks WHERE task_id = 7 AND stage_id = 3 AND "
+                "stage_attempt_id = 1 AND host = 'node4' AND duration_ms = 250 AND "
+                "status = 'SUCCESS'") == 1);
+  }
+  // The same task written otherwise. Read On-Demand: fields in another order at every level,
+  // an unknown field. Read from the DOM: a key with an escape, a key written twice (the first
+  // counts), a metric written as a double, both spellings of the push metrics (the first
+  // spelling counts).
+  const auto with = [&](const std::string& from, const std::string& to) {
+    std::string line = spark_order;
+    const std::size_t at = line.find(from);
+    REQUIRE(at != std::string::npos);
+    return line.replace(at, from.size(), to);
+  };
+  const std::string push = R"("Shuffle Push Read Metrics":{"Merged Remote Blocks Fetched":2})";
+  const std::vector<std::string> variants = {
+      R"({"Event":"SparkListenerTaskEnd","Task Metrics":{"Updated Blocks":[],"Input Metrics":{"Records Read":10,"Bytes Read":8192},"Shuffle Read Metrics":{"Shuffle Push Read Metrics":{"Merged Remote Blocks Fetched":2},"Remote Bytes Read":4096,"Remote Blocks Fetched":4},"JVM GC Time":3,"Result Size":1000,"Executor Run Time":200,"Executor Deserialize Time":2},)"
+      R"("Task Executor Metrics":{"JVMHeapMemory":5000,"OnHeapExecutionMemory":-1},"Task Info":{"Accumulables":[],"Killed":false,"Failed":false,"Finish Time":1250,"Getting Result Time":0,"Speculative":false,"Locality":"NODE_LOCAL","Host":"node4","Executor ID":"4","Launch Time":1000,"Partition ID":2,"Attempt":0,"Index":2,"Task ID":7},)"
+      R"("Task End Reason":{"Reason":"Success"},"Task Type":"ResultTask","Stage Attempt ID":1,"Stage ID":3})",
+      with(R"("Task Type")",
+           R"("Extra":{"a":[1,-2.5e3,{"b":null}],"c":true,"d":"\u00e9"},"Task Type")"),
+      with(R"("Host")", R"("Ho\u0073t")"),
+      with(R"("Host":"node4")", R"("Host":"node4","Host":"other")"),
+      with(R"("Executor Run Time":200)", R"("Executor Run Time":200.0)"),
+      with(push, R"("Push Based Shuffle":{"Merged Remote Blocks Fetched":9},)" + push),
+  };
+  for (const std::string& variant : variants) {
+    CAPTURE(variant);
+    std::vector<std::string> variant_skipped;
+    CHECK(IngestedTaskTables(OneTaskLog(variant), &variant_skipped) == expected);
+    CHECK(variant_skipped.empty());
+  }
+}
+
+TEST_CASE("Task accumulables store the same whether read On-Demand or from their DOM") {
+  // A SQL metric (string update), a public accumulator (integer update and value), an internal
+  // task metric: read On-Demand. The same with a key escaped, a key written twice, "Internal"
+  // as text (false to the DOM reader): read from the DOM, the same tables stored.
+  const std::string prefix =
+      R"({"Event":"SparkListenerTaskEnd","Stage ID":3,"Stage Attempt ID":1,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":7,"Index":2,"Attempt":0,"Launch Time":1000,"Executor ID":"4","Host":"node4","Finish Time":1250,"Accumulables":[)";
+  const std::string suffix = R"(]},"Task Metrics":{"Executor Run Time":200}})";
+  const std::string sql =
+      R"({"ID":11,"Name":"number of output rows","Update":"42","Value":"42","Internal":true,"Count Failed Values":true,"Metadata":"sql"})";
+  const std::string pub = R"({"ID":12,"Name":"my counter","Update":5,"Value":17,"Internal":false})";
+  const std::string task_metric =
+      R"({"ID":2,"Name":"internal.metrics.executorRunTime","Update":200,"Value":200,"Internal":true})";
+  const std::string on_demand = prefix + sql + "," + pub + "," + task_metric + suffix;
+  std::vector<std::string> skipped;
+  const std::string expected = IngestedTaskTables(OneTaskLog(on_demand), &skipped);
+  CHECK(skipped.empty());
+  {
+    const std::string dir = testing::MakeTempDir();
+    testing::WriteFile(dir + "/app-d", OneTaskLog(on_demand));
+    auto store = OpenSparkStore(":memory:");
+    REQUIRE(IngestEventLogs(*store, {dir + "/app-d"}).ok());
+    CHECK(testing::QueryLines(*store, {"SELECT accumulables_json FROM spark_tasks"}) ==
+          R"([{"id":12,"name":"my counter","update":"5","value":"17"}])"
+          "\n");
+  }
+  const std::vector<std::string> dom_variants = {
+      prefix +
+          R"({"ID":11,"N\u0061me":"number of output rows","Update":"42","Value":"42","Internal":true})" +
+          "," + pub + "," + task_metric + suffix,
+      prefix + sql + "," +
+          R"({"ID":12,"Name":"my counter","Name":"other","Update":5,"Value":17,"Internal":false})" +
+          "," + task_metric + suffix,
+      prefix + sql + "," +
+          R"({"ID":12,"Name":"my counter","Update":5,"Value":17,"Internal":"false"})" + "," +
+          task_metric + suffix,
+  };
+  for (const std::string& variant : dom_variants) {
+    CAPTURE(variant);
+    std::vector<std::string> variant_skipped;
+    CHECK(IngestedTaskTables(OneTaskLog(variant), &variant_skipped) == expected);
+    CHECK(variant_skipped.empty());
+  }
+}
+
+TEST_CASE("A task end the On-Demand reader refuses gets the DOM reader's reason") {
+  const std::string end_prefix = R"({"Event":"SparkListenerTaskEnd","Stage ID":3,)";
+  const std::string info =
+      R"("Task Info":{"Task ID":7,"Index":2,"Attempt":0,"Launch Time":1000,"Executor ID":"4","Host":"node4","Finish Time":1250}})";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      // Not valid JSON where nothing is read: the whole line is still checked.
+      {end_prefix + R"("Task Type":tru,)" + info, "invalid JSON"},
+      {end_prefix + R"("Task Type":01,)" + info, "invalid JSON"},
+      {end_prefix + R"("Task Type":"\q",)" + info, "invalid JSON"},
+      {end_prefix + "\"Task Type\":\"\xff\"," + info, "invalid JSON"},  // not UTF-8
+      {end_prefix + R"("Extra":[1,}],)" + info, "invalid JSON"},
+      {end_prefix + info + " {}", "invalid JSON"},
+      {end_prefix + info + "}", "invalid JSON"},
+      // Valid JSON, refused by what it holds.
+      {R"({"Event":"SparkListenerTaskEnd","Stage ID":1.5,)" + info,
+       "SparkListenerTaskEnd without an integer \"Stage ID\""},
+      {end_prefix + R"("Task Info":{"Task ID":"7"}})",
+       "SparkListenerTaskEnd with a \"Task ID\" that is not an integer"},
+      {end_prefix + R"("Task Info":{"Index":2}})", "SparkListenerTaskEnd without \"Task Info\""},
+  };
+  for (const auto& [line, reason] : cases) {
+    CAPTURE(line);
+    std::vector<std::string> skipped;
+    IngestedTaskTables(OneTaskLog(line), &skipped);
+    REQUIRE(skipped.size() == 1);
+    CHECK(skipped[0] == reason);
+  }
+}
+
 TEST_CASE("Events of a stage after it completed still count once its entries were put aside") {
   // Ingest puts a completed stage's entries per executor (summaries, peaks) in a scratch file
   // once no task of it runs, and takes them back for a later event. Stage 0 completes while a
