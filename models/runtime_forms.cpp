@@ -171,6 +171,135 @@ std::size_t FewestConfigurations(RuntimeForm form, const std::vector<MeasuredRun
   return total;
 }
 
+// The runs not in `held` (one fold's training runs).
+std::vector<MeasuredRun> FoldTraining(const std::vector<MeasuredRun>& runs,
+                                      const std::vector<std::size_t>& held) {
+  const std::set<std::size_t> out(held.begin(), held.end());
+  std::vector<MeasuredRun> rest;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!out.count(i)) rest.push_back(runs[i]);
+  }
+  return rest;
+}
+
+// Mean |log(measured / predicted)| over the held-out runs of `folds`, from the held-out log
+// predictions (per run index).
+double HeldOutError(const std::vector<MeasuredRun>& runs, const RuntimeFolds& folds,
+                    const std::vector<double>& log_prediction) {
+  double sum = 0;
+  std::size_t n = 0;
+  for (const std::vector<std::size_t>& fold : folds.held_out) {
+    for (std::size_t i : fold) {
+      sum += std::abs(std::log(runs[i].runtime_seconds) - log_prediction[i]);
+      ++n;
+    }
+  }
+  return n == 0 ? 0 : sum / static_cast<double>(n);
+}
+
+// Held-out log predictions (per run index; NaN where not held out) of the pooled serial-floor's
+// fold models (`pooled_folds[k]` fitted without fold k) partially pooled with `penalty` on each
+// fold's training runs, and those partial fold models. False when a fold cannot be fitted or
+// cannot predict one of its held-out runs.
+bool PartialHeldOut(const std::vector<MeasuredRun>& runs, const RuntimeFolds& folds,
+                    const std::vector<FormModel>& pooled_folds, double penalty,
+                    int max_censoring_iterations, std::vector<double>* log_prediction,
+                    std::vector<FormModel>* fold_models) {
+  log_prediction->assign(runs.size(), std::nan(""));
+  fold_models->clear();
+  for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
+    Result<FormModel> model = FitPartiallyPooled(
+        pooled_folds[k], FoldTraining(runs, folds.held_out[k]), penalty, max_censoring_iterations);
+    if (!model.ok()) return false;
+    for (std::size_t i : folds.held_out[k]) {
+      const std::optional<double> p = PredictForm(model.value(), runs[i]);
+      if (!p) return false;
+      (*log_prediction)[i] = std::log(*p);
+    }
+    fold_models->push_back(model.value());
+  }
+  return true;
+}
+
+// The penalty partial pooling adopts from the pooled form's error and each penalty's (NaN: not
+// fitted), PoolingPenaltyGrid() order: 0 (the pooled form stays) unless the pooled error is more
+// than the parsimony margin above the lowest; then the largest penalty within the margin.
+double AdoptedPenalty(double pooled_error, const std::vector<double>& errors) {
+  double lowest = pooled_error;
+  for (double e : errors) {
+    if (!std::isnan(e)) lowest = std::min(lowest, e);
+  }
+  const double margin = lowest * (1 + kParsimonyFraction) + kExactScore;
+  if (pooled_error <= margin) return 0;
+  for (std::size_t j = errors.size(); j-- > 0;) {
+    if (errors[j] <= margin) return PoolingPenaltyGrid()[j];
+  }
+  return 0;
+}
+
+// Held-out log predictions (per run index of `train`) of serial-floor with partial pooling as a
+// whole procedure: for each fold k of `folds`, the penalty is chosen by AdoptedPenalty on fold k's
+// training runs alone (their own leave-one-node-count-out folds), so the held-out runs of fold k
+// take no part in choosing it, and the fold's prediction is the pooled fold model
+// (`pooled_folds[k]`) partially pooled with that penalty (or left pooled). A fold whose training
+// runs hold fewer than two instance types, or whose inner fits fail, stays pooled.
+std::vector<double> NestedPartialHeldOut(const std::vector<MeasuredRun>& train,
+                                         const RuntimeFolds& folds,
+                                         const std::vector<FormModel>& pooled_folds,
+                                         const ChoiceOptions& options, const FitOptions& fold_fit) {
+  std::vector<double> out(train.size(), std::nan(""));
+  for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
+    const std::vector<MeasuredRun> rest = FoldTraining(train, folds.held_out[k]);
+    std::set<std::string> types;
+    for (const MeasuredRun& r : rest) {
+      if (r.completed) types.insert(r.instance_type);
+    }
+    double penalty = 0;
+    const RuntimeFolds inner = MakeRuntimeFolds(rest);
+    std::vector<FormModel> inner_pooled;
+    std::vector<double> inner_log(rest.size(), std::nan(""));
+    bool pooled_ok = types.size() >= 2;
+    for (std::size_t j = 0; j < inner.held_out.size() && pooled_ok; ++j) {
+      Result<FormModel> m = FitForm(RuntimeForm::kSerialFloor,
+                                    FoldTraining(rest, inner.held_out[j]), fold_fit,
+                                    options.scaling);
+      pooled_ok = m.ok();
+      for (std::size_t i : inner.held_out[j]) {
+        const std::optional<double> p =
+            pooled_ok ? PredictForm(m.value(), rest[i]) : std::nullopt;
+        pooled_ok = pooled_ok && p.has_value();
+        if (pooled_ok) inner_log[i] = std::log(*p);
+      }
+      if (pooled_ok) inner_pooled.push_back(m.value());
+    }
+    if (pooled_ok) {
+      std::vector<double> errors;
+      std::vector<double> log_prediction;
+      std::vector<FormModel> unused;
+      for (double p : PoolingPenaltyGrid()) {
+        errors.push_back(PartialHeldOut(rest, inner, inner_pooled, p,
+                                        fold_fit.max_censoring_iterations, &log_prediction,
+                                        &unused)
+                             ? HeldOutError(rest, inner, log_prediction)
+                             : std::nan(""));
+      }
+      penalty = AdoptedPenalty(HeldOutError(rest, inner, inner_log), errors);
+    }
+    std::optional<FormModel> model = pooled_folds[k];
+    if (penalty > 0) {
+      Result<FormModel> partial =
+          FitPartiallyPooled(pooled_folds[k], rest, penalty, fold_fit.max_censoring_iterations);
+      if (partial.ok()) model = partial.value();
+    }
+    for (std::size_t i : folds.held_out[k]) {
+      std::optional<double> p = PredictForm(*model, train[i]);
+      if (!p) p = PredictForm(pooled_folds[k], train[i]);
+      if (p) out[i] = std::log(*p);
+    }
+  }
+  return out;
+}
+
 FormModel Average(std::vector<FormModel> members) {
   FormModel m;
   m.form = RuntimeForm::kAverage;
@@ -573,6 +702,28 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
     scored.push_back(s);
   }
 
+  // Over two or more instance types a chosen serial-floor is partially pooled (below), so its score
+  // is the held-out error of that whole procedure, the penalty chosen inside each fold on the
+  // fold's training runs alone (nested, so the score stays out-of-sample): the choice compares
+  // the procedures that would make the prediction. Its fold models and held-out predictions stay
+  // the fully pooled ones (the calibration set, and the average's member).
+  std::set<std::string> trained_types;
+  for (const MeasuredRun& r : train) {
+    if (r.completed) trained_types.insert(r.instance_type);
+  }
+  const bool pool_partially = options.partial_pooling && trained_types.size() >= 2;
+  double pooled_serial_floor_error = 0;
+  for (Scored& s : scored) {
+    if (!pool_partially || s.score.form != RuntimeForm::kSerialFloor || !s.score.eligible) continue;
+    pooled_serial_floor_error = s.score.cv_error;
+    Scored nested = s;
+    nested.held_out_log_prediction =
+        NestedPartialHeldOut(train, folds, s.fold_models, options, fold_fit);
+    finish_score(nested);
+    s.score.cv_error = nested.score.cv_error;
+    s.score.cv_median_ape = nested.score.cv_median_ape;
+  }
+
   // A form with as many coefficients as configurations passes through its points: its score
   // measures interpolation only. When some eligible form is over-determined, the others are not
   // eligible (with few runs every form may be exactly determined; then they all stay).
@@ -662,62 +813,36 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
   // log m), freeing each type's parallel work lets that term absorb what the 3 smallest node
   // counts cannot separate, and it dominates beyond them (docs/accuracy.md, session 14: WordCount
   // huge, communication).
-  std::set<std::string> trained_types;
-  for (const MeasuredRun& r : train) {
-    if (r.completed) trained_types.insert(r.instance_type);
-  }
   const Scored* adopted = best;
   std::vector<Scored> partial;
-  if (options.partial_pooling && best->score.form == RuntimeForm::kSerialFloor &&
-      trained_types.size() >= 2) {
-    out.pooled_cv_error = best->score.cv_error;
+  if (pool_partially && best->score.form == RuntimeForm::kSerialFloor) {
+    out.pooled_cv_error = pooled_serial_floor_error;
+    std::vector<double> errors;
     for (double penalty : PoolingPenaltyGrid()) {
       Scored s;
       s.score = best->score;
-      s.held_out_log_prediction.assign(train.size(), std::nan(""));
-      bool fitted = true;
-      for (std::size_t k = 0; k < folds.held_out.size() && fitted; ++k) {
-        const std::set<std::size_t> held(folds.held_out[k].begin(), folds.held_out[k].end());
-        std::vector<MeasuredRun> rest;
-        for (std::size_t i = 0; i < train.size(); ++i) {
-          if (!held.count(i)) rest.push_back(train[i]);
-        }
-        Result<FormModel> fold_model = FitPartiallyPooled(best->fold_models[k], rest, penalty,
-                                                          fold_fit.max_censoring_iterations);
-        fitted = fold_model.ok();
-        for (std::size_t i : folds.held_out[k]) {
-          const std::optional<double> p =
-              fitted ? PredictForm(fold_model.value(), train[i]) : std::nullopt;
-          fitted = fitted && p.has_value();
-          if (fitted) s.held_out_log_prediction[i] = std::log(*p);
-        }
-        if (fitted) s.fold_models.push_back(fold_model.value());
-      }
       Result<FormModel> full =
-          fitted ? FitPartiallyPooled(*best->full, train, penalty,
-                                      options.fit.max_censoring_iterations)
-                 : Result<FormModel>(Status::InvalidArgument("a fold could not be fitted"));
+          PartialHeldOut(train, folds, best->fold_models, penalty,
+                         fold_fit.max_censoring_iterations, &s.held_out_log_prediction,
+                         &s.fold_models)
+              ? FitPartiallyPooled(*best->full, train, penalty,
+                                   options.fit.max_censoring_iterations)
+              : Result<FormModel>(Status::InvalidArgument("a fold could not be fitted"));
       if (!full.ok()) {
+        errors.push_back(std::nan(""));
         out.pooling_scores.push_back({penalty, std::nan("")});
         continue;
       }
       s.full = full.value();
       finish_score(s);
+      errors.push_back(s.score.cv_error);
       out.pooling_scores.push_back({penalty, s.score.cv_error});
       partial.push_back(std::move(s));
     }
-    double lowest_error = best->score.cv_error;
-    for (const Scored& s : partial) lowest_error = std::min(lowest_error, s.score.cv_error);
-    const double margin = lowest_error * (1 + kParsimonyFraction) + kExactScore;
-    if (best->score.cv_error > margin) {
-      for (auto it = partial.rbegin(); it != partial.rend(); ++it) {
-        if (it->score.cv_error <= margin) {
-          adopted = &*it;
-          break;
-        }
-      }
+    out.pooling_penalty = AdoptedPenalty(out.pooled_cv_error, errors);
+    for (const Scored& s : partial) {
+      if (out.pooling_penalty > 0 && s.full->pooling_penalty == out.pooling_penalty) adopted = &s;
     }
-    if (adopted != best) out.pooling_penalty = adopted->full->pooling_penalty;
   }
   out.chosen = best->score.form;
   out.model = *adopted->full;
@@ -739,8 +864,12 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
                (best == lowest ? "lowest " : "") + folds.scheme +
                " error on the " + std::to_string(completed) + " completed training runs (" +
                std::to_string(out.folds) + " folds), mean |log error| " +
-               Num(best->score.cv_error) + ", median APE " +
-               Num(100 * best->score.cv_median_ape) + "%";
+               Num(best->score.cv_error) +
+               (out.pooling_scores.empty()
+                    ? std::string()
+                    : " with partial pooling, its penalty chosen inside each fold (fully pooled " +
+                          Num(pooled_serial_floor_error) + ")") +
+               ", median APE " + Num(100 * best->score.cv_median_ape) + "%";
   if (best != lowest) {
     out.reason += " (the simplest form within " + Num(100 * kParsimonyFraction) + "% of " +
                   std::string(ToString(lowest->score.form)) + "'s " +
@@ -751,7 +880,7 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
   }
   if (adopted != best) {
     out.reason += "; per-type deviations shrunk toward it with penalty " +
-                  Num(out.pooling_penalty) + " lower that error to " +
+                  Num(out.pooling_penalty) + " lower the fully pooled error to " +
                   Num(adopted->score.cv_error);
   } else if (!out.pooling_scores.empty()) {
     out.reason += "; fully pooled (per-type deviations did not lower its error by more than " +

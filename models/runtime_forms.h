@@ -138,6 +138,8 @@ struct ChoiceOptions {
   // When the chosen form is serial-floor and the training runs hold two or more instance types, try
   // FitPartiallyPooled over PoolingPenaltyGrid() with the same folds (ModelChoice::pooling_*).
   // Not for forms with a term rising with m: beside it, per-type parallel work extrapolates badly.
+  // Then the choice also scores serial-floor by that procedure, the penalty chosen inside each
+  // fold on the fold's training runs alone (nested; CandidateScore::cv_error of serial-floor).
   bool partial_pooling = true;
   Status Validate() const;  // non-empty candidates; fit.Validate()
 };
@@ -177,7 +179,7 @@ struct ModelChoice {
   // and the calibration radii stay the fully pooled form's: the penalty was chosen on the partial
   // fits' held-out residuals, so they are not out-of-sample for a CV+ interval.
   std::vector<std::pair<double, double>> pooling_scores;
-  double pooled_cv_error = 0;
+  double pooled_cv_error = 0;  // serial-floor fully pooled; its candidate score is the nested one
   double pooling_penalty = 0;
 };
 

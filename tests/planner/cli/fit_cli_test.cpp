@@ -170,9 +170,9 @@ TEST_CASE("evaluate and fit report every candidate form's CV error and the chose
 TEST_CASE("evaluate reports partial pooling of a serial-floor over two types") {
   // m4.large (2 vCPUs): 50 + 2000/m; c4.xlarge (4 vCPUs): 50 + 500/m, a quarter of m4.large's
   // parallel time where its vCPU ratio says a half. A common floor, one parallel-work coefficient
-  // per type: partial pooling fits the training runs, the pooled serial-floor does not. The form
-  // is fixed (`--form serial-floor`): over every form, communication's rising term wins the pooled
-  // choice on these 6 runs, and partial pooling is tried only on a chosen serial-floor.
+  // per type: partial pooling fits the training runs, the pooled serial-floor does not. Over every
+  // form, serial-floor wins because it is scored by its partially pooled procedure (session 15;
+  // fully pooled, communication's rising term won the choice on these 6 runs).
   std::string csv = kRunsHeader;
   for (int c : {4, 8, 16, 32}) {
     csv += CompletedRun("m4.large", c, 50 + 2000.0 / c);
@@ -181,7 +181,7 @@ TEST_CASE("evaluate reports partial pooling of a serial-floor over two types") {
   const std::string dir = FolderWith("runs.csv", csv);
   const Run ev = Perfplan(
       "evaluate --runs " + dir +
-          "/runs.csv --workload w --train \"compute_nodes<=16\" --form serial-floor --json",
+          "/runs.csv --workload w --train \"compute_nodes<=16\" --json",
       dir + "/err");
   REQUIRE(ev.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(ev.out);
@@ -201,11 +201,14 @@ TEST_CASE("evaluate reports partial pooling of a serial-floor over two types") {
     CHECK(row["predicted_seconds"].get<double>() <= row["interval"]["high_seconds"].get<double>());
   }
   const Run text = Perfplan("evaluate --runs " + dir +
-                                "/runs.csv --workload w --train \"compute_nodes<=16\" --form "
-                                "serial-floor",
+                                "/runs.csv --workload w --train \"compute_nodes<=16\"",
                             dir + "/err");
   REQUIRE(text.exit_code == 0);
   CHECK(text.out.find("; per-type deviations shrunk toward it with penalty ") != std::string::npos);
+  CHECK(text.out.find("\nmodel serial-floor: lowest leave-one-node-count-out error on the 6 "
+                      "completed training runs (3 folds), mean |log error| ") != std::string::npos);
+  CHECK(text.out.find(" with partial pooling, its penalty chosen inside each fold (fully pooled ") !=
+        std::string::npos);
 }
 
 TEST_CASE(
