@@ -165,6 +165,16 @@ std::string IngestedTaskTables(const std::string& log, std::vector<std::string>*
          testing::DumpTables(*store, "spark_executor");
 }
 
+// Each one-task log of `variants` stores `expected` (IngestedTaskTables) and skips no line.
+void CheckSameTaskTables(const std::vector<std::string>& variants, const std::string& expected) {
+  for (const std::string& variant : variants) {
+    CAPTURE(variant);
+    std::vector<std::string> skipped;
+    CHECK(IngestedTaskTables(OneTaskLog(variant), &skipped) == expected);
+    CHECK(skipped.empty());
+  }
+}
+
 TEST_CASE("A task end stores the same whether read On-Demand or from its DOM") {
   // Spark's order of fields: read in one forward pass, On-Demand.
   const std::string spark_order =
@@ -209,12 +219,7 @@ TEST_CASE("A task end stores the same whether read On-Demand or from its DOM") {
       with(R"("Executor Run Time":200)", R"("Executor Run Time":200.0)"),
       with(push, R"("Push Based Shuffle":{"Merged Remote Blocks Fetched":9},)" + push),
   };
-  for (const std::string& variant : variants) {
-    CAPTURE(variant);
-    std::vector<std::string> variant_skipped;
-    CHECK(IngestedTaskTables(OneTaskLog(variant), &variant_skipped) == expected);
-    CHECK(variant_skipped.empty());
-  }
+  CheckSameTaskTables(variants, expected);
 }
 
 TEST_CASE("Task accumulables store the same whether read On-Demand or from their DOM") {
@@ -253,12 +258,7 @@ TEST_CASE("Task accumulables store the same whether read On-Demand or from their
           R"({"ID":12,"Name":"my counter","Update":5,"Value":17,"Internal":"false"})" + "," +
           task_metric + suffix,
   };
-  for (const std::string& variant : dom_variants) {
-    CAPTURE(variant);
-    std::vector<std::string> variant_skipped;
-    CHECK(IngestedTaskTables(OneTaskLog(variant), &variant_skipped) == expected);
-    CHECK(variant_skipped.empty());
-  }
+  CheckSameTaskTables(dom_variants, expected);
 }
 
 TEST_CASE("A task end the On-Demand reader refuses gets the DOM reader's reason") {
