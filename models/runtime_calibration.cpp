@@ -40,17 +40,23 @@ RuntimeFolds MakeRuntimeFolds(const std::vector<MeasuredRun>& runs) {
   return f;
 }
 
+std::vector<MeasuredRun> FoldTraining(const std::vector<MeasuredRun>& runs,
+                                      const std::vector<std::size_t>& held) {
+  const std::set<std::size_t> out(held.begin(), held.end());
+  std::vector<MeasuredRun> rest;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!out.count(i)) rest.push_back(runs[i]);
+  }
+  return rest;
+}
+
 std::vector<double> CalibrationDifficulty(const ModelChoice& choice,
                                           const std::vector<MeasuredRun>& train) {
   const RuntimeFolds folds = MakeRuntimeFolds(train);
   std::vector<double> out;
   out.reserve(choice.calibration_fold.size());
   for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
-    std::vector<MeasuredRun> rest;
-    std::set<std::size_t> held(folds.held_out[k].begin(), folds.held_out[k].end());
-    for (std::size_t i = 0; i < train.size(); ++i) {
-      if (!held.count(i)) rest.push_back(train[i]);
-    }
+    const std::vector<MeasuredRun> rest = FoldTraining(train, folds.held_out[k]);
     for (std::size_t i : folds.held_out[k]) {
       bool transfer = false;
       out.push_back(WideningFactor(rest, train[i], &transfer));

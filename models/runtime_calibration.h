@@ -37,6 +37,9 @@ struct RuntimeFolds {
   std::vector<std::vector<std::size_t>> held_out;
 };
 RuntimeFolds MakeRuntimeFolds(const std::vector<MeasuredRun>& runs);
+// The runs of `runs` not in `held` (one fold's held_out): the fold's training runs, in order.
+std::vector<MeasuredRun> FoldTraining(const std::vector<MeasuredRun>& runs,
+                                      const std::vector<std::size_t>& held);
 
 // σ_i of every calibration point of `choice`, in the order of CalibrationPoints(): the widening
 // factor of the held-out run against the runs its fold was trained on. `train` are the runs the

@@ -171,15 +171,30 @@ std::size_t FewestConfigurations(RuntimeForm form, const std::vector<MeasuredRun
   return total;
 }
 
-// The runs not in `held` (one fold's training runs).
-std::vector<MeasuredRun> FoldTraining(const std::vector<MeasuredRun>& runs,
-                                      const std::vector<std::size_t>& held) {
-  const std::set<std::size_t> out(held.begin(), held.end());
-  std::vector<MeasuredRun> rest;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (!out.count(i)) rest.push_back(runs[i]);
+// Fits each fold's model, fit_fold(k, fold k's training runs), for the folds of `folds` and
+// predicts its held-out runs: `log_prediction` per run index of `runs` (NaN where not held out),
+// `fold_models` in fold order. "" when every fold was fitted and predicted its held-out runs;
+// otherwise why not (the outputs then partly filled).
+template <typename FitFold>
+std::string HeldOutPredictions(const std::vector<MeasuredRun>& runs, const RuntimeFolds& folds,
+                               FitFold fit_fold, std::vector<double>* log_prediction,
+                               std::vector<FormModel>* fold_models) {
+  log_prediction->assign(runs.size(), std::nan(""));
+  fold_models->clear();
+  for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
+    Result<FormModel> model = fit_fold(k, FoldTraining(runs, folds.held_out[k]));
+    if (!model.ok()) return "fold " + std::to_string(k + 1) + ": " + model.status().message();
+    for (std::size_t i : folds.held_out[k]) {
+      const std::optional<double> p = PredictForm(model.value(), runs[i]);
+      if (!p) {
+        return "fold " + std::to_string(k + 1) + " cannot predict the held-out run at " +
+               Num(runs[i].compute_nodes) + " x " + runs[i].instance_type;
+      }
+      (*log_prediction)[i] = std::log(*p);
+    }
+    fold_models->push_back(model.value());
   }
-  return rest;
+  return "";
 }
 
 // Mean |log(measured / predicted)| over the held-out runs of `folds`, from the held-out log
@@ -197,28 +212,25 @@ double HeldOutError(const std::vector<MeasuredRun>& runs, const RuntimeFolds& fo
   return n == 0 ? 0 : sum / static_cast<double>(n);
 }
 
-// Held-out log predictions (per run index; NaN where not held out) of the pooled serial-floor's
-// fold models (`pooled_folds[k]` fitted without fold k) partially pooled with `penalty` on each
-// fold's training runs, and those partial fold models. False when a fold cannot be fitted or
-// cannot predict one of its held-out runs.
-bool PartialHeldOut(const std::vector<MeasuredRun>& runs, const RuntimeFolds& folds,
-                    const std::vector<FormModel>& pooled_folds, double penalty,
-                    int max_censoring_iterations, std::vector<double>* log_prediction,
-                    std::vector<FormModel>* fold_models) {
-  log_prediction->assign(runs.size(), std::nan(""));
-  fold_models->clear();
-  for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
-    Result<FormModel> model = FitPartiallyPooled(
-        pooled_folds[k], FoldTraining(runs, folds.held_out[k]), penalty, max_censoring_iterations);
-    if (!model.ok()) return false;
-    for (std::size_t i : folds.held_out[k]) {
-      const std::optional<double> p = PredictForm(model.value(), runs[i]);
-      if (!p) return false;
-      (*log_prediction)[i] = std::log(*p);
-    }
-    fold_models->push_back(model.value());
+// The held-out error (HeldOutError) of each penalty of PoolingPenaltyGrid(), in its order: the
+// pooled fold models (`pooled_folds[k]` fitted without fold k) partially pooled with it on each
+// fold's training runs. NaN where a fold cannot be fitted or cannot predict a held-out run.
+std::vector<double> PenaltyErrors(const std::vector<MeasuredRun>& runs, const RuntimeFolds& folds,
+                                  const std::vector<FormModel>& pooled_folds,
+                                  int max_censoring_iterations) {
+  std::vector<double> errors;
+  std::vector<double> log_prediction;
+  std::vector<FormModel> fold_models;
+  for (double penalty : PoolingPenaltyGrid()) {
+    const auto fit_fold = [&](std::size_t k, const std::vector<MeasuredRun>& rest) {
+      return FitPartiallyPooled(pooled_folds[k], rest, penalty, max_censoring_iterations);
+    };
+    errors.push_back(
+        HeldOutPredictions(runs, folds, fit_fold, &log_prediction, &fold_models).empty()
+            ? HeldOutError(runs, folds, log_prediction)
+            : std::nan(""));
   }
-  return true;
+  return errors;
 }
 
 // The penalty partial pooling adopts from the pooled form's error and each penalty's (NaN: not
@@ -257,42 +269,24 @@ std::vector<double> NestedPartialHeldOut(const std::vector<MeasuredRun>& train,
     double penalty = 0;
     const RuntimeFolds inner = MakeRuntimeFolds(rest);
     std::vector<FormModel> inner_pooled;
-    std::vector<double> inner_log(rest.size(), std::nan(""));
-    bool pooled_ok = types.size() >= 2;
-    for (std::size_t j = 0; j < inner.held_out.size() && pooled_ok; ++j) {
-      Result<FormModel> m = FitForm(RuntimeForm::kSerialFloor,
-                                    FoldTraining(rest, inner.held_out[j]), fold_fit,
-                                    options.scaling);
-      pooled_ok = m.ok();
-      for (std::size_t i : inner.held_out[j]) {
-        const std::optional<double> p =
-            pooled_ok ? PredictForm(m.value(), rest[i]) : std::nullopt;
-        pooled_ok = pooled_ok && p.has_value();
-        if (pooled_ok) inner_log[i] = std::log(*p);
-      }
-      if (pooled_ok) inner_pooled.push_back(m.value());
+    std::vector<double> inner_log;
+    const auto fit_inner = [&](std::size_t, const std::vector<MeasuredRun>& inner_rest) {
+      return FitForm(RuntimeForm::kSerialFloor, inner_rest, fold_fit, options.scaling);
+    };
+    if (types.size() >= 2 &&
+        HeldOutPredictions(rest, inner, fit_inner, &inner_log, &inner_pooled).empty()) {
+      penalty = AdoptedPenalty(
+          HeldOutError(rest, inner, inner_log),
+          PenaltyErrors(rest, inner, inner_pooled, fold_fit.max_censoring_iterations));
     }
-    if (pooled_ok) {
-      std::vector<double> errors;
-      std::vector<double> log_prediction;
-      std::vector<FormModel> unused;
-      for (double p : PoolingPenaltyGrid()) {
-        errors.push_back(PartialHeldOut(rest, inner, inner_pooled, p,
-                                        fold_fit.max_censoring_iterations, &log_prediction,
-                                        &unused)
-                             ? HeldOutError(rest, inner, log_prediction)
-                             : std::nan(""));
-      }
-      penalty = AdoptedPenalty(HeldOutError(rest, inner, inner_log), errors);
-    }
-    std::optional<FormModel> model = pooled_folds[k];
+    FormModel model = pooled_folds[k];
     if (penalty > 0) {
       Result<FormModel> partial =
           FitPartiallyPooled(pooled_folds[k], rest, penalty, fold_fit.max_censoring_iterations);
       if (partial.ok()) model = partial.value();
     }
     for (std::size_t i : folds.held_out[k]) {
-      std::optional<double> p = PredictForm(*model, train[i]);
+      std::optional<double> p = PredictForm(model, train[i]);
       if (!p) p = PredictForm(pooled_folds[k], train[i]);
       if (p) out[i] = std::log(*p);
     }
@@ -629,17 +623,14 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
   for (std::size_t i = 0; i < train.size(); ++i) log_measured[i] = std::log(train[i].runtime_seconds);
 
   auto finish_score = [&](Scored& s) {
-    double sum = 0;
     std::vector<double> apes;
     for (const std::vector<std::size_t>& fold : folds.held_out) {
       for (std::size_t i : fold) {
-        const double lp = s.held_out_log_prediction[i];
-        sum += std::abs(log_measured[i] - lp);
-        apes.push_back(std::abs(1 - std::exp(lp - log_measured[i])));
+        apes.push_back(std::abs(1 - std::exp(s.held_out_log_prediction[i] - log_measured[i])));
       }
     }
     s.score.scored = apes.size();
-    s.score.cv_error = apes.empty() ? 0 : sum / static_cast<double>(apes.size());
+    s.score.cv_error = HeldOutError(train, folds, s.held_out_log_prediction);
     s.score.cv_median_ape = Summarize(apes).median_ape;
   };
 
@@ -668,29 +659,12 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
         break;
       }
     }
-    for (std::size_t k = 0; k < folds.held_out.size() && missing.empty(); ++k) {
-      std::vector<MeasuredRun> rest;
-      for (std::size_t i = 0; i < train.size(); ++i) {
-        if (std::find(folds.held_out[k].begin(), folds.held_out[k].end(), i) ==
-            folds.held_out[k].end()) {
-          rest.push_back(train[i]);
-        }
-      }
-      Result<FormModel> fold_model = FitForm(form, rest, fold_fit, options.scaling);
-      if (!fold_model.ok()) {
-        missing = "fold " + std::to_string(k + 1) + ": " + fold_model.status().message();
-        break;
-      }
-      for (std::size_t i : folds.held_out[k]) {
-        std::optional<double> p = PredictForm(fold_model.value(), train[i]);
-        if (!p) {
-          missing = "fold " + std::to_string(k + 1) + " cannot predict the held-out run at " +
-                    Num(train[i].compute_nodes) + " x " + train[i].instance_type;
-          break;
-        }
-        s.held_out_log_prediction[i] = std::log(*p);
-      }
-      s.fold_models.push_back(fold_model.value());
+    const auto fit_fold = [&](std::size_t, const std::vector<MeasuredRun>& rest) {
+      return FitForm(form, rest, fold_fit, options.scaling);
+    };
+    if (missing.empty()) {
+      missing = HeldOutPredictions(train, folds, fit_fold, &s.held_out_log_prediction,
+                                   &s.fold_models);
     }
     if (!missing.empty()) {
       s.score.note = missing;
@@ -813,39 +787,36 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
   // log m), freeing each type's parallel work lets that term absorb what the 3 smallest node
   // counts cannot separate, and it dominates beyond them (docs/accuracy.md, session 14: WordCount
   // huge, communication).
-  const Scored* adopted = best;
-  std::vector<Scored> partial;
+  std::optional<FormModel> partial;  // the adopted partial fit
+  double partial_error = 0;
   if (pool_partially && best->score.form == RuntimeForm::kSerialFloor) {
     out.pooled_cv_error = pooled_serial_floor_error;
-    std::vector<double> errors;
-    for (double penalty : PoolingPenaltyGrid()) {
-      Scored s;
-      s.score = best->score;
-      Result<FormModel> full =
-          PartialHeldOut(train, folds, best->fold_models, penalty,
-                         fold_fit.max_censoring_iterations, &s.held_out_log_prediction,
-                         &s.fold_models)
-              ? FitPartiallyPooled(*best->full, train, penalty,
-                                   options.fit.max_censoring_iterations)
-              : Result<FormModel>(Status::InvalidArgument("a fold could not be fitted"));
-      if (!full.ok()) {
-        errors.push_back(std::nan(""));
-        out.pooling_scores.push_back({penalty, std::nan("")});
-        continue;
+    std::vector<double> errors =
+        PenaltyErrors(train, folds, best->fold_models, fold_fit.max_censoring_iterations);
+    std::vector<std::optional<FormModel>> fits(errors.size());
+    for (std::size_t j = 0; j < errors.size(); ++j) {
+      const double penalty = PoolingPenaltyGrid()[j];
+      if (!std::isnan(errors[j])) {
+        Result<FormModel> full = FitPartiallyPooled(*best->full, train, penalty,
+                                                    options.fit.max_censoring_iterations);
+        if (full.ok()) {
+          fits[j] = full.value();
+        } else {
+          errors[j] = std::nan("");
+        }
       }
-      s.full = full.value();
-      finish_score(s);
-      errors.push_back(s.score.cv_error);
-      out.pooling_scores.push_back({penalty, s.score.cv_error});
-      partial.push_back(std::move(s));
+      out.pooling_scores.push_back({penalty, errors[j]});
     }
     out.pooling_penalty = AdoptedPenalty(out.pooled_cv_error, errors);
-    for (const Scored& s : partial) {
-      if (out.pooling_penalty > 0 && s.full->pooling_penalty == out.pooling_penalty) adopted = &s;
+    for (std::size_t j = 0; j < errors.size(); ++j) {
+      if (out.pooling_penalty > 0 && PoolingPenaltyGrid()[j] == out.pooling_penalty) {
+        partial = fits[j];
+        partial_error = errors[j];
+      }
     }
   }
   out.chosen = best->score.form;
-  out.model = *adopted->full;
+  out.model = partial ? *partial : *best->full;
   out.exact_forms = std::move(exact_forms);
   // The calibration set stays the fully pooled form's: the penalty was chosen on the partial fits'
   // held-out residuals, so those are no longer out-of-sample for a conformal interval (CV+ needs a
@@ -878,10 +849,10 @@ Result<ModelChoice> ChooseRuntimeForm(const std::vector<MeasuredRun>& train,
     out.reason += "; next " + std::string(ToString(runner_up->score.form)) + " " +
                   Num(runner_up->score.cv_error);
   }
-  if (adopted != best) {
+  if (partial) {
     out.reason += "; per-type deviations shrunk toward it with penalty " +
                   Num(out.pooling_penalty) + " lower the fully pooled error to " +
-                  Num(adopted->score.cv_error);
+                  Num(partial_error);
   } else if (!out.pooling_scores.empty()) {
     out.reason += "; fully pooled (per-type deviations did not lower its error by more than " +
                   Num(100 * kParsimonyFraction) + "%)";
