@@ -288,10 +288,9 @@ constexpr std::pair<const char*, const char*> kAggregateColumns[] = {
     {"swWriteTimeSum", "SUM(t.shuffle_write_time_ns) / 1000000"},
 };
 
-Result<std::vector<MetricAggregates>> Aggregates(Store& store, const std::string& app_id,
-                                                 const std::string& attempt_id, bool jobs) {
-  auto key = FindAttemptKey(store, app_id, attempt_id);
-  if (!key.ok()) return key.status();
+// The aggregate columns' SQL (", COALESCE(expr, 0)" each) over one stage's (jobs: one job's)
+// task rows t.
+std::string AggregateColumnsSql(bool jobs) {
   std::string cols;
   for (const auto& [name, expr] : kAggregateColumns) {
     std::string e = expr;
@@ -313,6 +312,17 @@ Result<std::vector<MetricAggregates>> Aggregates(Store& store, const std::string
     if (e == expr) e = TaskMetricsSql(e);  // over spark_tasks t (the rest reads summaries)
     cols += ", COALESCE(" + e + ", 0)";
   }
+  return cols;
+}
+
+Result<std::vector<MetricAggregates>> Aggregates(Store& store, const std::string& app_id,
+                                                 const std::string& attempt_id, bool jobs) {
+  auto key = FindAttemptKey(store, app_id, attempt_id);
+  if (!key.ok()) return key.status();
+  // Built once: TaskMetricsSql is a regex pass, not to be repeated per application.
+  static const std::string kStageColumns = AggregateColumnsSql(false);
+  static const std::string kJobColumns = AggregateColumnsSql(true);
+  const std::string& cols = jobs ? kJobColumns : kStageColumns;
   std::string sql =
       jobs ? "SELECT j.job_id" + cols +
                  " FROM spark_jobs j JOIN json_each(j.stage_ids_json) je JOIN spark_tasks t ON "
@@ -380,18 +390,25 @@ constexpr const char* kProfileSums =
 constexpr const char* kFinishedTasks =
     "FROM spark_tasks t WHERE t.attempt_key = ?1 AND t.finish_time_ms IS NOT NULL";
 
+// The SELECT of `sums` (kEfficiencySums or kProfileSums) over an attempt's finished task rows,
+// the metrics read from the packed blob. Callers keep it in a static: TaskMetricsSql is a regex
+// pass, not to be repeated per application.
+std::string FinishedTaskSumsSql(const char* sums) {
+  return TaskMetricsSql(std::string("SELECT ") + sums + kFinishedTasks);
+}
+
 // row(q) on an attempt's sums: `stored`, columns of its spark_summary_attempts row, when it is
-// summary only (loaded by spark reduce, which summed its tasks at insert); else `sums` over its
-// finished task rows (kEfficiencySums or kProfileSums, the same values in the same order).
+// summary only (loaded by spark reduce, which summed its tasks at insert); else `task_sums`
+// (FinishedTaskSumsSql) over its finished task rows, the same values in the same order.
 template <typename Row>
-Status ReadAttemptSums(Store& store, std::int64_t key, const char* stored, const char* sums,
-                       Row&& row) {
+Status ReadAttemptSums(Store& store, std::int64_t key, const char* stored,
+                       const std::string& task_sums, Row&& row) {
   auto summary = IsSummaryOnly(store, key);
   if (!summary.ok()) return summary.status();
   return FirstRow(store,
                   summary.value() ? std::string("SELECT ") + stored +
                                         " FROM spark_summary_attempts WHERE attempt_key = ?1"
-                                  : TaskMetricsSql(std::string("SELECT ") + sums + kFinishedTasks),
+                                  : task_sums,
                   row, key);
 }
 
@@ -463,12 +480,13 @@ Result<EfficiencyVector> ComputeEfficiencyVector(Store& store, const std::string
   auto key = FindAttemptKey(store, app_id, attempt_id);
   if (!key.ok()) return key.status();
   EfficiencyVector b;
+  static const std::string kTaskSums = FinishedTaskSumsSql(kEfficiencySums);
   Status s = ReadAttemptSums(
       store, key.value(),
       "e_task_seconds, e_compute_seconds, e_shuffle_seconds, e_shuffle_bytes, e_gc_seconds, "
       "e_result_serialization_seconds, e_total_seconds, e_finished_tasks, e_tasks_with_cpu_time, "
       "e_input_bytes",
-      kEfficiencySums, [&](const Statement& r) {
+      kTaskSums, [&](const Statement& r) {
         b.task_seconds = r.ColumnDouble(0);
         b.shuffle_bytes = r.ColumnDouble(3);
         b.total_seconds = r.ColumnDouble(6);
@@ -505,11 +523,12 @@ Result<DerivedProfile> DeriveRuntimeProfile(Store& store, const std::string& app
   double result_bytes = 0;
   std::int64_t hosts = 0;
   bool read = false;
+  static const std::string kTaskSums = FinishedTaskSumsSql(kProfileSums);
   Status s = ReadAttemptSums(
       store, key.value(),
       "p_input_bytes, p_disk_seconds, p_fetch_wait_seconds, p_remote_bytes, p_cpu_seconds, "
       "p_result_bytes, p_result_seconds, p_hosts",
-      kProfileSums, [&](const Statement& r) {
+      kTaskSums, [&](const Statement& r) {
         read = true;
         ReadColumns(r, 0, input_bytes, disk_seconds, fetch_wait_seconds, remote_bytes);
         ReadColumns(r, 5, result_bytes);
@@ -737,11 +756,12 @@ namespace perfplan::profiles::spark {
 
 Status WriteSummaryOnlyTotals(Store& store, std::int64_t attempt_key, const ApplicationShape& shape,
                               const std::string& shape_error) {
-  auto q = store.Prepare(TaskMetricsSql(
+  static const std::string kSql = TaskMetricsSql(
       std::string("INSERT INTO spark_summary_attempts SELECT ?1, e.*, p.*, ?2, ?3, ?4, ?5, ?6, "
                   "?7, ?8 FROM (SELECT ") +
       kEfficiencySums + kFinishedTasks + ") e, (SELECT " + kProfileSums +
-      "FROM spark_tasks WHERE attempt_key = ?1 AND finish_time_ms IS NOT NULL) p"));
+      "FROM spark_tasks WHERE attempt_key = ?1 AND finish_time_ms IS NOT NULL) p");
+  auto q = store.Prepare(kSql);
   if (!q.ok()) return q.status();
   q.value().Bind(1, attempt_key).Bind(2, shape.driver_seconds).Bind(3, shape.measured_seconds);
   q.value().Bind(4, std::int64_t{shape.observed_executors});
