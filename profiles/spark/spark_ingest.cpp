@@ -1846,30 +1846,25 @@ class TaskSink {
   virtual void StageDone(int stage_id, int stage_attempt) = 0;
 };
 
-// Inserts task rows into attempt `key` of a store and adds up their summaries.
+// Inserts task rows into attempt `key` of a store and adds up their summaries. Rows go in by
+// kBatchRows per execution of one multi-row INSERT: a statement's execution opens its B-tree
+// cursor at the root, and one row per execution made every task a descent of the primary key
+// from the root, comparing records at each level (a quarter of the store's time); within one
+// execution SQLite inserts a row that sorts after the one before it at the cursor's place.
+// Finish() inserts the rows still waiting; nothing reads spark_tasks before it.
 class TaskInserter final : public TaskSink {
  public:
   // `add_up` false: the caller adds up the summaries of the rows it hands in (and checks
   // all_inserted() before using them).
   TaskInserter(Store& store, std::int64_t key, bool add_up = true)
       : store_(store), key_(key), add_up_(add_up) {}
-  ~TaskInserter() {
-    if (insert_) insert_->Reset();  // the text parameters are views of rows gone by now
-  }
   TaskInserter(const TaskInserter&) = delete;
   TaskInserter& operator=(const TaskInserter&) = delete;
 
   Status Prepare() {
-    // A task end repeated in the log repeats its stage attempt too (task ids are unique in an
-    // application): the primary key turns it away (schema version 7).
-    auto st = store_.Prepare(
-        "INSERT INTO spark_tasks(attempt_key, task_id, stage_id, stage_attempt_id, "
-        "task_index, task_attempt, partition_id, launch_time_ms, finish_time_ms, "
-        "getting_result_time_ms, duration_ms, executor_id, host, status, locality, "
-        "speculative, error_message, accumulables_json, metrics) "
-        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING");
-    if (!st.ok()) return st.status();
-    insert_.emplace(std::move(st.value()));
+    auto one = store_.Prepare(InsertSql(1));
+    if (!one.ok()) return one.status();
+    one_.emplace(std::move(one).value());
     return Status::Ok();
   }
 
@@ -1878,6 +1873,8 @@ class TaskInserter final : public TaskSink {
   void StageDone(int stage_id, int stage_attempt) override {
     if (add_up_) summaries_.Release(stage_id, stage_attempt);
   }
+  // Inserts the rows still waiting for a batch.
+  Status Finish();
 
   // The summaries of the rows inserted (not those a stored task id turned away).
   TaskSummaries& summaries() { return summaries_; }
@@ -1885,83 +1882,161 @@ class TaskInserter final : public TaskSink {
   bool all_inserted() const { return all_inserted_; }
 
  private:
+  // Preparing the statement of 32 rows takes ~0.1 ms, what batching saves on ~200 rows: it is
+  // prepared when the first batch is full, so an application of fewer tasks never prepares it
+  // (docs/performance.md, session 16: 64 rows saved little more on 10^6 tasks and cost more on
+  // many small logs).
+  static constexpr int kBatchRows = 32;
+  static constexpr int kColumns = 19;
+
+  // A task end repeated in the log repeats its stage attempt too (task ids are unique in an
+  // application): the primary key turns it away (schema version 7).
+  static std::string InsertSql(int rows) {
+    std::string sql =
+        "INSERT INTO spark_tasks(attempt_key, task_id, stage_id, stage_attempt_id, "
+        "task_index, task_attempt, partition_id, launch_time_ms, finish_time_ms, "
+        "getting_result_time_ms, duration_ms, executor_id, host, status, locality, "
+        "speculative, error_message, accumulables_json, metrics) VALUES";
+    for (int r = 0; r < rows; ++r) {
+      sql += r == 0 ? "(" : ",(";
+      for (int c = 0; c < kColumns; ++c) sql += c == 0 ? "?" : ",?";
+      sql += ")";
+    }
+    return sql + " ON CONFLICT DO NOTHING";
+  }
+
+  // A row waiting for its batch: its values, the texts and the metrics copied (the caller's
+  // strings are the next task's once Row returns).
+  struct Pending {
+    std::array<std::int64_t, kColumns> ints{};  // by column; the text columns' are unused
+    bool finished = false;                      // finish_time_ms and duration_ms are not NULL
+    bool has_error = false;                     // error_message is not NULL
+    std::string executor, host, status, locality, error, accumulables;
+    std::size_t metrics_bytes = 0;  // 0: metrics NULL
+    std::array<unsigned char, kMaxTaskMetricsBytes> metrics{};
+  };
+  // Binds `row` as the row starting at parameter `base` + 1 of `q`; an integer equal to the one
+  // bound there last is left bound (SQLite keeps bindings across resets): a task's metrics
+  // are mostly the same zeros and constants as the task before.
+  void Bind(Statement& q, int base, const Pending& row);
+  // Runs `q` over `rows` bound rows; a row turned away clears all_inserted().
+  Status Run(Statement& q, int rows);
+
   Store& store_;
   std::int64_t key_;
   bool add_up_ = true, all_inserted_ = true;
-  std::optional<Statement> insert_;
-  // The integer bound to each parameter of insert_ (by 1-based index), if the last binding was
+  std::optional<Statement> one_, batch_;
+  std::array<Pending, kBatchRows> pending_;
+  int waiting_ = 0;  // rows of pending_ in use
+  // The integer bound to each parameter of batch_ (by 1-based index), if the last binding was
   // one.
-  std::array<std::optional<std::int64_t>, 20> bound_{};
-  // The metrics blob bound last (spark_task_metrics.h), bound without a copy.
-  std::array<unsigned char, kMaxTaskMetricsBytes> metrics_{};
+  std::array<std::optional<std::int64_t>, kBatchRows * kColumns + 1> bound_{};
   TaskSummaries summaries_;
 };
 
 Status TaskInserter::Row(int stage_id, int stage_attempt, const TaskInfoRecord& info,
                          const std::string& status, const std::string& error,
                          const TaskMetricValues* metrics) {
-  // Every parameter is bound again below, the text ones as views of the caller's strings, alive
-  // until the insert has run; an integer equal to the one bound for the last row is left bound
-  // (SQLite keeps bindings across resets): a task's metrics are mostly the same zeros and
-  // constants as the task before (push-based shuffle, spills, input or output of a stage).
-  Statement& q = *insert_;
-  q.ResetKeepingBindings();
-  int i = 1;
+  Pending& r = pending_[static_cast<std::size_t>(waiting_++)];
+  r.finished = info.finish_ms > 0;
+  r.ints = {key_,
+            info.task_id,
+            stage_id,
+            stage_attempt,
+            info.index,
+            info.attempt,
+            info.partition,
+            info.launch_ms,
+            info.finish_ms,
+            info.getting_result_ms,
+            info.finish_ms - info.launch_ms};
+  r.ints[15] = info.speculative;
+  r.executor.assign(info.executor);
+  r.host.assign(info.host);
+  r.status.assign(status);
+  r.locality.assign(info.locality);
+  r.has_error = !error.empty();
+  r.error.assign(error);
+  r.accumulables.assign(info.accumulables_json);
+  r.metrics_bytes = metrics ? EncodeTaskMetrics(*metrics, r.metrics.data()) : 0;
+  // Added now, before the insert: should the store turn a row of the batch away, the figures
+  // are not used (RequireSql).
+  if (add_up_) {
+    summaries_.Add(stage_id, stage_attempt, info.executor, status, info.launch_ms, info.finish_ms,
+                   metrics);
+  }
+  if (waiting_ < kBatchRows) return Status::Ok();
+  if (!batch_) {
+    auto batch = store_.Prepare(InsertSql(kBatchRows));
+    if (!batch.ok()) return batch.status();
+    batch_.emplace(std::move(batch).value());
+  }
+  for (int i = 0; i < kBatchRows; ++i) Bind(*batch_, i * kColumns, pending_[i]);
+  waiting_ = 0;
+  return Run(*batch_, kBatchRows);
+}
+
+Status TaskInserter::Finish() {
+  const int rows = waiting_;
+  waiting_ = 0;
+  for (int i = 0; i < rows; ++i) {
+    one_->Reset();
+    Bind(*one_, 0, pending_[i]);
+    if (Status s = Run(*one_, 1); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+void TaskInserter::Bind(Statement& q, int base, const Pending& row) {
+  const bool cached = batch_ && &q == &*batch_;
+  int i = base + 1;
   const auto bind = [&](std::int64_t v) {
+    if (!cached) {
+      q.Bind(i++, v);
+      return;
+    }
     std::optional<std::int64_t>& last = bound_[static_cast<std::size_t>(i)];
     if (last != v) q.Bind(i, v), last = v;
     ++i;
   };
+  const auto forget = [&] {
+    if (cached) bound_[static_cast<std::size_t>(i)].reset();
+  };
   const auto bind_text = [&](std::string_view v) {
-    bound_[static_cast<std::size_t>(i)].reset();
+    forget();
     q.BindUncopied(i++, v);
   };
   const auto bind_null = [&] {
-    bound_[static_cast<std::size_t>(i)].reset();
+    forget();
     q.BindNull(i++);
   };
-  bind(key_);
-  bind(info.task_id);
-  bind(stage_id);
-  bind(stage_attempt);
-  bind(info.index);
-  bind(info.attempt);
-  bind(info.partition);
-  bind(info.launch_ms);
-  if (info.finish_ms > 0) {
-    bind(info.finish_ms);
+  for (int c = 0; c < 8; ++c) bind(row.ints[static_cast<std::size_t>(c)]);
+  row.finished ? bind(row.ints[8]) : bind_null();
+  bind(row.ints[9]);
+  row.finished ? bind(row.ints[10]) : bind_null();
+  bind_text(row.executor);
+  bind_text(row.host);
+  bind_text(row.status);
+  bind_text(row.locality);
+  bind(row.ints[15]);
+  row.has_error ? bind_text(row.error) : bind_null();
+  bind_text(row.accumulables);
+  if (row.metrics_bytes > 0) {
+    forget();
+    q.BindBlobUncopied(
+        i, std::string_view(reinterpret_cast<const char*>(row.metrics.data()), row.metrics_bytes));
   } else {
     bind_null();
   }
-  bind(info.getting_result_ms);
-  if (info.finish_ms > 0) {
-    bind(info.finish_ms - info.launch_ms);
-  } else {
-    bind_null();
-  }
-  bind_text(info.executor);
-  bind_text(info.host);
-  bind_text(status);
-  bind_text(info.locality);
-  bind(info.speculative);
-  if (error.empty()) {
-    bind_null();
-  } else {
-    bind_text(error);
-  }
-  bind_text(info.accumulables_json);
-  if (metrics) {
-    const std::size_t n = EncodeTaskMetrics(*metrics, metrics_.data());
-    q.BindBlobUncopied(i, std::string_view(reinterpret_cast<const char*>(metrics_.data()), n));
-  } else {
-    q.BindNull(i);
-  }
-  if (Status s = q.Run(); !s.ok()) return s;
-  if (store_.Changes() != 1) {  // a task stored already (ON CONFLICT DO NOTHING)
+}
+
+Status TaskInserter::Run(Statement& q, int rows) {
+  Status s = q.Run();
+  q.ResetKeepingBindings();  // the statement's bound texts stay pending_'s until rebound
+  if (!s.ok()) return s;
+  if (store_.Changes() != rows) {  // a task stored already (ON CONFLICT DO NOTHING)
     all_inserted_ = false;
-  } else if (add_up_) {
-    summaries_.Add(stage_id, stage_attempt, info.executor, status, info.launch_ms, info.finish_ms,
-                   metrics);
+    summaries_.RequireSql();
   }
   return Status::Ok();
 }
@@ -3462,6 +3537,7 @@ Status IngestOne(Store& store, const EventLogSource& src, const IngestLimits& li
   std::int64_t events = 0, skipped = 0;
   if (!ReadEvents(src, limits, app, summary, skips, &events, &skipped)) return Status::Ok();
   if (Status st = app.FlushRunning(); !st.ok()) return st;
+  if (Status st = tasks.Finish(); !st.ok()) return st;
   return StoreApplication(store, src, limits, stamp, key, app, tasks.summaries(), events, skipped,
                           skips, app_out, wrote);
 }
@@ -3872,6 +3948,7 @@ Status WriteParsed(Store& store, ParsePool& pool, std::size_t i, const EventLogS
       if (!st.ok()) break;
     }
   }
+  if (st.ok()) st = tasks->Finish();
   if (!st.ok()) {
     ParsePool::Cancel(p);
     pool.WaitReady(i);
@@ -3955,6 +4032,10 @@ Status InsertGeneratedTaskRows(Store& store, long tasks) {
       store.Rollback();
       return st;
     }
+  }
+  if (Status st = inserter.Finish(); !st.ok()) {
+    store.Rollback();
+    return st;
   }
   return store.Commit();
 }
