@@ -1907,8 +1907,10 @@ class TaskInserter final : public TaskSink {
 
   // A row waiting for its batch: its values, the texts and the metrics copied (the caller's
   // strings are the next task's once Row returns).
+  // Positions in InsertSql's column list of the integers Bind treats apart.
+  enum Column { kFinishTime = 8, kGettingResultTime = 9, kDuration = 10, kSpeculative = 15 };
   struct Pending {
-    std::array<std::int64_t, kColumns> ints{};  // by column; the text columns' are unused
+    std::array<std::int64_t, kColumns> ints{};  // by Column; the text columns' are unused
     bool finished = false;                      // finish_time_ms and duration_ms are not NULL
     bool has_error = false;                     // error_message is not NULL
     std::string executor, host, status, locality, error, accumulables;
@@ -1950,7 +1952,7 @@ Status TaskInserter::Row(int stage_id, int stage_attempt, const TaskInfoRecord& 
             info.finish_ms,
             info.getting_result_ms,
             info.finish_ms - info.launch_ms};
-  r.ints[15] = info.speculative;
+  r.ints[kSpeculative] = info.speculative;
   r.executor.assign(info.executor);
   r.host.assign(info.host);
   r.status.assign(status);
@@ -2010,15 +2012,15 @@ void TaskInserter::Bind(Statement& q, int base, const Pending& row) {
     forget();
     q.BindNull(i++);
   };
-  for (int c = 0; c < 8; ++c) bind(row.ints[static_cast<std::size_t>(c)]);
-  row.finished ? bind(row.ints[8]) : bind_null();
-  bind(row.ints[9]);
-  row.finished ? bind(row.ints[10]) : bind_null();
+  for (int c = 0; c < kFinishTime; ++c) bind(row.ints[static_cast<std::size_t>(c)]);
+  row.finished ? bind(row.ints[kFinishTime]) : bind_null();
+  bind(row.ints[kGettingResultTime]);
+  row.finished ? bind(row.ints[kDuration]) : bind_null();
   bind_text(row.executor);
   bind_text(row.host);
   bind_text(row.status);
   bind_text(row.locality);
-  bind(row.ints[15]);
+  bind(row.ints[kSpeculative]);
   row.has_error ? bind_text(row.error) : bind_null();
   bind_text(row.accumulables);
   if (row.metrics_bytes > 0) {
@@ -2031,9 +2033,7 @@ void TaskInserter::Bind(Statement& q, int base, const Pending& row) {
 }
 
 Status TaskInserter::Run(Statement& q, int rows) {
-  Status s = q.Run();
-  q.ResetKeepingBindings();  // the statement's bound texts stay pending_'s until rebound
-  if (!s.ok()) return s;
+  if (Status s = q.Run(); !s.ok()) return s;
   if (store_.Changes() != rows) {  // a task stored already (ON CONFLICT DO NOTHING)
     all_inserted_ = false;
     summaries_.RequireSql();
