@@ -25,8 +25,7 @@ struct KillReport {
 // Calls add_inputs(24), runs args(dir + "/timing.db") to completion to time a clean run, then
 // args(dir + "/killed.db") killed after a time drawn uniformly over that length
 // (std::mt19937(seed)) until `kills` runs were killed. A run that finishes before its kill is
-// followed by add_inputs(4) and shrinks the span of the kill points by a quarter, so that killing
-// goes on (as a live folder grows, or the machine's load falls); after a kill,
+// followed by add_inputs(4), so that killing goes on (as a live folder grows); after a kill,
 // committed(killed store), when the store exists, is compared with its value after the kill
 // before. Ends with one run on the killed store to completion. Throws std::runtime_error when
 // `max_runs` runs were not enough.

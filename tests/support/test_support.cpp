@@ -5,7 +5,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -152,18 +151,14 @@ KillReport KillAndResume(const KillSchedule& schedule, const std::string& dir,
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0)
           .count());
   std::mt19937 rng(schedule.seed);
-  // A run that finishes before its kill point says runs now go faster than the clean one did
-  // (the machine's load fell): the span shrinks by a quarter, so the kills still come.
-  long span_us = report.clean_us;
+  std::uniform_int_distribution<int> delay(0, static_cast<int>(report.clean_us));
   std::int64_t seen = 0;
   while (report.kills < schedule.kills) {
     if (++report.runs >= schedule.max_runs) {
       throw std::runtime_error(std::to_string(report.runs) + " runs and only " +
                                std::to_string(report.kills) + " kills");
     }
-    if (RunPerfplanKilledAfter(args(killed_db),
-                               std::uniform_int_distribution<long>(0, span_us)(rng))) {
-      span_us = std::max(1L, span_us * 3 / 4);
+    if (RunPerfplanKilledAfter(args(killed_db), delay(rng))) {
       add_inputs(4);
       continue;
     }
