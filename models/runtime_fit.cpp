@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "models/censoring_hinge.h"
 #include "models/nnls.h"
 #include "models/short_number.h"
 
@@ -86,23 +87,22 @@ double Dot(const double* a, const double* b) {
   return s;
 }
 
-// Weighted NNLS with the censoring hinge, for one class choice. `skip` (if < runs.size()) is left
-// out (leave-one-out).
-Result<CoreFit> FitCore(const std::vector<MeasuredRun>& runs, const std::vector<double>& y,
-                        const BasisSpec& spec, const FitOptions& options,
+// Weighted NNLS with the censoring hinge (models/censoring_hinge.h), for one class choice. `skip`
+// (if < runs.size()) is left out (leave-one-out).
+Result<CoreFit> FitCore(const std::vector<MeasuredRun>& runs, const BasisSpec& spec,
+                        const FitOptions& options,
                         std::size_t skip = static_cast<std::size_t>(-1)) {
   const std::size_t m = runs.size();
   std::vector<std::array<double, kColumns>> basis(m);
   for (std::size_t i = 0; i < m; ++i) Basis(spec, ConfigOf(runs[i]), basis[i].data());
   CoreFit fit;
-  fit.censored_active.assign(m, false);
-  for (int iteration = 0;; ++iteration) {
+  const auto solve = [&](const std::vector<bool>& pinned) -> Status {
     DenseMatrix a;
     a.cols = kColumns;
     std::vector<double> rhs;
     for (std::size_t i = 0; i < m; ++i) {
-      if (i == skip || (!runs[i].completed && !fit.censored_active[i])) continue;
-      const double w = 1.0 / y[i];
+      if (i == skip || (!runs[i].completed && !pinned[i])) continue;
+      const double w = 1.0 / runs[i].runtime_seconds;
       for (std::size_t k = 0; k < kColumns; ++k) a.values.push_back(basis[i][k] * w);
       rhs.push_back(1.0);
       ++a.rows;
@@ -110,36 +110,37 @@ Result<CoreFit> FitCore(const std::vector<MeasuredRun>& runs, const std::vector<
     Result<NnlsSolution> solution = SolveNnls(a, rhs);
     if (!solution.ok()) return solution.status();
     std::copy(solution.value().x.begin(), solution.value().x.end(), fit.theta);
-    bool added = false;
-    for (std::size_t i = 0; i < m; ++i) {
-      if (i == skip || runs[i].completed || fit.censored_active[i]) continue;
-      if (Dot(fit.theta, basis[i].data()) < y[i] * (1 - 1e-9)) {
-        fit.censored_active[i] = true;
-        added = true;
-      }
-    }
-    if (!added || iteration + 1 >= options.max_censoring_iterations) break;
+    return Status::Ok();
+  };
+  const auto predicted = [&](std::size_t i) { return Dot(fit.theta, basis[i].data()); };
+  if (Status s = FitWithCensoringHinge(
+          m, [&](std::size_t i) -> const MeasuredRun& { return runs[i]; },
+          options.max_censoring_iterations, solve, predicted, &fit.censored_active, skip);
+      !s.ok()) {
+    return s;
   }
   fit.score = 0;
   for (std::size_t i = 0; i < m; ++i) {
     if (i == skip) continue;
-    const double e = (y[i] - Dot(fit.theta, basis[i].data())) / y[i];
+    const double y = runs[i].runtime_seconds;
+    const double e = (y - predicted(i)) / y;
     if (runs[i].completed || e > 0) fit.score += e * e;
   }
   return fit;
 }
 
 // Leave-one-out relative squared error of the completed runs.
-Result<double> LeaveOneOutScore(const std::vector<MeasuredRun>& runs, const std::vector<double>& y,
-                                const BasisSpec& spec, const FitOptions& options) {
+Result<double> LeaveOneOutScore(const std::vector<MeasuredRun>& runs, const BasisSpec& spec,
+                                const FitOptions& options) {
   double score = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (!runs[i].completed) continue;
-    Result<CoreFit> fit = FitCore(runs, y, spec, options, i);
+    Result<CoreFit> fit = FitCore(runs, spec, options, i);
     if (!fit.ok()) return fit.status();
     double basis[kColumns];
     Basis(spec, ConfigOf(runs[i]), basis);
-    const double e = (y[i] - Dot(fit.value().theta, basis)) / y[i];
+    const double y = runs[i].runtime_seconds;
+    const double e = (y - Dot(fit.value().theta, basis)) / y;
     score += e * e;
   }
   return score;
@@ -175,9 +176,8 @@ std::vector<ClassChoice> Candidates(const FitOptions& o) {
   return out;
 }
 
-// Fit with explicit targets y (here always the measured values).
-Result<RuntimeFit> FitWithValues(const std::vector<MeasuredRun>& runs, const std::vector<double>& y,
-                                 const FitOptions& options) {
+// FitRuntime once its runs and options are validated.
+Result<RuntimeFit> FitValidated(const std::vector<MeasuredRun>& runs, const FitOptions& options) {
   std::size_t completed = 0;
   for (const MeasuredRun& r : runs) completed += r.completed ? 1 : 0;
   std::vector<std::string> types;
@@ -241,11 +241,11 @@ Result<RuntimeFit> FitWithValues(const std::vector<MeasuredRun>& runs, const std
   for (const ClassChoice& cls : candidates) {
     BasisSpec spec{cls, options.retrieval_scales_with_storage_nodes, options.hardware_aware,
                    options.hardware_aware ? reference.vcpus : 1.0};
-    Result<CoreFit> fit = FitCore(runs, y, spec, options);
+    Result<CoreFit> fit = FitCore(runs, spec, options);
     if (!fit.ok()) return fit.status();
     double score = fit.value().score;
     if (cross_validate) {
-      Result<double> loo = LeaveOneOutScore(runs, y, spec, options);
+      Result<double> loo = LeaveOneOutScore(runs, spec, options);
       if (!loo.ok()) return loo.status();
       score = loo.value();
     }
@@ -282,9 +282,11 @@ Result<RuntimeFit> FitWithValues(const std::vector<MeasuredRun>& runs, const std
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const double predicted = PredictFitted(out, ConfigOf(runs[i])).TotalSeconds();
     out.runs_used.push_back(i);
-    out.residual_seconds.push_back(y[i] - predicted);
+    out.residual_seconds.push_back(runs[i].runtime_seconds - predicted);
     out.run_censored.push_back(!runs[i].completed);
-    if (runs[i].completed) sse += std::pow((y[i] - predicted) / y[i], 2);
+    if (runs[i].completed) {
+      sse += std::pow((runs[i].runtime_seconds - predicted) / runs[i].runtime_seconds, 2);
+    }
     if (best->censored_active[i]) ++out.censored_active;
   }
   out.weighted_rms = std::sqrt(sse / static_cast<double>(completed));
@@ -311,12 +313,6 @@ Result<RuntimeFit> FitWithValues(const std::vector<MeasuredRun>& runs, const std
                         std::to_string(out.censored_active) + " bound(s) active in the fit");
   }
   return out;
-}
-
-std::vector<double> MeasuredValues(const std::vector<MeasuredRun>& runs) {
-  std::vector<double> y;
-  for (const MeasuredRun& r : runs) y.push_back(r.runtime_seconds);
-  return y;
 }
 
 // The baselines' unweighted NNLS of the completed runs' runtimes on `basis(run)` (one row each).
@@ -390,7 +386,7 @@ Status FitOptions::Validate() const {
 Result<RuntimeFit> FitRuntime(const std::vector<MeasuredRun>& runs, const FitOptions& options) {
   if (Status s = options.Validate(); !s.ok()) return s;
   if (Status s = ValidateRunsImpl(runs); !s.ok()) return s;
-  return FitWithValues(runs, MeasuredValues(runs), options);
+  return FitValidated(runs, options);
 }
 
 Breakdown PredictFitted(const RuntimeFit& fit, const RunConfig& x, const ScalingFactors& scaling) {

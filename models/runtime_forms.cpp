@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/censoring_hinge.h"
 #include "models/enum_names.h"
 #include "models/nnls.h"
 #include "models/runtime_calibration.h"
@@ -67,25 +68,6 @@ void ErnestBasis(const MeasuredRun& x, double out[kPooledColumns]) {
   out[4] = 0;
 }
 
-// The censoring hinge of the pooled fits, as in FitRuntime: solve(pinned) fits the completed runs
-// and the censored runs (lower bounds) with pinned[i] set, each at its bound; predicted(i) is then
-// the fit's runtime for runs[i]. A censored run is pinned while the fit predicts below its bound,
-// for at most `max_iterations` rounds.
-template <typename Solve, typename Predicted>
-Status FitWithCensoringHinge(const std::vector<const MeasuredRun*>& runs, int max_iterations,
-                             Solve solve, Predicted predicted) {
-  std::vector<bool> pinned(runs.size(), false);
-  for (int iteration = 0;; ++iteration) {
-    if (Status s = solve(pinned); !s.ok()) return s;
-    bool added = false;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (runs[i]->completed || pinned[i]) continue;
-      if (predicted(i) < runs[i]->runtime_seconds * (1 - 1e-9)) pinned[i] = added = true;
-    }
-    if (!added || iteration + 1 >= max_iterations) return Status::Ok();
-  }
-}
-
 // The basis columns marked in `use`, in order.
 std::vector<std::size_t> Columns(const std::array<bool, kPooledColumns>& use) {
   std::vector<std::size_t> cols;
@@ -96,7 +78,7 @@ std::vector<std::size_t> Columns(const std::array<bool, kPooledColumns>& use) {
 }
 
 // Weighted NNLS with the basis columns in `use`, 1/runtime weights, over the completed runs and
-// the censored runs the hinge pins (FitWithCensoringHinge).
+// the censored runs the hinge pins (models/censoring_hinge.h).
 using Theta = std::array<double, kPooledColumns>;
 template <typename BasisFn>
 Result<Theta> SolveWeighted(const std::vector<const MeasuredRun*>& runs,
@@ -127,7 +109,13 @@ Result<Theta> SolveWeighted(const std::vector<const MeasuredRun*>& runs,
     for (std::size_t k = 0; k < kPooledColumns; ++k) value += theta[k] * rows[i][k];
     return value;
   };
-  if (Status s = FitWithCensoringHinge(runs, max_iterations, solve, predicted); !s.ok()) return s;
+  std::vector<bool> pinned;
+  if (Status s = FitWithCensoringHinge(
+          runs.size(), [&](std::size_t i) -> const MeasuredRun& { return *runs[i]; },
+          max_iterations, solve, predicted, &pinned);
+      !s.ok()) {
+    return s;
+  }
   return theta;
 }
 
@@ -590,7 +578,10 @@ Result<FormModel> FitPartiallyPooled(const FormModel& pooled, const std::vector<
     for (std::size_t k = 0; k < kPooledColumns; ++k) value += own[k] * rows[i].basis[k];
     return value;
   };
-  if (Status s = FitWithCensoringHinge(fitted, max_censoring_iterations, solve, predicted);
+  std::vector<bool> pinned;
+  if (Status s = FitWithCensoringHinge(
+          fitted.size(), [&](std::size_t i) -> const MeasuredRun& { return *fitted[i]; },
+          max_censoring_iterations, solve, predicted, &pinned);
       !s.ok()) {
     return s;
   }
