@@ -189,7 +189,8 @@ class Api {
   Result<Json> Rdds(std::int64_t key, std::optional<int> rdd_id);
   Result<Json> Sql(std::int64_t key, const Query& q, std::optional<std::int64_t> execution_id);
 
-  Json StageJson(Statement& s, std::int64_t key, const Query& q, bool single);
+  // Fails on a corrupt task row of the stage (its tasks or their distributions).
+  Result<Json> StageJson(Statement& s, std::int64_t key, const Query& q, bool single);
   Json ExecutorSummary(std::int64_t key, int stage, int attempt);
   Result<Json> ExecutorDistributions(std::int64_t key, int stage, int attempt, const Query& q);
   Result<Json> TaskJson(Statement& s, int metrics_column);
@@ -208,7 +209,6 @@ class Api {
   }
 
   Store& store_;
-  Status stage_error_;  // a failure of StageJson, which answers a row of a query in flight
 };
 
 Result<Json> Api::Answer(const std::vector<std::string>& seg, const Query& q) {
@@ -560,7 +560,7 @@ Json Api::ExecutorSummary(std::int64_t key, int stage, int attempt) {
   return out;
 }
 
-Json Api::StageJson(Statement& s, std::int64_t key, const Query& q, bool single) {
+Result<Json> Api::StageJson(Statement& s, std::int64_t key, const Query& q, bool single) {
   Json j;
   j["status"] = s.ColumnText(2);
   IntFields(j, s,
@@ -627,8 +627,8 @@ Json Api::StageJson(Statement& s, std::int64_t key, const Query& q, bool single)
     std::string status = Upper(q.Get("taskStatus").value_or(""));
     Json tasks = Json::object();
     auto stage_tasks = TasksOf(key, stage, attempt, status);
-    if (!stage_tasks.ok()) stage_error_ = stage_tasks.status();
-    for (Json& t : stage_tasks.ok() ? stage_tasks.value() : std::vector<Json>{}) {
+    if (!stage_tasks.ok()) return stage_tasks.status();
+    for (Json& t : stage_tasks.value()) {
       std::string id = std::to_string(t["taskId"].get<std::int64_t>());
       tasks[id] = std::move(t);
     }
@@ -649,7 +649,7 @@ Json Api::StageJson(Statement& s, std::int64_t key, const Query& q, bool single)
     if (auto tasks = TaskSummary(key, stage, attempt, with_defaults); tasks.ok()) {
       j["taskMetricsDistributions"] = tasks.value();
     } else if (tasks.status().code() == StatusCode::kFailed) {  // a corrupt task row
-      stage_error_ = tasks.status();
+      return tasks.status();
     }
     if (auto execs = ExecutorDistributions(key, stage, attempt, with_defaults); execs.ok()) {
       j["executorMetricsDistributions"] = execs.value();
@@ -667,6 +667,7 @@ Result<Json> Api::Stages(std::int64_t key, const Query& q, std::optional<int> st
   // One stage (or one attempt) reads its own rows only, through the primary key: ?2 and ?3 are
   // in the query only when asked for (binding a parameter the query lacks does nothing).
   Json out = Json::array();
+  Status failed;  // the first stage that could not be answered; the rows after it are not
   Status st = EachRow(
       store_,
       std::string("SELECT ") + kStageColumns + MetricSums() +
@@ -677,12 +678,17 @@ Result<Json> Api::Stages(std::int64_t key, const Query& q, std::optional<int> st
           (attempt ? " AND s.stage_attempt_id = ?3" : "") +
           " ORDER BY s.stage_id DESC, s.stage_attempt_id DESC",
       [&](Statement& s) {
-        if (!statuses.empty() && !statuses.count(s.ColumnText(2))) return;
-        out.push_back(StageJson(s, key, q, stage_id.has_value()));
+        if (!failed.ok() || (!statuses.empty() && !statuses.count(s.ColumnText(2)))) return;
+        Result<Json> stage = StageJson(s, key, q, stage_id.has_value());
+        if (!stage.ok()) {
+          failed = stage.status();
+          return;
+        }
+        out.push_back(std::move(stage).value());
       },
       key, std::optional<std::int64_t>(stage_id), std::optional<std::int64_t>(attempt));
   if (!st.ok()) return st;
-  if (!stage_error_.ok()) return stage_error_;
+  if (!failed.ok()) return failed;
   if (stage_id && out.empty()) {
     return Status::NotFound("unknown stage: " + std::to_string(*stage_id) +
                             (attempt ? ", attempt " + std::to_string(*attempt) : ""));

@@ -411,6 +411,12 @@ TEST_CASE("A task whose metrics blob is corrupt fails the answers that read it, 
   CHECK(testing::ErrorOf(HistoryApi(*store, stage + "/taskSummary")).message() == expected);
   CHECK(testing::ErrorOf(HistoryApi(*store, stage)).message() == expected);
   CHECK(HistoryApi(*store, "applications/app-c/stages").ok());  // no task rows read
+  // The stage list with its tasks, and one stage's distributions without its tasks.
+  CHECK(testing::ErrorOf(HistoryApi(*store, "applications/app-c/stages?details=true")).message() ==
+        expected);
+  CHECK(
+      testing::ErrorOf(HistoryApi(*store, stage + "?details=false&withSummaries=true")).message() ==
+      expected);
 }
 
 TEST_CASE("Date and count parameters are parsed strictly; a bad one is an error naming it") {
