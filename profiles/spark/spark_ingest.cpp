@@ -1646,22 +1646,45 @@ class TaskSummaries {
       if (!st.ok()) return st;
     }
     {
-      auto q = store.Prepare(
+      const std::string insert =
           "INSERT INTO spark_stage_executor_summaries(attempt_key, stage_id, stage_attempt_id, "
           "executor_id, tasks, duration_ms_sum, failed_tasks, succeeded_tasks, killed_tasks, "
           "input_bytes, input_records, output_bytes, output_records, shuffle_read_bytes, "
           "shuffle_records_read, shuffle_bytes_written, shuffle_records_written, "
-          "memory_bytes_spilled, disk_bytes_spilled) "
-          "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+          "memory_bytes_spilled, disk_bytes_spilled) VALUES";
+      const std::string row = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+      auto q = store.Prepare(insert + row);
       if (!q.ok()) return q.status();
-      const auto write = [&](const StageKey& stage, const std::string& executor,
-                             const StageExecutorSums& se) {
-        Binder b(q.value(), key);
+      // One row per (stage attempt, executor): as many as tasks on some applications, so they
+      // go in kSummaryBatchRows per execution of a multi-row statement, one cursor for them all
+      // (TaskInserter says why), prepared when the first batch is full; the rest one by one.
+      std::optional<Statement> batch;
+      std::vector<std::tuple<StageKey, std::string, StageExecutorSums>> waiting;
+      const auto bind_rest = [&](Binder& b, const auto& w) {
+        const auto& [stage, executor, se] = w;
         b(stage.first), b(stage.second), b(executor);
         b(se.counts.tasks), b(se.duration_sum);
         BindCounts(b, se.counts, {kFailed, kSucceeded, kKilled});
         for (const std::int64_t v : se.sums) b(v);
-        return q.value().Run();
+      };
+      const auto write = [&](const StageKey& stage, const std::string& executor,
+                             const StageExecutorSums& se) -> Status {
+        waiting.emplace_back(stage, executor, se);
+        if (waiting.size() < kSummaryBatchRows) return Status::Ok();
+        if (!batch) {
+          std::string rows = row;
+          for (std::size_t r = 1; r < kSummaryBatchRows; ++r) rows += "," + row;
+          auto prepared = store.Prepare(insert + rows);
+          if (!prepared.ok()) return prepared.status();
+          batch.emplace(std::move(prepared).value());
+        }
+        Binder b(*batch, key);
+        for (std::size_t r = 0; r < waiting.size(); ++r) {
+          if (r > 0) b(key);
+          bind_rest(b, waiting[r]);
+        }
+        waiting.clear();
+        return batch->Run();
       };
       // In key order: stage by stage, each from the scratch file or from memory.
       auto it = stage_executors_.begin();
@@ -1684,6 +1707,11 @@ class TaskSummaries {
             return read.ok() ? failed : read;
           });
       if (!st.ok()) return st;
+      for (const auto& w : waiting) {
+        Binder b(q.value(), key);
+        bind_rest(b, w);
+        if (Status r = q.value().Run(); !r.ok()) return r;
+      }
     }
     auto q = store.Prepare(
         "INSERT INTO spark_executor_summaries(attempt_key, executor_id, tasks, running_tasks, "
@@ -1770,6 +1798,7 @@ class TaskSummaries {
     std::array<std::int64_t, kStageExecutorMetrics.size()> sums{};
   };
   static_assert(std::is_trivially_copyable_v<StageExecutorSums>);
+  static constexpr std::size_t kSummaryBatchRows = 32;
   // Calls f(executor, sums) for each entry of the record Release put at `at`, in key order;
   // answers the record's sums (through `sums`, when given).
   template <typename F>

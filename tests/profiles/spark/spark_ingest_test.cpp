@@ -144,42 +144,49 @@ TEST_CASE("A task id reused under another stage attempt stores both rows (schema
   CHECK(kept == regrouped);
 }
 
-TEST_CASE("Task rows inserted in batches: a repeated end inside a batch, rows after the last") {
-  // TaskInserter inserts 32 rows per statement: 70 task ends are two full batches and six rows
-  // after them, task 40's end is repeated inside the second batch (the store turns it away, so
-  // the summaries are grouped from the stored rows), and a task still running at the end comes
-  // last. Read by the writer alone and by two parser threads: the same tables.
-  const std::string dir = testing::MakeTempDir();
-  std::string log =
-      R"({"Event":"SparkListenerApplicationStart","App Name":"b","App ID":"app-b","Timestamp":900,"User":"u"})"
-      "\n"
-      R"({"Event":"SparkListenerTaskStart","Stage ID":1,"Stage Attempt ID":0,"Task Info":{"Task ID":99,"Index":0,"Attempt":0,"Launch Time":1500,"Executor ID":"2","Host":"h"}})"
-      "\n";
-  for (int id = 1; id <= 70; ++id) {
-    const std::string end =
-        R"({"Event":"SparkListenerTaskEnd","Stage ID":0,"Stage Attempt ID":0,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":)" +
-        std::to_string(id) + R"(,"Index":)" + std::to_string(id) +
-        R"(,"Attempt":0,"Launch Time":1000,"Executor ID":")" + std::to_string(1 + id % 3) +
-        R"(","Host":"h","Finish Time":)" + std::to_string(1000 + 10 * id) +
-        R"(},"Task Metrics":{"Executor Run Time":)" + std::to_string(id) + "}}\n";
-    log += end;
-    if (id == 40) log += end;  // repeated: stored once
+TEST_CASE("Rows inserted in batches: a repeated end inside a batch, rows after the last") {
+  // Task rows go in 32 per statement: 70 task ends are two full batches and six rows after them,
+  // and a task still running at the end comes last. On 40 executors, the stage × executor
+  // summaries are one full batch of 32 and eight rows after it. With task 40's end repeated
+  // (inside the second batch) the store turns the copy away and the summaries are grouped from
+  // the stored rows; without it they are the ones kept at ingest. Read by the writer alone and by
+  // two parser threads: the same tables.
+  for (const bool repeated : {true, false}) {
+    CAPTURE(repeated);
+    const std::string dir = testing::MakeTempDir();
+    std::string log =
+        R"({"Event":"SparkListenerApplicationStart","App Name":"b","App ID":"app-b","Timestamp":900,"User":"u"})"
+        "\n"
+        R"({"Event":"SparkListenerTaskStart","Stage ID":1,"Stage Attempt ID":0,"Task Info":{"Task ID":99,"Index":0,"Attempt":0,"Launch Time":1500,"Executor ID":"2","Host":"h"}})"
+        "\n";
+    for (int id = 1; id <= 70; ++id) {
+      const std::string end =
+          R"({"Event":"SparkListenerTaskEnd","Stage ID":0,"Stage Attempt ID":0,"Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":)" +
+          std::to_string(id) + R"(,"Index":)" + std::to_string(id) +
+          R"(,"Attempt":0,"Launch Time":1000,"Executor ID":")" + std::to_string(1 + id % 40) +
+          R"(","Host":"h","Finish Time":)" + std::to_string(1000 + 10 * id) +
+          R"(},"Task Metrics":{"Executor Run Time":)" + std::to_string(id) + "}}\n";
+      log += end;
+      if (repeated && id == 40) log += end;  // stored once
+    }
+    testing::WriteFile(dir + "/app-b", log);
+    std::string tables[2];
+    for (const int jobs : {1, 2}) {
+      CAPTURE(jobs);
+      auto store = OpenSparkStore(":memory:");
+      REQUIRE(IngestEventLogsParallel(*store, {dir + "/app-b"}, jobs).ok());
+      CHECK(Count(*store, "SELECT count(*) FROM spark_tasks") == 71);
+      CHECK(Count(*store, "SELECT count(*) FROM spark_stage_executor_summaries") == 41);
+      CHECK(Count(*store, "SELECT SUM(tasks) FROM spark_executor_summaries") == 71);
+      CHECK(Count(*store, "SELECT SUM(duration_ms) FROM spark_tasks") == 10 * 70 * 71 / 2);
+      CHECK(Count(*store, "SELECT running_tasks FROM spark_stage_summaries WHERE stage_id = 1") ==
+            1);
+      const auto [kept, regrouped] = KeptAndRegroupedSummaries(*store);
+      CHECK(kept == regrouped);
+      tables[jobs - 1] = testing::DumpTables(*store, "spark_tasks") + kept;
+    }
+    CHECK(tables[0] == tables[1]);
   }
-  testing::WriteFile(dir + "/app-b", log);
-  std::string tables[2];
-  for (const int jobs : {1, 2}) {
-    CAPTURE(jobs);
-    auto store = OpenSparkStore(":memory:");
-    REQUIRE(IngestEventLogsParallel(*store, {dir + "/app-b"}, jobs).ok());
-    CHECK(Count(*store, "SELECT count(*) FROM spark_tasks") == 71);
-    CHECK(Count(*store, "SELECT SUM(tasks) FROM spark_executor_summaries") == 71);
-    CHECK(Count(*store, "SELECT SUM(duration_ms) FROM spark_tasks") == 10 * 70 * 71 / 2);
-    CHECK(Count(*store, "SELECT running_tasks FROM spark_stage_summaries WHERE stage_id = 1") == 1);
-    const auto [kept, regrouped] = KeptAndRegroupedSummaries(*store);
-    CHECK(kept == regrouped);
-    tables[jobs - 1] = testing::DumpTables(*store, "spark_tasks") + kept;
-  }
-  CHECK(tables[0] == tables[1]);
 }
 
 // A log of one application whose only task is `task_end` (a task start, then that line).
