@@ -34,4 +34,14 @@ Status FitWithCensoringHinge(std::size_t count, Run run, int max_iterations, Sol
   }
 }
 
+// The same over runs held by pointer, the pinned runs not wanted (the pooled forms).
+template <typename Solve, typename Predicted>
+Status FitWithCensoringHinge(const std::vector<const MeasuredRun*>& runs, int max_iterations,
+                             Solve solve, Predicted predicted) {
+  std::vector<bool> pinned;
+  return FitWithCensoringHinge(
+      runs.size(), [&](std::size_t i) -> const MeasuredRun& { return *runs[i]; }, max_iterations,
+      solve, predicted, &pinned);
+}
+
 }  // namespace perfplan::models

@@ -109,13 +109,7 @@ Result<Theta> SolveWeighted(const std::vector<const MeasuredRun*>& runs,
     for (std::size_t k = 0; k < kPooledColumns; ++k) value += theta[k] * rows[i][k];
     return value;
   };
-  std::vector<bool> pinned;
-  if (Status s = FitWithCensoringHinge(
-          runs.size(), [&](std::size_t i) -> const MeasuredRun& { return *runs[i]; },
-          max_iterations, solve, predicted, &pinned);
-      !s.ok()) {
-    return s;
-  }
+  if (Status s = FitWithCensoringHinge(runs, max_iterations, solve, predicted); !s.ok()) return s;
   return theta;
 }
 
@@ -578,10 +572,7 @@ Result<FormModel> FitPartiallyPooled(const FormModel& pooled, const std::vector<
     for (std::size_t k = 0; k < kPooledColumns; ++k) value += own[k] * rows[i].basis[k];
     return value;
   };
-  std::vector<bool> pinned;
-  if (Status s = FitWithCensoringHinge(
-          fitted.size(), [&](std::size_t i) -> const MeasuredRun& { return *fitted[i]; },
-          max_censoring_iterations, solve, predicted, &pinned);
+  if (Status s = FitWithCensoringHinge(fitted, max_censoring_iterations, solve, predicted);
       !s.ok()) {
     return s;
   }
