@@ -1510,6 +1510,27 @@ constexpr std::size_t MetricIndex(std::string_view column) {
   throw "no such task metric";  // a compile-time error in a constant expression
 }
 
+// The rows of the task table and of the stage × executor summaries go in kRowsPerInsert per
+// execution of one multi-row INSERT: a statement's execution opens its B-tree cursor at the
+// root, and one row per execution made every row a descent of the primary key from the root,
+// comparing records at each level (a quarter of the store's time); within one execution SQLite
+// inserts a row that sorts after the one before it at the cursor's place. Preparing the
+// statement of 32 rows takes ~0.1 ms, what batching saves on ~200 rows: each is prepared when
+// its first batch is full, so an application of fewer rows never prepares it (docs/
+// performance.md, session 16: 64 rows saved little more on 10^6 tasks and cost more on many
+// small logs). The rows after the last full batch go in one by one.
+constexpr int kRowsPerInsert = 32;
+
+// "(?,…,?),…,(?,…,?)": `rows` rows of `columns` parameters, for INSERT … VALUES.
+std::string ValuesRows(int columns, int rows) {
+  std::string row = "(?";
+  for (int c = 1; c < columns; ++c) row += ",?";
+  row += ")";
+  std::string out = row;
+  for (int r = 1; r < rows; ++r) out += "," + row;
+  return out;
+}
+
 // The summaries of one application attempt's stored tasks (spark_store.h: spark_stage_summaries,
 // spark_stage_executor_summaries, spark_executor_summaries), added up as each task row is
 // inserted, so that writing them costs no pass over the tasks: the GROUP BYs of WriteSummaries
@@ -1652,12 +1673,11 @@ class TaskSummaries {
           "input_bytes, input_records, output_bytes, output_records, shuffle_read_bytes, "
           "shuffle_records_read, shuffle_bytes_written, shuffle_records_written, "
           "memory_bytes_spilled, disk_bytes_spilled) VALUES";
-      const std::string row = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-      auto q = store.Prepare(insert + row);
+      constexpr int kColumns = 19;
+      auto q = store.Prepare(insert + ValuesRows(kColumns, 1));
       if (!q.ok()) return q.status();
       // One row per (stage attempt, executor): as many as tasks on some applications, so they
-      // go in kSummaryBatchRows per execution of a multi-row statement, one cursor for them all
-      // (TaskInserter says why), prepared when the first batch is full; the rest one by one.
+      // go in by kRowsPerInsert.
       std::optional<Statement> batch;
       std::vector<std::tuple<StageKey, std::string, StageExecutorSums>> waiting;
       const auto bind_rest = [&](Binder& b, const auto& w) {
@@ -1670,11 +1690,9 @@ class TaskSummaries {
       const auto write = [&](const StageKey& stage, const std::string& executor,
                              const StageExecutorSums& se) -> Status {
         waiting.emplace_back(stage, executor, se);
-        if (waiting.size() < kSummaryBatchRows) return Status::Ok();
+        if (waiting.size() < kRowsPerInsert) return Status::Ok();
         if (!batch) {
-          std::string rows = row;
-          for (std::size_t r = 1; r < kSummaryBatchRows; ++r) rows += "," + row;
-          auto prepared = store.Prepare(insert + rows);
+          auto prepared = store.Prepare(insert + ValuesRows(kColumns, kRowsPerInsert));
           if (!prepared.ok()) return prepared.status();
           batch.emplace(std::move(prepared).value());
         }
@@ -1798,7 +1816,6 @@ class TaskSummaries {
     std::array<std::int64_t, kStageExecutorMetrics.size()> sums{};
   };
   static_assert(std::is_trivially_copyable_v<StageExecutorSums>);
-  static constexpr std::size_t kSummaryBatchRows = 32;
   // Calls f(executor, sums) for each entry of the record Release put at `at`, in key order;
   // answers the record's sums (through `sums`, when given).
   template <typename F>
@@ -1875,12 +1892,8 @@ class TaskSink {
   virtual void StageDone(int stage_id, int stage_attempt) = 0;
 };
 
-// Inserts task rows into attempt `key` of a store and adds up their summaries. Rows go in by
-// kBatchRows per execution of one multi-row INSERT: a statement's execution opens its B-tree
-// cursor at the root, and one row per execution made every task a descent of the primary key
-// from the root, comparing records at each level (a quarter of the store's time); within one
-// execution SQLite inserts a row that sorts after the one before it at the cursor's place.
-// Finish() inserts the rows still waiting; nothing reads spark_tasks before it.
+// Inserts task rows into attempt `key` of a store, kRowsPerInsert per execution, and adds up
+// their summaries. Finish() inserts the rows still waiting; nothing reads spark_tasks before it.
 class TaskInserter final : public TaskSink {
  public:
   // `add_up` false: the caller adds up the summaries of the rows it hands in (and checks
@@ -1911,11 +1924,6 @@ class TaskInserter final : public TaskSink {
   bool all_inserted() const { return all_inserted_; }
 
  private:
-  // Preparing the statement of 32 rows takes ~0.1 ms, what batching saves on ~200 rows: it is
-  // prepared when the first batch is full, so an application of fewer tasks never prepares it
-  // (docs/performance.md, session 16: 64 rows saved little more on 10^6 tasks and cost more on
-  // many small logs).
-  static constexpr int kBatchRows = 32;
   static constexpr int kColumns = 19;
 
   // A task end repeated in the log repeats its stage attempt too (task ids are unique in an
@@ -1926,18 +1934,13 @@ class TaskInserter final : public TaskSink {
         "task_index, task_attempt, partition_id, launch_time_ms, finish_time_ms, "
         "getting_result_time_ms, duration_ms, executor_id, host, status, locality, "
         "speculative, error_message, accumulables_json, metrics) VALUES";
-    for (int r = 0; r < rows; ++r) {
-      sql += r == 0 ? "(" : ",(";
-      for (int c = 0; c < kColumns; ++c) sql += c == 0 ? "?" : ",?";
-      sql += ")";
-    }
-    return sql + " ON CONFLICT DO NOTHING";
+    return sql + ValuesRows(kColumns, rows) + " ON CONFLICT DO NOTHING";
   }
 
-  // A row waiting for its batch: its values, the texts and the metrics copied (the caller's
-  // strings are the next task's once Row returns).
   // Positions in InsertSql's column list of the integers Bind treats apart.
   enum Column { kFinishTime = 8, kGettingResultTime = 9, kDuration = 10, kSpeculative = 15 };
+  // A row waiting for its batch: its values, the texts and the metrics copied (the caller's
+  // strings are the next task's once Row returns).
   struct Pending {
     std::array<std::int64_t, kColumns> ints{};  // by Column; the text columns' are unused
     bool finished = false;                      // finish_time_ms and duration_ms are not NULL
@@ -1957,11 +1960,11 @@ class TaskInserter final : public TaskSink {
   std::int64_t key_;
   bool add_up_ = true, all_inserted_ = true;
   std::optional<Statement> one_, batch_;
-  std::array<Pending, kBatchRows> pending_;
+  std::array<Pending, kRowsPerInsert> pending_;
   int waiting_ = 0;  // rows of pending_ in use
   // The integer bound to each parameter of batch_ (by 1-based index), if the last binding was
   // one.
-  std::array<std::optional<std::int64_t>, kBatchRows * kColumns + 1> bound_{};
+  std::array<std::optional<std::int64_t>, kRowsPerInsert * kColumns + 1> bound_{};
   TaskSummaries summaries_;
 };
 
@@ -1996,15 +1999,15 @@ Status TaskInserter::Row(int stage_id, int stage_attempt, const TaskInfoRecord& 
     summaries_.Add(stage_id, stage_attempt, info.executor, status, info.launch_ms, info.finish_ms,
                    metrics);
   }
-  if (waiting_ < kBatchRows) return Status::Ok();
+  if (waiting_ < kRowsPerInsert) return Status::Ok();
   if (!batch_) {
-    auto batch = store_.Prepare(InsertSql(kBatchRows));
+    auto batch = store_.Prepare(InsertSql(kRowsPerInsert));
     if (!batch.ok()) return batch.status();
     batch_.emplace(std::move(batch).value());
   }
-  for (int i = 0; i < kBatchRows; ++i) Bind(*batch_, i * kColumns, pending_[i]);
+  for (int i = 0; i < kRowsPerInsert; ++i) Bind(*batch_, i * kColumns, pending_[i]);
   waiting_ = 0;
-  return Run(*batch_, kBatchRows);
+  return Run(*batch_, kRowsPerInsert);
 }
 
 Status TaskInserter::Finish() {
