@@ -198,17 +198,26 @@ std::string OneTaskLog(const std::string& task_end) {
          task_end + "\n" + R"({"Event":"SparkListenerApplicationEnd","Timestamp":2000})" + "\n";
 }
 
-// The tables of tasks, stages and executors after ingesting `log` alone; `skipped` gets the
-// reasons of the lines skipped.
-std::string IngestedTaskTables(const std::string& log, std::vector<std::string>* skipped) {
+// A store holding `log` alone; `skipped` gets the reasons of the lines skipped.
+std::unique_ptr<Store> IngestedLog(const std::string& log, std::vector<std::string>* skipped) {
   const std::string dir = testing::MakeTempDir();
   testing::WriteFile(dir + "/app-d", log);
   auto store = OpenSparkStore(":memory:");
   auto summary = IngestEventLogs(*store, {dir + "/app-d"});
   REQUIRE(summary.ok());
   for (const auto& s : summary.value().skipped) skipped->push_back(s.reason);
-  return testing::DumpTables(*store, "spark_tasks") + testing::DumpTables(*store, "spark_stage") +
-         testing::DumpTables(*store, "spark_executor");
+  return store;
+}
+
+// The tables of tasks, stages and executors of `store`.
+std::string TaskTables(Store& store) {
+  return testing::DumpTables(store, "spark_tasks") + testing::DumpTables(store, "spark_stage") +
+         testing::DumpTables(store, "spark_executor");
+}
+
+// The tables of tasks, stages and executors after ingesting `log` alone (IngestedLog).
+std::string IngestedTaskTables(const std::string& log, std::vector<std::string>* skipped) {
+  return TaskTables(*IngestedLog(log, skipped));
 }
 
 // Each one-task log of `variants` stores `expected` (IngestedTaskTables) and skips no line.
@@ -231,18 +240,13 @@ TEST_CASE("A task end stores the same whether read On-Demand or from its DOM") {
       R"("Shuffle Read Metrics":{"Remote Blocks Fetched":4,"Remote Bytes Read":4096,"Shuffle Push Read Metrics":{"Merged Remote Blocks Fetched":2}},)"
       R"("Input Metrics":{"Bytes Read":8192,"Records Read":10},"Updated Blocks":[]}})";
   std::vector<std::string> skipped;
-  const std::string expected = IngestedTaskTables(OneTaskLog(spark_order), &skipped);
+  const auto store = IngestedLog(OneTaskLog(spark_order), &skipped);
   CHECK(skipped.empty());
-  {
-    const std::string dir = testing::MakeTempDir();
-    testing::WriteFile(dir + "/app-d", OneTaskLog(spark_order));
-    auto store = OpenSparkStore(":memory:");
-    REQUIRE(IngestEventLogs(*store, {dir + "/app-d"}).ok());
-    CHECK(Count(*store,
-                "SELECT count(*) FROM spark_tasks WHERE task_id = 7 AND stage_id = 3 AND "
-                "stage_attempt_id = 1 AND host = 'node4' AND duration_ms = 250 AND "
-                "status = 'SUCCESS'") == 1);
-  }
+  const std::string expected = TaskTables(*store);
+  CHECK(Count(*store,
+              "SELECT count(*) FROM spark_tasks WHERE task_id = 7 AND stage_id = 3 AND "
+              "stage_attempt_id = 1 AND host = 'node4' AND duration_ms = 250 AND "
+              "status = 'SUCCESS'") == 1);
   // The same task written otherwise. Read On-Demand: fields in another order at every level,
   // an unknown field. Read from the DOM: a key with an escape, a key written twice (the first
   // counts), a metric written as a double, both spellings of the push metrics (the first
@@ -282,17 +286,12 @@ TEST_CASE("Task accumulables store the same whether read On-Demand or from their
       R"({"ID":2,"Name":"internal.metrics.executorRunTime","Update":200,"Value":200,"Internal":true})";
   const std::string on_demand = prefix + sql + "," + pub + "," + task_metric + suffix;
   std::vector<std::string> skipped;
-  const std::string expected = IngestedTaskTables(OneTaskLog(on_demand), &skipped);
+  const auto store = IngestedLog(OneTaskLog(on_demand), &skipped);
   CHECK(skipped.empty());
-  {
-    const std::string dir = testing::MakeTempDir();
-    testing::WriteFile(dir + "/app-d", OneTaskLog(on_demand));
-    auto store = OpenSparkStore(":memory:");
-    REQUIRE(IngestEventLogs(*store, {dir + "/app-d"}).ok());
-    CHECK(testing::QueryLines(*store, {"SELECT accumulables_json FROM spark_tasks"}) ==
-          R"([{"id":12,"name":"my counter","update":"5","value":"17"}])"
-          "\n");
-  }
+  const std::string expected = TaskTables(*store);
+  CHECK(testing::QueryLines(*store, {"SELECT accumulables_json FROM spark_tasks"}) ==
+        R"([{"id":12,"name":"my counter","update":"5","value":"17"}])"
+        "\n");
   const std::vector<std::string> dom_variants = {
       prefix +
           R"({"ID":11,"N\u0061me":"number of output rows","Update":"42","Value":"42","Internal":true})" +
