@@ -71,7 +71,10 @@ double WideningFactor(const std::vector<MeasuredRun>& train, const MeasuredRun& 
   const double m = target.compute_nodes;
   const double d = std::max({0.0, std::log(m / hi), std::log(lo / m)});
   const double span = std::max(std::log(hi / lo), std::log(2.0));
-  return 1 + d / span + (*transfer ? 1 : 0);
+  // The log error's variance, not its scale, grows linearly with the distance (a discrepancy
+  // between form and truth that wanders like a Wiener process in log m; docs/accuracy.md, session
+  // 17): its scale grows as the square root.
+  return std::sqrt(1 + d / span) + (*transfer ? 1 : 0);
 }
 
 std::string_view ToString(HeterogeneityMode mode) {

@@ -10,12 +10,12 @@
 // chosen form's folds (kHardware) or jackknife around the per-type fit's leave-one-out residuals
 // (kReferences), joined by the errors the same training design makes on the reference workloads.
 // They are widened when the target lies beyond the trained node range or on a type reached only
-// through transfer (factor 1 + d/span, plus 1 for a transfer; d the log distance outside the
+// through transfer (factor √(1 + d/span), plus 1 for a transfer; d the log distance outside the
 // trained node range, span that range's log width, at least log 2), and always contain their own
 // prediction. When every completed training run is of one type and the chosen form is pooled, a
 // transfer row's interval instead spans the form refitted with its hardware ratio from vCPUs,
 // memory and network bandwidth, which those runs cannot tell apart, and the base type's prediction
-// scaled by each reference workload's runtime ratio between the two types (radii 1 + d/span, no
+// scaled by each reference workload's runtime ratio between the two types (radii √(1 + d/span), no
 // +1; models/runtime_calibration.h). In kHardware every interval also contains the predictions of
 // the forms the choice set aside as exactly determined (ModelChoice::exact_forms: they pass through
 // the training runs, which therefore cannot reject them); a note counts the rows this widened.
@@ -157,7 +157,7 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
                                     const std::vector<bool>& train, const std::string& workload,
                                     const EvaluateOptions& options = {});
 
-// The widening factor of an interval's own radii at `target`: 1 + d/span for the log distance d
+// The widening factor of an interval's own radii at `target`: √(1 + d/span) for the log distance d
 // outside [lo, hi] (the node counts of the completed training runs of the target's type, or of all
 // of them for a transfer, when `train` has no completed run of that type), span = max(log(hi/lo),
 // log 2); plus 1 for a transfer. Sets *transfer. 1 when `train` has no completed run.

@@ -101,7 +101,7 @@ struct PlanAlternative {
   Alternative select;
   std::string instance_type;    // runs path only
   // Runs path: the fit's calibrated interval (CV+ on log residuals of the freeride-g fit's
-  // held-out runs, level PlanAnswer::interval_level; radii widened by 1 + d/span beyond the
+  // held-out runs, level PlanAnswer::interval_level; radii widened by √(1 + d/span) beyond the
   // trained node range, as `perfplan evaluate` does). Absent on the profile path (a profile has
   // no held-out errors) and when the fit has too few runs to hold one out.
   std::optional<models::ConformalInterval> interval;
