@@ -365,9 +365,6 @@ TEST_CASE("few distinct node counts fall back to leave-one-out") {
   CHECK(choice.value().calibration_radius_log.size() == 3);
 }
 
-// Interval coverage on synthetic data with known noise: 1,000 seeded designs, each 19 training
-// runs of Amdahl shape with 10% log-normal noise and one new run inside the trained node range;
-// the nominal 90% CV+ interval must cover 85–95% of the new runs.
 TEST_CASE("partial pooling shrinks each type's parallel-work coefficient toward a common one") {
   // Type a (2 vCPUs, v = 1): T = 30 + 80/m; type b (4 vCPUs, v = 2): T = 30 + 20/m; 2, 4, 8 nodes.
   // Serial-floor's [1, s/(m·v)]: a common floor 30, parallel work 8e-9 on a but 4e-9 on b, which
@@ -629,6 +626,9 @@ TEST_CASE("over several types, serial-floor is scored by its partial pooling, th
         doctest::Approx(FoldsError(one_type, [](const auto&) { return 0.0; })).epsilon(1e-9));
 }
 
+// Interval coverage on synthetic data with known noise: 1,000 seeded designs, each 19 training
+// runs of Amdahl shape with 10% log-normal noise and one new run, a random one of the 20 node
+// counts (2 or 21 lie beyond the trained range); the nominal 90% CV+ interval must cover 85–95%.
 TEST_CASE("90% intervals cover 85-95% of new runs over 1000 simulated designs") {
   Rng rng(20261201);
   int inside = 0;
