@@ -15,19 +15,18 @@ namespace perfplan::models {
 // with pinned[i] set, each at its bound (its runtime_seconds); predicted(i) is that fit's runtime
 // for run i. A censored run is pinned once the fit predicts it below its bound; each round pins
 // every such run and solves again, until none is added or `max_iterations` solves were made.
-// `skip` (if < count) is never pinned (a run left out). *pinned holds the runs pinned at the last
-// solve.
+// *pinned holds the runs pinned at the last solve. The runs may be the censored ones only (a
+// leave-one-out that solves from normal equations looks at nothing else).
 template <typename Run, typename Solve, typename Predicted>
 Status FitWithCensoringHinge(std::size_t count, Run run, int max_iterations, Solve solve,
-                             Predicted predicted, std::vector<bool>* pinned,
-                             std::size_t skip = static_cast<std::size_t>(-1)) {
+                             Predicted predicted, std::vector<bool>* pinned) {
   pinned->assign(count, false);
   for (int iteration = 0;; ++iteration) {
     if (Status s = solve(*pinned); !s.ok()) return s;
     bool added = false;
     for (std::size_t i = 0; i < count; ++i) {
       const MeasuredRun& r = run(i);
-      if (i == skip || r.completed || (*pinned)[i]) continue;
+      if (r.completed || (*pinned)[i]) continue;
       if (predicted(i) < r.runtime_seconds * (1 - 1e-9)) (*pinned)[i] = added = true;
     }
     if (!added || iteration + 1 >= max_iterations) return Status::Ok();

@@ -26,6 +26,93 @@ Eigen::VectorXd SolvePassive(const Eigen::MatrixXd& a, const Eigen::VectorXd& b,
   return s;
 }
 
+// The normal equations' matrices, on the stack: SolveNnlsNormal serves small problems solved
+// many times over (a leave-one-out), where heap allocations would cost more than the solves.
+constexpr Eigen::Index kMaxNormalColumns = 16;
+using SmallMatrix =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxNormalColumns, kMaxNormalColumns>;
+using SmallVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxNormalColumns, 1>;
+
+// The same from the normal equations: G_PP · z = c_P.
+SmallVector SolvePassiveNormal(const SmallMatrix& g, const SmallVector& c,
+                               const std::vector<bool>& passive) {
+  Eigen::Index cols[kMaxNormalColumns];
+  Eigen::Index p = 0;
+  for (std::size_t j = 0; j < passive.size(); ++j) {
+    if (passive[j]) cols[p++] = static_cast<Eigen::Index>(j);
+  }
+  SmallMatrix sub(p, p);
+  SmallVector rhs(p);
+  for (Eigen::Index r = 0; r < p; ++r) {
+    rhs(r) = c(cols[r]);
+    for (Eigen::Index k = 0; k < p; ++k) sub(r, k) = g(cols[r], cols[k]);
+  }
+  const SmallVector z = sub.colPivHouseholderQr().solve(rhs);
+  SmallVector s = SmallVector::Zero(g.cols());
+  for (Eigen::Index k = 0; k < p; ++k) s(cols[k]) = z(k);
+  return s;
+}
+
+// Lawson–Hanson's iterations on unit-norm columns, whatever holds the problem: dual(x) is
+// Aᵀ(b − A·x) and solve(passive) the least squares on the passive columns. Returns x (scaled).
+template <typename Vector, typename Dual, typename Solve>
+Result<Vector> LawsonHanson(Eigen::Index n, double tol, std::size_t max_iterations, Dual dual,
+                            Solve solve, std::size_t* iterations_used) {
+  std::vector<bool> passive(static_cast<std::size_t>(n), false);
+  Vector x = Vector::Zero(n);
+  std::size_t iterations = 0;
+  while (true) {
+    const Vector w = dual(x);
+    double max_w = tol;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      if (!passive[static_cast<std::size_t>(j)]) max_w = std::max(max_w, w(j));
+    }
+    if (max_w <= tol) break;
+    // Ties (equal columns up to rounding) go to the lowest index, so which of several collinear
+    // columns carries a shared term is decided by column order, not by rounding noise.
+    Eigen::Index best = -1;
+    for (Eigen::Index j = 0; j < n && best < 0; ++j) {
+      if (!passive[static_cast<std::size_t>(j)] && w(j) >= max_w * (1 - kTieFraction)) best = j;
+    }
+    if (++iterations > max_iterations) {
+      return Status::Failed("nnls: no convergence within " + std::to_string(max_iterations) +
+                            " iterations");
+    }
+    passive[static_cast<std::size_t>(best)] = true;
+    Vector s = solve(passive);
+    // The entering column must improve the fit; when the subproblem drives it non-positive the
+    // dual test was numerically marginal: drop it and stop (standard safeguard).
+    if (s(best) <= 0) {
+      passive[static_cast<std::size_t>(best)] = false;
+      break;
+    }
+    while (true) {
+      double alpha = 2;
+      for (Eigen::Index j = 0; j < n; ++j) {
+        if (passive[static_cast<std::size_t>(j)] && s(j) <= 0) {
+          alpha = std::min(alpha, x(j) / (x(j) - s(j)));
+        }
+      }
+      if (alpha > 1) break;  // every passive entry positive
+      x += alpha * (s - x);
+      for (Eigen::Index j = 0; j < n; ++j) {
+        if (passive[static_cast<std::size_t>(j)] && x(j) <= 1e-15 * std::max(1.0, x.norm())) {
+          passive[static_cast<std::size_t>(j)] = false;
+          x(j) = 0;
+        }
+      }
+      s = solve(passive);
+    }
+    x = s;
+  }
+  *iterations_used = iterations;
+  return x;
+}
+
+std::size_t MaxIterations(const NnlsOptions& options, std::size_t cols) {
+  return options.max_iterations > 0 ? options.max_iterations : 3 * cols + 10;
+}
+
 }  // namespace
 
 Result<NnlsSolution> SolveNnls(const DenseMatrix& dense, const std::vector<double>& rhs,
@@ -60,66 +147,72 @@ Result<NnlsSolution> SolveNnls(const DenseMatrix& dense, const std::vector<doubl
     scale(c) = norm > 0 ? norm : 1.0;
     a.col(c) /= scale(c);
   }
-  const double tol = options.tolerance * std::max(1.0, b.norm());
-  const std::size_t max_iterations =
-      options.max_iterations > 0 ? options.max_iterations : 3 * dense.cols + 10;
-
-  std::vector<bool> passive(dense.cols, false);
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
-  std::size_t iterations = 0;
-  while (true) {
-    const Eigen::VectorXd w = a.transpose() * (b - a * x);
-    double max_w = tol;
-    for (Eigen::Index j = 0; j < n; ++j) {
-      if (!passive[static_cast<std::size_t>(j)]) max_w = std::max(max_w, w(j));
-    }
-    if (max_w <= tol) break;
-    // Ties (equal columns up to rounding) go to the lowest index, so which of several collinear
-    // columns carries a shared term is decided by column order, not by rounding noise.
-    Eigen::Index best = -1;
-    for (Eigen::Index j = 0; j < n && best < 0; ++j) {
-      if (!passive[static_cast<std::size_t>(j)] && w(j) >= max_w * (1 - kTieFraction)) best = j;
-    }
-    if (++iterations > max_iterations) {
-      return Status::Failed("nnls: no convergence within " + std::to_string(max_iterations) +
-                            " iterations");
-    }
-    passive[static_cast<std::size_t>(best)] = true;
-    Eigen::VectorXd s = SolvePassive(a, b, passive);
-    // The entering column must improve the fit; when the subproblem drives it non-positive the
-    // dual test was numerically marginal: drop it and stop (standard safeguard).
-    if (s(best) <= 0) {
-      passive[static_cast<std::size_t>(best)] = false;
-      break;
-    }
-    while (true) {
-      double alpha = 2;
-      for (Eigen::Index j = 0; j < n; ++j) {
-        if (passive[static_cast<std::size_t>(j)] && s(j) <= 0) {
-          alpha = std::min(alpha, x(j) / (x(j) - s(j)));
-        }
-      }
-      if (alpha > 1) break;  // every passive entry positive
-      x += alpha * (s - x);
-      for (Eigen::Index j = 0; j < n; ++j) {
-        if (passive[static_cast<std::size_t>(j)] && x(j) <= 1e-15 * std::max(1.0, x.norm())) {
-          passive[static_cast<std::size_t>(j)] = false;
-          x(j) = 0;
-        }
-      }
-      s = SolvePassive(a, b, passive);
-    }
-    x = s;
-  }
-
   NnlsSolution out;
-  out.iterations = iterations;
-  out.residual_norm = (a * x - b).norm();
+  Result<Eigen::VectorXd> x = LawsonHanson<Eigen::VectorXd>(
+      n, options.tolerance * std::max(1.0, b.norm()), MaxIterations(options, dense.cols),
+      [&](const Eigen::VectorXd& x) -> Eigen::VectorXd { return a.transpose() * (b - a * x); },
+      [&](const std::vector<bool>& passive) { return SolvePassive(a, b, passive); },
+      &out.iterations);
+  if (!x.ok()) return x.status();
+  out.residual_norm = (a * x.value() - b).norm();
   out.x.resize(dense.cols);
   for (Eigen::Index c = 0; c < n; ++c) {
-    out.x[static_cast<std::size_t>(c)] = std::max(0.0, x(c)) / scale(c);
+    out.x[static_cast<std::size_t>(c)] = std::max(0.0, x.value()(c)) / scale(c);
   }
   return out;
+}
+
+Result<NnlsSolution> SolveNnlsNormal(const NormalEquations& normal, const NnlsOptions& options) {
+  const std::size_t cols = normal.cols;
+  if (cols == 0 || cols > static_cast<std::size_t>(kMaxNormalColumns) ||
+      normal.gram.size() != cols * cols || normal.atb.size() != cols) {
+    return Status::InvalidArgument("nnls: sizes disagree: " + std::to_string(cols) +
+                                   " columns (1 to " + std::to_string(kMaxNormalColumns) +
+                                   ") with a Gram matrix of " + std::to_string(normal.gram.size()) +
+                                   " values and " + std::to_string(normal.atb.size()) +
+                                   " right-side values");
+  }
+  const auto n = static_cast<Eigen::Index>(cols);
+  SmallMatrix g(n, n);
+  SmallVector c(n);
+  for (Eigen::Index r = 0; r < n; ++r) {
+    c(r) = normal.atb[static_cast<std::size_t>(r)];
+    for (Eigen::Index k = 0; k < n; ++k) {
+      g(r, k) = normal.gram[static_cast<std::size_t>(r) * cols + static_cast<std::size_t>(k)];
+    }
+  }
+  if (!g.allFinite() || !c.allFinite() || !std::isfinite(normal.btb)) {
+    return Status::InvalidArgument("nnls: normal equations are not finite");
+  }
+  // The same unit-norm columns as SolveNnls: ‖A_j‖ = √G_jj.
+  SmallVector scale(n);
+  for (Eigen::Index j = 0; j < n; ++j) scale(j) = g(j, j) > 0 ? std::sqrt(g(j, j)) : 1.0;
+  for (Eigen::Index r = 0; r < n; ++r) {
+    c(r) /= scale(r);
+    for (Eigen::Index k = 0; k < n; ++k) g(r, k) /= scale(r) * scale(k);
+  }
+  NnlsSolution out;
+  Result<SmallVector> x = LawsonHanson<SmallVector>(
+      n, options.tolerance * std::max(1.0, std::sqrt(std::max(0.0, normal.btb))),
+      MaxIterations(options, cols), [&](const SmallVector& x) -> SmallVector { return c - g * x; },
+      [&](const std::vector<bool>& passive) { return SolvePassiveNormal(g, c, passive); },
+      &out.iterations);
+  if (!x.ok()) return x.status();
+  const SmallVector& v = x.value();
+  out.residual_norm = std::sqrt(std::max(0.0, normal.btb - 2 * v.dot(c) + v.dot(g * v)));
+  out.x.resize(cols);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    out.x[static_cast<std::size_t>(j)] = std::max(0.0, v(j)) / scale(j);
+  }
+  return out;
+}
+
+void NormalEquations::Add(const double* row, double b, double weight) {
+  for (std::size_t r = 0; r < cols; ++r) {
+    atb[r] += weight * row[r] * b;
+    for (std::size_t k = 0; k < cols; ++k) gram[r * cols + k] += weight * row[r] * row[k];
+  }
+  btb += weight * b * b;
 }
 
 }  // namespace perfplan::models

@@ -45,4 +45,29 @@ struct NnlsSolution {
 Result<NnlsSolution> SolveNnls(const DenseMatrix& a, const std::vector<double>& b,
                                const NnlsOptions& options = {});
 
+// The problem given by its normal equations: gram = AᵀA (cols × cols, row-major), atb = Aᵀb,
+// btb = bᵀb. Add() accumulates a row (weight 1; −1 takes one out, at the cost of cancellation
+// when that row dominates a column: summing the rows kept is exact to rounding), so a problem that
+// differs from another by a few rows (a run left out, a bound pinned) costs O(cols²) per row to
+// set up instead of a pass over A.
+struct NormalEquations {
+  explicit NormalEquations(std::size_t columns)
+      : cols(columns), gram(columns * columns, 0.0), atb(columns, 0.0) {}
+  void Add(const double* row, double b, double weight = 1);
+
+  std::size_t cols;
+  std::vector<double> gram;
+  std::vector<double> atb;
+  double btb = 0;
+};
+
+// Lawson–Hanson's iterations, as SolveNnls (same tie rule, tolerance and safeguards), on the
+// normal equations: each step costs O(cols³) whatever the row count, for up to 16 columns.
+// Squares A's condition number, so results agree with SolveNnls's to fewer digits: the runtime
+// fits' leave-one-out scores agree with refits through SolveNnls to 5e-13 relative on the Scout
+// data (docs/performance.md, "Runtime model at scale"). For problems solved many times with a
+// row changed. Fails (InvalidArgument) when the sizes disagree or an entry is not finite.
+Result<NnlsSolution> SolveNnlsNormal(const NormalEquations& normal,
+                                     const NnlsOptions& options = {});
+
 }  // namespace perfplan::models

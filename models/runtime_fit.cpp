@@ -87,11 +87,9 @@ double Dot(const double* a, const double* b) {
   return s;
 }
 
-// Weighted NNLS with the censoring hinge (models/censoring_hinge.h), for one class choice. `skip`
-// (if < runs.size()) is left out (leave-one-out).
+// Weighted NNLS with the censoring hinge (models/censoring_hinge.h), for one class choice.
 Result<CoreFit> FitCore(const std::vector<MeasuredRun>& runs, const BasisSpec& spec,
-                        const FitOptions& options,
-                        std::size_t skip = static_cast<std::size_t>(-1)) {
+                        const FitOptions& options) {
   const std::size_t m = runs.size();
   std::vector<std::array<double, kColumns>> basis(m);
   for (std::size_t i = 0; i < m; ++i) Basis(spec, ConfigOf(runs[i]), basis[i].data());
@@ -101,7 +99,7 @@ Result<CoreFit> FitCore(const std::vector<MeasuredRun>& runs, const BasisSpec& s
     a.cols = kColumns;
     std::vector<double> rhs;
     for (std::size_t i = 0; i < m; ++i) {
-      if (i == skip || (!runs[i].completed && !pinned[i])) continue;
+      if (!runs[i].completed && !pinned[i]) continue;
       const double w = 1.0 / runs[i].runtime_seconds;
       for (std::size_t k = 0; k < kColumns; ++k) a.values.push_back(basis[i][k] * w);
       rhs.push_back(1.0);
@@ -115,13 +113,12 @@ Result<CoreFit> FitCore(const std::vector<MeasuredRun>& runs, const BasisSpec& s
   const auto predicted = [&](std::size_t i) { return Dot(fit.theta, basis[i].data()); };
   if (Status s = FitWithCensoringHinge(
           m, [&](std::size_t i) -> const MeasuredRun& { return runs[i]; },
-          options.max_censoring_iterations, solve, predicted, &fit.censored_active, skip);
+          options.max_censoring_iterations, solve, predicted, &fit.censored_active);
       !s.ok()) {
     return s;
   }
   fit.score = 0;
   for (std::size_t i = 0; i < m; ++i) {
-    if (i == skip) continue;
     const double y = runs[i].runtime_seconds;
     const double e = (y - predicted(i)) / y;
     if (runs[i].completed || e > 0) fit.score += e * e;
@@ -129,19 +126,64 @@ Result<CoreFit> FitCore(const std::vector<MeasuredRun>& runs, const BasisSpec& s
   return fit;
 }
 
-// Leave-one-out relative squared error of the completed runs.
+// Leave-one-out relative squared error of the completed runs: for each completed run i, FitCore
+// without i (the same weighted NNLS and censoring hinge) predicts i. Each left-out fit is solved
+// from its normal equations, the sum of those of the runs before i and of the completed runs
+// after it (prefix and suffix sums, so nothing is subtracted and no precision is lost to
+// cancellation) plus the bounds the hinge pins: O(columns²) per run to set up instead of a matrix
+// of every run, so the score costs O(runs), not O(runs²).
 Result<double> LeaveOneOutScore(const std::vector<MeasuredRun>& runs, const BasisSpec& spec,
                                 const FitOptions& options) {
+  const std::size_t m = runs.size();
+  std::vector<std::array<double, kColumns>> basis(m), weighted(m);
+  for (std::size_t i = 0; i < m; ++i) {
+    Basis(spec, ConfigOf(runs[i]), basis[i].data());
+    for (std::size_t k = 0; k < kColumns; ++k) {
+      weighted[i][k] = basis[i][k] / runs[i].runtime_seconds;
+    }
+  }
+  // suffix[i]: the completed runs from i on.
+  std::vector<NormalEquations> suffix(m + 1, NormalEquations(kColumns));
+  for (std::size_t i = m; i-- > 0;) {
+    suffix[i] = suffix[i + 1];
+    if (runs[i].completed) suffix[i].Add(weighted[i].data(), 1);
+  }
+  std::vector<std::size_t> censored;  // the hinge looks at these only: O(censored) per fit
+  for (std::size_t j = 0; j < m; ++j) {
+    if (!runs[j].completed) censored.push_back(j);
+  }
+  NormalEquations prefix(kColumns);  // the completed runs before i
+  double theta[kColumns] = {0, 0, 0, 0, 0, 0, 0};
   double score = 0;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    if (!runs[i].completed) continue;
-    Result<CoreFit> fit = FitCore(runs, spec, options, i);
-    if (!fit.ok()) return fit.status();
-    double basis[kColumns];
-    Basis(spec, ConfigOf(runs[i]), basis);
-    const double y = runs[i].runtime_seconds;
-    const double e = (y - Dot(fit.value().theta, basis)) / y;
-    score += e * e;
+  for (std::size_t i = 0; i < m; ++i) {
+    if (runs[i].completed) {
+      const auto solve = [&](const std::vector<bool>& pinned) -> Status {
+        NormalEquations eq = prefix;
+        for (std::size_t k = 0; k < eq.gram.size(); ++k) eq.gram[k] += suffix[i + 1].gram[k];
+        for (std::size_t k = 0; k < kColumns; ++k) eq.atb[k] += suffix[i + 1].atb[k];
+        eq.btb += suffix[i + 1].btb;
+        for (std::size_t k = 0; k < censored.size(); ++k) {
+          if (pinned[k]) eq.Add(weighted[censored[k]].data(), 1);
+        }
+        Result<NnlsSolution> solution = SolveNnlsNormal(eq);
+        if (!solution.ok()) return solution.status();
+        std::copy(solution.value().x.begin(), solution.value().x.end(), theta);
+        return Status::Ok();
+      };
+      std::vector<bool> pinned;
+      if (Status s = FitWithCensoringHinge(
+              censored.size(),
+              [&](std::size_t k) -> const MeasuredRun& { return runs[censored[k]]; },
+              options.max_censoring_iterations, solve,
+              [&](std::size_t k) { return Dot(theta, basis[censored[k]].data()); }, &pinned);
+          !s.ok()) {
+        return s;
+      }
+      const double y = runs[i].runtime_seconds;
+      const double e = (y - Dot(theta, basis[i].data())) / y;
+      score += e * e;
+      prefix.Add(weighted[i].data(), 1);
+    }
   }
   return score;
 }
@@ -241,6 +283,16 @@ Result<RuntimeFit> FitValidated(const std::vector<MeasuredRun>& runs, const FitO
   for (const ClassChoice& cls : candidates) {
     BasisSpec spec{cls, options.retrieval_scales_with_storage_nodes, options.hardware_aware,
                    options.hardware_aware ? reference.vcpus : 1.0};
+    // A κ whose memory term is 0 on every run is the same fit as no memory term, which comes
+    // first with the same classes (when κ is chosen) and so wins the tie: nothing to score.
+    if (cls.kappa > 0 && candidates.front().kappa == 0 &&
+        std::none_of(runs.begin(), runs.end(), [&](const MeasuredRun& r) {
+          double row[kColumns];
+          Basis(spec, ConfigOf(r), row);
+          return row[6] > 0;
+        })) {
+      continue;
+    }
     Result<CoreFit> fit = FitCore(runs, spec, options);
     if (!fit.ok()) return fit.status();
     double score = fit.value().score;

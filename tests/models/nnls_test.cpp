@@ -68,5 +68,58 @@ TEST_CASE("NNLS rejects sizes that disagree and non-finite input") {
   CHECK(SolveNnls(Matrix(1, 1, {NAN}), {1}).status().message() == "nnls: matrix is not finite");
 }
 
+NormalEquations Normal(const DenseMatrix& a, const std::vector<double>& b) {
+  NormalEquations eq(a.cols);
+  for (std::size_t r = 0; r < a.rows; ++r) eq.Add(&a.values[r * a.cols], b[r]);
+  return eq;
+}
+
+TEST_CASE("NNLS from the normal equations solves as from the matrix") {
+  // Exact data with columns of very different scale, an active constraint, collinear columns
+  // (the lowest index carries the shared term) and noise.
+  const std::vector<std::pair<DenseMatrix, std::vector<double>>> problems = {
+      {Matrix(4, 3, {1e9, 1, 1, 2e9, 4, 1, 4e9, 16, 1, 8e9, 3, 1}), {32, 34, 38, 49}},
+      {Matrix(3, 2, {1, 1, 1, 2, 1, 3}), {3, 2, 1}},
+      {Matrix(3, 3, {1, 0, 1, 2, 0, 2, 3, 0, 3}), {2, 4, 6}},
+      {Matrix(5, 2, {1, 1, 1, 2, 1, 3, 1, 4, 1, 5}), {2.1, 2.9, 4.2, 4.8, 6.1}}};
+  for (const auto& [a, b] : problems) {
+    Result<NnlsSolution> direct = SolveNnls(a, b);
+    Result<NnlsSolution> normal = SolveNnlsNormal(Normal(a, b));
+    REQUIRE(direct.ok());
+    REQUIRE(normal.ok());
+    for (std::size_t j = 0; j < a.cols; ++j) {
+      CAPTURE(j);
+      CHECK(normal.value().x[j] ==
+            doctest::Approx(direct.value().x[j]).epsilon(kExactTolerance).scale(1e-12));
+      CHECK((normal.value().x[j] == 0) == (direct.value().x[j] == 0));
+    }
+    CHECK(normal.value().residual_norm ==
+          doctest::Approx(direct.value().residual_norm).epsilon(1e-6).scale(1e-6));
+  }
+}
+
+TEST_CASE("normal equations: a row added then removed leaves the others' problem") {
+  const DenseMatrix a = Matrix(3, 2, {1, 1, 1, 2, 1, 3});
+  NormalEquations eq = Normal(a, {3, 2, 1});
+  const double extra[2] = {1, 10};
+  eq.Add(extra, 7);
+  eq.Add(extra, 7, -1);
+  const NormalEquations plain = Normal(a, {3, 2, 1});
+  for (std::size_t k = 0; k < eq.gram.size(); ++k)
+    CHECK(eq.gram[k] == doctest::Approx(plain.gram[k]));
+  CHECK(eq.btb == doctest::Approx(plain.btb));
+}
+
+TEST_CASE("NNLS from the normal equations rejects sizes that disagree and non-finite input") {
+  NormalEquations bad(2);
+  bad.atb.pop_back();
+  CHECK(SolveNnlsNormal(bad).status().message() ==
+        "nnls: sizes disagree: 2 columns (1 to 16) with a Gram matrix of 4 values and 1 "
+        "right-side values");
+  NormalEquations nan(1);
+  nan.gram[0] = NAN;
+  CHECK(SolveNnlsNormal(nan).status().message() == "nnls: normal equations are not finite");
+}
+
 }  // namespace
 }  // namespace perfplan::models

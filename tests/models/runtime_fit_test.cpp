@@ -122,6 +122,43 @@ TEST_CASE("a censored run above the fit pulls the prediction up, never used as a
         "1 censored run(s) used as lower bounds; 1 bound(s) active in the fit");
 }
 
+TEST_CASE("the classes are chosen by the error of refitting without each run, bounds included") {
+  // Noisy runs on one type and two timeouts: one the fit exceeds, one it must be pulled up to in
+  // some of the left-out fits. The leave-one-out score is solved from normal equations; it must
+  // equal refitting the chosen classes on the other runs (FitRuntime, QR) for every run.
+  std::vector<MeasuredRun> runs;
+  const double noise[] = {1.04, 0.97, 1.02, 0.95, 1.06, 0.99, 1.01};
+  const double nodes[] = {2, 3, 4, 6, 8, 12, 16};
+  for (int i = 0; i < 7; ++i) {
+    const double c = nodes[i];
+    runs.push_back(Run("w", "t", 1e9 * (1 + i % 3), c, c, 1e8,
+                       (50 + 2000 * (1 + i % 3) / c + 2 * c) * noise[i]));
+  }
+  runs.push_back(Run("w", "t", 1e9, 1, 1, 1e8, 900, false));   // bound below the fit
+  runs.push_back(Run("w", "t", 3e9, 1, 1, 1e8, 9000, false));  // bound above it
+  Result<RuntimeFit> fit = FitRuntime(runs);
+  REQUIRE(fit.ok());
+  FitOptions fixed;
+  fixed.reduction_object_class = fit.value().reduction_object_class;
+  fixed.reduction_object_scaling = fit.value().reduction_object_scaling;
+  fixed.global_reduction_class = fit.value().global_reduction_class;
+  double brute = 0;
+  int pinned_somewhere = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!runs[i].completed) continue;
+    std::vector<MeasuredRun> rest = runs;
+    rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
+    Result<RuntimeFit> refit = FitRuntime(rest, fixed);
+    REQUIRE(refit.ok());
+    pinned_somewhere += refit.value().censored_active;
+    const double y = runs[i].runtime_seconds;
+    const double e = (y - PredictFitted(refit.value(), ConfigOf(runs[i])).TotalSeconds()) / y;
+    brute += e * e;
+  }
+  CHECK(pinned_somewhere > 0);
+  CHECK(fit.value().selection_score == doctest::Approx(brute).epsilon(1e-9));
+}
+
 TEST_CASE("fit errors say how many completed runs are needed") {
   std::vector<MeasuredRun> runs = {Run("lr", "c4.large", 1e9, 4, 4, 1e8, 100),
                                    Run("lr", "c4.large", 1e9, 8, 8, 1e8, 7200, false)};
@@ -306,6 +343,25 @@ MeasuredRun HwRun(const std::string& type, double vcpus, double memory_gib, doub
 
 // Truth: T = 50 + 2e-7·s/(c·v/2) on every type: CPU-bound parallel work, v relative to 2 vCPUs.
 double CpuBound(double c, double v) { return 50 + 2e-7 * 1e10 / (c * v / 2); }
+
+TEST_CASE("a memory term that is 0 on every run is a fit without one, chosen or fixed") {
+  // 64 GiB nodes hold κ·s/c for every κ of the grid at 4+ nodes: no κ gives a memory term.
+  std::vector<MeasuredRun> runs;
+  for (double c : {4.0, 6.0, 8.0, 16.0}) runs.push_back(HwRun("t", 2, 64, c, CpuBound(c, 2)));
+  FitOptions chosen;
+  chosen.hardware_aware = true;
+  Result<RuntimeFit> fit = FitRuntime(runs, chosen);
+  REQUIRE(fit.ok());
+  CHECK(fit.value().memory_overhead_factor == 0);
+  FitOptions fixed = chosen;
+  fixed.memory_overhead_factor = 2;
+  Result<RuntimeFit> with_fixed = FitRuntime(runs, fixed);
+  REQUIRE(with_fixed.ok());
+  CHECK(with_fixed.value().memory_overhead_factor == 2);
+  CHECK(with_fixed.value().memory_coefficient == 0);
+  CHECK(PredictFitted(with_fixed.value(), ConfigOf(runs[0])).TotalSeconds() ==
+        doctest::Approx(CpuBound(4, 2)));
+}
 
 TEST_CASE("a hardware-aware fit on one type predicts another type through its vCPUs") {
   std::vector<MeasuredRun> rows;
