@@ -31,7 +31,10 @@ namespace perfplan::models {
 
 // The cross-validation folds ChooseRuntimeForm() scores on: one per distinct compute-node count of
 // the completed runs (leave-one-node-count-out) when there are at least 3, otherwise one per
-// completed run (leave-one-out). held_out lists indices into `runs`, completed runs only, in order.
+// completed run (leave-one-out). Over 20 such groups, 20 folds instead, the groups dealt into them
+// round-robin (the sorted node counts, or the completed runs in order): scheme "20-fold, node
+// counts interleaved" or "20-fold". held_out lists indices into `runs`, completed runs only, in
+// order.
 struct RuntimeFolds {
   std::string scheme;
   std::vector<std::vector<std::size_t>> held_out;

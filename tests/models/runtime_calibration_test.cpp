@@ -41,6 +41,30 @@ TEST_CASE("folds: one per distinct completed node count from 3 on, otherwise one
   CHECK(few.held_out == std::vector<std::vector<std::size_t>>{{0}, {1}, {2}});
 }
 
+TEST_CASE("folds: over 20 groups, 20 folds with the groups dealt round-robin") {
+  // 25 distinct node counts 1..25, listed from the largest: fold k holds counts k+1 and k+21.
+  std::vector<MeasuredRun> wide;
+  for (int m = 25; m >= 1; --m) wide.push_back(Run(m, 100 + m));
+  const RuntimeFolds interleaved = MakeRuntimeFolds(wide);
+  CHECK(interleaved.scheme == "20-fold, node counts interleaved");
+  REQUIRE(interleaved.held_out.size() == 20);
+  CHECK(interleaved.held_out[0] == std::vector<std::size_t>{4, 24});  // 21 and 1 nodes
+  CHECK(interleaved.held_out[4] == std::vector<std::size_t>{0, 20});  // 25 and 5 nodes
+  CHECK(interleaved.held_out[19] == std::vector<std::size_t>{5});     // 20 nodes
+  // 2 node counts, 45 completed runs and a bound: the completed runs in order, dealt into 20.
+  std::vector<MeasuredRun> few;
+  for (int i = 0; i < 46; ++i) few.push_back(Run(i % 2 ? 4 : 8, 100 + i));
+  few[10].completed = false;
+  const RuntimeFolds dealt = MakeRuntimeFolds(few);
+  CHECK(dealt.scheme == "20-fold");
+  REQUIRE(dealt.held_out.size() == 20);
+  CHECK(dealt.held_out[0] == std::vector<std::size_t>{0, 21, 41});
+  CHECK(dealt.held_out[10] == std::vector<std::size_t>{11, 31});  // run 10 is a bound
+  std::size_t held = 0;
+  for (const auto& fold : dealt.held_out) held += fold.size();
+  CHECK(held == 45);
+}
+
 TEST_CASE("each calibration run's difficulty is its widening against its own fold") {
   const std::vector<MeasuredRun> runs = ThreeNodeCounts();
   Result<ModelChoice> choice = SerialFloor(runs);
