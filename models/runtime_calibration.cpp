@@ -30,16 +30,16 @@ RuntimeFolds MakeRuntimeFolds(const std::vector<MeasuredRun>& runs) {
   const bool by_nodes = nodes.size() >= kMinNodeGroups;
   const std::vector<double> counts(nodes.begin(), nodes.end());
   std::vector<std::size_t> group(runs.size(), 0);
-  std::size_t groups = 0;
+  std::size_t groups = by_nodes ? counts.size() : 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (!runs[i].completed) continue;
-    group[i] = by_nodes ? static_cast<std::size_t>(
-                              std::lower_bound(counts.begin(), counts.end(), runs[i].compute_nodes) -
-                              counts.begin())
-                        : groups;
-    if (!by_nodes) ++groups;
+    if (by_nodes) {
+      const auto at = std::lower_bound(counts.begin(), counts.end(), runs[i].compute_nodes);
+      group[i] = static_cast<std::size_t>(at - counts.begin());
+    } else {
+      group[i] = groups++;
+    }
   }
-  if (by_nodes) groups = counts.size();
   RuntimeFolds f;
   const std::size_t folds = std::min(groups, kMaxFolds);
   if (groups > kMaxFolds) {
