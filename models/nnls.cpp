@@ -33,7 +33,8 @@ using SmallMatrix =
     Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxNormalColumns, kMaxNormalColumns>;
 using SmallVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxNormalColumns, 1>;
 
-// The same from the normal equations: G_PP · z = c_P.
+// The same from the normal equations: G_PP · z = c_P, by pivoted LDLᵀ (G_PP is symmetric positive
+// semi-definite; a zero pivot gives a zero entry, a least-squares answer, as the QR above does).
 SmallVector SolvePassiveNormal(const SmallMatrix& g, const SmallVector& c,
                                const std::vector<bool>& passive) {
   Eigen::Index cols[kMaxNormalColumns];
@@ -47,7 +48,7 @@ SmallVector SolvePassiveNormal(const SmallMatrix& g, const SmallVector& c,
     rhs(r) = c(cols[r]);
     for (Eigen::Index k = 0; k < p; ++k) sub(r, k) = g(cols[r], cols[k]);
   }
-  const SmallVector z = sub.colPivHouseholderQr().solve(rhs);
+  const SmallVector z = sub.ldlt().solve(rhs);
   SmallVector s = SmallVector::Zero(g.cols());
   for (Eigen::Index k = 0; k < p; ++k) s(cols[k]) = z(k);
   return s;
