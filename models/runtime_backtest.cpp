@@ -10,6 +10,7 @@ Status BacktestOptions::Validate() const {
     return Status::InvalidField("min_history_runs", "must be >= 2, got " +
                                    std::to_string(min_history_runs));
   }
+  if (refit_every < 1) return Status::InvalidField("refit_every", "must be >= 1, got 0");
   return evaluate.Validate();
 }
 
@@ -33,63 +34,89 @@ Result<Backtest> BacktestWorkload(const std::vector<MeasuredRun>& rows,
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return times[a] < times[b]; });
 
+  // Completed runs of the workload strictly before each run (runs at the same time are not
+  // history of each other).
+  std::vector<std::size_t> history(order.size(), 0);
+  for (std::size_t k = 0, earlier = 0, completed_before = 0; k < order.size(); ++k) {
+    while (times[order[earlier]] < times[order[k]]) {
+      completed_before += rows[order[earlier]].completed ? 1 : 0;
+      ++earlier;
+    }
+    history[k] = completed_before;
+  }
+
   Backtest out;
   out.workload = workload;
+  out.refit_every = options.refit_every;
+  out.rows.resize(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    BacktestRow& row = out.rows[k];
+    row.row = order[k];
+    row.time = times[order[k]];
+    row.history_runs = history[k];
+    if (history[k] < options.min_history_runs) {
+      row.note = "warm-up: " + std::to_string(history[k]) + " completed earlier run(s), " +
+                 std::to_string(options.min_history_runs) + " needed";
+    }
+  }
+  // Past the warm-up (history only grows), blocks of refit_every runs, each one evaluation
+  // trained on the runs before the block's first run.
+  std::size_t first = 0;
+  while (first < order.size() && history[first] < options.min_history_runs) ++first;
+  for (std::size_t begin = first; begin < order.size(); begin += options.refit_every) {
+    const std::size_t end = std::min(order.size(), begin + options.refit_every);
+    const double cutoff = times[order[begin]];
+    std::vector<bool> target(rows.size(), false);
+    for (std::size_t k = begin; k < end; ++k) target[order[k]] = true;
+    std::vector<MeasuredRun> subset;
+    std::vector<bool> subset_train;
+    for (std::size_t j = 0; j < rows.size(); ++j) {
+      const bool trains = rows[j].workload == workload && !target[j] && times[j] < cutoff;
+      if (rows[j].workload == workload && !trains && !target[j]) continue;
+      subset.push_back(rows[j]);
+      subset_train.push_back(trains);
+    }
+    Result<Evaluation> ev = EvaluateWorkload(subset, subset_train, workload, options.evaluate);
+    for (std::size_t k = begin; k < end; ++k) {
+      BacktestRow& row = out.rows[k];
+      row.history_runs = history[begin];
+      if (!ev.ok()) row.note = ev.status().message();
+    }
+    if (!ev.ok()) continue;
+    // The evaluation's rows are the targets, in row order; out.rows are in time order.
+    std::vector<std::size_t> slot(end - begin);
+    for (std::size_t t = 0; t < slot.size(); ++t) slot[t] = begin + t;
+    std::sort(slot.begin(), slot.end(),
+              [&](std::size_t a, std::size_t b) { return order[a] < order[b]; });
+    const std::string form = ev.value().choice ? std::string(ToString(ev.value().choice->chosen))
+                                               : std::string("freeride-g");
+    for (std::size_t t = 0; t < slot.size() && t < ev.value().rows.size(); ++t) {
+      BacktestRow& row = out.rows[slot[t]];
+      const EvaluatedRow& r = ev.value().rows[t];
+      if (!r.predicted_seconds) {
+        row.note = "no model reaches " + rows[row.row].instance_type;
+        continue;
+      }
+      row.predicted_seconds = r.predicted_seconds;
+      row.ape = r.ape;
+      row.interval_low_seconds = r.interval_low_seconds;
+      row.interval_high_seconds = r.interval_high_seconds;
+      row.inside_interval = r.inside_interval;
+      row.form = form;
+    }
+  }
+  // Rolling figures in time order.
   std::vector<double> apes;
   std::size_t inside = 0, with_interval = 0;
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const std::size_t i = order[k];
-    BacktestRow row;
-    row.row = i;
-    row.time = times[i];
-    // Strictly earlier runs only: runs at the same time are not history of each other.
-    std::vector<bool> train(rows.size(), false);
-    std::vector<bool> keep(rows.size(), false);
-    for (std::size_t j = 0; j < rows.size(); ++j) {
-      if (rows[j].workload != workload) {
-        keep[j] = true;
-      } else if (times[j] < times[i]) {
-        keep[j] = train[j] = true;
-        row.history_runs += rows[j].completed ? 1 : 0;
-      }
-    }
-    keep[i] = true;
-    if (row.history_runs < options.min_history_runs) {
-      row.note = "warm-up: " + std::to_string(row.history_runs) + " completed earlier run(s), " +
-                 std::to_string(options.min_history_runs) + " needed";
-    } else {
-      std::vector<MeasuredRun> subset;
-      std::vector<bool> subset_train;
-      for (std::size_t j = 0; j < rows.size(); ++j) {
-        if (!keep[j]) continue;
-        subset.push_back(rows[j]);
-        subset_train.push_back(train[j]);
-      }
-      Result<Evaluation> ev = EvaluateWorkload(subset, subset_train, workload, options.evaluate);
-      if (!ev.ok()) {
-        row.note = ev.status().message();
-      } else if (ev.value().rows.size() != 1 || !ev.value().rows[0].predicted_seconds) {
-        row.note = "no model reaches " + rows[i].instance_type;
-      } else {
-        const EvaluatedRow& r = ev.value().rows[0];
-        row.predicted_seconds = r.predicted_seconds;
-        row.ape = r.ape;
-        row.interval_low_seconds = r.interval_low_seconds;
-        row.interval_high_seconds = r.interval_high_seconds;
-        row.inside_interval = r.inside_interval;
-        row.form = ev.value().choice ? std::string(ToString(ev.value().choice->chosen))
-                                     : std::string("freeride-g");
-        if (r.ape) apes.push_back(*r.ape);
-        if (r.inside_interval) {
-          ++with_interval;
-          inside += *r.inside_interval ? 1 : 0;
-        }
-      }
+  for (BacktestRow& row : out.rows) {
+    if (row.ape) apes.push_back(*row.ape);
+    if (row.inside_interval) {
+      ++with_interval;
+      inside += *row.inside_interval ? 1 : 0;
     }
     row.rolling_median_ape = Summarize(apes).median_ape;
     row.rolling_coverage =
         with_interval ? static_cast<double>(inside) / static_cast<double>(with_interval) : 0;
-    out.rows.push_back(row);
   }
   out.summary = Summarize(apes);
   out.coverage =

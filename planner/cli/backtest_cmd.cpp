@@ -21,7 +21,11 @@ void PrintBacktest(std::ostream& out, const planner::BacktestAnswer& a,
   const models::Backtest& bt = a.backtest;
   out << bt.workload << ": " << bt.rows.size() << " runs replayed in order of "
       << (labels.empty() ? "column '" + a.time_column + "'" : std::string("start time"))
-      << ", each predicted from the runs before it\n\n";
+      << ", each predicted from the runs before it"
+      << (bt.refit_every > 1 ? " (refit every " + std::to_string(bt.refit_every) +
+                                   " runs: from the runs before its block)"
+                             : std::string())
+      << "\n\n";
   Table t({labels.empty() ? "line" : "application", a.time_column,
            labels.empty() ? "instance_type" : "executors of", "nodes", "measured s",
            "predicted s", "APE", "interval s", "inside", "form", "rolling median APE",
@@ -74,6 +78,10 @@ void AddBacktestCommand(CLI::App& cmd, CliContext& ctx) {
   cmd.add_option("--min-history", flags->request.options.min_history_runs,
                  "Completed earlier runs needed before predicting (default 3)")
       ->check(CLI::Range(2, 1000000));
+  cmd.add_option("--refit-every", flags->request.options.refit_every,
+                 "Runs predicted per model refit (default 1: each from exactly the runs before "
+                 "it; K: 1/K of the refits, each run from the runs before its block of K)")
+      ->check(CLI::Range(1, 1000000));
   AddJsonFlag(cmd, flags->json, "a table");
   cmd.callback([flags, &ctx] {
     if (!flags->store.store_path.empty()) {

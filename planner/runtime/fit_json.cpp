@@ -239,6 +239,7 @@ std::string ToJson(const BacktestAnswer& a) {
   return JsonLine(json{{"runs_file", a.runs_file},
                        {"workload", bt.workload},
                        {"time_column", a.time_column},
+                       {"refit_every", bt.refit_every},
                        {"runs", rows},
                        {"summary", SummaryJson(bt.summary)},
                        {"coverage", bt.coverage}});

@@ -141,6 +141,7 @@ std::string ToJson(const StoreBacktestAnswer& a) {
   return JsonLine(json{{"store", a.answer.runs_file.substr(6)},
                        {"app_name", a.answer.backtest.workload},
                        {"time_column", a.answer.time_column},
+                       {"refit_every", a.answer.backtest.refit_every},
                        {"notes", a.notes},
                        {"runs", table["rows"]},
                        {"summary",

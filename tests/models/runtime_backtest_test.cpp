@@ -52,6 +52,49 @@ TEST_CASE("backtest predicts each run from the runs before it, in time order") {
   CHECK(bt.value().summary.predicted == 4);
 }
 
+TEST_CASE("refit every K: each block of K runs is predicted from the runs before the block") {
+  // 40 + 400/m with noise, at times 1..12, on a cycle of node counts.
+  const double nodes[] = {2, 4, 8, 3, 6, 12, 5, 10, 16, 7, 14, 9};
+  const double noise[] = {1.03, 0.98, 1.01, 0.97, 1.04, 0.99, 1.02, 0.96, 1.05, 1.0, 0.98, 1.03};
+  std::vector<MeasuredRun> rows;
+  std::vector<double> times;
+  for (int k = 0; k < 12; ++k) {
+    rows.push_back(Run(nodes[k], (40 + 400 / nodes[k]) * noise[k]));
+    times.push_back(k + 1);
+  }
+  BacktestOptions every;
+  Result<Backtest> one = BacktestWorkload(rows, times, "w", every);
+  every.refit_every = 4;
+  Result<Backtest> four = BacktestWorkload(rows, times, "w", every);
+  REQUIRE(one.ok());
+  REQUIRE(four.ok());
+  CHECK(four.value().refit_every == 4);
+  const std::vector<BacktestRow>& a = one.value().rows;
+  const std::vector<BacktestRow>& b = four.value().rows;
+  REQUIRE(b.size() == 12);
+  // Warm-up as before; blocks from the 4th run: 4..7, 8..11, 12.
+  for (std::size_t k = 0; k < 3; ++k) CHECK(!b[k].predicted_seconds);
+  for (std::size_t k = 3; k < 12; ++k) {
+    CAPTURE(k);
+    const std::size_t block_start = 3 + (k - 3) / 4 * 4;
+    CHECK(b[k].history_runs == block_start);
+    REQUIRE(b[k].predicted_seconds);
+    // Each block's model is the one the 1-by-1 backtest had at the block's first run: predicting
+    // this run with only the runs before the block.
+    std::vector<MeasuredRun> history(rows.begin(), rows.begin() + block_start);
+    history.push_back(rows[k]);
+    std::vector<double> history_times(times.begin(), times.begin() + block_start);
+    history_times.push_back(times[block_start]);
+    Result<Backtest> alone = BacktestWorkload(history, history_times, "w");
+    REQUIRE(alone.ok());
+    CHECK(*b[k].predicted_seconds ==
+          doctest::Approx(*alone.value().rows.back().predicted_seconds).epsilon(1e-12));
+    if (k == block_start)
+      CHECK(*b[k].predicted_seconds == doctest::Approx(*a[k].predicted_seconds));
+  }
+  CHECK(four.value().summary.predicted == 9);
+}
+
 TEST_CASE("backtest names bad input") {
   std::vector<MeasuredRun> rows = {Run(2, 240)};
   CHECK(BacktestWorkload(rows, {1, 2}, "w").status().message() ==
@@ -62,6 +105,10 @@ TEST_CASE("backtest names bad input") {
   options.min_history_runs = 1;
   CHECK(BacktestWorkload(rows, {1}, "w", options).status().message() ==
         "min_history_runs: must be >= 2, got 1");
+  options.min_history_runs = 3;
+  options.refit_every = 0;
+  CHECK(BacktestWorkload(rows, {1}, "w", options).status().message() ==
+        "refit_every: must be >= 1, got 0");
 }
 
 }  // namespace

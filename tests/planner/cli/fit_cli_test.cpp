@@ -373,6 +373,25 @@ TEST_CASE("backtest replays the runs in time order and predicts each from the ea
                    "/history.csv:1: submitted: no such column (columns: workload, instance_type, "
                    "dataset_bytes, storage_nodes, compute_nodes, bandwidth_bytes_per_second, "
                    "runtime_seconds, completed, time)\n");
+  const Run blocks = Perfplan(
+      "backtest --runs " + dir + "/history.csv --workload w --refit-every 2 --json", dir + "/err");
+  REQUIRE(blocks.exit_code == 0);
+  const nlohmann::json jb = nlohmann::json::parse(blocks.out);
+  CHECK(jb["refit_every"] == 2);
+  CHECK(j["refit_every"] == 1);
+  // Blocks 4..5 and 6: the 5th run is predicted from the 3 runs before its block.
+  CHECK(jb["runs"][4]["history_runs"] == 3);
+  CHECK(jb["runs"][5]["history_runs"] == 5);
+  const Run blocks_text = Perfplan(
+      "backtest --runs " + dir + "/history.csv --workload w --refit-every 2", dir + "/err");
+  CHECK(blocks_text.out.rfind("w: 6 runs replayed in order of column 'time', each predicted from "
+                              "the runs before it (refit every 2 runs: from the runs before its "
+                              "block)\n",
+                              0) == 0);
+  CheckRefused("backtest --runs " + dir + "/history.csv --workload w --refit-every 0", dir,
+               "--refit-every: Value 0 not in range 1 to 1000000\n"
+               "Run with --help or --help-all for more information.\n");
+
   std::string bad = HistoryCsv();
   bad.replace(bad.rfind(",60\n"), 4, ",soon\n");
   testing::WriteFile(dir + "/bad.csv", bad);
