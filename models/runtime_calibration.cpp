@@ -70,10 +70,10 @@ std::vector<double> CalibrationDifficulty(const ModelChoice& choice,
   std::vector<double> out;
   out.reserve(choice.calibration_fold.size());
   for (std::size_t k = 0; k < folds.held_out.size(); ++k) {
-    const std::vector<MeasuredRun> rest = FoldTraining(train, folds.held_out[k]);
+    const TrainedNodeRanges rest(FoldTraining(train, folds.held_out[k]));
     for (std::size_t i : folds.held_out[k]) {
       bool transfer = false;
-      out.push_back(WideningFactor(rest, train[i], &transfer));
+      out.push_back(rest.Widening(train[i], &transfer));
     }
   }
   // The choice lists its calibration runs fold by fold, in the same order.

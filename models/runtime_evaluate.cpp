@@ -54,27 +54,36 @@ std::vector<double> LogResiduals(const std::vector<MeasuredRun>& runs, const Run
 
 }  // namespace
 
-double WideningFactor(const std::vector<MeasuredRun>& train, const MeasuredRun& target,
-                      bool* transfer) {
-  double lo = 0, hi = 0;
-  bool same_type = false;
+void TrainedNodeRanges::Range::Add(double nodes) {
+  lo = lo == 0 ? nodes : std::min(lo, nodes);
+  hi = std::max(hi, nodes);
+}
+
+TrainedNodeRanges::TrainedNodeRanges(const std::vector<MeasuredRun>& train) {
   for (const MeasuredRun& r : train) {
-    if (r.completed && r.instance_type == target.instance_type) same_type = true;
+    if (!r.completed) continue;
+    by_type_[r.instance_type].Add(r.compute_nodes);
+    all_.Add(r.compute_nodes);
   }
-  *transfer = !same_type;
-  for (const MeasuredRun& r : train) {
-    if (!r.completed || (same_type && r.instance_type != target.instance_type)) continue;
-    lo = lo == 0 ? r.compute_nodes : std::min(lo, r.compute_nodes);
-    hi = std::max(hi, r.compute_nodes);
-  }
-  if (!(lo > 0)) return 1;
+}
+
+double TrainedNodeRanges::Widening(const MeasuredRun& target, bool* transfer) const {
+  const auto own = by_type_.find(target.instance_type);
+  *transfer = own == by_type_.end();
+  const Range& range = *transfer ? all_ : own->second;
+  if (!(range.lo > 0)) return 1;
   const double m = target.compute_nodes;
-  const double d = std::max({0.0, std::log(m / hi), std::log(lo / m)});
-  const double span = std::max(std::log(hi / lo), std::log(2.0));
+  const double d = std::max({0.0, std::log(m / range.hi), std::log(range.lo / m)});
+  const double span = std::max(std::log(range.hi / range.lo), std::log(2.0));
   // The log error's variance, not its scale, grows linearly with the distance (a discrepancy
   // between form and truth that wanders like a Wiener process in log m; docs/accuracy.md, session
   // 17): its scale grows as the square root.
   return std::sqrt(1 + d / span) + (*transfer ? 1 : 0);
+}
+
+double WideningFactor(const std::vector<MeasuredRun>& train, const MeasuredRun& target,
+                      bool* transfer) {
+  return TrainedNodeRanges(train).Widening(target, transfer);
 }
 
 std::string_view ToString(HeterogeneityMode mode) {
@@ -401,11 +410,12 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
     std::set<std::string> references_used;
     std::vector<double> spreads;
     std::size_t exact_rows = 0;  // intervals widened to an exactly determined form's prediction
+    const TrainedNodeRanges trained(all_training);
     for (std::size_t k = 0; k < ev.rows.size(); ++k) {
       EvaluatedRow& row = ev.rows[k];
       if (!row.predicted_seconds) continue;
       const double predicted = *row.predicted_seconds;
-      row.interval_widening = WideningFactor(all_training, row.run, &row.transfer);
+      row.interval_widening = trained.Widening(row.run, &row.transfer);
       std::vector<ConformalPoint> points;
       bool own_short = false;  // spanned rows: the chosen form's own calibration set is short
       if (hardware) {

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -163,6 +164,23 @@ Result<Evaluation> EvaluateWorkload(const std::vector<MeasuredRun>& rows,
 // log 2); plus 1 for a transfer. Sets *transfer. 1 when `train` has no completed run.
 double WideningFactor(const std::vector<MeasuredRun>& train, const MeasuredRun& target,
                       bool* transfer);
+
+// The node-count ranges WideningFactor() reads from `train`, gathered once (per instance type of
+// the completed runs, and over all of them), for many targets against the same training runs:
+// Widening(target, transfer) == WideningFactor(train, target, transfer) in O(log types).
+class TrainedNodeRanges {
+ public:
+  explicit TrainedNodeRanges(const std::vector<MeasuredRun>& train);
+  double Widening(const MeasuredRun& target, bool* transfer) const;
+
+ private:
+  struct Range {
+    double lo = 0, hi = 0;
+    void Add(double nodes);
+  };
+  std::map<std::string, Range, std::less<>> by_type_;
+  Range all_;
+};
 
 // Median and nearest-rank P90 of the values (0 for empty input).
 ErrorSummary Summarize(std::vector<double> apes);
