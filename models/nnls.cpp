@@ -216,4 +216,10 @@ void NormalEquations::Add(const double* row, double b, double weight) {
   btb += weight * b * b;
 }
 
+void NormalEquations::Add(const NormalEquations& other) {
+  for (std::size_t k = 0; k < gram.size(); ++k) gram[k] += other.gram[k];
+  for (std::size_t k = 0; k < atb.size(); ++k) atb[k] += other.atb[k];
+  btb += other.btb;
+}
+
 }  // namespace perfplan::models

@@ -54,6 +54,8 @@ struct NormalEquations {
   explicit NormalEquations(std::size_t columns)
       : cols(columns), gram(columns * columns, 0.0), atb(columns, 0.0) {}
   void Add(const double* row, double b, double weight = 1);
+  // Adds every row of `other` (same cols): the normal equations of the two row sets together.
+  void Add(const NormalEquations& other);
 
   std::size_t cols;
   std::vector<double> gram;

@@ -66,15 +66,20 @@ Result<Backtest> BacktestWorkload(const std::vector<MeasuredRun>& rows,
   for (std::size_t begin = first; begin < order.size(); begin += options.refit_every) {
     const std::size_t end = std::min(order.size(), begin + options.refit_every);
     const double cutoff = times[order[begin]];
-    std::vector<bool> target(rows.size(), false);
-    for (std::size_t k = begin; k < end; ++k) target[order[k]] = true;
+    // slot[j]: the index into out.rows of row j when it is one of the block's targets.
+    constexpr std::size_t kNotTarget = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> slot(rows.size(), kNotTarget);
+    for (std::size_t k = begin; k < end; ++k) slot[order[k]] = k;
     std::vector<MeasuredRun> subset;
     std::vector<bool> subset_train;
+    std::vector<std::size_t> subset_slot;
     for (std::size_t j = 0; j < rows.size(); ++j) {
-      const bool trains = rows[j].workload == workload && !target[j] && times[j] < cutoff;
-      if (rows[j].workload == workload && !trains && !target[j]) continue;
+      const bool target = slot[j] != kNotTarget;
+      const bool trains = rows[j].workload == workload && !target && times[j] < cutoff;
+      if (rows[j].workload == workload && !trains && !target) continue;
       subset.push_back(rows[j]);
       subset_train.push_back(trains);
+      subset_slot.push_back(slot[j]);
     }
     Result<Evaluation> ev = EvaluateWorkload(subset, subset_train, workload, options.evaluate);
     for (std::size_t k = begin; k < end; ++k) {
@@ -83,16 +88,10 @@ Result<Backtest> BacktestWorkload(const std::vector<MeasuredRun>& rows,
       if (!ev.ok()) row.note = ev.status().message();
     }
     if (!ev.ok()) continue;
-    // The evaluation's rows are the targets, in row order; out.rows are in time order.
-    std::vector<std::size_t> slot(end - begin);
-    for (std::size_t t = 0; t < slot.size(); ++t) slot[t] = begin + t;
-    std::sort(slot.begin(), slot.end(),
-              [&](std::size_t a, std::size_t b) { return order[a] < order[b]; });
     const std::string form = ev.value().choice ? std::string(ToString(ev.value().choice->chosen))
                                                : std::string("freeride-g");
-    for (std::size_t t = 0; t < slot.size() && t < ev.value().rows.size(); ++t) {
-      BacktestRow& row = out.rows[slot[t]];
-      const EvaluatedRow& r = ev.value().rows[t];
+    for (const EvaluatedRow& r : ev.value().rows) {  // the block's targets
+      BacktestRow& row = out.rows[subset_slot[r.row]];
       if (!r.predicted_seconds) {
         row.note = "no model reaches " + rows[row.row].instance_type;
         continue;

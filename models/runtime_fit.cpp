@@ -159,9 +159,7 @@ Result<double> LeaveOneOutScore(const std::vector<MeasuredRun>& runs, const Basi
     if (runs[i].completed) {
       const auto solve = [&](const std::vector<bool>& pinned) -> Status {
         NormalEquations eq = prefix;
-        for (std::size_t k = 0; k < eq.gram.size(); ++k) eq.gram[k] += suffix[i + 1].gram[k];
-        for (std::size_t k = 0; k < kColumns; ++k) eq.atb[k] += suffix[i + 1].atb[k];
-        eq.btb += suffix[i + 1].btb;
+        eq.Add(suffix[i + 1]);
         for (std::size_t k = 0; k < censored.size(); ++k) {
           if (pinned[k]) eq.Add(weighted[censored[k]].data(), 1);
         }
